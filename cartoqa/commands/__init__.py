@@ -1,0 +1,1 @@
+"""Subcommands of the ``cartoqa`` CLI, one module each (see :mod:`cartoqa.cli`)."""

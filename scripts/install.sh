@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Set up this machine for cartoqa: Debian packages, a virtual environment in .venv,
+# and local Leaflet files (no CDN at run time). Safe to run again: each step is
+# skipped when it is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  chromium chromium-driver
+  postgresql-15 postgresql-15-postgis-3 osm2pgsql
+  openstreetmap-carto-common fonts-noto-core
+  nodejs npm
+)
+LEAFLET_VERSION=1.9.4
+
+log() { printf '[install] %s\n' "$*" >&2; }
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+# node and npm may come from elsewhere than Debian; only install them when absent.
+if command -v npm >/dev/null 2>&1; then
+  tmp=(); for p in "${missing[@]}"; do [[ "$p" == nodejs || "$p" == npm ]] || tmp+=("$p"); done
+  missing=("${tmp[@]}")
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  log "creating virtual environment .venv"
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.cartoqa-install-stamp
+want=$(cat pyproject.toml scripts/install.sh | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  log "installing cartoqa and its Python dependencies into .venv"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[dev]"
+  echo "$want" > "$stamp"
+fi
+
+web=$(.venv/bin/python -c 'from cartoqa.settings import web_assets_dir; print(web_assets_dir())')
+if [ ! -f "$web/leaflet/leaflet.js" ]; then
+  log "fetching Leaflet $LEAFLET_VERSION from the npm registry into $web/leaflet"
+  tmpd=$(mktemp -d)
+  (cd "$tmpd" && npm pack --silent "leaflet@$LEAFLET_VERSION" >/dev/null && tar xzf leaflet-*.tgz)
+  mkdir -p "$web/leaflet"
+  cp -r "$tmpd/package/dist/." "$web/leaflet/"
+  cp "$tmpd/package/LICENSE" "$web/leaflet/LICENSE"
+  rm -rf "$tmpd"
+fi
+log "ready: .venv/bin/cartoqa --help"

@@ -1,0 +1,1 @@
+"""Shared pytest configuration. Area-specific fixtures live in each tests/<area>/conftest.py."""
