@@ -41,7 +41,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.cartoqa-install-stamp
-want=$(cat pyproject.toml scripts/install.sh | sha256sum | cut -d' ' -f1)
+want=$(cat pyproject.toml setup.py scripts/install.sh | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   log "installing cartoqa and its Python dependencies into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
