@@ -1,0 +1,505 @@
+"""The project's own PostgreSQL/PostGIS cluster, in a cache folder, on a unix socket only.
+
+The cluster lives in ``<cache_dir>/postgis`` (``data/`` for the database files, ``run/``
+for the socket, ``server.log``). It never listens on TCP (``listen_addresses=''``).
+``initdb`` refuses to run as root, so when cartoqa runs as root the server runs as the
+unprivileged Debian ``postgres`` user, which then owns the cluster folder; when that user
+cannot reach the cache folder (``/root`` is private), the cluster folder is placed in the
+system's temporary folder instead, named after the cache folder.
+
+Processes that share a cache folder share one server. Two lock files in the cache folder
+keep them apart: ``postgis.lock`` is held exclusively while a process initialises,
+starts or stops the server (a second process waits for it), and every process using the
+server holds ``postgis.users`` shared, so the last one to leave stops the server. A
+``postmaster.pid`` left behind by a killed server is recognised and removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+from renderers.errors import RenderError
+
+#: Where Debian's ``postgresql-15`` puts the server binaries.
+PG_BIN_DIRS: tuple[Path, ...] = (
+    Path("/usr/lib/postgresql/15/bin"),
+    Path("/usr/lib/postgresql/16/bin"),
+    Path("/usr/lib/postgresql/17/bin"),
+)
+#: The superuser created by ``initdb`` (clients connect as this role, trusted on the socket).
+DB_SUPERUSER = "cartoqa"
+#: Port number; with a unix socket only it just names the socket file ``.s.PGSQL.<port>``.
+DEFAULT_PORT = 5432
+#: The unprivileged system user that runs the server when cartoqa runs as root.
+SERVICE_USER = "postgres"
+#: Longest unix socket path the kernel accepts (``sun_path`` minus the terminating NUL).
+MAX_SOCKET_PATH = 107
+#: Seconds a process waits for another one holding the cluster lock.
+LOCK_TIMEOUT_S = 600.0
+
+_INSTALL_FIX = (
+    "install the Debian packages postgresql-15 and postgresql-15-postgis-3 "
+    "(bash scripts/install.sh does it)"
+)
+
+
+def find_pg_binary(name: str, *, search_dirs: tuple[Path, ...] = PG_BIN_DIRS) -> Path:
+    """Return the path of a PostgreSQL server program such as ``initdb`` or ``pg_ctl``.
+
+    Parameters
+    ----------
+    name : str
+        Program name.
+    search_dirs : tuple of pathlib.Path, optional
+        Folders tried in order before ``$PATH``.
+
+    Returns
+    -------
+    pathlib.Path
+        The executable.
+
+    Raises
+    ------
+    RenderError
+        If the program is not installed.
+    """
+    for folder in search_dirs:
+        candidate = folder / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    found = shutil.which(name)
+    if found:
+        return Path(found)
+    raise RenderError(f"PostgreSQL program {name!r} not found", _INSTALL_FIX)
+
+
+def socket_file(socket_dir: Path, port: int) -> Path:
+    """Return the path of the server's unix socket.
+
+    Examples
+    --------
+    >>> socket_file(Path("/c/run"), 5432)
+    PosixPath('/c/run/.s.PGSQL.5432')
+    """
+    return socket_dir / f".s.PGSQL.{port}"
+
+
+def read_pid_file(path: Path) -> int | None:
+    """Return the process id on the first line of ``postmaster.pid`` or a socket lock file.
+
+    Returns ``None`` when the file is missing, empty or does not start with a number.
+    """
+    try:
+        first = path.read_text(errors="replace").splitlines()[0].strip()
+    except (OSError, IndexError):
+        return None
+    try:
+        pid = int(first)
+    except ValueError:
+        return None
+    return abs(pid) if pid != 0 else None
+
+
+def process_command(pid: int) -> list[str] | None:
+    """Return a live process's command line, or ``None`` when no such process exists."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    if not raw:  # a zombie or a kernel thread
+        return None
+    return [part.decode(errors="replace") for part in raw.rstrip(b"\0").split(b"\0")]
+
+
+def is_postgres_command(argv: list[str] | None) -> bool:
+    """Whether a command line is a PostgreSQL server process.
+
+    Examples
+    --------
+    >>> is_postgres_command(["/usr/lib/postgresql/15/bin/postgres", "-D", "/d"])
+    True
+    >>> is_postgres_command(["postgres: checkpointer "])
+    True
+    >>> is_postgres_command(["sleep", "30"])
+    False
+    >>> is_postgres_command(None)
+    False
+    """
+    if not argv:
+        return False
+    head = Path(argv[0].split(":", 1)[0].strip()).name
+    return head in ("postgres", "postmaster")
+
+
+class PostgisCluster:
+    """A PostgreSQL/PostGIS server owned by cartoqa, in ``<cache_dir>/postgis``.
+
+    Use as a context manager, or call :meth:`start` and :meth:`stop`. Starting creates
+    the cluster on first use (``initdb``), recovers a cluster left behind by a killed
+    run, and reuses a server another process already started on the same cache folder.
+
+    Parameters
+    ----------
+    cache_dir : pathlib.Path
+        The cache folder (``cartoqa.settings.cache_root()`` in the product).
+    port : int, optional
+        Port number; it only names the unix socket file.
+    lock_timeout_s : float, optional
+        How long :meth:`start` waits for another process holding the cluster lock.
+    """
+
+    def __init__(
+        self,
+        cache_dir: Path,
+        *,
+        port: int = DEFAULT_PORT,
+        lock_timeout_s: float = LOCK_TIMEOUT_S,
+    ) -> None:
+        self.cache_dir = Path(cache_dir).expanduser().resolve()
+        self.port = port
+        self.lock_timeout_s = lock_timeout_s
+        self.lock_path = self.cache_dir / "postgis.lock"
+        self.users_path = self.cache_dir / "postgis.users"
+        self._root: Path | None = None
+        self._users_fh: IO[bytes] | None = None
+
+    # -- locations -----------------------------------------------------------------
+
+    @property
+    def root(self) -> Path:
+        """The cluster folder (``data/``, ``run/``, ``server.log``)."""
+        if self._root is None:
+            self._root = self._choose_root()
+        return self._root
+
+    @property
+    def data_dir(self) -> Path:
+        """The PostgreSQL data directory."""
+        return self.root / "data"
+
+    @property
+    def socket_dir(self) -> Path:
+        """The folder holding the unix socket (``PGHOST``)."""
+        return self.root / "run"
+
+    @property
+    def log_path(self) -> Path:
+        """The server's log file."""
+        return self.root / "server.log"
+
+    @property
+    def running_as_root(self) -> bool:
+        """Whether this process is root, so the server runs as :data:`SERVICE_USER`."""
+        return os.geteuid() == 0
+
+    def _choose_root(self) -> Path:
+        preferred = self.cache_dir / "postgis"
+        if not self.running_as_root or self._service_user_can_reach(self.cache_dir):
+            return preferred
+        tag = hashlib.sha256(str(self.cache_dir).encode()).hexdigest()[:12]
+        return Path(tempfile.gettempdir()) / f"cartoqa-postgis-{tag}"
+
+    def _service_user_can_reach(self, folder: Path) -> bool:
+        folder.mkdir(parents=True, exist_ok=True)
+        result = subprocess.run(
+            ["test", "-x", str(folder)], user=SERVICE_USER, group=self._service_gid(),
+            extra_groups=[], capture_output=True, check=False,
+        )
+        return result.returncode == 0
+
+    def _service_gid(self) -> int:
+        try:
+            return pwd.getpwnam(SERVICE_USER).pw_gid
+        except KeyError as exc:
+            raise RenderError(
+                f"cartoqa runs as root, and the unprivileged user {SERVICE_USER!r} that "
+                "should run PostgreSQL does not exist",
+                _INSTALL_FIX + ", or run cartoqa as an ordinary user",
+            ) from exc
+
+    # -- environment for clients ---------------------------------------------------
+
+    def env(self, database: str = "postgres") -> dict[str, str]:
+        """Return libpq environment variables that reach this server.
+
+        Mapnik's postgis plugin, ``psql`` and ``osm2pgsql`` all honour them.
+
+        Parameters
+        ----------
+        database : str, optional
+            Value of ``PGDATABASE``.
+
+        Returns
+        -------
+        dict of str to str
+            ``PGHOST`` (the socket folder), ``PGPORT``, ``PGUSER``, ``PGDATABASE``.
+        """
+        return {
+            "PGHOST": str(self.socket_dir),
+            "PGPORT": str(self.port),
+            "PGUSER": DB_SUPERUSER,
+            "PGDATABASE": database,
+        }
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def __enter__(self) -> PostgisCluster:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def started(self) -> bool:
+        """Whether this object has started (or joined) the server and not stopped it."""
+        return self._users_fh is not None
+
+    def start(self) -> None:
+        """Create the cluster if needed and make sure its server runs.
+
+        Waits while another process holds the cluster lock. Idempotent.
+
+        Raises
+        ------
+        RenderError
+            If PostgreSQL is not installed, the socket is taken by another server, or
+            the server does not start (the message points at its log).
+        """
+        if self.started:
+            return
+        find_pg_binary("initdb")  # fail early and clearly when PostgreSQL is missing
+        find_pg_binary("pg_ctl")
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        with self._cluster_lock():
+            self._ensure_layout()
+            self._ensure_initialised()
+            if not self._server_alive():
+                self._recover_stale_files()
+                self._start_server()
+            users = open(self.users_path, "ab")  # noqa: SIM115 (held until stop())
+            fcntl.flock(users, fcntl.LOCK_SH)
+            self._users_fh = users
+
+    def stop(self) -> None:
+        """Leave the server; stop it when no other process uses it. Idempotent."""
+        if self._users_fh is None:
+            return
+        with self._cluster_lock():
+            users = self._users_fh
+            self._users_fh = None
+            try:
+                fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                users.close()  # someone else still uses the server: leave it running
+                return
+            try:
+                if self._server_alive():
+                    self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
+            finally:
+                users.close()
+
+    # -- internals -----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _cluster_lock(self) -> Iterator[None]:
+        """Hold ``postgis.lock`` exclusively, waiting up to :attr:`lock_timeout_s`."""
+        with open(self.lock_path, "ab") as fh:
+            deadline = time.monotonic() + self.lock_timeout_s
+            told = False
+            while True:
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise RenderError(
+                            f"another cartoqa process has held {self.lock_path} for over "
+                            f"{self.lock_timeout_s:.0f} s",
+                            "wait for it to finish, or stop it",
+                        ) from None
+                    if not told:
+                        print(f"[cartoqa] waiting for another process to release "
+                              f"{self.lock_path}", file=sys.stderr)
+                        told = True
+                    time.sleep(0.1)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def _ensure_layout(self) -> None:
+        root = self.root
+        socket_path = socket_file(self.socket_dir, self.port)
+        if len(str(socket_path)) > MAX_SOCKET_PATH:
+            raise RenderError(
+                f"the PostgreSQL socket path {socket_path} is longer than the "
+                f"{MAX_SOCKET_PATH} characters unix sockets allow",
+                "use a shorter cache folder (set CARTOQA_CACHE)",
+            )
+        for folder in (root, self.socket_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+            self._give_to_service_user(folder)
+            folder.chmod(0o700)
+
+    def _give_to_service_user(self, path: Path) -> None:
+        if self.running_as_root:
+            entry = pwd.getpwnam(SERVICE_USER)
+            os.chown(path, entry.pw_uid, entry.pw_gid)
+
+    def _run_as_owner(
+        self, argv: list[str], *, check: bool = True, timeout: float = 300.0
+    ) -> subprocess.CompletedProcess[str]:
+        """Run a server program as the cluster's owner; raise RenderError on failure."""
+        kwargs: dict[str, object] = {}
+        if self.running_as_root:
+            kwargs = {"user": SERVICE_USER, "group": self._service_gid(), "extra_groups": []}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+        env["LC_ALL"] = "C.UTF-8"
+        try:
+            result = subprocess.run(
+                argv, cwd=self.root, env=env, capture_output=True, text=True,
+                timeout=timeout, check=False, **kwargs,  # type: ignore[call-overload]
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise RenderError(
+                f"{Path(argv[0]).name} did not finish within {timeout:.0f} s",
+                f"see {self.log_path}",
+            ) from exc
+        if check and result.returncode != 0:
+            raise RenderError(
+                f"{Path(argv[0]).name} failed: {_last_lines(result.stderr or result.stdout)}",
+                f"see {self.log_path}",
+            )
+        return result
+
+    def _ensure_initialised(self) -> None:
+        if (self.data_dir / "PG_VERSION").is_file():
+            return
+        # initdb into a fresh folder and rename it, so a killed initdb leaves no half cluster
+        for leftover in self.root.glob("data.tmp*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        if self.data_dir.exists():
+            shutil.rmtree(self.data_dir)
+        tmp = self.root / f"data.tmp{os.getpid()}"
+        self._run_as_owner([
+            str(find_pg_binary("initdb")), "-D", str(tmp), "-U", DB_SUPERUSER,
+            "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "--no-instructions",
+        ])
+        conf = tmp / "postgresql.conf"
+        with open(conf, "a", encoding="utf-8") as fh:
+            fh.write(
+                "\n# cartoqa: unix socket only, small footprint, throwaway data\n"
+                "listen_addresses = ''\n"
+                f"unix_socket_directories = '{self.socket_dir}'\n"
+                "unix_socket_permissions = 0700\n"
+                "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
+                "shared_buffers = 128MB\nmaintenance_work_mem = 256MB\nwork_mem = 32MB\n"
+                "max_connections = 100\nmax_wal_size = 1GB\n"
+                "jit = off\nlogging_collector = off\n"
+            )
+        tmp.rename(self.data_dir)
+
+    def _postmaster_pid(self) -> int | None:
+        return read_pid_file(self.data_dir / "postmaster.pid")
+
+    def _server_alive(self) -> bool:
+        """Whether our server runs and answers on its socket."""
+        pid = self._postmaster_pid()
+        if pid is None or not is_postgres_command(process_command(pid)):
+            return False
+        isready = find_pg_binary("pg_isready")
+        result = subprocess.run(
+            [str(isready), "-q", "-h", str(self.socket_dir), "-p", str(self.port),
+             "-U", DB_SUPERUSER, "-d", "postgres", "-t", "5"],
+            capture_output=True, check=False,
+        )
+        return result.returncode == 0
+
+    def _recover_stale_files(self) -> None:
+        """Remove ``postmaster.pid`` and the socket lock a killed server left behind."""
+        pid_file = self.data_dir / "postmaster.pid"
+        pid = read_pid_file(pid_file)
+        if pid is not None:
+            if is_postgres_command(process_command(pid)):
+                # our postmaster is alive but does not answer: stop it properly
+                self._pg_ctl(["stop", "-m", "immediate", "-w", "-t", "30"], check=False)
+                if is_postgres_command(process_command(pid)):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+                    self._wait_gone(pid, 10.0)
+            pid_file.unlink(missing_ok=True)
+        sock_lock = Path(str(socket_file(self.socket_dir, self.port)) + ".lock")
+        holder = read_pid_file(sock_lock)
+        if holder is not None:
+            if holder != pid and is_postgres_command(process_command(holder)):
+                raise RenderError(
+                    f"the PostgreSQL socket {socket_file(self.socket_dir, self.port)} is "
+                    f"already in use by another server (PID {holder})",
+                    "stop that server, or use another cache folder (set CARTOQA_CACHE)",
+                )
+            sock_lock.unlink(missing_ok=True)
+
+    @staticmethod
+    def _wait_gone(pid: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while process_command(pid) is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def _pg_ctl(self, args: list[str], *, check: bool) -> subprocess.CompletedProcess[str]:
+        return self._run_as_owner(
+            [str(find_pg_binary("pg_ctl")), "-D", str(self.data_dir), *args], check=check
+        )
+
+    def _start_server(self) -> None:
+        options = (
+            f"-c listen_addresses='' -c unix_socket_directories='{self.socket_dir}' "
+            f"-p {self.port}"
+        )
+        # A killed server's children can hold its shared memory for a moment: retry.
+        for attempt in range(20):
+            if self.log_path.exists():
+                self.log_path.unlink()
+            result = self._pg_ctl(
+                ["start", "-w", "-t", "60", "-l", str(self.log_path), "-o", options], check=False
+            )
+            if result.returncode == 0 and self._server_alive():
+                return
+            log = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+            text = log + "\n" + result.stdout + "\n" + result.stderr
+            if "Is another postmaster" in text and "socket" in text:
+                raise RenderError(
+                    f"the PostgreSQL socket {socket_file(self.socket_dir, self.port)} is "
+                    "already in use by another server",
+                    "stop that server, or use another cache folder (set CARTOQA_CACHE)",
+                )
+            if "still in use" in text and attempt < 19:
+                time.sleep(0.5)
+                continue
+            raise RenderError(
+                f"PostgreSQL did not start: {_last_lines(text)}", f"see {self.log_path}"
+            )
+
+
+def _last_lines(text: str, n: int = 3) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return " / ".join(lines[-n:]) if lines else "no output"

@@ -1,0 +1,309 @@
+"""Debian's OSM-Carto ``style.xml``, patched to render offline against cartoqa's cluster.
+
+The patches (their version, :data:`PATCH_VERSION`, is part of the tile cache key):
+
+* every PostGIS datasource points at cartoqa's database and unix socket;
+* the ``patterns/*.svg`` fills Debian's package lacks are replaced by simple hatch and
+  dot patterns drawn here (in OSM-Carto's colours), and the road-ref shields that
+  upstream generates at build time are drawn here as rounded boxes;
+* labels (text and shields) get ``avoid-edges``, so a label is never cut at the edge
+  of a rendered metatile (it is left out there instead);
+* fonts come from Debian's ``fonts-noto-core`` (``/usr/share/fonts/truetype/noto``).
+
+The XML rewriting is pure (:func:`patch_style_xml`); loading needs Mapnik.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from renderers.errors import RenderError
+
+#: Where Debian's ``openstreetmap-carto-common`` installs the style.
+CARTO_DIR = Path("/usr/share/openstreetmap-carto-common")
+#: Fonts OSM-Carto uses (Debian ``fonts-noto-core``).
+FONT_DIRS: tuple[Path, ...] = (
+    Path("/usr/share/fonts/truetype/noto"),
+    Path("/usr/share/fonts/opentype/noto"),
+)
+#: Version of cartoqa's patches to the style; bump it when the patched output changes.
+PATCH_VERSION = "cq1"
+
+_CARTO_FIX = "install the Debian package openstreetmap-carto-common (bash scripts/install.sh)"
+
+#: Replacement patterns: file stem -> (kind, colour). Colours follow OSM-Carto's.
+PATTERNS: dict[str, tuple[str, str]] = {
+    "allotments": ("grid", "#a6bd93"),
+    "danger_red_hatch": ("hatch", "#e56a6a"),
+    "dog_park": ("dots", "#8bb982"),
+    "grave_yard_christian": ("cross", "#7f9e7a"),
+    "grave_yard_generic": ("dots", "#7f9e7a"),
+    "grave_yard_jewish": ("dots", "#7f9e7a"),
+    "grave_yard_muslim": ("dots", "#7f9e7a"),
+    "grey_vertical_hatch": ("vhatch", "#a8a8a8"),
+    "intermittent_water": ("dots", "#aad3df"),
+    "military_red_hatch": ("hatch", "#f55a5a"),
+    "orchard": ("dots", "#89b478"),
+    "plant_nursery": ("dots", "#8fc07a"),
+    "vineyard": ("dots", "#94b47a"),
+}
+
+#: Road-ref shield colours (fill, stroke) per road class, as OSM-Carto draws them.
+SHIELD_COLOURS: dict[str, tuple[str, str]] = {
+    "motorway": ("#e892a2", "#c24e6b"),
+    "trunk": ("#f9b29c", "#c84e2f"),
+    "primary": ("#fcd6a4", "#a06b00"),
+    "secondary": ("#f7fabf", "#707d05"),
+    "tertiary": ("#ffffff", "#8f8f8f"),
+}
+#: Sizes upstream generates shields for: width in characters, height in lines.
+SHIELD_MAX_CHARS = 11
+SHIELD_MAX_LINES = 4
+
+
+def carto_file(name: str, *, carto_dir: Path = CARTO_DIR) -> Path:
+    """Return a file of the OSM-Carto package, or raise a clear error when it is missing.
+
+    Parameters
+    ----------
+    name : str
+        File name relative to the package folder, e.g. ``"style.xml"``.
+    carto_dir : pathlib.Path, optional
+        The package folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The existing file.
+
+    Raises
+    ------
+    RenderError
+        If the file does not exist.
+    """
+    path = carto_dir / name
+    if not path.is_file():
+        raise RenderError(f"the OSM-Carto file {path} is missing", _CARTO_FIX)
+    return path
+
+
+@cache
+def package_version(package: str = "openstreetmap-carto-common") -> str:
+    """Return a Debian package's version, or ``"unknown"`` when dpkg cannot tell."""
+    try:
+        result = subprocess.run(
+            ["dpkg-query", "-W", "-f", "${Version}", package],
+            capture_output=True, text=True, check=False, timeout=30,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return result.stdout.strip() if result.returncode == 0 and result.stdout.strip() else "unknown"
+
+
+@cache
+def style_version(carto_dir: Path = CARTO_DIR) -> str:
+    """Return the style's version for cache keys: package version, style checksum, patches.
+
+    Returns
+    -------
+    str
+        Safe as a folder name, e.g. ``"5.7.0-1_3fa2c1d0_cq1"``.
+    """
+    digest = hashlib.sha256(carto_file("style.xml", carto_dir=carto_dir).read_bytes())
+    version = re.sub(r"[^A-Za-z0-9.+-]", "-", package_version())
+    return f"{version}_{digest.hexdigest()[:8]}_{PATCH_VERSION}"
+
+
+def pattern_svg(kind: str, colour: str, size: int = 16) -> str:
+    """Return the SVG text of a small repeating pattern tile.
+
+    Examples
+    --------
+    >>> pattern_svg("dots", "#000000").startswith("<svg")
+    True
+    """
+    s = size
+    shapes = {
+        "hatch": f'<path d="M0,{s} L{s},0 M{-s / 4},{s / 4} L{s / 4},{-s / 4} '
+                 f'M{s * 3 / 4},{s * 5 / 4} L{s * 5 / 4},{s * 3 / 4}" '
+                 f'stroke="{colour}" stroke-width="1.5" fill="none"/>',
+        "vhatch": f'<path d="M{s / 2},0 L{s / 2},{s}" stroke="{colour}" stroke-width="1.5"/>',
+        "grid": f'<path d="M0,{s / 2} L{s},{s / 2} M{s / 2},0 L{s / 2},{s}" '
+                f'stroke="{colour}" stroke-width="1" fill="none"/>',
+        "dots": f'<circle cx="{s / 2}" cy="{s / 2}" r="{s / 8}" fill="{colour}"/>',
+        "cross": f'<path d="M{s / 2},{s / 4} L{s / 2},{s * 3 / 4} M{s * 3 / 8},{s * 3 / 8} '
+                 f'L{s * 5 / 8},{s * 3 / 8}" stroke="{colour}" stroke-width="1.2"/>',
+    }
+    if kind not in shapes:
+        raise ValueError(f"unknown pattern kind {kind!r}")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{s}" height="{s}" '
+            f'viewBox="0 0 {s} {s}">{shapes[kind]}</svg>\n')
+
+
+def shield_svg(fill: str, stroke: str, chars: int, lines: int, *, z16: bool = False) -> str:
+    """Return the SVG text of a road-ref shield box for ``chars`` x ``lines`` of text.
+
+    Examples
+    --------
+    >>> 'width="' in shield_svg("#fff", "#000", 3, 1)
+    True
+    """
+    char_w, line_h, pad = (6.5, 12.0, 4.0) if not z16 else (7.5, 14.0, 5.0)
+    width = round(chars * char_w + 2 * pad)
+    height = round(lines * line_h + 2 * pad - 2)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}"><rect x="0.5" y="0.5" width="{width - 1}" '
+        f'height="{height - 1}" rx="2" ry="2" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="1"/></svg>\n'
+    )
+
+
+def write_style_assets(folder: Path) -> Path:
+    """Write the replacement pattern and shield SVGs under ``folder`` (idempotent).
+
+    Returns
+    -------
+    pathlib.Path
+        ``folder``, holding ``patterns/`` and ``shields/``.
+    """
+    patterns = folder / "patterns"
+    shields = folder / "shields"
+    patterns.mkdir(parents=True, exist_ok=True)
+    shields.mkdir(parents=True, exist_ok=True)
+    files: dict[Path, str] = {}
+    for stem, (kind, colour) in PATTERNS.items():
+        files[patterns / f"{stem}.svg"] = pattern_svg(kind, colour)
+    for road, (fill, stroke) in SHIELD_COLOURS.items():
+        for chars in range(1, SHIELD_MAX_CHARS + 1):
+            for lines in range(1, SHIELD_MAX_LINES + 1):
+                for suffix, big in (("", False), ("_z16", True), ("_z18", True)):
+                    name = f"{road}_{chars}x{lines}{suffix}.svg"
+                    files[shields / name] = shield_svg(fill, stroke, chars, lines, z16=big)
+    for path, text in files.items():
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(path)
+    return folder
+
+
+_DBNAME_RE = re.compile(r'<Parameter name="dbname"><!\[CDATA\[[^\]]*\]\]></Parameter>')
+_LABEL_RE = re.compile(r"<(TextSymbolizer|ShieldSymbolizer)(?![^>]*avoid-edges)")
+
+
+def patch_style_xml(
+    xml: str,
+    *,
+    dbname: str,
+    pg_params: dict[str, str],
+    assets_dir: Path,
+) -> str:
+    """Return OSM-Carto's ``style.xml`` text patched for offline rendering.
+
+    Parameters
+    ----------
+    xml : str
+        The original ``style.xml``.
+    dbname : str
+        Database every PostGIS layer reads.
+    pg_params : dict of str to str
+        Extra datasource parameters, e.g. ``{"host": ..., "port": ..., "user": ...}``.
+    assets_dir : pathlib.Path
+        Folder from :func:`write_style_assets`.
+
+    Returns
+    -------
+    str
+        The patched XML.
+
+    Examples
+    --------
+    >>> src = ('<Map font-directory="fonts"><Parameter name="dbname"><![CDATA[gis]]>'
+    ...        '</Parameter><TextSymbolizer size="9"/>'
+    ...        '<PolygonPatternSymbolizer file="patterns/orchard.svg"/></Map>')
+    >>> out = patch_style_xml(src, dbname="osm_1", pg_params={"port": "5432"},
+    ...                       assets_dir=Path("/a"))
+    >>> "osm_1" in out and "/a/patterns/orchard.svg" in out and "font-directory" not in out
+    True
+    >>> '<TextSymbolizer avoid-edges="true" size="9"/>' in out
+    True
+    """
+    params = [("dbname", dbname), *sorted(pg_params.items())]
+    replacement = "".join(
+        f'<Parameter name="{key}"><![CDATA[{value}]]></Parameter>' for key, value in params
+    )
+    out = _DBNAME_RE.sub(lambda _m: replacement, xml)
+    out = out.replace(' font-directory="fonts"', "")
+    out = out.replace('file="patterns/', f'file="{assets_dir}/patterns/')
+    out = out.replace('file="symbols/shields/', f'file="{assets_dir}/shields/')
+    out = _LABEL_RE.sub(lambda m: f'<{m.group(1)} avoid-edges="true"', out)
+    return out
+
+
+@cache
+def _register_fonts() -> int:
+    import mapnik
+
+    count = 0
+    for folder in FONT_DIRS:
+        if folder.is_dir():
+            mapnik.register_fonts(str(folder))
+            count += 1
+    if count == 0:
+        raise RenderError("the Noto fonts OSM-Carto uses are missing",
+                          "install the Debian package fonts-noto-core (bash scripts/install.sh)")
+    return count
+
+
+def load_carto_map(
+    *,
+    dbname: str,
+    pg_params: dict[str, str],
+    assets_dir: Path,
+    width: int = 256,
+    height: int = 256,
+    carto_dir: Path = CARTO_DIR,
+) -> Any:
+    """Load OSM-Carto into a Mapnik map that reads the given database (about 1.5 s).
+
+    Parameters
+    ----------
+    dbname : str
+        The imported database.
+    pg_params : dict of str to str
+        ``host`` (socket folder), ``port`` and ``user`` datasource parameters.
+    assets_dir : pathlib.Path
+        Where replacement SVGs are written.
+    width, height : int, optional
+        Initial map size in pixels.
+    carto_dir : pathlib.Path, optional
+        The OSM-Carto package folder.
+
+    Returns
+    -------
+    mapnik.Map
+        The loaded map (keep it alive and reuse it).
+
+    Raises
+    ------
+    RenderError
+        If OSM-Carto, the fonts or Mapnik are missing.
+    """
+    try:
+        import mapnik
+    except ImportError as exc:  # pragma: no cover - mapnik is a hard dependency
+        raise RenderError("the Python package mapnik is not installed",
+                          "run bash scripts/install.sh") from exc
+    xml = carto_file("style.xml", carto_dir=carto_dir).read_text(encoding="utf-8")
+    write_style_assets(assets_dir)
+    _register_fonts()
+    patched = patch_style_xml(xml, dbname=dbname, pg_params=pg_params, assets_dir=assets_dir)
+    m = mapnik.Map(width, height)
+    mapnik.load_map_from_string(m, patched, False, str(carto_dir) + "/")
+    return m

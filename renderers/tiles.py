@@ -1,0 +1,364 @@
+"""OSM-Carto tiles (256 px, zoom 15-19) rendered with Mapnik and cached on disk.
+
+Tiles live in ``<cache_dir>/tiles/<extract sha256[:12]>/<style version>/<z>/<x>/<y>.png``
+and are written atomically (a temporary file renamed into place), so a killed run
+leaves only whole tiles. Only missing tiles are rendered. They are rendered a metatile
+at a time (an aligned block of ``metatile`` x ``metatile`` tiles, always the whole
+block, so a tile's pixels never depend on which other tiles were asked for) and cut.
+Labels never cross a metatile's edge (they are left out there instead of being cut).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from groundtruth.extracts import Extract
+from groundtruth.projection import TILE_SIZE, View, latlon_to_global_px, world_size_px
+from renderers.errors import RenderError
+from renderers.osm_import import ensure_imported, imported_bounds
+from renderers.postgis import DB_SUPERUSER, PostgisCluster
+from renderers.style import load_carto_map, style_version
+
+#: Zoom levels tiles are rendered for.
+MIN_ZOOM = 15
+MAX_ZOOM = 19
+#: Half the Web Mercator world width in metres.
+_HALF_WORLD_M = math.pi * 6378137.0
+#: Pixels of map data fetched around each rendered box (features just outside it).
+BUFFER_PX = 128
+#: Default metatile edge, in tiles.
+METATILE = 8
+
+
+def global_px_to_mercator(x: float, y: float, zoom: int) -> tuple[float, float]:
+    """Convert global pixel coordinates at a zoom to EPSG:3857 metres.
+
+    Examples
+    --------
+    >>> global_px_to_mercator(128.0, 128.0, 0)
+    (0.0, 0.0)
+    >>> round(global_px_to_mercator(0.0, 0.0, 0)[1], 3)
+    20037508.343
+    """
+    res = 2 * _HALF_WORLD_M / world_size_px(zoom)
+    return x * res - _HALF_WORLD_M, _HALF_WORLD_M - y * res
+
+
+def metatile_of(tile: tuple[int, int, int], size: int) -> tuple[int, int, int]:
+    """Return the ``(z, mx, my)`` metatile holding a tile.
+
+    Examples
+    --------
+    >>> metatile_of((17, 74534, 37923), 8)
+    (17, 9316, 4740)
+    """
+    z, x, y = tile
+    return z, x // size, y // size
+
+
+def metatile_tiles(meta: tuple[int, int, int], size: int) -> list[tuple[int, int, int]]:
+    """All tiles of a metatile, clipped to the world, in row-major order.
+
+    Examples
+    --------
+    >>> metatile_tiles((1, 0, 0), 4)
+    [(1, 0, 0), (1, 1, 0), (1, 0, 1), (1, 1, 1)]
+    """
+    z, mx, my = meta
+    n = 2**z
+    xs = range(mx * size, min(n, (mx + 1) * size))
+    ys = range(my * size, min(n, (my + 1) * size))
+    return [(z, x, y) for y in ys for x in xs]
+
+
+def check_zoom(zoom: int) -> None:
+    """Raise :class:`RenderError` unless ``zoom`` is an integer from 15 to 19."""
+    if isinstance(zoom, bool) or not isinstance(zoom, int) or not MIN_ZOOM <= zoom <= MAX_ZOOM:
+        raise RenderError(f"zoom {zoom!r} is outside {MIN_ZOOM}-{MAX_ZOOM}",
+                          f"choose a zoom from {MIN_ZOOM} to {MAX_ZOOM}")
+
+
+def box_overlaps(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> bool:
+    """Whether two ``(south, west, north, east)`` boxes overlap.
+
+    Examples
+    --------
+    >>> box_overlaps((0, 0, 1, 1), (0.5, 0.5, 2, 2)), box_overlaps((0, 0, 1, 1), (2, 2, 3, 3))
+    (True, False)
+    """
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write bytes to ``path`` through a temporary file in the same folder and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class TileRenderer:
+    """Renders and caches OSM-Carto tiles of one extract.
+
+    The database cluster is started, the extract imported and the style loaded on
+    first need (or on entering the context manager); cached tiles need none of them.
+
+    Parameters
+    ----------
+    extract : groundtruth.extracts.Extract
+        The extract to draw.
+    cache_dir : pathlib.Path
+        Cache root (cluster in ``postgis/``, tiles in ``tiles/``).
+    metatile : int, optional
+        Metatile edge in tiles (1 renders tile by tile).
+    """
+
+    def __init__(self, extract: Extract, *, cache_dir: Path, metatile: int = METATILE) -> None:
+        if metatile < 1:
+            raise ValueError("metatile must be at least 1")
+        self.extract = extract
+        self.cache_dir = Path(cache_dir).expanduser().resolve()
+        self.metatile = metatile
+        self.style_version: str = style_version()
+        self.tile_dir = self.cache_dir / "tiles" / extract.short_id / self.style_version
+        self.cluster = PostgisCluster(self.cache_dir)
+        self._database: str | None = None
+        self._map: Any = None
+        self._bounds: tuple[float, float, float, float] | None = extract.bounds
+        self.tiles_rendered = 0
+
+    # -- public API ----------------------------------------------------------------
+
+    @property
+    def url_template(self) -> str:
+        """A ``file:///…/{z}/{x}/{y}.png`` template Leaflet can load."""
+        return self.tile_dir.as_uri() + "/{z}/{x}/{y}.png"
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """``(south, west, north, east)`` of the extract (imports it when its file has none)."""
+        if self._bounds is None:
+            self.start()
+            assert self._database is not None
+            self._bounds = imported_bounds(self.cluster, self._database)
+        return self._bounds
+
+    def tile_path(self, z: int, x: int, y: int) -> Path:
+        """Return where tile ``z/x/y`` is (or will be) cached."""
+        return self.tile_dir / str(z) / str(x) / f"{y}.png"
+
+    def check_view(self, view: View) -> None:
+        """Raise :class:`RenderError` for a zoom outside 15-19 or a centre outside the extract.
+
+        Parameters
+        ----------
+        view : groundtruth.projection.View
+            The view about to be drawn.
+        """
+        check_zoom(view.zoom)
+        self._check_centre(view.center)
+
+    def ensure_tiles(self, tiles: Iterable[tuple[int, int, int]], progress: bool = False) -> None:
+        """Render the tiles that are not cached yet.
+
+        Parameters
+        ----------
+        tiles : iterable of (z, x, y)
+            Tiles wanted, zoom 15-19.
+        progress : bool, optional
+            Show a progress bar on standard error.
+
+        Raises
+        ------
+        RenderError
+            For a zoom outside 15-19, tiles that all lie outside the extract, or a
+            failure of the cluster, the import or Mapnik.
+        """
+        wanted = sorted(set(tiles))
+        if not wanted:
+            return
+        for z, _, _ in wanted:
+            check_zoom(z)
+        for z, x, y in wanted:
+            n = 2**z
+            if not (0 <= x < n and 0 <= y < n):
+                raise RenderError(f"tile {z}/{x}/{y} does not exist",
+                                  f"x and y run from 0 to {n - 1} at zoom {z}")
+        missing = [t for t in wanted if not self.tile_path(*t).is_file()]
+        if not missing:
+            return
+        from groundtruth.projection import tile_bounds
+
+        if not any(box_overlaps(tile_bounds(*t), self.bounds) for t in wanted):
+            s, w, n_, e = self.bounds
+            raise RenderError(
+                f"the requested map area lies outside the extract {self.extract.name} "
+                f"(lat {s:.5f}..{n_:.5f}, lon {w:.5f}..{e:.5f})",
+                "choose a centre inside the extract",
+            )
+        metas: dict[tuple[int, int, int], list[tuple[int, int, int]]] = defaultdict(list)
+        for tile in missing:
+            metas[metatile_of(tile, self.metatile)].append(tile)
+        self.start()
+        order = sorted(metas)
+        bar: Any = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=sum(len(metatile_tiles(m, self.metatile)) for m in order),
+                       unit="tile", desc="tiles", file=sys.stderr)
+        try:
+            for meta in order:
+                done = self._render_metatile(meta)
+                if bar is not None:
+                    bar.update(done)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def render_image(
+        self, *, center: tuple[float, float], zoom: int, width: int, height: int
+    ) -> bytes:
+        """Render any box of the extract to a PNG (not cached).
+
+        The box is placed as Leaflet places a map of that size at that centre
+        (:class:`groundtruth.projection.View`), so its pixels line up with tiles.
+
+        Parameters
+        ----------
+        center : tuple of float
+            ``(lat, lon)`` of the image centre; must lie inside the extract.
+        zoom : int
+            Zoom level, 0-22.
+        width, height : int
+            Image size in pixels (1-8192).
+
+        Returns
+        -------
+        bytes
+            A 32-bit PNG.
+
+        Raises
+        ------
+        RenderError
+            For a bad zoom or size, or a centre outside the extract.
+        """
+        if isinstance(zoom, bool) or not isinstance(zoom, int) or not 0 <= zoom <= 22:
+            raise RenderError(f"zoom {zoom!r} is outside 0-22", "choose a zoom from 0 to 22")
+        if not (0 < width <= 8192 and 0 < height <= 8192):
+            raise RenderError(f"image size {width}x{height} is not between 1 and 8192 pixels")
+        self._check_centre(center)
+        view = View(center=center, zoom=zoom, width=width, height=height)
+        ox, oy = view.origin_px
+        return self._render_box(zoom, ox, oy, width, height)
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the cluster, import the extract and load the style (each once)."""
+        if self._map is not None:
+            return
+        self.cluster.start()
+        database = ensure_imported(self.cluster, self.extract)
+        env = self.cluster.env(database)
+        self._map = load_carto_map(
+            dbname=database,
+            pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER},
+            assets_dir=self.cache_dir / "style-assets" / self.style_version,
+        )
+        self._map.buffer_size = BUFFER_PX
+        self._database = database
+
+    def close(self) -> None:
+        """Drop the loaded style and leave the cluster (stopping it if no one else uses it)."""
+        self._map = None
+        self._database = None
+        self.cluster.stop()
+
+    def __enter__(self) -> TileRenderer:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- internals -----------------------------------------------------------------
+
+    def _check_centre(self, center: tuple[float, float]) -> None:
+        lat, lon = center
+        s, w, n, e = self.bounds
+        if not (s <= lat <= n and w <= lon <= e):
+            raise RenderError(
+                f"the view centre ({lat:.6f}, {lon:.6f}) lies outside the extract "
+                f"{self.extract.name} (lat {s:.5f}..{n:.5f}, lon {w:.5f}..{e:.5f})",
+                "choose a centre inside the extract",
+            )
+
+    def _render_box(self, zoom: int, ox: float, oy: float, width: int, height: int) -> bytes:
+        import mapnik
+
+        self.start()
+        m = self._map
+        m.resize(width, height)
+        x0, y1 = global_px_to_mercator(ox, oy, zoom)
+        x1, y0 = global_px_to_mercator(ox + width, oy + height, zoom)
+        m.zoom_to_box(mapnik.Box2d(x0, y0, x1, y1))
+        image = mapnik.Image(width, height)
+        try:
+            mapnik.render(m, image)
+        except RuntimeError as exc:
+            raise RenderError(f"Mapnik could not render the map: {exc}",
+                              f"see {self.cluster.log_path}") from exc
+        return bytes(image.to_string("png32"))
+
+    def _render_metatile(self, meta: tuple[int, int, int]) -> int:
+        import mapnik
+
+        tiles = metatile_tiles(meta, self.metatile)
+        z = meta[0]
+        tx0 = min(t[1] for t in tiles)
+        ty0 = min(t[2] for t in tiles)
+        tx1 = max(t[1] for t in tiles) + 1
+        ty1 = max(t[2] for t in tiles) + 1
+        width, height = (tx1 - tx0) * TILE_SIZE, (ty1 - ty0) * TILE_SIZE
+        self.start()
+        m = self._map
+        m.resize(width, height)
+        x0, y1 = global_px_to_mercator(tx0 * TILE_SIZE, ty0 * TILE_SIZE, z)
+        x1, y0 = global_px_to_mercator(tx1 * TILE_SIZE, ty1 * TILE_SIZE, z)
+        m.zoom_to_box(mapnik.Box2d(x0, y0, x1, y1))
+        image = mapnik.Image(width, height)
+        try:
+            mapnik.render(m, image)
+        except RuntimeError as exc:
+            raise RenderError(f"Mapnik could not render tiles at zoom {z}: {exc}",
+                              f"see {self.cluster.log_path}") from exc
+        for _, x, y in tiles:
+            view = image.view((x - tx0) * TILE_SIZE, (y - ty0) * TILE_SIZE, TILE_SIZE, TILE_SIZE)
+            write_atomic(self.tile_path(z, x, y), bytes(view.to_string("png32")))
+        self.tiles_rendered += len(tiles)
+        return len(tiles)
+
+
+__all__ = ["MAX_ZOOM", "MIN_ZOOM", "TileRenderer", "latlon_to_global_px"]
