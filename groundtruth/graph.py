@@ -1,0 +1,244 @@
+"""The directed drivable road graph of an extract.
+
+:func:`load_road_graph` reads an extract with pyosmium and :func:`build_road_graph`
+turns the ways into a :class:`networkx.MultiDiGraph` in the shape osmnx uses for a
+simplified graph: nodes are OSM nodes where roads meet or end (attributes ``y`` = lat,
+``x`` = lon, ``street_count``), one edge per drivable direction of each stretch of
+way between two such nodes, with attributes
+
+``osmid`` (way id), ``name`` (str or None), ``highway``, ``ref`` (str or None),
+``oneway`` (bool), ``reversed`` (bool: the edge runs against the way's node order),
+``length`` (geodesic metres on WGS84 along the geometry) and ``geometry`` (a shapely
+``LineString`` of ``(lon, lat)`` vertices in the direction of travel).
+
+The graph attributes hold ``crs`` (``"epsg:4326"``), ``name`` and ``extract_sha256``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import networkx as nx
+from shapely.geometry import LineString
+
+from groundtruth._osm_reader import RawWay, RoadData, read_highway_ways
+from groundtruth.distance import polyline_length_m
+from groundtruth.extracts import Extract, resolve_extract
+
+#: ``highway=*`` values a car may drive on.
+DRIVABLE_HIGHWAYS: frozenset[str] = frozenset(
+    {
+        "motorway", "motorway_link", "trunk", "trunk_link", "primary", "primary_link",
+        "secondary", "secondary_link", "tertiary", "tertiary_link", "unclassified",
+        "residential", "living_street", "service", "road",
+    }
+)
+#: ``service=*`` values that make a ``highway=service`` way not part of the road network.
+EXCLUDED_SERVICE: frozenset[str] = frozenset(
+    {"parking_aisle", "driveway", "drive-through", "emergency_access", "private"}
+)
+#: ``access`` / ``motor_vehicle`` / ``motorcar`` values that close a way to cars.
+NO_ACCESS: frozenset[str] = frozenset({"no", "private"})
+#: ``oneway=*`` values meaning one-way in the way's node order.
+ONEWAY_FORWARD: frozenset[str] = frozenset({"yes", "true", "1"})
+#: ``oneway=*`` values meaning one-way against the way's node order.
+ONEWAY_BACKWARD: frozenset[str] = frozenset({"-1", "reverse"})
+#: ``junction=*`` values that imply one-way traffic unless ``oneway=no``.
+ONEWAY_JUNCTIONS: frozenset[str] = frozenset({"roundabout", "circular"})
+
+Edge = tuple[int, int, int]
+
+
+def is_drivable(tags: Mapping[str, str]) -> bool:
+    """Whether a way with these tags belongs to the drivable road network.
+
+    Parameters
+    ----------
+    tags : mapping
+        The way's OSM tags.
+
+    Returns
+    -------
+    bool
+        True for a :data:`DRIVABLE_HIGHWAYS` class that is not an area, not closed
+        to motor vehicles and not an excluded service road.
+
+    Examples
+    --------
+    >>> is_drivable({"highway": "residential"})
+    True
+    >>> is_drivable({"highway": "footway"})
+    False
+    >>> is_drivable({"highway": "service", "service": "parking_aisle"})
+    False
+    >>> is_drivable({"highway": "primary", "motor_vehicle": "no"})
+    False
+    """
+    if tags.get("highway") not in DRIVABLE_HIGHWAYS:
+        return False
+    if tags.get("area") == "yes":
+        return False
+    if tags.get("highway") == "service" and tags.get("service") in EXCLUDED_SERVICE:
+        return False
+    for key in ("access", "motor_vehicle", "motorcar"):
+        if tags.get(key) in NO_ACCESS:
+            # a more specific key may open the way again (access=no + motor_vehicle=yes)
+            if key == "access" and (
+                tags.get("motor_vehicle") in {"yes", "designated", "permissive"}
+                or tags.get("motorcar") in {"yes", "designated", "permissive"}
+            ):
+                continue
+            return False
+    return tags.get("oneway") not in {"reversible", "alternating"}
+
+
+def oneway_direction(tags: Mapping[str, str]) -> int:
+    """Directions in which a drivable way may be travelled.
+
+    Parameters
+    ----------
+    tags : mapping
+        The way's OSM tags.
+
+    Returns
+    -------
+    int
+        ``1``: only in the way's node order; ``-1``: only against it; ``0``: both.
+        ``oneway=yes`` and roundabouts (``junction=roundabout``/``circular``) and
+        motorways are one-way forward unless ``oneway=no``; ``oneway=-1`` is backward.
+
+    Examples
+    --------
+    >>> oneway_direction({"highway": "residential"})
+    0
+    >>> oneway_direction({"highway": "residential", "oneway": "-1"})
+    -1
+    >>> oneway_direction({"highway": "primary", "junction": "roundabout"})
+    1
+    >>> oneway_direction({"highway": "primary", "junction": "roundabout", "oneway": "no"})
+    0
+    """
+    value = tags.get("oneway", "").strip().lower()
+    if value in ONEWAY_FORWARD:
+        return 1
+    if value in ONEWAY_BACKWARD:
+        return -1
+    if value == "no":
+        return 0
+    if tags.get("junction") in ONEWAY_JUNCTIONS or tags.get("highway") in {
+        "motorway", "motorway_link"
+    }:
+        return 1
+    return 0
+
+
+def _graph_nodes(runs: Iterable[tuple[int, ...]]) -> set[int]:
+    """Nodes that end a run or are used more than once (junctions, loops)."""
+    uses: Counter[int] = Counter()
+    ends: set[int] = set()
+    for run in runs:
+        uses.update(run)
+        ends.add(run[0])
+        ends.add(run[-1])
+    return ends | {n for n, c in uses.items() if c > 1}
+
+
+def _pieces(run: tuple[int, ...], junctions: set[int]) -> list[tuple[int, ...]]:
+    """Cut a run at every junction node it passes through."""
+    pieces: list[tuple[int, ...]] = []
+    start = 0
+    for i in range(1, len(run)):
+        if run[i] in junctions:
+            pieces.append(run[start : i + 1])
+            start = i
+    return pieces
+
+
+def build_road_graph(
+    data: RoadData, *, name: str = "", extract_sha256: str = ""
+) -> nx.MultiDiGraph:
+    """Build the directed drivable graph from ways read off an extract (pure).
+
+    Parameters
+    ----------
+    data : RoadData
+        Ways with their located node runs and node coordinates.
+    name : str, optional
+        Stored as the graph's ``name`` attribute.
+    extract_sha256 : str, optional
+        Stored as the graph's ``extract_sha256`` attribute.
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        See the module docstring for node and edge attributes.
+    """
+    ways: list[RawWay] = [w for w in data.ways if is_drivable(w.tags)]
+    junctions = _graph_nodes(run for w in ways for run in w.runs)
+    graph = nx.MultiDiGraph(crs="epsg:4326", name=name, extract_sha256=extract_sha256)
+    for way in ways:
+        direction = oneway_direction(way.tags)
+        attrs = {
+            "osmid": way.id,
+            "name": way.tags.get("name") or None,
+            "highway": way.tags["highway"],
+            "ref": way.tags.get("ref") or None,
+            "oneway": direction != 0,
+        }
+        for run in way.runs:
+            for piece in _pieces(run, junctions):
+                latlons = [data.coords[n] for n in piece]
+                length = polyline_length_m(latlons)
+                forward = LineString([(lon, lat) for lat, lon in latlons])
+                for n in (piece[0], piece[-1]):
+                    if n not in graph:
+                        lat, lon = data.coords[n]
+                        graph.add_node(n, y=lat, x=lon)
+                if direction in (0, 1):
+                    graph.add_edge(piece[0], piece[-1], **attrs, reversed=False,
+                                   length=length, geometry=forward)
+                if direction in (0, -1):
+                    graph.add_edge(piece[-1], piece[0], **attrs, reversed=True,
+                                   length=length, geometry=forward.reverse())
+    neighbours: dict[int, set[int]] = {n: set() for n in graph.nodes}
+    for u, v in graph.edges():
+        neighbours[u].add(v)
+        neighbours[v].add(u)
+    for n, nbrs in neighbours.items():
+        # a self-loop leaves and enters the node: two street ends
+        graph.nodes[n]["street_count"] = len(nbrs - {n}) + (2 if n in nbrs else 0)
+    return graph
+
+
+def load_road_graph(source: Extract | str | Path) -> nx.MultiDiGraph:
+    """Load the directed drivable road graph of an extract.
+
+    Parameters
+    ----------
+    source : Extract, str or pathlib.Path
+        An :class:`~groundtruth.extracts.Extract`, a bundled name (``"helsinki"``)
+        or the path of an ``.osm.pbf``, ``.osm`` or ``.osm.bz2`` file.
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        Nodes with ``y``/``x``; edges with ``name``, ``highway``, ``oneway``,
+        ``length`` (metres) and ``geometry`` (lon/lat), one per allowed direction.
+
+    Raises
+    ------
+    GroundTruthError
+        If the extract cannot be found or read.
+
+    Examples
+    --------
+    >>> from groundtruth.assets import asset_path
+    >>> g = load_road_graph(asset_path("osm", "grid.osm"))
+    >>> g.has_edge(21, 22), g.has_edge(22, 21)  # Middle Street is one-way eastwards
+    (True, False)
+    """
+    extract = source if isinstance(source, Extract) else resolve_extract(source)
+    data = read_highway_ways(extract.path)
+    return build_road_graph(data, name=extract.name, extract_sha256=extract.sha256)

@@ -1,0 +1,235 @@
+"""Shortest drivable routes by length, and route lengths along the road geometry."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import networkx as nx
+
+from groundtruth.distance import meters_to_feet
+from groundtruth.errors import GroundTruthError
+
+Edge = tuple[int, int, int]
+LatLon = tuple[float, float]
+
+
+class NoRouteError(GroundTruthError):
+    """No drivable route exists between the two nodes (one-way streets, islands)."""
+
+
+@dataclass(frozen=True)
+class Route:
+    """A drivable route through a road graph.
+
+    Attributes
+    ----------
+    nodes : tuple of int
+        Graph nodes from origin to destination.
+    edges : tuple of (u, v, key)
+        The edge taken between each pair of consecutive nodes.
+    length_m : float
+        Sum of the edges' ``length``: geodesic metres along the road geometry.
+    coords : tuple of (lat, lon)
+        The route's path along the road geometry, origin first, without repeats at
+        the junctions.
+    """
+
+    nodes: tuple[int, ...]
+    edges: tuple[Edge, ...]
+    length_m: float
+    coords: tuple[LatLon, ...]
+
+    @property
+    def length_ft(self) -> float:
+        """Route length in international feet."""
+        return meters_to_feet(self.length_m)
+
+    @property
+    def origin(self) -> int:
+        """First node."""
+        return self.nodes[0]
+
+    @property
+    def destination(self) -> int:
+        """Last node."""
+        return self.nodes[-1]
+
+
+def _check_node(graph: nx.MultiDiGraph, node: int, role: str) -> None:
+    if node not in graph:
+        raise GroundTruthError(
+            f"{role} node {node} is not a junction of the road graph",
+            "pick a node of the graph, e.g. with groundtruth.routing.nearest_node",
+        )
+
+
+def shortest_edge(graph: nx.MultiDiGraph, u: int, v: int) -> Edge:
+    """The shortest of the parallel edges from ``u`` to ``v``.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph.
+    u, v : int
+        Consecutive route nodes.
+
+    Returns
+    -------
+    tuple of (u, v, key)
+
+    Raises
+    ------
+    GroundTruthError
+        If there is no edge from ``u`` to ``v``.
+    """
+    data = graph.get_edge_data(u, v)
+    if not data:
+        raise GroundTruthError(f"no drivable edge from node {u} to node {v}")
+    key = min(data, key=lambda k: (data[k]["length"], k))
+    return (u, v, key)
+
+
+def route_from_nodes(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> Route:
+    """Build a :class:`Route` from a node path, taking the shortest parallel edges.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph from :func:`groundtruth.graph.load_road_graph`.
+    nodes : sequence of int
+        Consecutive nodes joined by drivable edges.
+
+    Returns
+    -------
+    Route
+
+    Raises
+    ------
+    GroundTruthError
+        If a node is missing or two consecutive nodes are not joined.
+    """
+    if not nodes:
+        raise GroundTruthError("a route needs at least one node")
+    for n in nodes:
+        _check_node(graph, n, "route")
+    edges = tuple(shortest_edge(graph, u, v) for u, v in pairwise(nodes))
+    length = 0.0
+    first = graph.nodes[nodes[0]]
+    coords: list[LatLon] = [(first["y"], first["x"])]
+    for u, v, k in edges:
+        data = graph.edges[u, v, k]
+        length += data["length"]
+        coords.extend((lat, lon) for lon, lat in list(data["geometry"].coords)[1:])
+    return Route(nodes=tuple(nodes), edges=edges, length_m=length, coords=tuple(coords))
+
+
+def route_length_m(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> float:
+    """Length in metres of a node path along the road geometry.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph.
+    nodes : sequence of int
+        Consecutive nodes joined by drivable edges.
+
+    Returns
+    -------
+    float
+        Geodesic metres (WGS84), shortest parallel edges.
+    """
+    return route_from_nodes(graph, nodes).length_m
+
+
+def shortest_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> Route:
+    """The shortest drivable route by length, respecting one-way streets.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph from :func:`groundtruth.graph.load_road_graph`.
+    origin, destination : int
+        Graph nodes (OSM node ids).
+
+    Returns
+    -------
+    Route
+        Nodes, edges, length in metres (``length_ft`` for feet) and path coordinates.
+
+    Raises
+    ------
+    NoRouteError
+        If the destination cannot be reached from the origin.
+    GroundTruthError
+        If either node is not in the graph.
+
+    Examples
+    --------
+    >>> from groundtruth.assets import asset_path
+    >>> from groundtruth.graph import load_road_graph
+    >>> g = load_road_graph(asset_path("osm", "grid.osm"))
+    >>> shortest_route(g, 23, 21).nodes  # Middle Street is one-way eastwards
+    (23, 13, 12, 11, 21)
+    """
+    _check_node(graph, origin, "origin")
+    _check_node(graph, destination, "destination")
+    try:
+        nodes = nx.dijkstra_path(graph, origin, destination, weight="length")
+    except nx.NetworkXNoPath as exc:
+        raise NoRouteError(
+            f"no drivable route from node {origin} to node {destination}",
+            "choose nodes in the same strongly connected part of the road graph",
+        ) from exc
+    return route_from_nodes(graph, nodes)
+
+
+def has_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> bool:
+    """Whether a drivable route leads from ``origin`` to ``destination``.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph.
+    origin, destination : int
+        Graph nodes.
+
+    Returns
+    -------
+    bool
+    """
+    return origin in graph and destination in graph and nx.has_path(graph, origin, destination)
+
+
+def nearest_node(graph: nx.MultiDiGraph, lat: float, lon: float) -> int:
+    """The graph node nearest to a point (equirectangular distance; fine within a city).
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph with node attributes ``y`` and ``x``.
+    lat, lon : float
+        Degrees.
+
+    Returns
+    -------
+    int
+        The node id.
+
+    Raises
+    ------
+    GroundTruthError
+        If the graph has no nodes.
+    """
+    import math
+
+    if graph.number_of_nodes() == 0:
+        raise GroundTruthError("the road graph is empty", "use an extract that has roads")
+    k = math.cos(math.radians(lat))
+
+    def dist2(n: int) -> float:
+        d = graph.nodes[n]
+        return (d["y"] - lat) ** 2 + ((d["x"] - lon) * k) ** 2
+
+    return min(graph.nodes, key=lambda n: (dist2(n), n))

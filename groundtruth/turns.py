@@ -1,0 +1,397 @@
+"""Turn-by-turn directions in CartoMapQA's SRN format, and the connectivity check.
+
+A route becomes ``["blue", action, road, action, road, ..., "red"]``: consecutive
+edges of one road merge into one step, and each action comes from the bearing of the
+road geometry over the last :data:`BEARING_SAMPLE_M` metres before the junction and
+the first :data:`BEARING_SAMPLE_M` metres after it (not from straight lines between
+junctions). The vehicle starts facing the top of the map (north), so the first
+action is relative to north. The signed turn angle ``delta`` (degrees, positive
+clockwise) gives
+
+* ``|delta| <= STRAIGHT_MAX_DEG``: ``continue straight``
+* ``|delta| >= UTURN_MIN_DEG``: ``make a U-turn and continue straight``
+* otherwise ``turn right`` for ``delta > 0`` and ``turn left`` for ``delta < 0``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import networkx as nx
+from pyproj import Geod
+from shapely.geometry import LineString
+
+from groundtruth.routing import Route, route_from_nodes
+
+Edge = tuple[int, int, int]
+
+#: Metres of road geometry on each side of a junction whose bearing defines a turn.
+BEARING_SAMPLE_M = 15.0
+#: Largest absolute turn angle (degrees) still called ``continue straight``.
+STRAIGHT_MAX_DEG = 30.0
+#: Smallest absolute turn angle (degrees) called a U-turn.
+UTURN_MIN_DEG = 150.0
+#: Heading of the vehicle at the origin (degrees clockwise from north: the map's top).
+INITIAL_HEADING_DEG = 0.0
+
+CONTINUE_STRAIGHT = "continue straight"
+TURN_LEFT = "turn left"
+TURN_RIGHT = "turn right"
+U_TURN = "make a U-turn and continue straight"
+#: The four SRN actions, exactly as CartoMapQA spells them.
+ACTIONS: tuple[str, ...] = (CONTINUE_STRAIGHT, U_TURN, TURN_LEFT, TURN_RIGHT)
+#: Label used in steps for a road without a ``name`` tag.
+UNNAMED_ROAD = "unnamed road"
+#: First and last element of a steps list.
+ORIGIN_LABEL = "blue"
+DESTINATION_LABEL = "red"
+
+_GEOD = Geod(ellps="WGS84")
+LonLat = tuple[float, float]
+
+
+def bearing_deg(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Initial geodesic bearing from point 1 to point 2, degrees clockwise from north.
+
+    Examples
+    --------
+    >>> round(bearing_deg(60.0, 24.0, 60.001, 24.0), 6)
+    0.0
+    >>> round(bearing_deg(60.0, 24.0, 59.999, 24.0), 6)
+    180.0
+    """
+    azimuth = float(_GEOD.inv(lon1, lat1, lon2, lat2)[0])
+    return azimuth % 360.0
+
+
+def _point_at(coords: Sequence[LonLat], distance_m: float) -> LonLat:
+    """The point ``distance_m`` along a polyline of ``(lon, lat)`` (its end if shorter)."""
+    remaining = distance_m
+    for (lon0, lat0), (lon1, lat1) in pairwise(coords):
+        seg = float(_GEOD.inv(lon0, lat0, lon1, lat1)[2])
+        if seg <= 0.0:
+            continue
+        if remaining <= seg:
+            f = remaining / seg
+            return (lon0 + f * (lon1 - lon0), lat0 + f * (lat1 - lat0))
+        remaining -= seg
+    return coords[-1]
+
+
+def _bearing_from_start(coords: Sequence[LonLat], sample_m: float) -> float:
+    lon1, lat1 = _point_at(coords, sample_m)
+    lon0, lat0 = coords[0]
+    if (lon1, lat1) == (lon0, lat0):
+        return INITIAL_HEADING_DEG  # a zero-length geometry has no direction
+    return bearing_deg(lat0, lon0, lat1, lon1)
+
+
+def start_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
+    """Bearing of a road leaving its first vertex, over its first ``sample_m`` metres.
+
+    Parameters
+    ----------
+    geometry : shapely.geometry.LineString
+        ``(lon, lat)`` vertices in the direction of travel.
+    sample_m : float, optional
+        Metres of geometry to look along (the whole line if it is shorter).
+
+    Returns
+    -------
+    float
+        Degrees clockwise from north in ``[0, 360)``.
+
+    Examples
+    --------
+    >>> round(start_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 6)
+    0.0
+    """
+    return _bearing_from_start(list(geometry.coords), sample_m)
+
+
+def end_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
+    """Bearing of a road arriving at its last vertex, over its last ``sample_m`` metres.
+
+    Parameters
+    ----------
+    geometry : shapely.geometry.LineString
+        ``(lon, lat)`` vertices in the direction of travel.
+    sample_m : float, optional
+        Metres of geometry to look along (the whole line if it is shorter).
+
+    Returns
+    -------
+    float
+        Degrees clockwise from north in ``[0, 360)``.
+
+    Examples
+    --------
+    >>> round(end_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 1)
+    90.0
+    """
+    coords = list(geometry.coords)[::-1]
+    return (_bearing_from_start(coords, sample_m) + 180.0) % 360.0
+
+
+def turn_angle(heading_in: float, heading_out: float) -> float:
+    """Signed change of heading in degrees, in ``(-180, 180]``; positive is clockwise.
+
+    Examples
+    --------
+    >>> turn_angle(350.0, 10.0)
+    20.0
+    >>> turn_angle(90.0, 0.0)
+    -90.0
+    >>> turn_angle(0.0, 180.0)
+    180.0
+    """
+    delta = (heading_out - heading_in) % 360.0
+    return delta - 360.0 if delta > 180.0 else delta
+
+
+def classify_turn(delta_deg: float) -> str:
+    """The SRN action for a signed turn angle (see the module docstring).
+
+    Examples
+    --------
+    >>> classify_turn(12.0), classify_turn(-75.0), classify_turn(75.0), classify_turn(170.0)
+    ('continue straight', 'turn left', 'turn right', 'make a U-turn and continue straight')
+    """
+    magnitude = abs(delta_deg)
+    if magnitude <= STRAIGHT_MAX_DEG:
+        return CONTINUE_STRAIGHT
+    if magnitude >= UTURN_MIN_DEG:
+        return U_TURN
+    return TURN_RIGHT if delta_deg > 0 else TURN_LEFT
+
+
+def road_label(name: str | None) -> str:
+    """The road name used in steps: the ``name`` tag, or :data:`UNNAMED_ROAD`.
+
+    Examples
+    --------
+    >>> road_label("Mannerheimintie"), road_label(None)
+    ('Mannerheimintie', 'unnamed road')
+    """
+    return name if name else UNNAMED_ROAD
+
+
+def normalize_label(text: str) -> str:
+    """Case- and whitespace-insensitive form of a road name or action, for comparison.
+
+    Examples
+    --------
+    >>> normalize_label("  Turn   LEFT ")
+    'turn left'
+    """
+    return " ".join(text.split()).casefold()
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One step of directions: an action at a junction, then a stretch of one road.
+
+    Attributes
+    ----------
+    action : str
+        One of :data:`ACTIONS`.
+    road : str
+        Road name (or :data:`UNNAMED_ROAD`).
+    turn_deg : float
+        Signed turn angle that gave the action (positive clockwise).
+    edges : tuple of (u, v, key)
+        Consecutive edges travelled on this road.
+    """
+
+    action: str
+    road: str
+    turn_deg: float
+    edges: tuple[Edge, ...]
+
+    @property
+    def start_node(self) -> int:
+        """Junction where the action happens."""
+        return self.edges[0][0]
+
+    @property
+    def end_node(self) -> int:
+        """Node where the road is left (or the destination)."""
+        return self.edges[-1][1]
+
+
+def _edge_bearings(graph: nx.MultiDiGraph) -> Callable[[Edge], tuple[float, float]]:
+    """A memoised ``edge -> (start bearing, end bearing)`` for one graph."""
+    cache: dict[Edge, tuple[float, float]] = {}
+
+    def get(edge: Edge) -> tuple[float, float]:
+        if edge not in cache:
+            geom = graph.edges[edge]["geometry"]
+            cache[edge] = (start_bearing(geom), end_bearing(geom))
+        return cache[edge]
+
+    return get
+
+
+def route_legs(graph: nx.MultiDiGraph, route: Route | Sequence[int]) -> list[Leg]:
+    """Split a route into legs of one road each, with the action that starts each leg.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        The road graph the route runs on.
+    route : Route or sequence of int
+        A :class:`~groundtruth.routing.Route` or its node path.
+
+    Returns
+    -------
+    list of Leg
+        Empty for a route of a single node.
+    """
+    if not isinstance(route, Route):
+        route = route_from_nodes(graph, route)
+    bearings = _edge_bearings(graph)
+    legs: list[Leg] = []
+    heading = INITIAL_HEADING_DEG
+    current: list[Edge] = []
+    action, road, delta = "", "", 0.0
+    for edge in route.edges:
+        label = road_label(graph.edges[edge]["name"])
+        if current and label == road:
+            current.append(edge)
+        else:
+            if current:
+                legs.append(Leg(action, road, delta, tuple(current)))
+                heading = bearings(current[-1])[1]
+            delta = turn_angle(heading, bearings(edge)[0])
+            action, road, current = classify_turn(delta), label, [edge]
+    if current:
+        legs.append(Leg(action, road, delta, tuple(current)))
+    return legs
+
+
+def route_steps(graph: nx.MultiDiGraph, route: Route | Sequence[int]) -> list[str]:
+    """A route as CartoMapQA SRN steps ``["blue", action, road, ..., "red"]``.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        The road graph the route runs on.
+    route : Route or sequence of int
+        A :class:`~groundtruth.routing.Route` or its node path.
+
+    Returns
+    -------
+    list of str
+        ``"blue"``, then an action and a road name per leg, then ``"red"``.
+
+    Examples
+    --------
+    >>> from groundtruth.assets import asset_path
+    >>> from groundtruth.graph import load_road_graph
+    >>> from groundtruth.routing import shortest_route
+    >>> g = load_road_graph(asset_path("osm", "grid.osm"))
+    >>> route_steps(g, shortest_route(g, 21, 23))
+    ['blue', 'turn right', 'Middle Street', 'red']
+    """
+    steps = [ORIGIN_LABEL]
+    for leg in route_legs(graph, route):
+        steps.extend((leg.action, leg.road))
+    steps.append(DESTINATION_LABEL)
+    return steps
+
+
+_ACTION_KEYS = frozenset(normalize_label(a) for a in ACTIONS)
+
+
+def _parse_steps(steps: Sequence[str]) -> list[tuple[str, str]] | None:
+    """``[(action, road), ...]`` from a steps list, or None when it is malformed."""
+    if len(steps) < 2 or any(not isinstance(s, str) for s in steps):
+        return None
+    if normalize_label(steps[0]) != ORIGIN_LABEL or normalize_label(steps[-1]) != DESTINATION_LABEL:
+        return None
+    middle = list(steps[1:-1])
+    if len(middle) % 2:
+        return None
+    pairs = [(normalize_label(a), normalize_label(r)) for a, r in zip(middle[::2], middle[1::2],
+                                                                        strict=True)]
+    if any(a not in _ACTION_KEYS for a, _ in pairs):
+        return None
+    return pairs
+
+
+def steps_connect(
+    graph: nx.MultiDiGraph, steps: Sequence[str], origin: int, destination: int
+) -> bool:
+    """Whether steps describe a connected drivable path from origin to destination.
+
+    The SRN connectivity metric. Starting at ``origin`` facing north, each
+    ``(action, road)`` pair must leave the current junction on an edge of that road
+    whose turn, computed as in :func:`route_steps`, is that action; the vehicle then
+    follows that road (any of its drivable edges, never turning straight back along
+    the edge it came on) to any later junction, where the next pair applies. The
+    steps connect when the last road reaches ``destination``. Road names and actions
+    are compared ignoring case and repeated spaces; unnamed roads are
+    :data:`UNNAMED_ROAD`.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        The road graph.
+    steps : sequence of str
+        ``["blue", action, road, ..., "red"]``.
+    origin, destination : int
+        Graph nodes of the blue and red markers.
+
+    Returns
+    -------
+    bool
+        False for malformed steps (wrong ends, an odd number of middle items, an
+        unknown action) and for nodes not in the graph.
+
+    Examples
+    --------
+    >>> from groundtruth.assets import asset_path
+    >>> from groundtruth.graph import load_road_graph
+    >>> g = load_road_graph(asset_path("osm", "grid.osm"))
+    >>> steps_connect(g, ["blue", "turn right", "Middle Street", "red"], 21, 23)
+    True
+    >>> steps_connect(g, ["blue", "turn left", "Middle Street", "red"], 23, 21)
+    False
+    """
+    pairs = _parse_steps(steps)
+    if pairs is None or origin not in graph or destination not in graph:
+        return False
+    if not pairs:
+        return origin == destination
+    bearings = _edge_bearings(graph)
+    # a state is (node, edge arrived by); the edge is None at the origin
+    states: set[tuple[int, Edge | None]] = {(origin, None)}
+    for action, road in pairs:
+        entered: list[Edge] = []
+        for node, arrived in states:
+            heading = INITIAL_HEADING_DEG if arrived is None else bearings(arrived)[1]
+            for edge in graph.out_edges(node, keys=True):
+                if normalize_label(road_label(graph.edges[edge]["name"])) != road:
+                    continue
+                turn = classify_turn(turn_angle(heading, bearings(edge)[0]))
+                if normalize_label(turn) == action:
+                    entered.append(edge)
+        reached: set[Edge] = set(entered)
+        frontier = list(entered)
+        while frontier:
+            u, v, k = frontier.pop()
+            way = graph.edges[u, v, k]["osmid"]
+            for nxt in graph.out_edges(v, keys=True):
+                if nxt in reached:
+                    continue
+                if nxt[1] == u and graph.edges[nxt]["osmid"] == way:
+                    continue  # straight back along the same stretch of road
+                if normalize_label(road_label(graph.edges[nxt]["name"])) == road:
+                    reached.add(nxt)
+                    frontier.append(nxt)
+        states = {(e[1], e) for e in reached}
+        if not states:
+            return False
+    return any(node == destination for node, _ in states)
