@@ -1,0 +1,247 @@
+"""The map page: a Folium/Leaflet map of one view over local tiles, with only local assets.
+
+Folium's default page pulls Leaflet, jQuery, Bootstrap, Font Awesome and
+awesome-markers from CDNs, which are unreachable offline. :func:`build_map_html`
+links only the local Leaflet files (``<assets_dir>/leaflet/leaflet.js`` and
+``leaflet.css``); markers are inline SVG pins (:mod:`renderers.markers`), so nothing
+else is needed. The page also exposes, for the browser to read back after loading,
+``window.cartoqaMap`` (the Leaflet map), ``window.cartoqaMarkers`` (the markers in
+the order given), ``window.cartoqaPath`` (the polyline or ``null``) and
+``window.cartoqaTileErrors`` (``[z, x, y]`` of tiles that failed to load; their
+``<img>`` gets the class ``cartoqa-tile-error``, as Leaflet marks only loaded tiles).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import folium
+from branca.element import MacroElement
+from jinja2 import Template
+
+from groundtruth.projection import View
+from renderers.errors import RenderError
+from renderers.markers import PIN_ANCHOR, PIN_HEIGHT, PIN_WIDTH, Marker, pin_svg
+
+#: Attribution shown on every map (OSM data is ODbL).
+OSM_ATTRIBUTION = "© OpenStreetMap contributors"
+#: Colour and width (CSS pixels) of the path polyline.
+PATH_COLOR = "#1f63e0"
+PATH_WEIGHT = 5
+
+#: ``src``/``href`` attributes and CSS ``url(...)`` values that reach the network.
+_REMOTE_LINK = re.compile(
+    r"""(?:\b(?:src|href)\s*=\s*["']?|url\(\s*["']?)\s*((?:https?:)?//[^"'\s)>]+)""",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class LeafletAssets:
+    """Local Leaflet files.
+
+    Attributes
+    ----------
+    js, css : pathlib.Path
+        ``leaflet.js`` and ``leaflet.css``.
+    """
+
+    js: Path
+    css: Path
+
+
+def leaflet_assets(assets_dir: Path) -> LeafletAssets:
+    """Find the local Leaflet files under a web-assets folder.
+
+    Parameters
+    ----------
+    assets_dir : pathlib.Path
+        Folder holding ``leaflet/leaflet.js`` and ``leaflet/leaflet.css``.
+
+    Returns
+    -------
+    LeafletAssets
+        Absolute paths of both files.
+
+    Raises
+    ------
+    RenderError
+        If either file is missing.
+    """
+    folder = Path(assets_dir).resolve() / "leaflet"
+    assets = LeafletAssets(js=folder / "leaflet.js", css=folder / "leaflet.css")
+    for path in (assets.js, assets.css):
+        if not path.is_file():
+            raise RenderError(
+                f"the local Leaflet file {path} is missing",
+                "run scripts/install.sh (it copies Leaflet 1.9.4 there) "
+                "or set CARTOQA_WEB_ASSETS to a folder holding leaflet/leaflet.js",
+            )
+    return assets
+
+
+def remote_links(html: str) -> list[str]:
+    """Return every ``src``/``href``/``url()`` in a page that points at the network.
+
+    Parameters
+    ----------
+    html : str
+        A page.
+
+    Returns
+    -------
+    list of str
+        The offending URLs (``http://``, ``https://`` or protocol-relative ``//``).
+
+    Examples
+    --------
+    >>> remote_links('<script src="https://cdn.example/x.js"></script>')
+    ['https://cdn.example/x.js']
+    >>> remote_links('<link href="file:///tmp/leaflet.css"/> <a>https://text.only</a>')
+    []
+    """
+    return _REMOTE_LINK.findall(html)
+
+
+class _PageHooks(MacroElement):
+    """Script run after every layer is added: exposes the map's parts to the browser."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+            window.cartoqaMap = {{ this._parent.get_name() }};
+            window.cartoqaMarkers = [{{ this.marker_names|join(", ") }}];
+            window.cartoqaPath = {{ this.path_name }};
+            window.cartoqaTileErrors = [];
+            {{ this.tile_name }}.on("tileerror", function (e) {
+                e.tile.classList.add("cartoqa-tile-error");
+                window.cartoqaTileErrors.push([e.coords.z, e.coords.x, e.coords.y]);
+            });
+            {{ this._parent.get_name() }}.attributionControl.setPrefix("Leaflet");
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, *, tile_name: str, marker_names: list[str], path_name: str | None) -> None:
+        super().__init__()
+        self._name = "CartoqaPageHooks"
+        self.tile_name = tile_name
+        self.marker_names = marker_names
+        self.path_name = path_name or "null"
+
+
+def build_map_html(
+    view: View,
+    *,
+    tile_url_template: str,
+    assets_dir: Path,
+    markers: Sequence[Marker] = (),
+    path: Sequence[tuple[float, float]] | None = None,
+    attribution: str = OSM_ATTRIBUTION,
+    zoom_control: bool = False,
+    max_native_zoom: int = 19,
+) -> str:
+    """Return the HTML of a Leaflet map of a view, with markers, a path and a scale bar.
+
+    The map is ``view.width`` x ``view.height`` CSS pixels at the page's top-left
+    corner, centred on ``view.center`` at ``view.zoom``, with animations off, Leaflet's
+    scale bar (metres and feet) at the bottom left and the attribution at the bottom
+    right.
+
+    Parameters
+    ----------
+    view : groundtruth.projection.View
+        Centre, zoom and size.
+    tile_url_template : str
+        Leaflet tile URL with ``{z}``, ``{x}``, ``{y}`` (a ``file://`` template).
+    assets_dir : pathlib.Path
+        Folder with ``leaflet/leaflet.js`` and ``leaflet/leaflet.css``.
+    markers : sequence of Marker, optional
+        Pins drawn with their tips on the points, in this order.
+    path : sequence of (lat, lon), optional
+        Vertices of a polyline drawn under the markers (at least two).
+    attribution : str, optional
+        Attribution text (keep the OSM credit).
+    zoom_control : bool, optional
+        Show Leaflet's +/- buttons at the top left (off by default).
+    max_native_zoom : int, optional
+        Highest zoom the tiles exist at.
+
+    Returns
+    -------
+    str
+        A complete HTML page whose only asset links are the local Leaflet files.
+
+    Raises
+    ------
+    RenderError
+        If the Leaflet files are missing or the path has fewer than two vertices.
+    """
+    assets = leaflet_assets(assets_dir)
+    if path is not None and len(path) < 2:
+        raise RenderError("a path needs at least two vertices", "give LAT,LON;LAT,LON[;...]")
+    fmap = folium.Map(
+        location=list(view.center),
+        width=view.width,
+        height=view.height,
+        tiles=None,
+        zoom_start=view.zoom,
+        control_scale=True,
+        zoom_control=zoom_control,
+        fade_animation=False,
+        zoom_animation=False,
+        marker_zoom_animation=False,
+    )
+    # Instance attributes: folium's class-level lists are shared and must stay untouched.
+    fmap.default_js = [("leaflet", assets.js.as_uri())]
+    fmap.default_css = [("leaflet_css", assets.css.as_uri())]
+
+    tiles = folium.TileLayer(
+        tiles=tile_url_template,
+        attr=attribution,
+        name="osm-carto",
+        max_zoom=max_native_zoom,
+        max_native_zoom=max_native_zoom,
+        no_wrap=True,
+    )
+    tiles.add_to(fmap)
+
+    path_name: str | None = None
+    if path is not None:
+        line = folium.PolyLine(
+            [list(p) for p in path],
+            color=PATH_COLOR,
+            weight=PATH_WEIGHT,
+            opacity=1.0,
+            smooth_factor=0,
+            interactive=False,
+        )
+        line.add_to(fmap)
+        path_name = line.get_name()
+
+    marker_names: list[str] = []
+    for marker in markers:
+        icon = folium.DivIcon(
+            html=pin_svg(marker.color),
+            icon_size=(PIN_WIDTH, PIN_HEIGHT),
+            icon_anchor=PIN_ANCHOR,
+            class_name="cartoqa-pin",
+        )
+        pin = folium.Marker([marker.lat, marker.lon], icon=icon, interactive=False)
+        pin.add_to(fmap)
+        marker_names.append(pin.get_name())
+
+    _PageHooks(
+        tile_name=tiles.get_name(), marker_names=marker_names, path_name=path_name
+    ).add_to(fmap)
+    html: str = fmap.get_root().render()
+    leaks = remote_links(html)
+    if leaks:  # a folium upgrade added a CDN link: fail loudly rather than render offline junk
+        raise RenderError(
+            "the map page links network assets: " + ", ".join(leaks),
+            "report this as a bug in renderers.page",
+        )
+    return html

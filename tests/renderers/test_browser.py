@@ -1,0 +1,223 @@
+"""The real headless Chromium over flat test tiles: size, tile placement, pins, scale bar.
+
+Flat tiles (one plain colour per tile, see conftest) make every check a pixel check
+that does not depend on Mapnik: where a tile's colour must be, where a pin's colour
+must be and must not be.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import signal
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from groundtruth.distance import haversine_m
+from groundtruth.projection import View
+from renderers.browser import Browser, child_pids
+from renderers.errors import RenderError
+from renderers.map_render import MapRenderer, RenderResult
+from renderers.markers import MARKER_COLORS, Marker
+from renderers.page import PATH_COLOR
+from tests.renderers.flat_tiles import FLAT_TILE_COLORS, FlatTiles
+
+pytestmark = pytest.mark.slow
+
+CENTER = (60.1699, 24.9384)
+
+
+def _rgb(hex_colour: str) -> np.ndarray:
+    return np.array([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)], dtype=float)
+
+
+def _image(result: RenderResult) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(result.png)).convert("RGB"), dtype=float)
+
+
+def _mask(img: np.ndarray, colour: str, tol: float = 60.0) -> np.ndarray:
+    return np.linalg.norm(img - _rgb(colour), axis=2) < tol
+
+
+@pytest.fixture(scope="module")
+def renderer(flat_tiles: FlatTiles, web_assets: Path, browser: Browser) -> MapRenderer:
+    r = MapRenderer(flat_tiles, assets_dir=web_assets, browser=browser)
+    yield r  # type: ignore[misc]
+    r.close()
+
+
+def assert_pin_tip_at(img: np.ndarray, tip: tuple[float, float], colour: str) -> None:
+    """The pin's colour ends just above ``tip`` and is centred on it; none below or beside."""
+    tx, ty = round(tip[0]), round(tip[1])
+    mask = _mask(img, MARKER_COLORS[colour])
+    window = mask[ty - 50 : ty + 10, tx - 30 : tx + 30]
+    rows, cols = np.nonzero(window)
+    assert rows.size > 200, f"no {colour} pin near {tip}"
+    lowest = ty - 50 + rows.max()
+    assert ty - 4 <= lowest <= ty - 1, f"{colour} pin ends at row {lowest}, tip is {ty}"
+    assert not mask[ty : ty + 10, tx - 30 : tx + 30].any(), "pin colour below the tip"
+    # The pin is symmetric about the tip's vertical: columns average to tx - 0.5
+    # (pixel indices of a shape centred on the pixel corner tx).
+    centre = tx - 30 + cols.mean()
+    assert abs(centre - (tx - 0.5)) <= 0.6, f"{colour} pin centred at {centre}, tip {tx}"
+    # The white dot in the head, 28.5 px above the tip.
+    head = img[ty - 29, tx - 1 : tx + 1]
+    assert (head > 235).all(), f"no white dot in the {colour} pin head"
+    for dx, dy in ((-40, -20), (40, -20), (0, -70), (0, 25)):
+        y, x = ty + dy, tx + dx
+        if 0 <= y < img.shape[0] and 0 <= x < img.shape[1]:
+            assert not mask[y, x], f"{colour} colour at offset {(dx, dy)} from the tip"
+
+
+def test_screenshot_size_and_tile_placement(renderer: MapRenderer, flat_tiles: FlatTiles) -> None:
+    view = View(center=CENTER, zoom=16)
+    result = renderer.render(view)
+    assert Image.open(io.BytesIO(result.png)).size == (1366, 768)
+    img = _image(result)
+    ox, oy = view.origin_px
+    # Pixels 3 px inside each corner of a few tiles carry exactly that tile's colour.
+    checked = 0
+    for vx in range(20, 1300, 97):
+        for vy in range(20, 700, 89):
+            gx, gy = ox + vx, oy + vy
+            if min(gx % 256, 256 - gx % 256, gy % 256, 256 - gy % 256) < 3:
+                continue  # too close to a tile edge
+            expected = FLAT_TILE_COLORS[int(gx // 256) % 2 + 2 * (int(gy // 256) % 2)]
+            assert np.abs(img[vy, vx] - expected).max() <= 2, (vx, vy)
+            checked += 1
+    assert checked > 80
+    # Only the view's tiles and a one-tile margin were requested.
+    assert set(flat_tiles.rendered) >= set(view.tiles(margin_tiles=1))
+    assert result.drawn["tiles"]["count"] == len(view.tiles())
+
+
+def test_markers_tips_are_where_reported(renderer: MapRenderer) -> None:
+    view = View(center=CENTER, zoom=18)
+    # Fractional pixel positions on purpose: the reported px must round to the drawn tip.
+    points = [view.to_latlon(300.3, 200.7), view.to_latlon(683.5, 384.2),
+              view.to_latlon(1100.8, 650.4), view.to_latlon(80.0, 100.0)]
+    markers = [Marker(lat, lon, c) for (lat, lon), c in zip(points, ["blue", "red"] * 2,
+                                                             strict=True)]
+    result = renderer.render(view, markers=markers)
+    img = _image(result)
+    assert len(result.drawn["markers"]) == 4
+    for marker, record in zip(markers, result.drawn["markers"], strict=True):
+        assert record["color"] == marker.color
+        px, leaflet_px = record["px"], record["leaflet_px"]
+        assert max(abs(px[0] - leaflet_px[0]), abs(px[1] - leaflet_px[1])) <= 0.5 + 1e-9
+        assert record["px"] == pytest.approx(view.to_view_px(marker.lat, marker.lon))
+        assert_pin_tip_at(img, (px[0], px[1]), marker.color)
+
+
+def test_pin_check_fails_on_a_wrong_position(renderer: MapRenderer) -> None:
+    """The pixel check above is able to fail: a tip 3 px off is rejected."""
+    view = View(center=CENTER, zoom=17)
+    lat, lon = view.to_latlon(500.0, 400.0)
+    result = renderer.render(view, markers=[Marker(lat, lon, "blue")])
+    img = _image(result)
+    assert_pin_tip_at(img, (500.0, 400.0), "blue")
+    for wrong in ((503.0, 400.0), (500.0, 404.0), (500.0, 396.0)):
+        with pytest.raises(AssertionError):
+            assert_pin_tip_at(img, wrong, "blue")
+    with pytest.raises(AssertionError):
+        assert_pin_tip_at(img, (500.0, 400.0), "red")
+
+
+def test_scale_bar_both_units(renderer: MapRenderer) -> None:
+    view = View(center=CENTER, zoom=17)
+    result = renderer.render(view)
+    bars = result.drawn["scale_bar"]
+    assert set(bars) == {"metric", "imperial"}
+    assert bars["metric"]["unit"] in ("m", "km") and bars["imperial"]["unit"] in ("ft", "mi")
+    # Leaflet: width = round(100 px * label metres / metres spanned by 100 px at mid-height).
+    span = haversine_m(*view.to_latlon(0.0, 384.0), *view.to_latlon(100.0, 384.0))
+    for bar in bars.values():
+        assert bar["width_px"] == pytest.approx(round(100 * bar["meters"] / span), abs=1)
+        left, top, width, _height = bar["box"]
+        assert left < 20 and top > 700 and width <= 100  # bottom left
+    img = _image(result)
+    metric = bars["metric"]["box"]
+    # The bar's bottom border (#777) spans its width.
+    y = round(metric[1] + metric[3]) - 1
+    row = img[y, round(metric[0]) + 2 : round(metric[0] + metric[2]) - 2]
+    assert np.abs(row - 0x77).max() <= 12
+    assert "OpenStreetMap contributors" in (result.drawn["attribution"] or "")
+
+
+def test_path_is_drawn_through_its_vertices(renderer: MapRenderer) -> None:
+    view = View(center=CENTER, zoom=17)
+    vertices = [view.to_latlon(200.0, 600.0), view.to_latlon(700.0, 300.0),
+                view.to_latlon(1200.0, 500.0)]
+    result = renderer.render(view, path=vertices)
+    img = _image(result)
+    mask = _mask(img, PATH_COLOR, tol=40.0)
+    drawn = result.drawn["path"]
+    assert drawn["px"] == [pytest.approx(list(view.to_view_px(*v))) for v in vertices]
+    assert drawn["length_px"] == pytest.approx(math.dist((200, 600), (700, 300))
+                                               + math.dist((700, 300), (1200, 500)), abs=1e-3)
+    for (x0, y0), (x1, y1) in zip(drawn["px"], drawn["px"][1:], strict=False):
+        for t in (0.25, 0.5, 0.75):
+            x, y = round(x0 + t * (x1 - x0)), round(y0 + t * (y1 - y0))
+            assert mask[y - 1 : y + 2, x - 1 : x + 2].any(), (x, y)
+    assert not mask[100, 1000] and not mask[700, 700]
+
+
+def test_bad_views_are_refused(renderer: MapRenderer) -> None:
+    with pytest.raises(RenderError, match="zoom 14"):
+        renderer.render(View(center=CENTER, zoom=14))
+    view = View(center=CENTER, zoom=18)
+    far = view.to_latlon(-10.0, 300.0)
+    with pytest.raises(RenderError, match="outside the view"):
+        renderer.render(view, markers=[Marker(far[0], far[1], "red")])
+    with pytest.raises(RenderError, match="outside the view"):
+        renderer.render(view, path=[view.to_latlon(10.0, 10.0), view.to_latlon(1400.0, 10.0)])
+
+
+class _NoTiles(FlatTiles):
+    def ensure_tiles(self, tiles: object, progress: bool = False) -> None:
+        return None
+
+
+def test_missing_tiles_are_reported(tmp_path: Path, web_assets: Path, browser: Browser) -> None:
+    renderer = MapRenderer(_NoTiles(tmp_path), assets_dir=web_assets, browser=browser)
+    with pytest.raises(RenderError, match="failed to load"):
+        renderer.render(View(center=CENTER, zoom=16))
+    renderer.close()
+    assert browser.running  # a shared browser outlives the renderer
+
+
+def test_missing_chromium_names_the_packages() -> None:
+    with pytest.raises(RenderError) as info:
+        Browser(chromium=Path("/nonexistent/chromium-for-cartoqa")).start()
+    message = str(info.value)
+    assert "chromium-driver" in message and "scripts/install.sh" in message
+
+
+@pytest.mark.parametrize("victim", ["chromium", "chromedriver"])
+def test_browser_restarts_after_a_crash(
+    flat_tiles: FlatTiles, web_assets: Path, victim: str
+) -> None:
+    with MapRenderer(flat_tiles, assets_dir=web_assets) as renderer:
+        view = View(center=CENTER, zoom=15)
+        first = renderer.render(view)
+        assert renderer.browser.starts == 1
+        driver_pid = renderer.browser._driver.service.process.pid  # type: ignore[union-attr]
+        pids = child_pids(driver_pid) if victim == "chromium" else [driver_pid]
+        assert pids
+        for pid in pids:  # processes this test's browser started
+            os.kill(pid, signal.SIGKILL)
+        second = renderer.render(view)
+        assert renderer.browser.starts == 2
+        assert _image(first).shape == _image(second).shape == (768, 1366, 3)
+    assert not renderer.browser.running
+    for pid in pids:  # nothing of the crashed browser is left running
+        assert not Path(f"/proc/{pid}").exists() or "Z" in _state(pid)
+
+
+def _state(pid: int) -> str:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rfind(")") + 2 :].split()[0]
