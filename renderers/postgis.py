@@ -57,7 +57,7 @@ _INSTALL_FIX = (
 )
 
 
-def find_pg_binary(name: str, *, search_dirs: tuple[Path, ...] = PG_BIN_DIRS) -> Path:
+def find_pg_binary(name: str, *, search_dirs: tuple[Path, ...] | None = None) -> Path:
     """Return the path of a PostgreSQL server program such as ``initdb`` or ``pg_ctl``.
 
     Parameters
@@ -65,7 +65,7 @@ def find_pg_binary(name: str, *, search_dirs: tuple[Path, ...] = PG_BIN_DIRS) ->
     name : str
         Program name.
     search_dirs : tuple of pathlib.Path, optional
-        Folders tried in order before ``$PATH``.
+        Folders tried in order before ``$PATH`` (default :data:`PG_BIN_DIRS`).
 
     Returns
     -------
@@ -77,7 +77,7 @@ def find_pg_binary(name: str, *, search_dirs: tuple[Path, ...] = PG_BIN_DIRS) ->
     RenderError
         If the program is not installed.
     """
-    for folder in search_dirs:
+    for folder in PG_BIN_DIRS if search_dirs is None else search_dirs:
         candidate = folder / name
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return candidate
@@ -315,6 +315,32 @@ class PostgisCluster:
             try:
                 if self._server_alive():
                     self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
+            finally:
+                users.close()
+
+    def destroy(self) -> None:
+        """Stop the server and delete the cluster folder (for tests and ``cache clean``).
+
+        Raises
+        ------
+        RenderError
+            If another process still uses the server.
+        """
+        if not self.started:
+            self.start()
+        with self._cluster_lock():
+            users = self._users_fh
+            assert users is not None
+            try:
+                fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise RenderError("another process still uses the database cluster",
+                                  "stop it first") from None
+            self._users_fh = None
+            try:
+                if self._server_alive():
+                    self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
+                shutil.rmtree(self.root, ignore_errors=True)
             finally:
                 users.close()
 

@@ -1,0 +1,216 @@
+"""The project's PostgreSQL cluster: start, stop, a killed server, a waiting second process."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from groundtruth.extracts import Extract
+from renderers import postgis
+from renderers.errors import RenderError
+from renderers.osm_import import ensure_imported, psql
+from renderers.postgis import PostgisCluster, find_pg_binary, is_postgres_command, read_pid_file
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def cache_dir() -> Iterator[Path]:
+    """A cache folder the unprivileged ``postgres`` user can reach (pytest's is private)."""
+    folder = Path(tempfile.mkdtemp(prefix="cartoqa-test-pg-"))
+    folder.chmod(0o755)
+    yield folder
+    cluster = PostgisCluster(folder)
+    if (cluster.data_dir / "PG_VERSION").exists():
+        cluster.destroy()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _select_one(cluster: PostgisCluster) -> str:
+    return psql(cluster, "postgres", "SELECT 1;").strip()
+
+
+def _wait_dead(pid: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while postgis.process_command(pid) is not None:
+        assert time.monotonic() < deadline, f"process {pid} did not exit"
+        time.sleep(0.05)
+
+
+def test_start_serves_a_unix_socket_only(cache_dir: Path) -> None:
+    with PostgisCluster(cache_dir) as cluster:
+        assert _select_one(cluster) == "1"
+        env = cluster.env("postgres")
+        assert env["PGHOST"] == str(cluster.socket_dir)
+        assert (cluster.socket_dir / f".s.PGSQL.{env['PGPORT']}").is_socket()
+        assert psql(cluster, "postgres", "SHOW listen_addresses;").strip() == ""
+        if os.geteuid() == 0:  # initdb refuses root: the server runs as the postgres user
+            data_dir = psql(cluster, "postgres", "SHOW data_directory;").strip()
+            assert Path(data_dir).stat().st_uid != 0
+    assert not cluster._server_alive()
+
+
+def test_second_user_keeps_server_running(cache_dir: Path) -> None:
+    first = PostgisCluster(cache_dir)
+    second = PostgisCluster(cache_dir)
+    first.start()
+    second.start()
+    first.stop()  # the second still uses it
+    assert _select_one(second) == "1"
+    second.stop()
+    assert not second._server_alive()
+
+
+def test_killed_server_is_recovered(cache_dir: Path) -> None:
+    first = PostgisCluster(cache_dir)
+    first.start()
+    pid = read_pid_file(first.data_dir / "postmaster.pid")
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    _wait_dead(pid)
+    assert (first.data_dir / "postmaster.pid").exists()  # the stale file is left behind
+    second = PostgisCluster(cache_dir)
+    second.start()
+    assert _select_one(second) == "1"
+    assert read_pid_file(second.data_dir / "postmaster.pid") != pid
+    second.stop()
+    first.stop()
+    assert not first._server_alive()
+
+
+def test_stale_pid_file_naming_a_reused_pid_is_recovered(cache_dir: Path) -> None:
+    cluster = PostgisCluster(cache_dir)
+    cluster.start()
+    cluster.stop()
+    other = subprocess.Popen(["sleep", "60"])  # a live process that is not PostgreSQL
+    try:
+        (cluster.data_dir / "postmaster.pid").write_text(f"{other.pid}\n{cluster.data_dir}\n")
+        with PostgisCluster(cache_dir) as again:
+            assert _select_one(again) == "1"
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_second_start_waits_for_the_lock(cache_dir: Path) -> None:
+    cluster = PostgisCluster(cache_dir)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            cluster.start()
+        except BaseException as exc:  # reported to the main thread
+            errors.append(exc)
+
+    with open(cluster.lock_path, "ab") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        worker = threading.Thread(target=start)
+        worker.start()
+        time.sleep(1.0)
+        assert worker.is_alive() and not cluster.started
+        fcntl.flock(held, fcntl.LOCK_UN)
+    worker.join(60)
+    assert not errors and cluster.started
+    assert _select_one(cluster) == "1"
+    cluster.stop()
+
+
+def test_lock_timeout_is_a_clear_error(cache_dir: Path) -> None:
+    cluster = PostgisCluster(cache_dir, lock_timeout_s=0.3)
+    with open(cluster.lock_path, "ab") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(RenderError, match="another cartoqa process"):
+            cluster.start()
+    assert not cluster.started
+
+
+def test_socket_in_use_by_another_server_is_a_clear_error(cache_dir: Path) -> None:
+    cluster = PostgisCluster(cache_dir)
+    cluster.start()
+    cluster.stop()
+    # a live process calling itself postgres holds the socket lock file
+    fake = subprocess.Popen(["postgres", "60"], executable="/bin/sleep")
+    sock_lock = cluster.socket_dir / ".s.PGSQL.5432.lock"
+    try:
+        deadline = time.monotonic() + 10
+        while not is_postgres_command(postgis.process_command(fake.pid)):  # wait for exec
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        sock_lock.write_text(f"{fake.pid}\n{cluster.data_dir}\n")
+        with pytest.raises(RenderError, match="already in use") as info:
+            cluster.start()
+        assert info.value.fix and "CARTOQA_CACHE" in info.value.fix
+    finally:
+        fake.kill()
+        fake.wait()
+        sock_lock.unlink(missing_ok=True)
+    with PostgisCluster(cache_dir) as again:
+        assert _select_one(again) == "1"
+
+
+def test_missing_postgresql_names_the_package(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(postgis, "PG_BIN_DIRS", (tmp_path,))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(RenderError, match="'initdb' not found") as info:
+        PostgisCluster(cache_dir).start()
+    assert info.value.fix and "postgresql-15" in info.value.fix
+    assert "scripts/install.sh" in info.value.fix
+    with pytest.raises(RenderError, match="pg_ctl"):
+        find_pg_binary("pg_ctl")
+
+
+def test_missing_osm2pgsql_names_the_package(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    extract = Extract("fake", tmp_path / "fake.osm", "osm", "0" * 64, (0.0, 0.0, 1.0, 1.0))
+    with PostgisCluster(cache_dir) as cluster:
+        monkeypatch.setenv("PATH", str(tmp_path))
+        with pytest.raises(RenderError, match="osm2pgsql") as info:
+            ensure_imported(cluster, extract)
+        assert info.value.fix and "osm2pgsql" in info.value.fix
+
+
+def test_long_socket_path_is_a_clear_error(tmp_path: Path) -> None:
+    deep = Path("/tmp") / ("x" * 120)
+    cluster = PostgisCluster(deep)
+    cluster._root = deep / "postgis"  # skip the reachability probe
+    try:
+        with pytest.raises(RenderError, match="longer than"):
+            cluster._ensure_layout()
+    finally:
+        shutil.rmtree(deep, ignore_errors=True)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["/usr/lib/postgresql/15/bin/postgres", "-D", "/x"], True),
+        (["postgres: 15/main: checkpointer "], True),
+        (["postmaster"], True),
+        (["/bin/sleep", "5"], False),
+        ([], False),
+    ],
+)
+def test_is_postgres_command(argv: list[str], expected: bool) -> None:
+    assert is_postgres_command(argv) is expected
+
+
+def test_read_pid_file(tmp_path: Path) -> None:
+    path = tmp_path / "postmaster.pid"
+    assert read_pid_file(path) is None
+    path.write_text("4242\n/data\n1700000000\n")
+    assert read_pid_file(path) == 4242
+    path.write_text("garbage\n")
+    assert read_pid_file(path) is None

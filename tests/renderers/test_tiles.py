@@ -1,0 +1,221 @@
+"""OSM-Carto tiles of Helsinki from the real cluster and Mapnik, and the pure tile maths."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from groundtruth.extracts import Extract, resolve_extract
+from groundtruth.projection import View, latlon_to_global_px
+from renderers.errors import RenderError
+from renderers.style import carto_file, patch_style_xml, style_version
+from renderers.tiles import (
+    TileRenderer,
+    box_overlaps,
+    check_zoom,
+    global_px_to_mercator,
+    metatile_of,
+    metatile_tiles,
+    write_atomic,
+)
+
+#: OSM-Carto colours (RGB).
+LAND = (0xF2, 0xEF, 0xE9)
+WATER = (0xAA, 0xD3, 0xDF)
+BUILDING = (0xD9, 0xD0, 0xC9)
+#: Road fills: primary, secondary, tertiary/residential (white), pedestrian.
+ROADS = ((0xFC, 0xD6, 0xA4), (0xF7, 0xFA, 0xBF), (0xFF, 0xFF, 0xFF), (0xDD, 0xDD, 0xE8))
+#: Central Helsinki (near the railway station) and the Kaisaniemenlahti bay.
+CITY = (60.1700, 24.9430)
+BAY = (60.17772, 24.94308)
+
+
+@pytest.fixture(scope="module")
+def helsinki() -> Extract:
+    return resolve_extract("helsinki")
+
+
+@pytest.fixture(scope="module")
+def renderer(helsinki: Extract) -> Iterator[TileRenderer]:
+    """One started renderer over a fresh cache (pytest's own tmp is private to root)."""
+    cache = Path(tempfile.mkdtemp(prefix="cartoqa-test-tiles-"))
+    cache.chmod(0o755)  # the unprivileged postgres user must reach its cluster folder
+    tiles = TileRenderer(helsinki, cache_dir=cache)
+    try:
+        with tiles:
+            yield tiles
+        tiles.cluster.destroy()
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _tile_at(lat: float, lon: float, zoom: int) -> tuple[int, int, int]:
+    x, y = latlon_to_global_px(lat, lon, zoom)
+    return zoom, int(x // 256), int(y // 256)
+
+
+def _pixels(path: Path) -> np.ndarray:
+    with Image.open(path) as image:
+        assert image.size == (256, 256)
+        return np.asarray(image.convert("RGB")).reshape(-1, 3)
+
+
+def _share(pixels: np.ndarray, colour: tuple[int, int, int]) -> float:
+    return float((pixels == np.array(colour)).all(axis=1).mean())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("zoom", [15, 16, 17, 18, 19])
+def test_tile_at_each_zoom_carries_osm_carto_colours(renderer: TileRenderer, zoom: int) -> None:
+    tile = _tile_at(*CITY, zoom)
+    renderer.ensure_tiles([tile])
+    path = renderer.tile_path(*tile)
+    assert path.is_file()
+    pixels = _pixels(path)
+    assert len(np.unique(pixels, axis=0)) > 50, "tile looks blank"
+    assert _share(pixels, BUILDING) > 0.02
+    assert sum(_share(pixels, road) for road in ROADS) > 0.01
+    # the whole metatile was cut into tiles, and no temporary file is left
+    neighbours = metatile_tiles(metatile_of(tile, renderer.metatile), renderer.metatile)
+    assert all(renderer.tile_path(*t).is_file() for t in neighbours)
+    assert not list(renderer.tile_dir.rglob("*.tmp"))
+
+
+@pytest.mark.slow
+def test_bay_is_water_not_land(renderer: TileRenderer) -> None:
+    tile = _tile_at(*BAY, 17)
+    renderer.ensure_tiles([tile])
+    pixels = _pixels(renderer.tile_path(*tile))
+    assert _share(pixels, WATER) > 0.6
+    assert _share(pixels, LAND) < 0.2
+
+
+@pytest.mark.slow
+def test_second_ensure_renders_nothing(renderer: TileRenderer) -> None:
+    tiles = View(center=CITY, zoom=18).tiles()
+    renderer.ensure_tiles(tiles)
+    before = renderer.tiles_rendered
+    stamps = {t: renderer.tile_path(*t).stat().st_mtime_ns for t in tiles}
+    renderer.ensure_tiles(tiles)
+    assert renderer.tiles_rendered == before
+    assert stamps == {t: renderer.tile_path(*t).stat().st_mtime_ns for t in tiles}
+
+
+@pytest.mark.slow
+def test_cached_tiles_need_no_database(renderer: TileRenderer, helsinki: Extract) -> None:
+    tiles = View(center=CITY, zoom=18).tiles()
+    renderer.ensure_tiles(tiles)
+    fresh = TileRenderer(helsinki, cache_dir=renderer.cache_dir)
+    fresh.ensure_tiles(tiles)
+    assert fresh.tiles_rendered == 0 and not fresh.cluster.started
+    assert fresh.url_template == renderer.url_template
+
+
+@pytest.mark.slow
+def test_url_template_names_the_cached_files(renderer: TileRenderer) -> None:
+    z, x, y = _tile_at(*CITY, 16)
+    url = renderer.url_template.format(z=z, x=x, y=y)
+    assert url == renderer.tile_path(z, x, y).as_uri()
+    assert url.startswith("file:///")
+    assert f"/{renderer.extract.short_id}/{renderer.style_version}/" in url
+
+
+@pytest.mark.slow
+def test_render_image_any_box(renderer: TileRenderer) -> None:
+    png = renderer.render_image(center=CITY, zoom=17, width=300, height=200)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.format == "PNG" and image.size == (300, 200)
+        pixels = np.asarray(image.convert("RGB")).reshape(-1, 3)
+    assert _share(pixels, BUILDING) > 0.02
+
+
+@pytest.mark.slow
+def test_render_image_lines_up_with_tiles(renderer: TileRenderer) -> None:
+    z, x, y = _tile_at(*CITY, 18)
+    renderer.ensure_tiles([(z, x, y)])
+    from groundtruth.projection import global_px_to_latlon
+
+    centre = global_px_to_latlon((x + 0.5) * 256, (y + 0.5) * 256, z)
+    png = renderer.render_image(center=centre, zoom=z, width=256, height=256)
+    with Image.open(io.BytesIO(png)) as image:
+        box = np.asarray(image.convert("RGB")).astype(int)
+    tile = _pixels(renderer.tile_path(z, x, y)).reshape(256, 256, 3).astype(int)
+    # same geometry; only labels may differ (they avoid the edges of each render)
+    assert (np.abs(box - tile).sum(axis=2) == 0).mean() > 0.8
+
+
+@pytest.mark.slow
+def test_bad_views_are_clear_errors(renderer: TileRenderer) -> None:
+    with pytest.raises(RenderError, match="zoom 14 is outside 15-19"):
+        renderer.ensure_tiles([_tile_at(*CITY, 14)])
+    with pytest.raises(RenderError, match="outside the extract"):
+        renderer.ensure_tiles([_tile_at(48.85, 2.35, 17)])  # Paris
+    with pytest.raises(RenderError, match="outside the extract"):
+        renderer.check_view(View(center=(48.85, 2.35), zoom=17))
+    with pytest.raises(RenderError, match="outside 15-19"):
+        renderer.check_view(View(center=CITY, zoom=20))
+    with pytest.raises(RenderError, match="outside the extract"):
+        renderer.render_image(center=(48.85, 2.35), zoom=17, width=10, height=10)
+    with pytest.raises(RenderError, match="does not exist"):
+        renderer.ensure_tiles([(15, 2**15, 0)])
+    renderer.check_view(View(center=CITY, zoom=17))
+
+
+# -- pure functions -------------------------------------------------------------------
+
+
+def test_global_px_to_mercator_corners() -> None:
+    half = 20037508.342789244
+    assert global_px_to_mercator(0, 0, 0) == pytest.approx((-half, half))
+    assert global_px_to_mercator(512, 512, 1) == pytest.approx((half, -half))
+    assert global_px_to_mercator(256, 256, 1) == pytest.approx((0.0, 0.0))
+
+
+def test_metatiles() -> None:
+    assert metatile_of((19, 298470, 151735), 8) == (19, 37308, 18966)
+    tiles = metatile_tiles((19, 37308, 18966), 8)
+    assert len(tiles) == 64 and tiles[0] == (19, 298464, 151728) and tiles[-1][1:] == (
+        298471, 151735)
+    assert metatile_tiles((0, 0, 0), 8) == [(0, 0, 0)]
+
+
+def test_box_overlaps_and_zoom_check() -> None:
+    assert box_overlaps((60.0, 24.0, 60.1, 24.1), (60.05, 24.05, 60.2, 24.2))
+    assert not box_overlaps((60.0, 24.0, 60.1, 24.1), (60.2, 24.0, 60.3, 24.1))
+    for zoom in (15, 19):
+        check_zoom(zoom)
+    for bad in (14, 20, True):
+        with pytest.raises(RenderError):
+            check_zoom(bad)
+
+
+def test_write_atomic_replaces_whole_files(tmp_path: Path) -> None:
+    target = tmp_path / "a" / "b.png"
+    write_atomic(target, b"one")
+    write_atomic(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert [p.name for p in target.parent.iterdir()] == ["b.png"]
+
+
+def test_patched_style_points_at_our_database(tmp_path: Path) -> None:
+    xml = carto_file("style.xml").read_text(encoding="utf-8")
+    out = patch_style_xml(xml, dbname="osm_test", assets_dir=tmp_path,
+                          pg_params={"host": "/sock", "port": "5432", "user": "cartoqa"})
+    assert "<![CDATA[gis]]>" not in out
+    assert out.count("<![CDATA[osm_test]]>") == xml.count('name="dbname"')
+    assert 'file="patterns/' not in out and 'file="symbols/shields/' not in out
+    assert "<TextSymbolizer " in out and "<TextSymbolizer avoid-edges" in out
+    assert out.count("<TextSymbolizer avoid-edges") == out.count("<TextSymbolizer ")
+
+
+def test_style_version_names_package_and_patches() -> None:
+    version = style_version()
+    assert version.endswith("_cq1")
+    assert "/" not in version and " " not in version
