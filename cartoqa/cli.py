@@ -21,6 +21,8 @@ from renderers.errors import RenderError
 #: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "cartoqa.commands.render",
+    "cartoqa.commands.run",
+    "cartoqa.commands.export",
 )
 
 USER_ERRORS = (CartoqaError, GroundTruthError, RenderError)

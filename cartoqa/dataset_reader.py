@@ -1,0 +1,166 @@
+"""Read a dataset folder (docs/dataset-format.md): its items and their image files.
+
+Used by ``cartoqa run`` and ``cartoqa export``. Reading only: building datasets is
+``cartoqa build``'s business.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cartoqa.errors import CartoqaError
+
+#: The six task names, in the order datasets and exports list them.
+TASK_ORDER: tuple[str, ...] = ("mfs", "stmf", "mtmf", "rle", "mml", "srn")
+
+#: Keys every item must have for running and exporting.
+REQUIRED_KEYS: tuple[str, ...] = ("id", "task", "image", "question")
+
+_MIME_BY_SUFFIX = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+                   ".webp": "image/webp", ".gif": "image/gif"}
+
+
+def parse_items(lines: list[str], *, source: str = "items.jsonl") -> list[dict[str, Any]]:
+    """Parse and check the lines of an ``items.jsonl``.
+
+    Parameters
+    ----------
+    lines : list of str
+        The file's lines; blank lines are skipped.
+    source : str
+        Name used in error messages.
+
+    Returns
+    -------
+    list of dict
+        The items in file order.
+
+    Raises
+    ------
+    CartoqaError
+        A line is not a JSON object, lacks a required key, or an id repeats.
+    """
+    items: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CartoqaError(
+                f"{source} line {number} is not valid JSON ({exc.msg})",
+                fix="rebuild the dataset with `cartoqa build`",
+            ) from None
+        if not isinstance(item, dict):
+            raise CartoqaError(f"{source} line {number} is not a JSON object",
+                               fix="rebuild the dataset with `cartoqa build`")
+        missing = [key for key in REQUIRED_KEYS if key not in item]
+        if missing:
+            raise CartoqaError(
+                f"{source} line {number} lacks {', '.join(missing)}",
+                fix="see docs/dataset-format.md for the item keys",
+            )
+        item_id = str(item["id"])
+        if item_id in seen:
+            raise CartoqaError(f"{source} repeats the item id {item_id!r}",
+                               fix="rebuild the dataset with `cartoqa build`")
+        seen.add(item_id)
+        items.append(item)
+    return items
+
+
+def read_items(dataset: Path) -> list[dict[str, Any]]:
+    """Read a dataset folder's items.
+
+    Parameters
+    ----------
+    dataset : pathlib.Path
+        The dataset folder (holding ``items.jsonl`` and ``images/``).
+
+    Returns
+    -------
+    list of dict
+        The items, in file order.
+
+    Raises
+    ------
+    CartoqaError
+        The folder or its ``items.jsonl`` is missing or malformed.
+    """
+    if not dataset.is_dir():
+        raise CartoqaError(f"dataset folder {dataset} does not exist",
+                           fix="pass the folder `cartoqa build` wrote")
+    path = dataset / "items.jsonl"
+    if not path.is_file():
+        raise CartoqaError(f"{dataset} has no items.jsonl",
+                           fix="pass the folder `cartoqa build` wrote")
+    text = path.read_text(encoding="utf-8")
+    return parse_items(text.splitlines(), source=str(path))
+
+
+def image_file(dataset: Path, item: dict[str, Any]) -> Path:
+    """Return the path of an item's image, checking that it exists inside the dataset.
+
+    Parameters
+    ----------
+    dataset : pathlib.Path
+        The dataset folder.
+    item : dict
+        One item.
+
+    Returns
+    -------
+    pathlib.Path
+        The image file.
+
+    Raises
+    ------
+    CartoqaError
+        The image is missing or its path leaves the dataset folder.
+    """
+    rel = str(item["image"])
+    path = (dataset / rel).resolve()
+    if not path.is_relative_to(dataset.resolve()):
+        raise CartoqaError(f"item {item['id']} names an image outside the dataset: {rel}",
+                           fix="image paths must be relative, e.g. images/<id>.png")
+    if not path.is_file():
+        raise CartoqaError(f"image {rel} of item {item['id']} is missing",
+                           fix="rebuild the dataset with `cartoqa build`")
+    return path
+
+
+def image_mime(path: Path) -> str:
+    """Return the MIME type of an image file from its suffix (``image/png`` by default).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The image file.
+
+    Returns
+    -------
+    str
+        E.g. ``"image/png"``.
+    """
+    return _MIME_BY_SUFFIX.get(path.suffix.lower(), "image/png")
+
+
+def tasks_in(items: list[dict[str, Any]]) -> list[str]:
+    """Return the tasks present in ``items``, in :data:`TASK_ORDER` (unknown ones last).
+
+    Parameters
+    ----------
+    items : list of dict
+        Items.
+
+    Returns
+    -------
+    list of str
+        Task names without repeats.
+    """
+    present = {str(item["task"]) for item in items}
+    known = [task for task in TASK_ORDER if task in present]
+    return known + sorted(present - set(TASK_ORDER))

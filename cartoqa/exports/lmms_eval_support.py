@@ -1,0 +1,198 @@
+"""The functions an exported lmms-eval task calls (its ``utils.py`` forwards here).
+
+lmms-eval loads each split of the Parquet export and calls, per document (row):
+``doc_to_visual`` (the images), ``doc_to_text`` (the prompt), ``doc_to_target`` (the
+reference answer as text) and ``process_results`` (scores one generation); then the
+config's aggregation (``aggregate_score``) turns the per-document values into one
+number with cartoqa's metrics.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cartoqa.exports.hf import item_from_row
+
+
+def doc_to_visual(doc: dict[str, Any]) -> list[Any]:
+    """Return the document's image as a one-element list of RGB PIL images.
+
+    Parameters
+    ----------
+    doc : dict
+        One row of the export, with ``image`` decoded (a PIL image) or raw
+        (``{"bytes": ..., "path": ...}``).
+
+    Returns
+    -------
+    list of PIL.Image.Image
+        The map image.
+    """
+    import io
+
+    from PIL import Image
+
+    image = doc["image"]
+    if isinstance(image, dict):
+        image = Image.open(io.BytesIO(image["bytes"]))
+    return [image.convert("RGB")]
+
+
+def doc_to_text(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | None = None
+                ) -> str:
+    """Return the prompt: the system prompt, a blank line, then the question.
+
+    lmms-eval has no system message for most models, so the item's system prompt
+    leads the text. ``pre_prompt`` and ``post_prompt`` from the config wrap it.
+
+    Parameters
+    ----------
+    doc : dict
+        One row of the export.
+    lmms_eval_specific_kwargs : dict, optional
+        May hold ``pre_prompt`` and ``post_prompt``.
+
+    Returns
+    -------
+    str
+        The prompt text.
+
+    Examples
+    --------
+    >>> doc_to_text({"system_prompt": "Be exact.", "question": "How many?"},
+    ...             {"pre_prompt": "", "post_prompt": " Answer:"})
+    'Be exact.\\n\\nHow many? Answer:'
+    """
+    kwargs = lmms_eval_specific_kwargs or {}
+    system = str(doc.get("system_prompt") or "")
+    body = f"{system}\n\n{doc['question']}" if system else str(doc["question"])
+    return f"{kwargs.get('pre_prompt', '')}{body}{kwargs.get('post_prompt', '')}"
+
+
+def doc_to_target(doc: dict[str, Any]) -> str:
+    """Return the reference answer as text.
+
+    Parameters
+    ----------
+    doc : dict
+        One row of the export.
+
+    Returns
+    -------
+    str
+        The ground truth written as a model would answer
+        (:func:`cartoqa.scoring.answer_as_text`).
+    """
+    from cartoqa.scoring import answer_as_text
+
+    return answer_as_text(item_from_row(doc))
+
+
+#: Metrics where a lower value is better.
+LOWER_IS_BETTER: frozenset[str] = frozenset({"rmse", "mae", "rmse_m", "mae_m", "mape"})
+
+
+def metric_name(section_key: str, metric: str) -> str:
+    """Return the lmms-eval metric name of a cartoqa section metric.
+
+    Parameters
+    ----------
+    section_key : str
+        A scoring section, e.g. ``"stmf/count"``.
+    metric : str
+        One of its metrics, e.g. ``"rmse"``.
+
+    Returns
+    -------
+    str
+        E.g. ``"stmf_count_rmse"``.
+
+    Examples
+    --------
+    >>> metric_name("stmf/count", "rmse")
+    'stmf_count_rmse'
+    """
+    return f"{section_key.replace('/', '_')}_{metric}"
+
+
+def task_metrics(task: str) -> list[tuple[str, str]]:
+    """Return the ``(section key, metric)`` pairs ``cartoqa score`` reports for a task.
+
+    Parameters
+    ----------
+    task : str
+        A cartoqa task.
+
+    Returns
+    -------
+    list of tuple of str
+        In report order, e.g. ``[("rle", "rmse_m"), ("rle", "mae_m"), ...]``.
+    """
+    from cartoqa.scoring import SECTIONS
+
+    return [(s.key, m) for s in SECTIONS if s.task == task for m in s.metrics]
+
+
+def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
+    """Score one generation: the values lmms-eval passes on to the aggregations.
+
+    Parameters
+    ----------
+    doc : dict
+        One row of the export.
+    results : list of str
+        The model's generations (the first is used).
+
+    Returns
+    -------
+    dict
+        ``cartoqa_valid``: 1.0 when cartoqa's parser read the answer, else 0.0; and for
+        each metric of the item's scoring section, the pair ``{"item", "response"}``
+        that :func:`aggregate` scores together with the other documents.
+    """
+    from cartoqa.parsing import parse_response
+    from cartoqa.scoring import SECTIONS
+
+    item = item_from_row(doc)
+    response = str(results[0]) if results else ""
+    out: dict[str, Any] = {
+        "cartoqa_valid": 1.0 if parse_response(item, response).valid else 0.0,
+    }
+    for section in SECTIONS:
+        if (section.task, section.request) == (item["task"], item["request"]):
+            payload = {"item": item, "response": response}
+            for metric in section.metrics:
+                out[metric_name(section.key, metric)] = payload
+    return out
+
+
+def aggregate(results: list[dict[str, Any]], section_key: str, metric: str) -> float:
+    """Apply one of cartoqa's metrics to the scored documents of a section.
+
+    Invalid answers count as wrong (the report's ``all`` variant), as in
+    ``cartoqa score``. SRN connectivity uses the road graph when ``groundtruth`` can
+    load the items' extract, else it is NaN.
+
+    Parameters
+    ----------
+    results : list of dict
+        The ``{"item", "response"}`` pairs from :func:`process_results`.
+    section_key : str
+        The scoring section, e.g. ``"stmf/count"``.
+    metric : str
+        The metric, e.g. ``"rmse"``.
+
+    Returns
+    -------
+    float
+        The metric (NaN when undefined, e.g. r2 on constant truth).
+    """
+    from cartoqa.scoring import groundtruth_checker, score_predictions
+
+    items = [r["item"] for r in results]
+    predictions = {str(r["item"]["id"]): str(r["response"]) for r in results}
+    checker = groundtruth_checker()[0] if section_key == "srn" else None
+    report = score_predictions(items, predictions, is_connected=checker, include_items=False)
+    value = report["sections"].get(section_key, {}).get("metrics", {}).get(metric, {})
+    number = value.get("all") if isinstance(value, dict) else None
+    return float("nan") if number is None else float(number)

@@ -1,0 +1,217 @@
+"""Export a dataset as VLMEvalKit TSV files, one per task.
+
+VLMEvalKit keeps a benchmark in one TSV (tab-separated, a header line; read with
+``pandas.read_csv(path, sep="\\t")``) whose documented columns are ``index`` (unique
+integer), ``image`` (base64 of the image file), ``question``, ``answer``,
+``category``, ``l2-category`` and, for multiple choice, one column per option letter
+``A``... A TSV with option columns is a multiple-choice benchmark, one without is
+free-form VQA, so each task gets its own file: ``<NAME>_MFS.tsv`` with ``A``-``E``,
+the others without. cartoqa's ``id``, ``task`` and ``request`` columns come along.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from cartoqa.dataset_reader import image_file, tasks_in
+
+#: Option letters of MFS items.
+OPTION_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E")
+
+
+def columns_for(task: str) -> list[str]:
+    """Return the TSV header of a task's file.
+
+    Parameters
+    ----------
+    task : str
+        A task name.
+
+    Returns
+    -------
+    list of str
+        Column names; ``A``-``E`` only for ``mfs``.
+
+    Examples
+    --------
+    >>> columns_for("rle")
+    ['index', 'image', 'question', 'answer', 'category', 'l2-category', 'id', 'task', 'request']
+    >>> columns_for("mfs")[4:9]
+    ['A', 'B', 'C', 'D', 'E']
+    """
+    options = list(OPTION_LETTERS) if task == "mfs" else []
+    return ["index", "image", "question", "answer", *options, "category", "l2-category",
+            "id", "task", "request"]
+
+
+def categories(item: dict[str, Any]) -> tuple[str, str]:
+    """Return the ``category`` and ``l2-category`` of an item.
+
+    MFS: the feature category (symbol/line/area) and OSM class; other tasks: the
+    request (e.g. ``count``) and the zoom, so VLMEvalKit reports per-request accuracy.
+
+    Parameters
+    ----------
+    item : dict
+        One item.
+
+    Returns
+    -------
+    tuple of str
+        The two categories ("" when unknown).
+
+    Examples
+    --------
+    >>> categories({"task": "mfs", "strata": {"category": "area", "osm_class": "leisure=park"}})
+    ('area', 'leisure=park')
+    >>> categories({"task": "stmf", "request": "count", "strata": {"zoom": 19}})
+    ('count', 'zoom 19')
+    """
+    strata = item.get("strata") or {}
+    if item.get("task") == "mfs":
+        return str(strata.get("category", "")), str(strata.get("osm_class", ""))
+    zoom = strata.get("zoom")
+    return str(item.get("request") or item.get("task")), "" if zoom is None else f"zoom {zoom}"
+
+
+def tsv_row(
+    item: dict[str, Any],
+    index: int,
+    image_bytes: bytes,
+    answer_text: Callable[[dict[str, Any]], str],
+) -> dict[str, Any]:
+    """Build one TSV row.
+
+    Parameters
+    ----------
+    item : dict
+        One item.
+    index : int
+        Its unique integer index.
+    image_bytes : bytes
+        The image file's bytes.
+    answer_text : callable
+        Renders the item's answer as text (for MFS the letter is used instead).
+
+    Returns
+    -------
+    dict
+        Column name to value.
+    """
+    category, l2 = categories(item)
+    row: dict[str, Any] = {
+        "index": index,
+        "image": base64.b64encode(image_bytes).decode("ascii"),
+        "question": str(item["question"]),
+        "category": category,
+        "l2-category": l2,
+        "id": str(item["id"]),
+        "task": str(item["task"]),
+        "request": str(item.get("request") or ""),
+    }
+    if item["task"] == "mfs":
+        options = item.get("options") or {}
+        for letter in OPTION_LETTERS:
+            row[letter] = str(options.get(letter, ""))
+        row["answer"] = str((item.get("answer") or {}).get("letter", ""))
+    else:
+        row["answer"] = answer_text(item)
+    return row
+
+
+def write_tsv(path: Path, header: Sequence[str], rows: Iterable[dict[str, Any]]) -> None:
+    """Write rows as a tab-separated file that ``pandas.read_csv(sep="\\t")`` reads back.
+
+    Fields holding tabs, newlines or quotes are quoted (doubling inner quotes).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file to write.
+    header : sequence of str
+        Column names.
+    rows : iterable of dict
+        The rows (consumed one at a time).
+    """
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(header), delimiter="\t",
+                                quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(row)
+
+
+def tsv_text(header: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
+    """Return what :func:`write_tsv` writes, as a string (for tests and previews).
+
+    Parameters
+    ----------
+    header : sequence of str
+        Column names.
+    rows : sequence of dict
+        The rows.
+
+    Returns
+    -------
+    str
+        The TSV text.
+    """
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(header), delimiter="\t",
+                            quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(row)
+    return buffer.getvalue()
+
+
+def _rows(
+    dataset: Path,
+    items: Sequence[dict[str, Any]],
+    answer_text: Callable[[dict[str, Any]], str],
+) -> Iterator[dict[str, Any]]:
+    for index, item in enumerate(items):
+        yield tsv_row(item, index, image_file(dataset, item).read_bytes(), answer_text)
+
+
+def write_vlmevalkit(
+    dataset: Path,
+    items: Sequence[dict[str, Any]],
+    folder: Path,
+    *,
+    name: str,
+    answer_text: Callable[[dict[str, Any]], str],
+) -> dict[str, str]:
+    """Write one TSV per task into ``folder``.
+
+    Parameters
+    ----------
+    dataset : pathlib.Path
+        The dataset folder.
+    items : sequence of dict
+        Its items.
+    folder : pathlib.Path
+        An existing output folder.
+    name : str
+        Benchmark name prefix; files are ``<name>_<TASK>.tsv``.
+    answer_text : callable
+        Renders non-MFS answers as text.
+
+    Returns
+    -------
+    dict
+        Task name to file name.
+    """
+    files: dict[str, str] = {}
+    for task in tasks_in(list(items)):
+        chosen = [item for item in items if str(item["task"]) == task]
+        rows = _rows(dataset, chosen, answer_text)
+        filename = f"{name}_{task.upper()}.tsv"
+        write_tsv(folder / filename, columns_for(task), rows)
+        files[task] = filename
+    return files

@@ -1,0 +1,237 @@
+"""HTTP for one chat-completions request, with retries and backoff (standard library)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cartoqa import __version__
+from cartoqa.errors import CartoqaError
+from cartoqa.runner.backoff import (
+    FATAL_STATUS,
+    backoff_delay,
+    is_retryable_status,
+    parse_retry_after,
+)
+from cartoqa.runner.request import Completion, parse_completion
+
+
+class EndpointError(CartoqaError):
+    """The endpoint refused the whole run (bad key, unknown model or URL): stop."""
+
+
+class ItemFailedError(Exception):
+    """One item could not be answered (a non-retryable error or retries used up).
+
+    Parameters
+    ----------
+    reason : str
+        What went wrong, in one line.
+    attempts : int
+        How many requests were made.
+    """
+
+    def __init__(self, reason: str, attempts: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.attempts = attempts
+
+
+class CancelledError(Exception):
+    """The run is stopping; the request was abandoned."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A completion plus how it was obtained.
+
+    Attributes
+    ----------
+    completion : Completion
+        Text, usage and finish reason.
+    attempts : int
+        Requests made, the successful one included.
+    latency_s : float
+        Seconds taken by the successful request.
+    """
+
+    completion: Completion
+    attempts: int
+    latency_s: float
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How failed requests are retried.
+
+    Attributes
+    ----------
+    max_retries : int
+        Retries after the first attempt.
+    base_s : float
+        Exponential backoff scale in seconds.
+    cap_s : float
+        Largest exponential delay in seconds.
+    timeout_s : float
+        Per-request timeout (connect and each read) in seconds.
+    """
+
+    max_retries: int = 6
+    base_s: float = 1.0
+    cap_s: float = 60.0
+    timeout_s: float = 120.0
+
+
+class _RetryableError(Exception):
+    def __init__(self, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+def _error_detail(exc: urllib.error.HTTPError) -> str:
+    try:
+        raw = exc.read(2000)
+    except (OSError, http.client.HTTPException):
+        return ""
+    text = raw.decode("utf-8", "replace").strip().replace("\n", " ")
+    return f": {text[:200]}" if text else ""
+
+
+class ChatClient:
+    """Posts chat-completions requests to one URL, retrying transient failures.
+
+    Retried: HTTP 408, 425, 429 and 5xx (honouring ``Retry-After``), timeouts,
+    refused or dropped connections, and unreadable bodies. Not retried: 401, 403 and
+    404 (:class:`EndpointError`, the run stops) and other 4xx (:class:`ItemFailedError`).
+
+    Parameters
+    ----------
+    url : str
+        The chat-completions URL.
+    api_key : str, optional
+        Sent as ``Authorization: Bearer <key>`` when given.
+    policy : RetryPolicy
+        Retries, backoff and timeout.
+    wait : callable, optional
+        ``wait(seconds) -> bool`` sleeps and returns True when the run is stopping
+        (e.g. ``threading.Event().wait``); plain sleep when omitted.
+    rng : random.Random, optional
+        Jitter source.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        api_key: str | None = None,
+        policy: RetryPolicy | None = None,
+        wait: Callable[[float], bool] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.url = url
+        self._api_key = api_key
+        self.policy = policy or RetryPolicy()
+        self._wait = wait or self._sleep
+        self._rng = rng or random.Random()
+
+    @staticmethod
+    def _sleep(seconds: float) -> bool:
+        time.sleep(seconds)
+        return False
+
+    def _headers(self) -> dict[str, str]:
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": f"cartoqa/{__version__}",
+        }
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _post_once(self, data: bytes) -> Any:
+        request = urllib.request.Request(self.url, data=data, headers=self._headers(),
+                                         method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.policy.timeout_s) as response:
+                raw = response.read()
+        except urllib.error.HTTPError as exc:
+            status = exc.code
+            retry_after = parse_retry_after(exc.headers.get("Retry-After") if exc.headers
+                                            else None, now=time.time())
+            detail = _error_detail(exc)
+            exc.close()
+            if status in FATAL_STATUS:
+                fixes = {
+                    401: "set CARTOQA_API_KEY (or OPENAI_API_KEY) to a valid key",
+                    403: "check that the key may use this model",
+                    404: "check --endpoint (the server's /v1 URL) and --model",
+                }
+                raise EndpointError(f"the endpoint answered HTTP {status}{detail}",
+                                    fix=fixes[status]) from None
+            if is_retryable_status(status):
+                raise _RetryableError(f"HTTP {status}{detail}", retry_after) from None
+            raise ItemFailedError(f"HTTP {status}{detail}", attempts=0) from None
+        except urllib.error.URLError as exc:
+            raise _RetryableError(f"connection failed: {exc.reason}") from None
+        except TimeoutError:
+            raise _RetryableError(f"no answer within {self.policy.timeout_s:g} s") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise _RetryableError(f"connection dropped: {type(exc).__name__}: {exc}") from None
+        try:
+            return json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise _RetryableError("the response body is not JSON") from None
+
+    def complete(self, payload: dict[str, Any]) -> Answer:
+        """Send one request, retrying transient failures.
+
+        Parameters
+        ----------
+        payload : dict
+            The request body (see :func:`cartoqa.runner.request.build_payload`).
+
+        Returns
+        -------
+        Answer
+            The completion and how many attempts it took.
+
+        Raises
+        ------
+        EndpointError
+            HTTP 401, 403 or 404: the run cannot work.
+        ItemFailedError
+            A non-retryable error, or every retry failed.
+        CancelledError
+            The ``wait`` callable reported that the run is stopping.
+        """
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        attempts = 0
+        while True:
+            attempts += 1
+            started = time.monotonic()
+            try:
+                body = self._post_once(data)
+                completion = parse_completion(body)
+                return Answer(completion, attempts, time.monotonic() - started)
+            except ItemFailedError as exc:
+                raise ItemFailedError(exc.reason, attempts) from None
+            except (_RetryableError, ValueError) as exc:
+                reason = exc.reason if isinstance(exc, _RetryableError) else f"bad response: {exc}"
+                retry_after = exc.retry_after if isinstance(exc, _RetryableError) else None
+                if attempts > self.policy.max_retries:
+                    message = f"{reason} (after {attempts} attempts)"
+                    raise ItemFailedError(message, attempts) from None
+                delay = backoff_delay(attempts - 1, base=self.policy.base_s,
+                                      cap=self.policy.cap_s, jitter=self._rng.random(),
+                                      retry_after=retry_after)
+                if self._wait(delay):
+                    raise CancelledError() from None

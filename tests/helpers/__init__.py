@@ -1,0 +1,1 @@
+"""Reusable test helpers (fixture builders) shared by several test areas."""

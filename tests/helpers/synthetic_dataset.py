@@ -1,0 +1,201 @@
+"""Write a small synthetic cartoqa dataset folder (docs/dataset-format.md) for tests.
+
+The items cover all six tasks and every STMF request; each item has its own tiny PNG
+(distinct pixels, so image bytes identify the item). Nothing is rendered from OSM: use
+this where a test needs the dataset *format*, not real maps.
+
+Usage::
+
+    from helpers.synthetic_dataset import write_synthetic_dataset
+    root = write_synthetic_dataset(tmp_path / "ds", copies=2)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+SYSTEM_PROMPT = "You are an expert map reader. Answer from the map image only."
+
+ATTRIBUTION = "Map data © OpenStreetMap contributors, available under the ODbL."
+
+
+def _base_items() -> list[dict[str, Any]]:
+    """One item per task/request, without id and image (added per copy)."""
+    return [
+        {
+            "task": "mfs",
+            "request": "choice",
+            "question": (
+                "Which map feature is shown?\nA. pharmacy\nB. bank\nC. park\nD. river\n"
+                "E. bus stop\nAnswer with one letter."
+            ),
+            "options": {"A": "pharmacy", "B": "bank", "C": "park", "D": "river", "E": "bus stop"},
+            "answer": {"letter": "C", "label": "park"},
+            "strata": {"category": "area", "osm_class": "leisure=park"},
+        },
+        {
+            "task": "stmf",
+            "request": "presence",
+            "question": "Is there a pharmacy on this map? Answer yes or no.",
+            "options": None,
+            "answer": {"present": True},
+            "strata": {"feature_type": "pharmacy", "zoom": 19},
+        },
+        {
+            "task": "stmf",
+            "request": "count",
+            "question": "How many restaurants are on this map? Answer with a number.",
+            "options": None,
+            "answer": {"count": 3},
+            "strata": {"feature_type": "restaurant", "zoom": 19},
+        },
+        {
+            "task": "stmf",
+            "request": "names",
+            "question": "List the names of the coffee shops on this map, one per line.",
+            "options": None,
+            "answer": {"names": ["Café Ekberg", "Kaffa Roastery"], "unnamed": 1},
+            "strata": {"feature_type": "coffee shop", "zoom": 19},
+        },
+        {
+            "task": "mtmf",
+            "request": "all",
+            "question": "For each feature type, give the count and names as JSON.",
+            "options": None,
+            "answer": {
+                "types": {
+                    "restaurant": {"count": 2, "names": ["Savotta", "Ravintola Kuu"]},
+                    "bank": {"count": 1, "names": ["Nordea"]},
+                    "park": {"count": 0, "names": []},
+                }
+            },
+            "strata": {"zoom": 19},
+        },
+        {
+            "task": "rle",
+            "request": "length",
+            "question": "How long is the blue path in metres? Answer with a number and unit.",
+            "options": None,
+            "answer": {"value": 523.4, "unit": "m"},
+            "strata": {"difficulty": "simple", "unit": "m", "zoom": 17},
+        },
+        {
+            "task": "mml",
+            "request": "roads",
+            "question": "Name the two roads that meet at the blue marker.",
+            "options": None,
+            "answer": {"roads": ["Mannerheimintie", "Aleksanterinkatu"]},
+            "strata": {"color": "blue", "zoom": 18},
+        },
+        {
+            "task": "srn",
+            "request": "route",
+            "question": "Give the shortest drivable route from blue to red as a list.",
+            "options": None,
+            "answer": {
+                "steps": [
+                    "blue", "turn left", "Mannerheimintie", "turn right", "Lönnrotinkatu", "red"
+                ]
+            },
+            "strata": {"zoom": 18, "n_steps": 2},
+        },
+    ]
+
+
+def _write_png(path: Path, index: int, size: tuple[int, int]) -> None:
+    """Write a tiny PNG whose pixels depend on ``index`` (distinct bytes per item)."""
+    img = Image.new("RGB", size, ((index * 37) % 256, (index * 91) % 256, (index * 53) % 256))
+    img.putpixel((index % size[0], (index // size[0]) % size[1]), (255, 255, 255))
+    img.save(path, format="PNG")
+
+
+def synthetic_items(*, copies: int = 1) -> list[dict[str, Any]]:
+    """Return the synthetic items (with ids and image paths), sorted by id.
+
+    Parameters
+    ----------
+    copies : int
+        How many items of each task/request to make.
+
+    Returns
+    -------
+    list of dict
+        Items in the dataset format.
+    """
+    items: list[dict[str, Any]] = []
+    counters: dict[str, int] = {}
+    for copy in range(copies):
+        for base in _base_items():
+            task = base["task"]
+            n = counters.get(task, 0)
+            counters[task] = n + 1
+            item_id = f"{task}-{n:04d}"
+            item = {
+                "id": item_id,
+                "task": task,
+                "request": base["request"],
+                "image": f"images/{item_id}.png",
+                "system_prompt": SYSTEM_PROMPT,
+                "question": base["question"],
+                "options": base["options"],
+                "answer": base["answer"],
+                "strata": base["strata"],
+                "provenance": {
+                    "extract": "synthetic",
+                    "extract_sha256": "0" * 64,
+                    "seed": copy,
+                    "zoom": base["strata"].get("zoom", 19),
+                    "center": [60.1675, 24.9425],
+                    "bounds": [60.165, 24.93, 60.17, 24.955],
+                },
+            }
+            items.append(item)
+    items.sort(key=lambda it: it["id"])
+    return items
+
+
+def write_synthetic_dataset(
+    root: Path, *, copies: int = 1, image_size: tuple[int, int] = (8, 6)
+) -> Path:
+    """Write a synthetic dataset folder and return its path.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        Folder to create (must not hold a dataset already).
+    copies : int
+        How many items of each task/request (8 items per copy).
+    image_size : tuple of int
+        Width and height of each PNG in pixels.
+
+    Returns
+    -------
+    pathlib.Path
+        ``root``, now holding ``items.jsonl``, ``images/``, ``manifest.json`` and
+        ``README.md``.
+    """
+    items = synthetic_items(copies=copies)
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    for index, item in enumerate(items):
+        _write_png(root / item["image"], index, image_size)
+    with (root / "items.jsonl").open("w", encoding="utf-8") as fh:
+        for item in items:
+            fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item["task"]] = counts.get(item["task"], 0) + 1
+    manifest = {
+        "name": "synthetic",
+        "cartoqa_version": "test",
+        "counts": counts,
+        "attribution": ATTRIBUTION,
+    }
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    (root / "README.md").write_text(
+        f"# Synthetic cartoqa dataset\n\nFor tests only.\n\n{ATTRIBUTION}\n", encoding="utf-8"
+    )
+    return root
