@@ -1,0 +1,90 @@
+"""Properties of routes, steps and features on the bundled Helsinki extract."""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+import pytest
+
+from groundtruth.distance import polyline_length_m
+from groundtruth.features import features_in_view, load_features
+from groundtruth.junctions import road_names_at, two_road_junctions
+from groundtruth.projection import View
+from groundtruth.routing import route_from_nodes, shortest_route
+from groundtruth.turns import route_steps, steps_connect
+
+N_ROUTES = 120
+
+
+@pytest.fixture(scope="module")
+def pairs(helsinki: nx.MultiDiGraph) -> list[tuple[int, int]]:
+    """Random origin/destination pairs in the largest strongly connected part."""
+    parts: list[set[int]] = list(nx.strongly_connected_components(helsinki))
+    part = sorted(max(parts, key=lambda p: len(p)))
+    rng = random.Random(20261129)
+    out = []
+    for _ in range(N_ROUTES):
+        origin, destination = rng.sample(part, 2)
+        out.append((origin, destination))
+    return out
+
+
+def test_route_length_is_the_sum_of_its_edges(helsinki: nx.MultiDiGraph,
+                                              pairs: list[tuple[int, int]]) -> None:
+    for origin, destination in pairs:
+        route = shortest_route(helsinki, origin, destination)
+        edges = sum(helsinki.edges[e]["length"] for e in route.edges)
+        assert route.length_m == pytest.approx(edges, rel=1e-12, abs=1e-9)
+        # and the length of its path coordinates, measured afresh
+        assert route.length_m == pytest.approx(polyline_length_m(route.coords), abs=1e-6)
+        assert route.nodes[0] == origin and route.nodes[-1] == destination
+        # no shorter path exists (networkx's own length agrees)
+        assert route.length_m == pytest.approx(
+            nx.dijkstra_path_length(helsinki, origin, destination, weight="length"), abs=1e-6)
+
+
+def test_steps_of_every_route_connect(helsinki: nx.MultiDiGraph,
+                                      pairs: list[tuple[int, int]]) -> None:
+    for origin, destination in pairs:
+        steps = route_steps(helsinki, shortest_route(helsinki, origin, destination))
+        assert steps[0] == "blue" and steps[-1] == "red"
+        assert steps_connect(helsinki, steps, origin, destination), steps
+        # a list without its last leg can only connect if the road before it also
+        # reaches the destination
+        if len(steps) > 4 and steps_connect(helsinki, [*steps[:-3], "red"], origin,
+                                            destination):
+            assert steps[-4] in road_names_at(helsinki, destination)
+
+
+def test_reversed_two_way_routes_have_the_same_length(helsinki: nx.MultiDiGraph,
+                                                      pairs: list[tuple[int, int]]) -> None:
+    checked = 0
+    for origin, destination in pairs:
+        route = shortest_route(helsinki, origin, destination)
+        if not all(helsinki.has_edge(v, u) for u, v, _ in route.edges):
+            continue  # some stretch is one-way
+        back = route_from_nodes(helsinki, route.nodes[::-1])
+        assert back.length_m == pytest.approx(route.length_m, abs=1e-6)
+        assert shortest_route(helsinki, destination, origin).length_m <= back.length_m + 1e-6
+        checked += 1
+    assert checked >= 10
+
+
+def test_two_road_junctions_name_exactly_two_roads(helsinki: nx.MultiDiGraph) -> None:
+    nodes = two_road_junctions(helsinki)
+    assert len(nodes) > 50
+    assert all(len(road_names_at(helsinki, n)) == 2 for n in nodes)
+
+
+def test_features_in_a_view_of_central_helsinki() -> None:
+    features = load_features("helsinki")
+    view = View(center=(60.1675, 24.9425), zoom=17)
+    result = features_in_view(features, view.bounds, "restaurant")
+    assert result.count > 5
+    named = [f.name for f in result.features if f.name]
+    assert result.names == tuple(sorted(set(named)))
+    assert result.unnamed == result.count - len(named)
+    south, west, north, east = view.bounds
+    assert all(south <= f.lat <= north and west <= f.lon <= east for f in result.features)
+    assert all(f.feature_type == "restaurant" for f in result.features)
