@@ -20,7 +20,7 @@ from PIL import Image
 
 SYSTEM_PROMPT = "You are an expert map reader. Answer from the map image only."
 
-ATTRIBUTION = "Map data © OpenStreetMap contributors, available under the ODbL."
+ATTRIBUTION = "© OpenStreetMap contributors"
 
 
 def _base_items() -> list[dict[str, Any]]:
@@ -158,6 +158,45 @@ def synthetic_items(*, copies: int = 1) -> list[dict[str, Any]]:
     return items
 
 
+def _stratum_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def count_items(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Count items per task, request and stratum value, as ``manifest.json`` does.
+
+    Parameters
+    ----------
+    items : list of dict
+        Items.
+
+    Returns
+    -------
+    dict
+        ``{"total", "by_task", "by_request", "by_stratum"}`` with sorted keys.
+    """
+    by_task: dict[str, int] = {}
+    by_request: dict[str, dict[str, int]] = {}
+    by_stratum: dict[str, dict[str, dict[str, int]]] = {}
+    for item in items:
+        task = str(item["task"])
+        by_task[task] = by_task.get(task, 0) + 1
+        requests = by_request.setdefault(task, {})
+        requests[str(item["request"])] = requests.get(str(item["request"]), 0) + 1
+        for key, value in item["strata"].items():
+            values = by_stratum.setdefault(task, {}).setdefault(str(key), {})
+            text = _stratum_value(value)
+            values[text] = values.get(text, 0) + 1
+
+    def ordered(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: ordered(v) if isinstance(v, dict) else v for k, v in sorted(d.items())}
+
+    return {"total": len(items), "by_task": ordered(by_task),
+            "by_request": ordered(by_request), "by_stratum": ordered(by_stratum)}
+
+
 def write_synthetic_dataset(
     root: Path, *, copies: int = 1, image_size: tuple[int, int] = (8, 6)
 ) -> Path:
@@ -176,7 +215,8 @@ def write_synthetic_dataset(
     -------
     pathlib.Path
         ``root``, now holding ``items.jsonl``, ``images/``, ``manifest.json`` and
-        ``README.md``.
+        ``README.md``; it passes ``cartoqa validate`` (the manifest's
+        ``image_sizes`` record the tiny size).
     """
     items = synthetic_items(copies=copies)
     (root / "images").mkdir(parents=True, exist_ok=True)
@@ -185,17 +225,17 @@ def write_synthetic_dataset(
     with (root / "items.jsonl").open("w", encoding="utf-8") as fh:
         for item in items:
             fh.write(json.dumps(item, ensure_ascii=False) + "\n")
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item["task"]] = counts.get(item["task"], 0) + 1
     manifest = {
         "name": "synthetic",
-        "cartoqa_version": "test",
-        "counts": counts,
+        "format_version": 1,
         "attribution": ATTRIBUTION,
+        "extract": {"name": "synthetic", "sha256": "0" * 64},
+        "image_sizes": {task: list(image_size) for task in sorted({i["task"] for i in items})},
+        "counts": count_items(items),
     }
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (root / "README.md").write_text(
-        f"# Synthetic cartoqa dataset\n\nFor tests only.\n\n{ATTRIBUTION}\n", encoding="utf-8"
+        f"# Synthetic cartoqa dataset\n\nFor tests only. Map data {ATTRIBUTION} (ODbL).\n",
+        encoding="utf-8",
     )
     return root
