@@ -36,12 +36,15 @@ class ItemFailedError(Exception):
         What went wrong, in one line.
     attempts : int
         How many requests were made.
+    rejected : bool
+        True when the server refused the request itself (a non-retryable 4xx).
     """
 
-    def __init__(self, reason: str, attempts: int) -> None:
+    def __init__(self, reason: str, attempts: int, *, rejected: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.attempts = attempts
+        self.rejected = rejected
 
 
 class CancelledError(Exception):
@@ -179,7 +182,7 @@ class ChatClient:
                                     fix=fixes[status]) from None
             if is_retryable_status(status):
                 raise _RetryableError(f"HTTP {status}{detail}", retry_after) from None
-            raise ItemFailedError(f"HTTP {status}{detail}", attempts=0) from None
+            raise ItemFailedError(f"HTTP {status}{detail}", attempts=0, rejected=True) from None
         except urllib.error.URLError as exc:
             raise _RetryableError(f"connection failed: {exc.reason}") from None
         except TimeoutError:
@@ -223,7 +226,7 @@ class ChatClient:
                 completion = parse_completion(body)
                 return Answer(completion, attempts, time.monotonic() - started)
             except ItemFailedError as exc:
-                raise ItemFailedError(exc.reason, attempts) from None
+                raise ItemFailedError(exc.reason, attempts, rejected=exc.rejected) from None
             except (_RetryableError, ValueError) as exc:
                 reason = exc.reason if isinstance(exc, _RetryableError) else f"bad response: {exc}"
                 retry_after = exc.retry_after if isinstance(exc, _RetryableError) else None

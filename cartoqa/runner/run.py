@@ -228,6 +228,14 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
     items = read_items(dataset)
     existing = load_for_resume(out)
     _check_model(existing, config.model, out)
+    known = {str(item["id"]) for item in items}
+    strangers = sorted({str(r["id"]) for r in existing} - known)
+    if strangers:
+        raise CartoqaError(
+            f"{out} holds answers to items this dataset lacks ({', '.join(strangers[:3])}"
+            f"{', ...' if len(strangers) > 3 else ''})",
+            fix="pass a different --out for this dataset",
+        )
     answered_ids = {str(r["id"]) for r in existing}
     selected, todo = select_items(items, answered_ids, limit=config.limit)
     summary = RunSummary(out=out, selected=len(selected),
@@ -255,6 +263,9 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
     pool = ThreadPoolExecutor(max_workers=config.concurrency,
                               thread_name_prefix="cartoqa-run")
     queue = iter(todo)
+    # Stop early when the server refuses every request of the first wave (HTTP 400...).
+    give_up_after = min(len(todo), max(3, config.concurrency))
+    rejected = 0
     pending: dict[Future[Answer], str] = {}
 
     def submit_next() -> None:
@@ -275,6 +286,14 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
                     except ItemFailedError as exc:
                         summary.failed[item_id] = exc.reason
                         summary.retries += max(exc.attempts - 1, 0)
+                        rejected += exc.rejected
+                        if rejected >= give_up_after and summary.answered == 0:
+                            raise CartoqaError(
+                                f"the endpoint rejected the first {rejected} requests "
+                                f"({exc.reason})",
+                                fix="check --model and the server's log; some models refuse "
+                                "temperature 0 or images",
+                            ) from None
                     else:
                         writer.write(prediction_record(item_id, config.model, result))
                         summary.answered += 1

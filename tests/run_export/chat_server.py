@@ -3,7 +3,7 @@
 It answers from the items' own ground truth (rendered as model-style text), checks each
 request (model, temperature 0, system prompt, image data URL, bearer key), and injects
 faults per item and attempt: ``"429"``, ``"429-retry-after"`` (with ``Retry-After: 1``),
-``"500"``, ``"503"``, ``"slow"`` (sleeps past the client's timeout), ``"drop"`` (closes
+``"500"``, ``"503"``, ``"400"``, ``"slow"`` (sleeps past the client's timeout), ``"drop"`` (closes
 the connection without answering), ``"garbage"`` (a body that is not JSON) and
 ``"401"``. After an item's fault list is used up, it answers.
 """
@@ -133,6 +133,9 @@ def _make_handler(state: ServerState) -> type[BaseHTTPRequestHandler]:
                 return
             if fault in ("500", "503"):
                 self._send(int(fault), b'{"error": {"message": "server error"}}')
+                return
+            if fault == "400":
+                self._send(400, b'{"error": {"message": "temperature is not supported"}}')
                 return
             if fault == "401":
                 self._send(401, b'{"error": {"message": "invalid api key"}}')

@@ -161,6 +161,38 @@ def test_answers_from_another_model_are_not_mixed(
     assert "holds answers from another model (other)" in capsys.readouterr().err
 
 
+def test_predictions_of_another_dataset_are_refused(
+    dataset: Path, tmp_path: Path, api_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "preds.jsonl"
+    out.write_text('{"id": "elsewhere-1", "response": "A", "model": "test-model"}\n')
+    with ChatServer(dataset, answer_text=answer_text) as server:
+        assert main(_run_args(dataset, server, out)) == 2
+        assert server.requested_ids() == []
+    assert "holds answers to items this dataset lacks (elsewhere-1)" in capsys.readouterr().err
+
+
+def test_a_server_that_rejects_every_request_stops_the_run(
+    dataset: Path, tmp_path: Path, api_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "preds.jsonl"
+    items = read_items(dataset)
+    faults = {item["id"]: ["400"] for item in items}
+    with ChatServer(dataset, answer_text=answer_text, faults=faults) as server:
+        assert main(_run_args(dataset, server, out, "--concurrency", "2")) == 2
+        sent = server.requested_ids()
+    assert 3 <= len(sent) <= 5  # the first wave (3), plus what was in flight
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["cartoqa run: error: the endpoint rejected the first 3 requests (HTTP 400: "
+                   '{"error": {"message": "temperature is not supported"}}) (check --model and '
+                   "the server's log; some models refuse temperature 0 or images)"]
+    # One rejected item among answered ones is only that item's failure.
+    with ChatServer(dataset, answer_text=answer_text, faults={"mml-0001": ["400"]}) as server:
+        assert main(_run_args(dataset, server, out)) == 1
+        assert server.state.attempts["mml-0001"] == 1
+    assert "mml-0001: HTTP 400" in capsys.readouterr().err
+
+
 def test_missing_dataset_is_a_user_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
