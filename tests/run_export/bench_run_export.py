@@ -1,7 +1,7 @@
 """Benchmark ``cartoqa run`` throughput and ``cartoqa export`` speed on synthetic data.
 
 Run: ``.venv/bin/python tests/run_export/bench_run_export.py [--copies 25]``
-(8 items per copy; images are 1366x768 PNGs). The local server answers every
+(8 items per copy; images are map-like 1366x768 PNGs). The local server answers every
 request after ``--delay`` seconds, like a model; throughput should grow with
 concurrency up to the server's parallelism.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import tempfile
 import time
@@ -27,6 +28,26 @@ from cartoqa.runner.run import RunConfig, run_dataset
 from cartoqa.scoring import answer_as_text
 
 
+def _map_like_png(path: Path, seed: int) -> None:
+    """Overwrite ``path`` with a 1366x768 map-like drawing (blocks, roads, labels)."""
+    from PIL import Image, ImageDraw
+
+    rng = random.Random(seed)
+    img = Image.new("RGB", (1366, 768), (242, 239, 233))
+    draw = ImageDraw.Draw(img)
+    for _ in range(120):
+        x, y = rng.randrange(1366), rng.randrange(768)
+        w, h = rng.randrange(20, 120), rng.randrange(20, 120)
+        draw.rectangle((x, y, x + w, y + h), fill=(217, 208, 201), outline=(190, 180, 170))
+    for _ in range(40):
+        pts = [(rng.randrange(1366), rng.randrange(768)) for _ in range(4)]
+        draw.line(pts, fill=(255, 255, 255), width=rng.choice((4, 8, 12)))
+    for _ in range(60):
+        draw.text((rng.randrange(1300), rng.randrange(750)), f"Katu {rng.randrange(99)}",
+                  fill=(60, 60, 60))
+    img.save(path, format="PNG")
+
+
 def main() -> None:
     """Print items/s for runs and seconds per export format."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -39,6 +60,8 @@ def main() -> None:
         dataset = write_synthetic_dataset(root / "ds", copies=args.copies,
                                           image_size=(1366, 768))
         n = 8 * args.copies
+        for index, png in enumerate(sorted((dataset / "images").iterdir())):
+            _map_like_png(png, index)
         size = sum(p.stat().st_size for p in (dataset / "images").iterdir())
         print(f"dataset: {n} items, {size / 1e6:.1f} MB of PNG")
         for concurrency in (1, 8, 32):
