@@ -123,7 +123,7 @@ def _import_complete(cluster: PostgisCluster, database: str) -> bool:
 
 @contextlib.contextmanager
 def _import_lock(cluster: PostgisCluster, database: str) -> Iterator[None]:
-    path = cluster.cache_dir / f"postgis-{database}.lock"
+    path = cluster.lock_file(database)
     with open(path, "ab") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:

@@ -4,10 +4,11 @@ The cluster lives in ``<cache_dir>/postgis`` (``data/`` for the database files, 
 for the socket, ``server.log``). It never listens on TCP (``listen_addresses=''``).
 ``initdb`` refuses to run as root, so when cartoqa runs as root the server runs as the
 unprivileged Debian ``postgres`` user, which then owns the cluster folder; when that user
-cannot reach the cache folder (``/root`` is private), the cluster folder is placed in the
-system's temporary folder instead, named after the cache folder.
+cannot reach the cache folder (``/root`` is private), one shared cluster folder in the
+system's temporary folder (``/tmp/cartoqa-postgis-<uid>``) is used instead; databases are
+named by extract checksum, so caches can share a cluster.
 
-Processes that share a cache folder share one server. Two lock files in the cache folder
+Processes that share a cluster share one server. Lock files beside the cluster folder
 keep them apart: ``postgis.lock`` is held exclusively while a process initialises,
 starts or stops the server (a second process waits for it), and every process using the
 server holds ``postgis.users`` shared, so the last one to leave stops the server. A
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import os
 import pwd
 import shutil
@@ -172,8 +172,6 @@ class PostgisCluster:
         self.cache_dir = Path(cache_dir).expanduser().resolve()
         self.port = port
         self.lock_timeout_s = lock_timeout_s
-        self.lock_path = self.cache_dir / "postgis.lock"
-        self.users_path = self.cache_dir / "postgis.users"
         self._root: Path | None = None
         self._users_fh: IO[bytes] | None = None
 
@@ -185,6 +183,20 @@ class PostgisCluster:
         if self._root is None:
             self._root = self._choose_root()
         return self._root
+
+    @property
+    def lock_path(self) -> Path:
+        """Lock file held exclusively while the server is set up, started or stopped."""
+        return self.root.with_name(self.root.name + ".lock")
+
+    @property
+    def users_path(self) -> Path:
+        """Lock file every process using the server holds shared."""
+        return self.root.with_name(self.root.name + ".users")
+
+    def lock_file(self, name: str) -> Path:
+        """Return the path of another lock file beside the cluster (e.g. per import)."""
+        return self.root.with_name(f"{self.root.name}-{name}.lock")
 
     @property
     def data_dir(self) -> Path:
@@ -210,8 +222,7 @@ class PostgisCluster:
         preferred = self.cache_dir / "postgis"
         if not self.running_as_root or self._service_user_can_reach(self.cache_dir):
             return preferred
-        tag = hashlib.sha256(str(self.cache_dir).encode()).hexdigest()[:12]
-        return Path(tempfile.gettempdir()) / f"cartoqa-postgis-{tag}"
+        return Path(tempfile.gettempdir()) / f"cartoqa-postgis-{os.geteuid()}"
 
     def _service_user_can_reach(self, folder: Path) -> bool:
         folder.mkdir(parents=True, exist_ok=True)

@@ -193,6 +193,21 @@ def test_long_socket_path_is_a_clear_error(tmp_path: Path) -> None:
         shutil.rmtree(deep, ignore_errors=True)
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root hands the server to another user")
+def test_cache_the_postgres_user_cannot_reach_uses_a_shared_temp_cluster(tmp_path: Path) -> None:
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    cluster = PostgisCluster(private / "cache")
+    assert cluster.root == Path(tempfile.gettempdir()) / f"cartoqa-postgis-{os.geteuid()}"
+    assert cluster.lock_path.parent == cluster.root.parent
+    reachable = PostgisCluster(Path(tempfile.gettempdir()) / "cartoqa-test-reachable")
+    try:
+        assert reachable.root == reachable.cache_dir / "postgis"
+        assert reachable.lock_path == reachable.cache_dir / "postgis.lock"
+    finally:
+        shutil.rmtree(reachable.cache_dir, ignore_errors=True)
+
+
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
