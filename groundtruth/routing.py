@@ -176,7 +176,7 @@ def shortest_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> Rou
     _check_node(graph, origin, "origin")
     _check_node(graph, destination, "destination")
     try:
-        nodes = nx.dijkstra_path(graph, origin, destination, weight="length")
+        _, nodes = nx.bidirectional_dijkstra(graph, origin, destination, weight="length")
     except nx.NetworkXNoPath as exc:
         raise NoRouteError(
             f"no drivable route from node {origin} to node {destination}",

@@ -20,8 +20,11 @@ N_ROUTES = 120
 @pytest.fixture(scope="module")
 def pairs(helsinki: nx.MultiDiGraph) -> list[tuple[int, int]]:
     """Random origin/destination pairs in the largest strongly connected part."""
-    parts: list[set[int]] = list(nx.strongly_connected_components(helsinki))
-    part = sorted(max(parts, key=lambda p: len(p)))
+    largest: set[int] = set()
+    for component in nx.strongly_connected_components(helsinki):
+        if len(component) > len(largest):
+            largest = set(component)
+    part = sorted(largest)
     rng = random.Random(20261129)
     out = []
     for _ in range(N_ROUTES):
