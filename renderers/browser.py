@@ -111,8 +111,8 @@ class Browser:
     width, height : int, optional
         Viewport (and screenshot) size in pixels; the device scale factor is 1.
     chromium, chromedriver : pathlib.Path, optional
-        The binaries (Debian's by default). A missing one raises :class:`RenderError`
-        when the browser starts.
+        The binaries (default: :data:`CHROMIUM_PATH` and :data:`CHROMEDRIVER_PATH`, read
+        when the browser starts). A missing one raises :class:`RenderError` then.
     timeout_s : float, optional
         Longest wait for a page to become ready.
 
@@ -127,14 +127,14 @@ class Browser:
         *,
         width: int = 1366,
         height: int = 768,
-        chromium: Path = CHROMIUM_PATH,
-        chromedriver: Path = CHROMEDRIVER_PATH,
+        chromium: Path | None = None,
+        chromedriver: Path | None = None,
         timeout_s: float = 30.0,
     ) -> None:
         self.width = width
         self.height = height
-        self.chromium = Path(chromium)
-        self.chromedriver = Path(chromedriver)
+        self.chromium = Path(chromium) if chromium is not None else None
+        self.chromedriver = Path(chromedriver) if chromedriver is not None else None
         self.timeout_s = timeout_s
         self._driver: webdriver.Chrome | None = None
         self._chromium_pids: list[int] = []
@@ -158,8 +158,8 @@ class Browser:
         """
         if self._driver is not None:
             return
-        chromium = _require_binary(self.chromium, "chromium")
-        chromedriver = _require_binary(self.chromedriver, "chromium-driver")
+        chromium = _require_binary(self.chromium or CHROMIUM_PATH, "chromium")
+        chromedriver = _require_binary(self.chromedriver or CHROMEDRIVER_PATH, "chromium-driver")
         options = webdriver.ChromeOptions()
         options.binary_location = str(chromium)
         for flag in CHROMIUM_FLAGS:

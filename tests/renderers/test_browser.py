@@ -25,22 +25,20 @@ from renderers.map_render import MapRenderer, RenderResult
 from renderers.markers import MARKER_COLORS, Marker
 from renderers.page import PATH_COLOR
 from tests.renderers.flat_tiles import FLAT_TILE_COLORS, FlatTiles
+from tests.renderers.pixels import assert_pin_tip_at as assert_tip_in_mask
+from tests.renderers.pixels import colour_mask, to_array
 
 pytestmark = pytest.mark.slow
 
 CENTER = (60.1699, 24.9384)
 
 
-def _rgb(hex_colour: str) -> np.ndarray:
-    return np.array([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)], dtype=float)
-
-
 def _image(result: RenderResult) -> np.ndarray:
-    return np.asarray(Image.open(io.BytesIO(result.png)).convert("RGB"), dtype=float)
+    return to_array(result.png)
 
 
 def _mask(img: np.ndarray, colour: str, tol: float = 60.0) -> np.ndarray:
-    return np.linalg.norm(img - _rgb(colour), axis=2) < tol
+    return colour_mask(img, colour, tol)
 
 
 @pytest.fixture(scope="module")
@@ -51,26 +49,7 @@ def renderer(flat_tiles: FlatTiles, web_assets: Path, browser: Browser) -> MapRe
 
 
 def assert_pin_tip_at(img: np.ndarray, tip: tuple[float, float], colour: str) -> None:
-    """The pin's colour ends just above ``tip`` and is centred on it; none below or beside."""
-    tx, ty = round(tip[0]), round(tip[1])
-    mask = _mask(img, MARKER_COLORS[colour])
-    window = mask[ty - 50 : ty + 10, tx - 30 : tx + 30]
-    rows, cols = np.nonzero(window)
-    assert rows.size > 200, f"no {colour} pin near {tip}"
-    lowest = ty - 50 + rows.max()
-    assert ty - 4 <= lowest <= ty - 1, f"{colour} pin ends at row {lowest}, tip is {ty}"
-    assert not mask[ty : ty + 10, tx - 30 : tx + 30].any(), "pin colour below the tip"
-    # The pin is symmetric about the tip's vertical: columns average to tx - 0.5
-    # (pixel indices of a shape centred on the pixel corner tx).
-    centre = tx - 30 + cols.mean()
-    assert abs(centre - (tx - 0.5)) <= 0.6, f"{colour} pin centred at {centre}, tip {tx}"
-    # The white dot in the head, 28.5 px above the tip.
-    head = img[ty - 29, tx - 1 : tx + 1]
-    assert (head > 235).all(), f"no white dot in the {colour} pin head"
-    for dx, dy in ((-40, -20), (40, -20), (0, -70), (0, 25)):
-        y, x = ty + dy, tx + dx
-        if 0 <= y < img.shape[0] and 0 <= x < img.shape[1]:
-            assert not mask[y, x], f"{colour} colour at offset {(dx, dy)} from the tip"
+    assert_tip_in_mask(_mask(img, MARKER_COLORS[colour]), img, tip)
 
 
 def test_screenshot_size_and_tile_placement(renderer: MapRenderer, flat_tiles: FlatTiles) -> None:

@@ -1,0 +1,241 @@
+"""End to end on Helsinki: real PostGIS + Mapnik tiles, real Chromium, and ``cartoqa render``.
+
+One view per zoom 15-19 is rendered twice (with and without markers) with the cluster
+and the browser started once for the module. The pin pixels are found as the pixels
+the markers changed, so the check does not depend on the map's own colours.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from cartoqa.cli import main
+from groundtruth.distance import haversine_m
+from groundtruth.extracts import resolve_extract
+from groundtruth.projection import View
+from renderers import browser as browser_module
+from renderers.browser import Browser
+from renderers.map_render import MapRenderer, Marker, RenderResult
+from renderers.markers import MARKER_COLORS
+from renderers.page import remote_links
+from renderers.postgis import PostgisCluster
+from renderers.tiles import TileRenderer
+from tests.renderers.pixels import assert_pin_tip_at, colour_mask, to_array
+
+pytestmark = pytest.mark.slow
+
+#: Rautatientori, at the junction of Mikonkatu and Kaivokatu.
+CENTER = (60.1706794, 24.9447455)
+ZOOMS = (15, 16, 17, 18, 19)
+
+#: OSM-Carto fills (style.xml): buildings, pedestrian areas, secondary and primary
+#: roads, water, grass, parks.
+CARTO_COLOURS = ("#d9d0c9", "#dddde8", "#f7fabf", "#fcd6a4", "#aad3df", "#cdebb0", "#c8facc")
+LAND = "#f2efe9"
+
+
+@pytest.fixture(scope="module")
+def cache_dir() -> Iterator[Path]:
+    """A cache folder the unprivileged ``postgres`` user can reach (pytest's is private)."""
+    folder = Path(tempfile.mkdtemp(prefix="cartoqa-test-render-"))
+    folder.chmod(0o755)
+    yield folder
+    cluster = PostgisCluster(folder)
+    if (cluster.data_dir / "PG_VERSION").exists():
+        cluster.destroy()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def helsinki_tiles(cache_dir: Path) -> Iterator[TileRenderer]:
+    with TileRenderer(resolve_extract("helsinki"), cache_dir=cache_dir) as tiles:
+        yield tiles
+
+
+@pytest.fixture(scope="module")
+def renders(
+    helsinki_tiles: TileRenderer, web_assets: Path, browser: Browser
+) -> dict[int, tuple[RenderResult, RenderResult]]:
+    """Per zoom: the view with a blue and a red marker, and the same view without."""
+    out = {}
+    with MapRenderer(helsinki_tiles, assets_dir=web_assets, browser=browser) as renderer:
+        for zoom in ZOOMS:
+            view = View(center=CENTER, zoom=zoom)
+            red = view.to_latlon(1000.4, 250.6)
+            markers = [Marker(*CENTER, "blue"), Marker(*red, "red")]
+            out[zoom] = (renderer.render(view, markers=markers), renderer.render(view))
+    return out
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+def test_view_is_exact_size_with_carto_tiles(
+    renders: dict[int, tuple[RenderResult, RenderResult]], zoom: int
+) -> None:
+    result, _ = renders[zoom]
+    image = Image.open(io.BytesIO(result.png))
+    assert image.size == (1366, 768)
+    # Tiles are drawn 1:1, so OSM-Carto's fills appear with their exact colours.
+    packed = np.asarray(image.convert("RGB"), dtype=np.uint32)
+    codes = (packed[..., 0] << 16) | (packed[..., 1] << 8) | packed[..., 2]
+    values, counts = np.unique(codes, return_counts=True)
+    share = dict(zip(values.tolist(), (counts / codes.size).tolist(), strict=True))
+    shares = {c: share.get(int(c[1:], 16), 0.0) for c in (*CARTO_COLOURS, LAND)}
+    present = [c for c in CARTO_COLOURS if shares[c] >= 0.003]
+    assert len(present) >= 3, shares
+    assert shares["#d9d0c9"] >= 0.01  # buildings at every zoom
+    assert shares[LAND] < 0.9  # not just the empty land colour
+    assert len(values) > 3000  # labels, icons, anti-aliased edges
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+def test_scale_bar_in_metres_and_feet(
+    renders: dict[int, tuple[RenderResult, RenderResult]], zoom: int
+) -> None:
+    result, _ = renders[zoom]
+    bars = result.drawn["scale_bar"]
+    assert bars["metric"]["unit"] in ("m", "km") and bars["imperial"]["unit"] in ("ft", "mi")
+    view = result.view
+    span = haversine_m(*view.to_latlon(0.0, 384.0), *view.to_latlon(100.0, 384.0))
+    for bar in bars.values():
+        assert bar["width_px"] == pytest.approx(round(100 * bar["meters"] / span), abs=1)
+        assert bar["box"][0] < 20 and bar["box"][1] > 700  # bottom left
+    # The bar is drawn: its bottom border (#777) runs across it.
+    img = to_array(result.png)
+    left, top, width, height = bars["metric"]["box"]
+    row = img[round(top + height) - 1, round(left) + 2 : round(left + width) - 2]
+    assert np.abs(row - 0x77).max() <= 12
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+def test_page_has_no_remote_asset_links(
+    renders: dict[int, tuple[RenderResult, RenderResult]], zoom: int
+) -> None:
+    result, _ = renders[zoom]
+    assert remote_links(result.html) == []
+    assert not re.search(r"https?://", result.html)
+    assert result.drawn["tiles"]["url_template"].startswith("file:///")
+
+
+@pytest.mark.parametrize("zoom", ZOOMS)
+def test_marker_tips_are_where_reported(
+    renders: dict[int, tuple[RenderResult, RenderResult]], zoom: int
+) -> None:
+    with_markers, plain = renders[zoom]
+    img = to_array(with_markers.png)
+    changed = np.abs(img - to_array(plain.png)).max(axis=2) > 24
+    records = with_markers.drawn["markers"]
+    assert [r["color"] for r in records] == ["blue", "red"]
+    for record in records:
+        px = record["px"]
+        assert max(abs(px[0] - record["leaflet_px"][0]),
+                   abs(px[1] - record["leaflet_px"][1])) <= 0.5
+        mask = changed & colour_mask(img, MARKER_COLORS[record["color"]], tol=60.0)
+        assert_pin_tip_at(mask, img, (px[0], px[1]))
+    assert records[0]["px"] == pytest.approx([683.0, 384.0], abs=0.5)  # the view centre
+    assert records[1]["px"] == pytest.approx([1000.4, 250.6], abs=1e-6)
+
+
+def test_warm_render_is_fast(
+    helsinki_tiles: TileRenderer, web_assets: Path, browser: Browser,
+    renders: dict[int, tuple[RenderResult, RenderResult]],
+) -> None:
+    """With tiles cached and the browser warm, a view takes well under a second."""
+    import time
+
+    with MapRenderer(helsinki_tiles, assets_dir=web_assets, browser=browser) as renderer:
+        view = View(center=CENTER, zoom=17)
+        renderer.render(view)
+        start = time.perf_counter()
+        for _ in range(3):
+            renderer.render(view, markers=[Marker(*CENTER, "red")])
+        per_image = (time.perf_counter() - start) / 3
+    assert per_image < 2.0  # about 0.4 s here; generous for a loaded 2-core machine
+
+
+# -- cartoqa render ---------------------------------------------------------------
+
+
+@pytest.fixture()
+def cli_env(cache_dir: Path, web_assets: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CARTOQA_CACHE", str(cache_dir))
+    monkeypatch.setenv("CARTOQA_WEB_ASSETS", str(web_assets))
+    return cache_dir
+
+
+def test_cli_render_writes_png_and_json(
+    cli_env: Path, helsinki_tiles: TileRenderer, tmp_path: Path
+) -> None:
+    out = tmp_path / "view.png"
+    status = main(["render", "--extract", "helsinki", "--center", f"{CENTER[0]},{CENTER[1]}",
+                   "--zoom", "18", "--marker", "blue:60.1702,24.9440", "--marker", "red",
+                   "--path", f"60.1702,24.9440;{CENTER[0]},{CENTER[1]}", "--out", str(out)])
+    assert status == 0
+    assert Image.open(out).size == (1366, 768)
+    drawn = json.loads((tmp_path / "view.json").read_text())
+    assert drawn["zoom"] == 18 and drawn["extract"]["name"] == "helsinki"
+    assert [m["color"] for m in drawn["markers"]] == ["blue", "red"]
+    assert drawn["markers"][1]["px"] == pytest.approx([683.0, 384.0], abs=0.5)
+    assert len(drawn["path"]["px"]) == 2
+    assert set(drawn["scale_bar"]) == {"metric", "imperial"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["view.json", "view.png"]
+
+
+def test_cli_render_at_a_named_junction(
+    cli_env: Path, helsinki_tiles: TileRenderer, tmp_path: Path
+) -> None:
+    out = tmp_path / "junction.png"
+    assert main(["render", "--junction", "mikonkatu/KAIVOKATU", "--zoom", "19",
+                 "--marker", "red", "--out", str(out)]) == 0
+    drawn = json.loads(out.with_suffix(".json").read_text())
+    assert drawn["junction"]["roads"] == ["Kaivokatu", "Mikonkatu"]
+    assert drawn["center"] == [drawn["junction"]["lat"], drawn["junction"]["lon"]]
+    assert drawn["markers"][0]["lat"] == drawn["junction"]["lat"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--center", "60.1706,24.9447", "--zoom", "14"], "zoom 14 is outside 15-19"),
+        (["--center", "60.1706,24.9447", "--zoom", "20"], "zoom 20 is outside 15-19"),
+        (["--center", "60.30,24.9447", "--zoom", "17"], "outside the extract helsinki"),
+        (["--center", "60.17;24.94", "--zoom", "17"], "is not LAT,LON"),
+        (["--center", "60.1706,24.9447", "--zoom", "17", "--marker", "green:60.17,24.94"],
+         "no colour blue or red"),
+        (["--junction", "Mikonkatu/Nowhere Street", "--zoom", "17"], "do not meet"),
+        (["--extract", "/nonexistent/city.osm.pbf", "--center", "60.17,24.94", "--zoom", "17"],
+         "city.osm.pbf"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(
+    cli_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+    message: str,
+) -> None:
+    out = tmp_path / "view.png"
+    assert main(["render", *args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_without_chromium_names_the_packages(
+    cli_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(browser_module, "CHROMIUM_PATH", Path("/nonexistent/chromium-cq"))
+    out = tmp_path / "view.png"
+    assert main(["render", "--center", "60.1706,24.9447", "--zoom", "17",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "chromium chromium-driver" in err and "scripts/install.sh" in err
+    assert err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
