@@ -8,8 +8,12 @@ way between two such nodes, with attributes
 
 ``osmid`` (way id), ``name`` (str or None), ``highway``, ``ref`` (str or None),
 ``oneway`` (bool), ``reversed`` (bool: the edge runs against the way's node order),
-``length`` (geodesic metres on WGS84 along the geometry) and ``geometry`` (a shapely
-``LineString`` of ``(lon, lat)`` vertices in the direction of travel).
+``length`` (geodesic metres on WGS84 along the geometry), ``geometry`` (a shapely
+``LineString`` of ``(lon, lat)`` vertices in the direction of travel), and
+``start_bearing`` / ``end_bearing``: degrees clockwise from north of the road as the
+edge leaves ``u`` and reaches ``v``, measured over
+:data:`~groundtruth.bearings.BEARING_SAMPLE_M` metres of the way's geometry (running on
+past the edge's end along the same way when the edge is shorter than that).
 
 The graph attributes hold ``crs`` (``"epsg:4326"``), ``name`` and ``extract_sha256``.
 """
@@ -24,6 +28,7 @@ import networkx as nx
 from shapely.geometry import LineString
 
 from groundtruth._osm_reader import RawWay, RoadData, read_highway_ways
+from groundtruth.bearings import arriving_bearing, leaving_bearing
 from groundtruth.distance import polyline_length_m
 from groundtruth.extracts import Extract, resolve_extract
 
@@ -145,13 +150,13 @@ def _graph_nodes(runs: Iterable[tuple[int, ...]]) -> set[int]:
     return ends | {n for n, c in uses.items() if c > 1}
 
 
-def _pieces(run: tuple[int, ...], junctions: set[int]) -> list[tuple[int, ...]]:
-    """Cut a run at every junction node it passes through."""
-    pieces: list[tuple[int, ...]] = []
+def _pieces(run: tuple[int, ...], junctions: set[int]) -> list[tuple[int, int]]:
+    """Cut a run at every junction node it passes through: ``(first, last)`` indices."""
+    pieces: list[tuple[int, int]] = []
     start = 0
     for i in range(1, len(run)):
         if run[i] in junctions:
-            pieces.append(run[start : i + 1])
+            pieces.append((start, i))
             start = i
     return pieces
 
@@ -188,20 +193,27 @@ def build_road_graph(
             "oneway": direction != 0,
         }
         for run in way.runs:
-            for piece in _pieces(run, junctions):
-                latlons = [data.coords[n] for n in piece]
-                length = polyline_length_m(latlons)
-                forward = LineString([(lon, lat) for lat, lon in latlons])
-                for n in (piece[0], piece[-1]):
+            lonlats = [(data.coords[n][1], data.coords[n][0]) for n in run]
+            for i, j in _pieces(run, junctions):
+                u, v = run[i], run[j]
+                length = polyline_length_m([(lat, lon) for lon, lat in lonlats[i : j + 1]])
+                forward = LineString(lonlats[i : j + 1])
+                # bearings along the way's geometry, past the piece's end when it is short
+                leaving = leaving_bearing(lonlats[i:])
+                arriving = arriving_bearing(lonlats[: j + 1], default=leaving)
+                for n in (u, v):
                     if n not in graph:
                         lat, lon = data.coords[n]
                         graph.add_node(n, y=lat, x=lon)
                 if direction in (0, 1):
-                    graph.add_edge(piece[0], piece[-1], **attrs, reversed=False,
-                                   length=length, geometry=forward)
+                    graph.add_edge(u, v, **attrs, reversed=False, length=length,
+                                   geometry=forward, start_bearing=leaving,
+                                   end_bearing=arriving)
                 if direction in (0, -1):
-                    graph.add_edge(piece[-1], piece[0], **attrs, reversed=True,
-                                   length=length, geometry=forward.reverse())
+                    graph.add_edge(v, u, **attrs, reversed=True, length=length,
+                                   geometry=forward.reverse(),
+                                   start_bearing=(arriving + 180.0) % 360.0,
+                                   end_bearing=(leaving + 180.0) % 360.0)
     neighbours: dict[int, set[int]] = {n: set() for n in graph.nodes}
     for u, v in graph.edges():
         neighbours[u].add(v)

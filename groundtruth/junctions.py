@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import networkx as nx
 
+from groundtruth.errors import GroundTruthError
 from groundtruth.turns import normalize_label
 
 
@@ -117,3 +118,39 @@ def junctions_of(graph: nx.MultiDiGraph, road_a: str, road_b: str) -> list[int]:
         if a in names and b in names and a != b:
             out.append(node)
     return sorted(out)
+
+
+def junction(graph: nx.MultiDiGraph, road_a: str, road_b: str) -> int:
+    """The node where two named roads meet (the lowest id if they meet more than once).
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph.
+    road_a, road_b : str
+        Road names, compared ignoring case and repeated spaces.
+
+    Returns
+    -------
+    int
+        A node id.
+
+    Raises
+    ------
+    GroundTruthError
+        If the two roads do not meet in the graph.
+
+    Examples
+    --------
+    >>> from groundtruth.assets import asset_path
+    >>> from groundtruth.graph import load_road_graph
+    >>> junction(load_road_graph(asset_path("osm", "grid.osm")), "Middle Street", "East Avenue")
+    23
+    """
+    nodes = junctions_of(graph, road_a, road_b)
+    if not nodes:
+        raise GroundTruthError(
+            f"the roads {road_a!r} and {road_b!r} do not meet in this extract",
+            "check the spelling of both names (as on the map), or choose roads that cross",
+        )
+    return nodes[0]

@@ -4,8 +4,10 @@ A route becomes ``["blue", action, road, action, road, ..., "red"]``: consecutiv
 edges of one road merge into one step, and each action comes from the bearing of the
 road geometry over the last :data:`BEARING_SAMPLE_M` metres before the junction and
 the first :data:`BEARING_SAMPLE_M` metres after it (not from straight lines between
-junctions). The vehicle starts facing the top of the map (north), so the first
-action is relative to north. The signed turn angle ``delta`` (degrees, positive
+junctions): the edges' ``end_bearing`` and ``start_bearing`` from
+:func:`groundtruth.graph.load_road_graph`, which follow the OSM way past a short
+edge. The vehicle starts facing the top of the map (north), so the first action is
+relative to north. The signed turn angle ``delta`` (degrees, positive
 clockwise) gives
 
 * ``|delta| <= STRAIGHT_MAX_DEG``: ``continue straight``
@@ -17,18 +19,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 import networkx as nx
-from pyproj import Geod
 from shapely.geometry import LineString
 
+from groundtruth.bearings import (
+    BEARING_SAMPLE_M,
+    arriving_bearing,
+    bearing_deg,
+    leaving_bearing,
+)
 from groundtruth.routing import Route, route_from_nodes
+
+__all__ = [
+    "ACTIONS", "BEARING_SAMPLE_M", "CONTINUE_STRAIGHT", "DESTINATION_LABEL",
+    "INITIAL_HEADING_DEG", "ORIGIN_LABEL", "STRAIGHT_MAX_DEG", "TURN_LEFT", "TURN_RIGHT",
+    "UNNAMED_ROAD", "UTURN_MIN_DEG", "U_TURN", "Leg", "bearing_deg", "classify_turn",
+    "end_bearing", "normalize_label", "road_label", "route_legs", "route_steps",
+    "start_bearing", "steps_connect", "turn_angle",
+]
 
 Edge = tuple[int, int, int]
 
-#: Metres of road geometry on each side of a junction whose bearing defines a turn.
-BEARING_SAMPLE_M = 15.0
 #: Largest absolute turn angle (degrees) still called ``continue straight``.
 STRAIGHT_MAX_DEG = 30.0
 #: Smallest absolute turn angle (degrees) called a U-turn.
@@ -48,44 +60,6 @@ UNNAMED_ROAD = "unnamed road"
 ORIGIN_LABEL = "blue"
 DESTINATION_LABEL = "red"
 
-_GEOD = Geod(ellps="WGS84")
-LonLat = tuple[float, float]
-
-
-def bearing_deg(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    """Initial geodesic bearing from point 1 to point 2, degrees clockwise from north.
-
-    Examples
-    --------
-    >>> round(bearing_deg(60.0, 24.0, 60.001, 24.0), 6)
-    0.0
-    >>> round(bearing_deg(60.0, 24.0, 59.999, 24.0), 6)
-    180.0
-    """
-    azimuth = float(_GEOD.inv(lon1, lat1, lon2, lat2)[0])
-    return azimuth % 360.0
-
-
-def _point_at(coords: Sequence[LonLat], distance_m: float) -> LonLat:
-    """The point ``distance_m`` along a polyline of ``(lon, lat)`` (its end if shorter)."""
-    remaining = distance_m
-    for (lon0, lat0), (lon1, lat1) in pairwise(coords):
-        seg = float(_GEOD.inv(lon0, lat0, lon1, lat1)[2])
-        if seg <= 0.0:
-            continue
-        if remaining <= seg:
-            f = remaining / seg
-            return (lon0 + f * (lon1 - lon0), lat0 + f * (lat1 - lat0))
-        remaining -= seg
-    return coords[-1]
-
-
-def _bearing_from_start(coords: Sequence[LonLat], sample_m: float) -> float:
-    lon1, lat1 = _point_at(coords, sample_m)
-    lon0, lat0 = coords[0]
-    if (lon1, lat1) == (lon0, lat0):
-        return INITIAL_HEADING_DEG  # a zero-length geometry has no direction
-    return bearing_deg(lat0, lon0, lat1, lon1)
 
 
 def start_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
@@ -108,7 +82,7 @@ def start_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -
     >>> round(start_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 6)
     0.0
     """
-    return _bearing_from_start(list(geometry.coords), sample_m)
+    return leaving_bearing(list(geometry.coords), sample_m=sample_m, default=INITIAL_HEADING_DEG)
 
 
 def end_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
@@ -131,8 +105,8 @@ def end_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> 
     >>> round(end_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 1)
     90.0
     """
-    coords = list(geometry.coords)[::-1]
-    return (_bearing_from_start(coords, sample_m) + 180.0) % 360.0
+    return arriving_bearing(list(geometry.coords), sample_m=sample_m,
+                            default=INITIAL_HEADING_DEG)
 
 
 def turn_angle(heading_in: float, heading_out: float) -> float:
@@ -222,13 +196,19 @@ class Leg:
 
 
 def _edge_bearings(graph: nx.MultiDiGraph) -> Callable[[Edge], tuple[float, float]]:
-    """A memoised ``edge -> (start bearing, end bearing)`` for one graph."""
+    """``edge -> (start bearing, end bearing)``: the graph's ``start_bearing`` and
+    ``end_bearing`` attributes, or computed from the edge's own geometry (memoised) for
+    graphs built elsewhere."""
     cache: dict[Edge, tuple[float, float]] = {}
 
     def get(edge: Edge) -> tuple[float, float]:
         if edge not in cache:
-            geom = graph.edges[edge]["geometry"]
-            cache[edge] = (start_bearing(geom), end_bearing(geom))
+            data = graph.edges[edge]
+            if "start_bearing" in data and "end_bearing" in data:
+                cache[edge] = (data["start_bearing"], data["end_bearing"])
+            else:
+                geom = data["geometry"]
+                cache[edge] = (start_bearing(geom), end_bearing(geom))
         return cache[edge]
 
     return get

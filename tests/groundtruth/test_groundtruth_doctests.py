@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = [
-    "groundtruth._osm_reader", "groundtruth.catalogue", "groundtruth.distance",
+    "groundtruth._osm_reader", "groundtruth.bearings", "groundtruth.catalogue",
+    "groundtruth.distance",
     "groundtruth.extracts", "groundtruth.features", "groundtruth.graph",
     "groundtruth.junctions", "groundtruth.projection", "groundtruth.routing",
     "groundtruth.turns", "groundtruth.assets",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import networkx as nx
@@ -167,3 +168,26 @@ def test_bundled_helsinki_loads(helsinki: nx.MultiDiGraph) -> None:
     assert len(names) > 60
     assert "Mannerheimintie" in names
     assert all(d["length"] > 0 for _, _, d in helsinki.edges(data=True))
+
+
+def test_bearings_of_a_short_edge_follow_its_way() -> None:
+    # way 9 heads 3.3 m north from 1 to junction 2, then 33 m east to 3; way 10 meets at 2
+    coords = {1: (0.0, 0.0), 2: (0.00003, 0.0), 3: (0.00003, 0.0003), 4: (0.001, 0.0)}
+    data = RoadData(
+        ways=[RawWay(9, {"highway": "residential"}, ((1, 2, 3),)),
+              RawWay(10, {"highway": "residential"}, ((2, 4),))],
+        coords=coords,
+    )
+    g = build_road_graph(data)
+    short = g.edges[1, 2, 0]
+    assert short["length"] == pytest.approx(meridian_m(0.0, 0.00003), abs=0.001)
+    # over 15 m the road runs 3.32 m north and 11.68 m east: atan2(11.68, 3.32)
+    north = meridian_m(0.0, 0.00003)
+    assert short["start_bearing"] == pytest.approx(
+        math.degrees(math.atan2(15.0 - north, north)), abs=0.05)
+    assert short["end_bearing"] == pytest.approx(0.0, abs=1e-6)  # it arrives heading north
+    back = g.edges[2, 1, 0]
+    assert back["start_bearing"] == pytest.approx(180.0, abs=1e-6)
+    assert back["end_bearing"] == pytest.approx((short["start_bearing"] + 180.0) % 360.0,
+                                                abs=0.01)
+    assert g.edges[2, 3, 0]["start_bearing"] == pytest.approx(90.0, abs=0.01)
