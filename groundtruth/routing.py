@@ -233,3 +233,61 @@ def nearest_node(graph: nx.MultiDiGraph, lat: float, lon: float) -> int:
         return (d["y"] - lat) ** 2 + ((d["x"] - lon) * k) ** 2
 
     return min(graph.nodes, key=lambda n: (dist2(n), n))
+
+
+def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
+                       within: float = 0.05) -> list[Route]:
+    """Other drivable routes between the same nodes at most ``within`` longer.
+
+    For each edge of ``route``, the shortest route that avoids that edge (any other
+    simple route must avoid at least one of them, so the second-shortest route is
+    always among these). Use it to skip scenarios whose answer is nearly a tie.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        The road graph.
+    route : Route
+        Usually a shortest route.
+    within : float, optional
+        Relative slack: keep routes no longer than ``(1 + within) * route.length_m``.
+
+    Returns
+    -------
+    list of Route
+        Distinct node paths other than ``route.nodes``, shortest first.
+
+    Examples
+    --------
+    >>> from groundtruth.assets import asset_path
+    >>> from groundtruth.graph import load_road_graph
+    >>> g = load_road_graph(asset_path("osm", "grid.osm"))
+    >>> [r.nodes for r in close_alternatives(g, shortest_route(g, 12, 32))]
+    []
+    >>> [r.nodes for r in close_alternatives(g, shortest_route(g, 11, 22), within=0.01)]
+    [(11, 12, 22)]
+    """
+    if len(route.nodes) < 2:
+        return []
+    limit = route.length_m * (1.0 + within) + 1e-9
+    found: dict[tuple[int, ...], Route] = {}
+    for banned in route.edges:
+
+        def weight(u: int, v: int, data: dict[int, dict[str, object]],
+                   banned: Edge = banned) -> float | None:
+            lengths = [float(d["length"]) for k, d in data.items()  # type: ignore[arg-type]
+                       if (u, v, k) != banned]
+            return min(lengths) if lengths else None
+
+        try:
+            _, nodes = nx.bidirectional_dijkstra(graph, route.origin, route.destination,
+                                                 weight=weight)
+        except nx.NetworkXNoPath:
+            continue
+        key = tuple(nodes)
+        if key == route.nodes or key in found:
+            continue
+        alt = route_from_nodes(graph, nodes)
+        if alt.length_m <= limit:
+            found[key] = alt
+    return sorted(found.values(), key=lambda r: (r.length_m, r.nodes))

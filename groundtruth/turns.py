@@ -29,14 +29,14 @@ from groundtruth.bearings import (
     bearing_deg,
     leaving_bearing,
 )
-from groundtruth.routing import Route, route_from_nodes
+from groundtruth.routing import Route, close_alternatives, route_from_nodes
 
 __all__ = [
     "ACTIONS", "BEARING_SAMPLE_M", "CONTINUE_STRAIGHT", "DESTINATION_LABEL",
     "INITIAL_HEADING_DEG", "ORIGIN_LABEL", "STRAIGHT_MAX_DEG", "TURN_LEFT", "TURN_RIGHT",
     "UNNAMED_ROAD", "UTURN_MIN_DEG", "U_TURN", "Leg", "bearing_deg", "classify_turn",
     "end_bearing", "normalize_label", "road_label", "route_legs", "route_steps",
-    "start_bearing", "steps_connect", "turn_angle",
+    "start_bearing", "steps_are_unambiguous", "steps_connect", "turn_angle",
 ]
 
 Edge = tuple[int, int, int]
@@ -375,3 +375,40 @@ def steps_connect(
         if not states:
             return False
     return any(node == destination for node, _ in states)
+
+
+def steps_are_unambiguous(graph: nx.MultiDiGraph, route: Route, *,
+                          within: float = 0.05) -> bool:
+    """Whether no other route at most ``within`` longer has different steps.
+
+    A shortest route whose steps differ from those of a nearly-as-short route makes an
+    unfair SRN question; scenario samplers can skip those. The candidates are
+    :func:`groundtruth.routing.close_alternatives`.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        The road graph.
+    route : Route
+        Usually a shortest route.
+    within : float, optional
+        Relative slack in length.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from groundtruth.assets import asset_path
+    >>> from groundtruth.graph import load_road_graph
+    >>> from groundtruth.routing import shortest_route
+    >>> g = load_road_graph(asset_path("osm", "grid.osm"))
+    >>> steps_are_unambiguous(g, shortest_route(g, 12, 32))
+    True
+    >>> steps_are_unambiguous(g, shortest_route(g, 11, 22))  # round either side of a block
+    False
+    """
+    steps = route_steps(graph, route)
+    return all(route_steps(graph, alt) == steps
+               for alt in close_alternatives(graph, route, within=within))

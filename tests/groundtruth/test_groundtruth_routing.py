@@ -10,6 +10,7 @@ from groundtruth.distance import meters_to_feet
 from groundtruth.errors import GroundTruthError
 from groundtruth.routing import (
     NoRouteError,
+    close_alternatives,
     has_route,
     nearest_node,
     route_from_nodes,
@@ -94,3 +95,19 @@ def test_nearest_node(grid: nx.MultiDiGraph) -> None:
     assert nearest_node(grid, 60.0011, 24.0031) == 22
     assert nearest_node(grid, 60.003, 24.006) == 33  # at shape node 41, 55 m from 33
     assert nearest_node(grid, 60.0031, 24.0135) == 42
+
+
+def test_close_alternatives(grid: nx.MultiDiGraph) -> None:
+    # 11 -> 22: north then east, or east then north; the parallel at 60.001 is shorter
+    route = shortest_route(grid, 11, 22)
+    assert route.nodes == (11, 21, 22)
+    alts = close_alternatives(grid, route, within=0.01)
+    assert [a.nodes for a in alts] == [(11, 12, 22)]
+    hand = parallel_m(LAT1, 24.0, 24.003) + meridian_m(60.0, 60.001)
+    assert alts[0].length_m == pytest.approx(hand, abs=0.01)
+    assert alts[0].length_m - route.length_m == pytest.approx(
+        parallel_m(LAT1, 24.0, 24.003) - parallel_m(LAT2, 24.0, 24.003), abs=1e-6)
+    # Centre Avenue from 12 to 32 has no rival within 5 %
+    assert close_alternatives(grid, shortest_route(grid, 12, 32)) == []
+    assert close_alternatives(grid, shortest_route(grid, 12, 32), within=1.3) != []
+    assert close_alternatives(grid, shortest_route(grid, 12, 12)) == []

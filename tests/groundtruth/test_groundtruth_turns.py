@@ -23,6 +23,7 @@ from groundtruth.turns import (
     route_legs,
     route_steps,
     start_bearing,
+    steps_are_unambiguous,
     steps_connect,
     turn_angle,
 )
@@ -197,3 +198,13 @@ def test_roundabout_steps_connect_only_anticlockwise(roundabout: nx.MultiDiGraph
              "turn right", "West Road", "red"]
     assert steps_connect(roundabout, steps, 13, 12)
     assert route_steps(roundabout, shortest_route(roundabout, 13, 12)) == steps
+
+
+def test_steps_are_unambiguous(grid: nx.MultiDiGraph) -> None:
+    assert steps_are_unambiguous(grid, shortest_route(grid, 12, 32))
+    # round either side of a block: the two routes differ by 1.5 cm and in their steps
+    assert not steps_are_unambiguous(grid, shortest_route(grid, 11, 22))
+    assert steps_are_unambiguous(grid, shortest_route(grid, 11, 22), within=0.0)  # no tie
+    # the one-way detour's rival via North Street is 20 % longer
+    assert steps_are_unambiguous(grid, shortest_route(grid, 23, 21), within=0.19)
+    assert not steps_are_unambiguous(grid, shortest_route(grid, 23, 21), within=0.21)
