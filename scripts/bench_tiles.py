@@ -7,7 +7,7 @@ the rendering itself. Prints tiles per second for the cold render.
 
 Usage::
 
-    .venv/bin/python scripts/bench_tiles.py [--extract helsinki] [--metatile 8]
+    .venv/bin/python scripts/bench_tiles.py [--extract helsinki] [--metatile 8] [--workers 1]
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="bundled name or extract file (default: helsinki)")
     parser.add_argument("--metatile", type=int, default=8,
                         help="metatile edge in tiles (default: 8)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="rendering processes (default: 1)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary cache folder and print its path")
     args = parser.parse_args(argv)
@@ -43,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     cache = Path(tempfile.mkdtemp(prefix="cartoqa-bench-tiles-"))
     cache.chmod(0o755)  # reachable by the unprivileged postgres user when run as root
     tiles = tiles_for_bounds(extract.bounds, range(MIN_ZOOM, MAX_ZOOM + 1))
-    renderer = TileRenderer(extract, cache_dir=cache, metatile=args.metatile)
+    renderer = TileRenderer(extract, cache_dir=cache, metatile=args.metatile,
+                            workers=args.workers)
     try:
         t0 = time.perf_counter()
         renderer.cluster.start()
@@ -56,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         t4 = time.perf_counter()
         render_s = t4 - t3
         print(f"extract            {extract.name} ({extract.short_id})")
-        print(f"style              {renderer.style_version}, metatile {args.metatile}")
+        print(f"style              {renderer.style_version}, metatile {args.metatile}, "
+              f"{args.workers} worker(s)")
         print(f"cluster start      {t1 - t0:6.2f} s (initdb on an empty cache)")
         print(f"osm2pgsql import   {t2 - t1:6.2f} s")
         print(f"style load         {t3 - t2:6.2f} s")

@@ -152,6 +152,28 @@ def test_render_image_lines_up_with_tiles(renderer: TileRenderer) -> None:
 
 
 @pytest.mark.slow
+def test_worker_processes_render_the_same_tiles(
+    renderer: TileRenderer, helsinki: Extract
+) -> None:
+    # four z19 metatiles in the south of the extract that no other test renders
+    z, x, y = _tile_at(60.1655, 24.9420, 19)
+    mx, my = x // 8 * 8, y // 8 * 8
+    tiles = [(z, mx + dx, my + dy) for dx in (0, 8) for dy in (0, 8)]
+    parallel = TileRenderer(helsinki, cache_dir=renderer.cache_dir, workers=2)
+    parallel.ensure_tiles(tiles)
+    assert parallel._map is None  # the style was loaded in the workers, not here
+    assert parallel.tiles_rendered == 4 * 64
+    assert all(parallel.tile_path(*t).is_file() for t in tiles)
+    # rendering is deterministic: the same metatile rendered here gives the same bytes
+    first = renderer.tile_path(*tiles[0])
+    before = first.read_bytes()
+    first.unlink()
+    renderer.ensure_tiles([tiles[0]])
+    assert first.read_bytes() == before
+    parallel.close()
+
+
+@pytest.mark.slow
 def test_bad_views_are_clear_errors(renderer: TileRenderer) -> None:
     with pytest.raises(RenderError, match="zoom 14 is outside 15-19"):
         renderer.ensure_tiles([_tile_at(*CITY, 14)])
