@@ -32,7 +32,7 @@ FONT_DIRS: tuple[Path, ...] = (
     Path("/usr/share/fonts/opentype/noto"),
 )
 #: Version of cartoqa's patches to the style; bump it when the patched output changes.
-PATCH_VERSION = "cq1"
+PATCH_VERSION = "cq2"
 
 _CARTO_FIX = "install the Debian package openstreetmap-carto-common (bash scripts/install.sh)"
 
@@ -112,7 +112,7 @@ def style_version(carto_dir: Path = CARTO_DIR) -> str:
     Returns
     -------
     str
-        Safe as a folder name, e.g. ``"5.7.0-1_3fa2c1d0_cq1"``.
+        Safe as a folder name, e.g. ``"5.7.0-1_785dd384_cq2"``.
     """
     digest = hashlib.sha256(carto_file("style.xml", carto_dir=carto_dir).read_bytes())
     version = re.sub(r"[^A-Za-z0-9.+-]", "-", package_version())
@@ -141,8 +141,11 @@ def pattern_svg(kind: str, colour: str, size: int = 16) -> str:
     }
     if kind not in shapes:
         raise ValueError(f"unknown pattern kind {kind!r}")
+    # Mapnik sizes a pattern by the bounding box of what it draws: a see-through
+    # rectangle over the whole tile keeps the repeat at ``size`` pixels.
+    frame = f'<rect x="0" y="0" width="{s}" height="{s}" fill="#ffffff" fill-opacity="0"/>'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{s}" height="{s}" '
-            f'viewBox="0 0 {s} {s}">{shapes[kind]}</svg>\n')
+            f'viewBox="0 0 {s} {s}">{frame}{shapes[kind]}</svg>\n')
 
 
 def shield_svg(fill: str, stroke: str, chars: int, lines: int, *, z16: bool = False) -> str:

@@ -190,6 +190,42 @@ def test_bad_views_are_clear_errors(renderer: TileRenderer) -> None:
     renderer.check_view(View(center=CITY, zoom=17))
 
 
+def _square_areas_osm(tags: list[tuple[str, str]], path: Path) -> Path:
+    """Write a small .osm file with one 280 x 145 m square area per tag, side by side."""
+    nodes: list[str] = []
+    ways: list[str] = []
+    for i, (key, value) in enumerate(tags):
+        west, south = 24.0 + i * 0.006, 60.0
+        refs = []
+        for dlon, dlat in ((0, 0), (0.005, 0), (0.005, 0.0013), (0, 0.0013)):
+            node_id = len(nodes) + 1
+            nodes.append(f'<node id="{node_id}" version="1" lat="{south + dlat:.7f}" '
+                         f'lon="{west + dlon:.7f}"/>')
+            refs.append(node_id)
+        nds = "".join(f'<nd ref="{r}"/>' for r in [*refs, refs[0]])
+        ways.append(f'<way id="{i + 1}" version="1">{nds}<tag k="{key}" v="{value}"/></way>')
+    path.write_text('<?xml version="1.0"?>\n<osm version="0.6">' + "".join(nodes)
+                    + "".join(ways) + "</osm>\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_pattern_fills_keep_osm_carto_base_colours(
+    renderer: TileRenderer, tmp_path: Path
+) -> None:
+    """Debian lacks patterns/*.svg: the replacements draw sparse marks over the base fill."""
+    osm = _square_areas_osm([("landuse", "orchard"), ("landuse", "military")],
+                            tmp_path / "patterns.osm")
+    with TileRenderer(resolve_extract(osm), cache_dir=renderer.cache_dir) as areas:
+        assert areas.bounds[0] == pytest.approx(60.0)  # a file without <bounds>: from the data
+        png = areas.render_image(center=(60.00065, 24.0025), zoom=18, width=200, height=120)
+    with Image.open(io.BytesIO(png)) as image:
+        pixels = np.asarray(image.convert("RGB")).reshape(-1, 3)
+    orchard = (0xAE, 0xDF, 0xA3)
+    assert _share(pixels, orchard) > 0.7  # mostly the base fill, dots every 16 px
+    assert _share(pixels, orchard) < 0.99  # and the dots are there
+
+
 # -- pure functions -------------------------------------------------------------------
 
 
@@ -237,7 +273,13 @@ def test_patched_style_points_at_our_database(tmp_path: Path) -> None:
     assert out.count("<TextSymbolizer avoid-edges") == out.count("<TextSymbolizer ")
 
 
+def test_missing_osm_carto_names_the_package(tmp_path: Path) -> None:
+    with pytest.raises(RenderError, match=r"style\.xml is missing") as info:
+        carto_file("style.xml", carto_dir=tmp_path)
+    assert info.value.fix and "openstreetmap-carto-common" in info.value.fix
+
+
 def test_style_version_names_package_and_patches() -> None:
     version = style_version()
-    assert version.endswith("_cq1")
+    assert version.endswith("_cq2")
     assert "/" not in version and " " not in version
