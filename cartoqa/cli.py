@@ -22,6 +22,7 @@ from renderers.errors import RenderError
 COMMAND_MODULES: tuple[str, ...] = (
     "cartoqa.commands.render",
     "cartoqa.commands.run",
+    "cartoqa.commands.score",
     "cartoqa.commands.export",
 )
 

@@ -1,0 +1,108 @@
+"""``cartoqa score``: parse a model's answers and report every benchmark metric."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cartoqa.scoring.connectivity import extract_map
+from cartoqa.scoring.core import score_dataset
+from cartoqa.scoring.io import write_json_atomic
+from cartoqa.scoring.table import format_report
+
+NAME = "score"
+HELP = (
+    "Parse each predicted answer and report every metric per task and stratum, counting "
+    "invalid answers as wrong and over valid answers only; write a JSON report."
+)
+
+
+def default_report_path(predictions: Path) -> Path:
+    """Return the default report path: ``<predictions without .jsonl>.score.json``.
+
+    Parameters
+    ----------
+    predictions : pathlib.Path
+        The predictions file.
+
+    Returns
+    -------
+    pathlib.Path
+        The report path next to it.
+
+    Examples
+    --------
+    >>> default_report_path(Path("ds/predictions/model.jsonl")).as_posix()
+    'ds/predictions/model.score.json'
+    """
+    name = predictions.name
+    stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else predictions.stem
+    return predictions.with_name(f"{stem}.score.json")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``cartoqa score``'s arguments.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    parser.epilog = (
+        'PREDICTIONS holds one JSON object per line: {"id": ..., "response": "raw model '
+        'text"}. Items without a prediction and answers that cannot be parsed count as '
+        "invalid. See docs/scoring.md for the parsing rules and every metric."
+    )
+    parser.add_argument("dataset", type=Path, metavar="DATASET",
+                        help="dataset folder written by `cartoqa build` (with items.jsonl)")
+    parser.add_argument("predictions", type=Path, metavar="PREDICTIONS.jsonl",
+                        help="the model's responses, one JSON object per line")
+    parser.add_argument("--out", type=Path, default=None, metavar="REPORT.json",
+                        help="JSON report path (default: PREDICTIONS with .score.json)")
+    parser.add_argument("--plot", type=Path, default=None, metavar="DIR",
+                        help="also save figures (tasks.png, rle_scatter.png, srn_steps.png)")
+    parser.add_argument("--extract", action="append", default=[], metavar="FILE",
+                        help="an OSM extract the dataset was built from, for SRN "
+                        "connectivity (bundled extracts such as helsinki need none); "
+                        "repeatable")
+    parser.add_argument("--no-connectivity", action="store_true",
+                        help="skip the SRN road-graph connectivity check")
+    parser.add_argument("--no-items", action="store_true",
+                        help="leave the per-item rows out of the JSON report")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the predictions, print the table, write the report (and figures).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        0 on success.
+    """
+    report = score_dataset(
+        args.dataset,
+        args.predictions,
+        check_connectivity=not args.no_connectivity,
+        extracts=extract_map(args.extract),
+        include_items=True,
+    )
+    figures = []
+    if args.plot is not None:
+        from cartoqa.scoring.plots import write_plots
+
+        figures = write_plots(report, args.plot)
+    if args.no_items:
+        report.pop("items", None)
+    out = args.out if args.out is not None else default_report_path(args.predictions)
+    write_json_atomic(out, report)
+    sys.stdout.write(format_report(report))
+    print(f"\nreport: {out}")
+    for path in figures:
+        print(f"figure: {path}")
+    return 0

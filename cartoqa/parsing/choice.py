@@ -1,0 +1,132 @@
+"""Multiple-choice answers (MFS): one letter A-E."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.text import clean, fold, nonempty_lines
+
+LETTERS = "ABCDE"
+
+_ALONE = re.compile(r"^\W*(?:option\s+|choice\s+)?([A-Ea-e])\W*$", re.IGNORECASE)
+# A letter after an answer cue. The cue words are matched whole, so the "A" of
+# "Answer" can never be taken for the letter A (a defect of the published scorer).
+_AFTER_CUE = re.compile(
+    r"\b(?:final\s+answer|answer|correct\s+(?:option|choice|answer|letter)"
+    r"|i\s+(?:would\s+)?(?:choose|pick|select|go\s+with))\b"
+    r"(?:\s+is|\s+would\s+be|\s+will\s+be|\s+should\s+be)?"
+    r"\s*(?:[:=]|-|\bis\b)?\s*(?:option|choice|letter)?\s*"
+    r"(?P<open>[(\[])?\s*(?P<letter>[A-Ea-e])\s*(?P<close>[)\]])?(?![A-Za-z0-9'])"
+    r"(?P<after>\s*[^\s])?",
+    re.IGNORECASE,
+)
+_WEAK = [
+    # "C) pharmacy", "C. Pharmacy", "(c) pharmacy" at the start of a line
+    re.compile(r"^\s*(?:[(\[]\s*([A-Ea-e])\s*[)\]]|([A-E])[.):])(?=\s|$)", re.MULTILINE),
+    # "(C)" or "[c]" anywhere
+    re.compile(r"[(\[]\s*([A-Ea-e])\s*[)\]]"),
+    # "option C", "choice C"
+    re.compile(r"\b(?:option|choice|letter)\s+([A-E])\b", re.IGNORECASE),
+    # "C is correct", "C is the answer"
+    re.compile(r"\b([A-E])\s+is\s+(?:the\s+)?(?:correct|right|answer|best)\b"),
+    # "... is C." at the end of a sentence
+    re.compile(r"\bis\s+([A-E])\s*(?:[.!]|$)", re.MULTILINE),
+]
+
+
+def _letter_from_cue(text: str) -> str | None:
+    found = None
+    for m in _AFTER_CUE.finditer(text):
+        letter = m.group("letter")
+        bracketed = m.group("open") or m.group("close")
+        after = (m.group("after") or "").strip()
+        # a lower-case letter followed by a word is an article ("the answer is a pharmacy")
+        if letter.islower() and not bracketed and after[:1].isalpha():
+            continue
+        found = letter.upper()
+    return found
+
+
+def _letter_from_label(text: str, options: Mapping[str, str]) -> str | None:
+    folded = fold(text)
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for letter, label in options.items():
+        key = fold(str(label)).strip()
+        if not key:
+            continue
+        pattern = re.compile(r"(?<!\w)" + re.escape(key) + r"(?!\w)")
+        hits = [(m.start(), m.end()) for m in pattern.finditer(folded)]
+        if hits:
+            spans[letter.upper()] = hits
+    # drop a label whose every mention sits inside a longer label ("park" in "parking lot")
+    keep = []
+    for letter, hits in spans.items():
+        inside = all(
+            any(o[0] <= h[0] and h[1] <= o[1] and o != h for other, oh in spans.items()
+                if other != letter for o in oh)
+            for h in hits
+        )
+        if not inside:
+            keep.append(letter)
+    return keep[0] if len(keep) == 1 else None
+
+
+def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> ParseResult:
+    """Parse a multiple-choice answer into one letter A-E.
+
+    Rules, in order: a response that is only a letter (``C``, ``(c)``, ``**C**``); the
+    last letter after an answer cue (``Answer: C``, ``The answer is (c).``,
+    ``Final answer: C``, ``I choose C``); a last line that is only a letter; letters
+    marked as options (``C) pharmacy``, ``(C)``, ``option C``, ``C is correct``,
+    ``... is C.``) when they all agree; the one option label named in the text. Several
+    different letters without a cue, or no letter, make the response invalid. A
+    lower-case ``a`` followed by a word is an article, not the letter A.
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+    options : mapping of str to str, optional
+        The item's options (``{"A": "pharmacy", ...}``) for matching a label.
+
+    Returns
+    -------
+    Parsed or Invalid
+        ``Parsed({"letter": "C"})``.
+
+    Examples
+    --------
+    >>> parse_choice("Answer: C").value
+    {'letter': 'C'}
+    >>> parse_choice("The answer is a pharmacy.", options={"A": "bank", "C": "pharmacy"}).value
+    {'letter': 'C'}
+    """
+    t = clean(text)
+    if not t.strip():
+        return Invalid("empty response")
+    m = _ALONE.match(t)
+    if m:
+        return Parsed({"letter": m.group(1).upper()})
+    cued = _letter_from_cue(t)
+    if cued is not None:
+        return Parsed({"letter": cued})
+    lines = nonempty_lines(t)
+    last_alone = _ALONE.match(lines[-1]) if lines else None
+    if last_alone:
+        return Parsed({"letter": last_alone.group(1).upper()})
+    weak: list[str] = []
+    for pattern in _WEAK:
+        for wm in pattern.finditer(t):
+            letter = next(g for g in wm.groups() if g)
+            weak.append(letter.upper())
+    if len(set(weak)) == 1:
+        return Parsed({"letter": weak[0]})
+    if len(set(weak)) > 1:
+        return Invalid(f"several letters ({', '.join(sorted(set(weak)))}) and no answer cue")
+    if options:
+        by_label = _letter_from_label(t, options)
+        if by_label is not None:
+            return Parsed({"letter": by_label}, ("matched by option label",))
+    return Invalid("no option letter found")

@@ -1,0 +1,198 @@
+"""Counts and names of many feature types at once (MTMF), given as JSON."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.numbers import find_numbers
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.structured import find_structured
+from cartoqa.parsing.text import fold, normalize_text
+
+#: Other ways models name the feature types (normalised with :func:`type_key`).
+TYPE_SYNONYMS: dict[str, str] = {
+    "cafe": "coffee shop",
+    "coffee": "coffee shop",
+    "coffeeshop": "coffee shop",
+    "gym": "fitness centre",
+    "fitness": "fitness centre",
+    "toilet": "public toilet",
+    "wc": "public toilet",
+    "gas station": "fuel station",
+    "petrol station": "fuel station",
+    "fuel": "fuel station",
+    "cash machine": "atm",
+    "fast food restaurant": "fast food",
+    "clothing store": "clothes shop",
+    "clothing shop": "clothes shop",
+    "clothes store": "clothes shop",
+    "beauty salon": "beauty shop",
+    "car park": "parking",
+    "parking lot": "parking",
+    "convenience shop": "convenience store",
+}
+
+
+def type_key(name: str) -> str:
+    """Normalise a feature-type name for matching.
+
+    Case, accents, ``_``/``-`` and British or American spelling of *centre* are ignored,
+    and a plural ``s``/``es`` on the last word is dropped.
+
+    Parameters
+    ----------
+    name : str
+        A type name such as ``"Fitness_Centers"``.
+
+    Returns
+    -------
+    str
+        The key, e.g. ``"fitness centre"``.
+
+    Examples
+    --------
+    >>> type_key("Bus_Stops")
+    'bus stop'
+    >>> type_key("fitness centers")
+    'fitness centre'
+    """
+    words = re.sub(r"[^0-9a-z]+", " ", fold(name)).split()
+    words = ["centre" if w in ("center", "centers", "centres") else w for w in words]
+    if words:
+        last = words[-1]
+        if last.endswith("ies") and len(last) > 4:
+            words[-1] = last[:-3] + "y"
+        elif last.endswith(("ches", "shes", "sses", "xes")):
+            words[-1] = last[:-2]
+        elif last.endswith("s") and not last.endswith("ss") and len(last) > 3:
+            words[-1] = last[:-1]
+    return " ".join(words)
+
+
+def _resolve(key: str, known: dict[str, str]) -> str | None:
+    if key in known:
+        return known[key]
+    synonym = TYPE_SYNONYMS.get(key)
+    if synonym is not None and synonym in known:
+        return known[synonym]
+    return None
+
+
+def _entry(value: Any) -> tuple[Any, list[str] | None]:
+    """(count, names) from one type's value in many shapes."""
+    if isinstance(value, bool):
+        return None, None
+    if isinstance(value, int | float):
+        return value, None
+    if isinstance(value, str):
+        nums = find_numbers(value)
+        return (nums[0].value if nums else None), None
+    if isinstance(value, list):
+        listed = [str(x) for x in value if isinstance(x, str | int | float)]
+        return len(listed), listed
+    if isinstance(value, dict):
+        lower = {str(k).lower(): v for k, v in value.items()}
+        count = lower.get("count", lower.get("number", lower.get("n")))
+        names_raw = lower.get("names", lower.get("name"))
+        names: list[str] | None = None
+        if isinstance(names_raw, list):
+            names = [str(x) for x in names_raw if isinstance(x, str | int | float)]
+        elif isinstance(names_raw, str):
+            parsed = parse_names(names_raw)
+            names = parsed.value["names"] if isinstance(parsed, Parsed) else []
+        if isinstance(count, str):
+            nums = find_numbers(count)
+            count = nums[0].value if nums else None
+        if isinstance(count, bool) or not isinstance(count, int | float):
+            count = len(names) if names is not None else None
+        return count, names
+    return None, None
+
+
+def _as_mapping(data: Any) -> dict[str, Any] | None:
+    if isinstance(data, dict):
+        lower = {str(k).lower(): v for k, v in data.items()}
+        for wrapper in ("types", "features", "answer"):
+            if isinstance(lower.get(wrapper), dict | list) and len(data) <= 3:
+                return _as_mapping(lower[wrapper])
+        return {str(k): v for k, v in data.items()}
+    if isinstance(data, list):
+        out: dict[str, Any] = {}
+        for row in data:
+            if isinstance(row, dict):
+                lower = {str(k).lower(): v for k, v in row.items()}
+                name = lower.get("type", lower.get("feature", lower.get("feature_type")))
+                if isinstance(name, str):
+                    out[name] = row
+        return out or None
+    return None
+
+
+def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
+    """Parse counts and names of many feature types from a JSON answer.
+
+    The JSON may sit in a code fence or among other text, use single quotes or
+    trailing commas, wrap the types in ``{"types": ...}``, or be a list of
+    ``{"type": ..., "count": ..., "names": [...]}`` rows. Each type's value may be
+    ``{"count": n, "names": [...]}``, a bare number, or a list of names (its length is
+    the count). Type names are matched with :func:`type_key` and
+    :data:`TYPE_SYNONYMS`. A type the response leaves out counts as 0 with no names
+    (with a note); unknown keys are ignored (with a note).
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+    types : sequence of str
+        The item's feature types (the keys of its answer's ``types``).
+
+    Returns
+    -------
+    Parsed or Invalid
+        ``Parsed({"types": {type: {"count": n, "names": [...]}}})`` over all ``types``.
+
+    Examples
+    --------
+    >>> r = parse_multi('```json\\n{"Restaurants": {"count": 2, "names": ["A"]}}\\n```',
+    ...                 types=["restaurant", "bank"])
+    >>> r.value["types"]["restaurant"], r.value["types"]["bank"]
+    ({'count': 2, 'names': ['A']}, {'count': 0, 'names': []})
+    """
+    t = normalize_text(text)
+    if not t.strip():
+        return Invalid("empty response")
+    known = {type_key(name): name for name in types}
+    candidates = [_as_mapping(find_structured(t, kind=kind)) for kind in (dict, list)]
+    mappings = [c for c in candidates if c is not None]
+    if not mappings:
+        return Invalid("no JSON object found")
+    data = max(
+        mappings, key=lambda m: sum(_resolve(type_key(k), known) is not None for k in m)
+    )
+    out: dict[str, dict[str, Any]] = {}
+    unknown = []
+    for key, value in data.items():
+        canonical = _resolve(type_key(key), known)
+        if canonical is None:
+            unknown.append(key)
+            continue
+        count, names = _entry(value)
+        if count is None:
+            continue
+        if float(count).is_integer():
+            count = int(count)
+        out[canonical] = {"count": count, "names": names or []}
+    if not out:
+        return Invalid("no known feature type in the JSON")
+    notes = []
+    missing = [name for name in types if name not in out]
+    for name in missing:
+        out[name] = {"count": 0, "names": []}
+    if missing:
+        notes.append(f"{len(missing)} types missing: read as 0")
+    if unknown:
+        notes.append(f"ignored unknown keys: {', '.join(map(str, unknown[:5]))}")
+    return Parsed({"types": {name: out[name] for name in types}}, tuple(notes))

@@ -1,0 +1,425 @@
+"""Numbers in free text: digits with separators, number words, and lengths with units."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.text import after_last_cue, clean, nonempty_lines
+
+#: Metres per unit, for every unit spelling the length parser accepts.
+METRES_PER_UNIT: dict[str, float] = {
+    "m": 1.0,
+    "km": 1000.0,
+    "cm": 0.01,
+    "ft": 0.3048,
+    "yd": 0.9144,
+    "mi": 1609.344,
+}
+
+_UNIT_SPELLINGS: dict[str, str] = {
+    "km": "km",
+    "kms": "km",
+    "kilometer": "km",
+    "kilometers": "km",
+    "kilometre": "km",
+    "kilometres": "km",
+    "m": "m",
+    "meter": "m",
+    "meters": "m",
+    "metre": "m",
+    "metres": "m",
+    "cm": "cm",
+    "centimeter": "cm",
+    "centimeters": "cm",
+    "centimetre": "cm",
+    "centimetres": "cm",
+    "ft": "ft",
+    "feet": "ft",
+    "foot": "ft",
+    "yd": "yd",
+    "yds": "yd",
+    "yard": "yd",
+    "yards": "yd",
+    "mi": "mi",
+    "mile": "mi",
+    "miles": "mi",
+}
+
+_DIGITS = (
+    r"(?<![\w.,])(?:"
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"  # 1,234 or 1,234.5
+    r"|\d+\.\d+"  # 12.5
+    r"|\d+,\d{1,2}(?![\d,])"  # decimal comma: 1,5
+    r"|\.\d+"  # .5
+    r"|\d+"  # 12
+    r")"
+)
+_NUMBER = re.compile(_DIGITS)
+_UNIT = re.compile(
+    r"\s*(?P<unit>kilomet(?:er|re)s?|kms?|centimet(?:er|re)s?|cm|met(?:er|re)s?|m|"
+    r"feet|foot|ft|yards?|yds?|miles?|mi)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_ZERO_WORDS = re.compile(r"\b(?:none|no|zero|nothing|nil)\b", re.IGNORECASE)
+
+_UNITS_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS_WORDS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_SCALE_WORDS = {"hundred": 100, "thousand": 1000}
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number found in text.
+
+    Parameters
+    ----------
+    value : float
+        Its value.
+    start, end : int
+        Its span in the text.
+    """
+
+    value: float
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with a length unit.
+
+    Parameters
+    ----------
+    value : float
+        The number as written.
+    unit : str
+        Canonical unit (a key of :data:`METRES_PER_UNIT`).
+    start, end : int
+        Span of number and unit in the text.
+    """
+
+    value: float
+    unit: str
+    start: int
+    end: int
+
+    @property
+    def metres(self) -> float:
+        """The quantity in metres."""
+        return self.value * METRES_PER_UNIT[self.unit]
+
+
+def _digits_value(token: str) -> float:
+    if "," in token and "." not in token and re.fullmatch(r"\d+,\d{1,2}", token):
+        return float(token.replace(",", "."))
+    return float(token.replace(",", ""))
+
+
+def _word_numbers(text: str) -> list[Number]:
+    """Find numbers written in words (``"twenty-one"``, ``"one hundred and five"``)."""
+    found: list[Number] = []
+    words = list(_WORD.finditer(text))
+    i = 0
+    while i < len(words):
+        total = 0
+        current = 0
+        seen = False
+        start = words[i].start()
+        end = start
+        j = i
+        while j < len(words):
+            w = words[j].group().lower()
+            gap = text[end : words[j].start()] if seen else ""
+            if seen and gap.strip(" -") != "":
+                break
+            if w in _UNITS_WORDS:
+                current += _UNITS_WORDS[w]
+            elif w in _TENS_WORDS:
+                current += _TENS_WORDS[w]
+            elif w in _SCALE_WORDS and seen:
+                scale = _SCALE_WORDS[w]
+                if scale == 100:
+                    current = max(current, 1) * 100
+                else:
+                    total += max(current, 1) * scale
+                    current = 0
+            elif w == "and" and seen and j + 1 < len(words):
+                nxt = words[j + 1].group().lower()
+                if nxt not in _UNITS_WORDS and nxt not in _TENS_WORDS:
+                    break
+            else:
+                break
+            seen = True
+            end = words[j].end()
+            j += 1
+        if seen:
+            found.append(Number(float(total + current), start, end))
+            i = j
+        else:
+            i += 1
+    return found
+
+
+def find_numbers(text: str, *, words: bool = True) -> list[Number]:
+    """Find every number in text, in order.
+
+    Parameters
+    ----------
+    text : str
+        Cleaned text.
+    words : bool
+        Also find numbers written in words (``"twelve"``).
+
+    Returns
+    -------
+    list of Number
+        The numbers, sorted by position.
+
+    Examples
+    --------
+    >>> [n.value for n in find_numbers("1,234 cafes, 2.5 km and twenty-one bars")]
+    [1234.0, 2.5, 21.0]
+    """
+    found = [Number(_digits_value(m.group()), m.start(), m.end()) for m in _NUMBER.finditer(text)]
+    if words:
+        found.extend(_word_numbers(text))
+    found.sort(key=lambda n: n.start)
+    return found
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """Find every length written with a unit (``850m``, ``1.2 km``, ``3,280 ft``).
+
+    Parameters
+    ----------
+    text : str
+        Cleaned text.
+
+    Returns
+    -------
+    list of Quantity
+        The lengths, in order.
+
+    Examples
+    --------
+    >>> [(q.value, q.unit) for q in find_quantities("850m or 0.5 miles, not 3 cats")]
+    [(850.0, 'm'), (0.5, 'mi')]
+    """
+    out = []
+    for number in find_numbers(text):
+        unit = _UNIT.match(text, number.end)
+        if unit:
+            canonical = _UNIT_SPELLINGS[unit.group("unit").lower()]
+            out.append(Quantity(number.value, canonical, number.start, unit.end()))
+    return out
+
+
+def _single_value(values: list[float], *, rel_tol: float = 0.0) -> float | None:
+    """The common value when all values agree (within a relative tolerance)."""
+    if not values:
+        return None
+    first = values[0]
+    for v in values[1:]:
+        if abs(v - first) > rel_tol * max(abs(v), abs(first)):
+            return None
+    return first
+
+
+def _pick(values_in: list[list[float]], *, rel_tol: float) -> float | None:
+    """Pick the answer among candidate scopes: the first scope that has one value."""
+    for values in values_in:
+        if values:
+            return _single_value(values, rel_tol=rel_tol)
+    return None
+
+
+def parse_count(text: str) -> ParseResult:
+    """Parse a count (a non-negative number of features).
+
+    Rules, in order: the first number after the last ``Answer:`` cue; else the only
+    number in the response (repeats allowed); else the only number on the last line;
+    else ``none``/``no``/``zero`` with no digits gives 0. Anything else is invalid.
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+
+    Returns
+    -------
+    Parsed or Invalid
+        ``Parsed({"count": n})`` (an int when integral, else a float).
+
+    Examples
+    --------
+    >>> parse_count("There are twelve pharmacies.").value
+    {'count': 12}
+    >>> parse_count("Answer: 1,204").value
+    {'count': 1204}
+    """
+    t = clean(text)
+    if not t.strip():
+        return Invalid("empty response")
+    cue = after_last_cue(t)
+    if cue is not None:
+        nums = find_numbers(cue)
+        if nums:
+            return _count_result(nums[0].value)
+        if _ZERO_WORDS.match(cue.strip(" .:\"'")):
+            return Parsed({"count": 0})
+    nums = find_numbers(t)
+    if nums:
+        value = _single_value([n.value for n in nums])
+        if value is None:
+            last = nonempty_lines(t)[-1]
+            value = _single_value([n.value for n in find_numbers(last)])
+        if value is None:
+            shown = ", ".join(sorted({_fmt(n.value) for n in nums}))
+            return Invalid(f"several numbers ({shown}) and no 'Answer:' line")
+        return _count_result(value)
+    if _ZERO_WORDS.search(t):
+        return Parsed({"count": 0}, ("no number; read 'none'/'no' as 0",))
+    return Invalid("no number found")
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _count_result(value: float) -> Parsed:
+    if float(value).is_integer():
+        return Parsed({"count": int(value)})
+    return Parsed({"count": value}, ("count is not a whole number",))
+
+
+def convert_length(value: float, from_unit: str, to_unit: str) -> float:
+    """Convert a length between units of :data:`METRES_PER_UNIT`.
+
+    Parameters
+    ----------
+    value : float
+        The length in ``from_unit``.
+    from_unit, to_unit : str
+        Canonical unit names (``m``, ``km``, ``cm``, ``ft``, ``yd``, ``mi``).
+
+    Returns
+    -------
+    float
+        The length in ``to_unit``.
+
+    Examples
+    --------
+    >>> round(convert_length(1, "mi", "ft"), 6)
+    5280.0
+    """
+    return value * METRES_PER_UNIT[from_unit] / METRES_PER_UNIT[to_unit]
+
+
+def parse_length(text: str, *, unit: str = "m") -> ParseResult:
+    """Parse a length and express it in ``unit`` (the unit the item asks for).
+
+    Rules, in order: the first length after the last ``Answer:`` cue; else the only
+    length in the response (lengths that agree within 1 %, such as ``520 m (1,706 ft)``,
+    count as one); else the first length on the last line. A number without a unit is
+    read in ``unit`` (with a note) only when no length with a unit appears. Ranges and
+    disagreeing lengths are invalid.
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+    unit : str
+        ``"m"`` or ``"ft"``: the unit of the reported value.
+
+    Returns
+    -------
+    Parsed or Invalid
+        ``Parsed({"value": v, "unit": unit, "raw_value": x, "raw_unit": u})``.
+
+    Examples
+    --------
+    >>> parse_length("About 1.2 km.", unit="m").value["value"]
+    1200.0
+    >>> round(parse_length("3,280 ft", unit="m").value["value"], 3)
+    999.744
+    """
+    if unit not in METRES_PER_UNIT:
+        raise ValueError(f"unknown unit {unit!r}")
+    t = clean(text)
+    if not t.strip():
+        return Invalid("empty response")
+    cue = after_last_cue(t)
+    if _RANGE.search(cue if cue is not None else t):
+        return Invalid("a range, not one length")
+    if cue is not None:
+        qs = find_quantities(cue)
+        if qs:
+            return _length_result(qs[0], unit)
+    qs = find_quantities(t)
+    if qs:
+        chosen = qs[0] if _single_value([q.metres for q in qs], rel_tol=0.01) is not None else None
+        if chosen is None:
+            last = find_quantities(nonempty_lines(t)[-1])
+            if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
+                chosen = last[0]
+        if chosen is None:
+            return Invalid(f"several different lengths ({len(qs)}) and no 'Answer:' line")
+        return _length_result(chosen, unit)
+    scope = cue if cue is not None and find_numbers(cue, words=False) else t
+    nums = find_numbers(scope, words=False)
+    if not nums:
+        return Invalid("no length found")
+    value = nums[0].value if scope is cue else _single_value([n.value for n in nums])
+    if value is None:
+        return Invalid("several numbers without units and no 'Answer:' line")
+    return Parsed(
+        {"value": value, "unit": unit, "raw_value": value, "raw_unit": unit},
+        (f"no unit given: read as {unit}",),
+    )
+
+
+_RANGE_UNIT = r"(?:km|kilomet(?:er|re)s?|m|met(?:er|re)s?|ft|feet|foot|mi|miles?|yards?|yd)"
+_RANGE = re.compile(
+    rf"\d\s*(?:{_RANGE_UNIT}\s*)?(?:-|to)\s*\d[\d,.]*\s*{_RANGE_UNIT}(?![A-Za-z])"
+    r"|\bbetween\s+(?:about\s+|approximately\s+)?\d",
+    re.IGNORECASE,
+)
+
+
+def _length_result(q: Quantity, unit: str) -> Parsed:
+    value = convert_length(q.value, q.unit, unit)
+    notes = () if q.unit == unit else (f"converted {_fmt(q.value)} {q.unit} to {unit}",)
+    return Parsed({"value": value, "unit": unit, "raw_value": q.value, "raw_unit": q.unit}, notes)

@@ -1,0 +1,204 @@
+"""Turn-by-turn routes (SRN): ``[blue, turn left, Road A, ..., red]``."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.structured import find_structured
+from cartoqa.parsing.text import after_last_cue, fold, nonempty_lines, normalize_text
+
+#: The four SRN actions, spelled exactly as in the dataset.
+ACTIONS: tuple[str, ...] = (
+    "continue straight",
+    "make a U-turn and continue straight",
+    "turn left",
+    "turn right",
+)
+ORIGIN = "blue"
+DESTINATION = "red"
+
+_UTURN = re.compile(
+    r"^(?:(?:make|do|take|perform)\s+an?\s+)?(?:u\s*-?\s*turn|uturn|turn\s+around)"
+    r"(?:\s+(?:and\s+)?(?:then\s+)?(?:continue|go|head|drive|proceed)(?:\s+straight)?"
+    r"(?:\s+(?:ahead|on|forward))?)?$"
+)
+_LEFT = re.compile(r"^(?:turn|go|make\s+a|take\s+a|bear|keep|hang\s+a)?\s*left(?:\s+turn)?$")
+_RIGHT = re.compile(r"^(?:turn|go|make\s+a|take\s+a|bear|keep|hang\s+a)?\s*right(?:\s+turn)?$")
+_STRAIGHT = re.compile(
+    r"^(?:(?:continue|go|keep|head|drive|proceed|carry\s+on)(?:\s+straight)?|straight)"
+    r"(?:\s+(?:ahead|on|forward))?$"
+)
+_MARKER = re.compile(
+    r"^(?:(?:start(?:ing)?|begin(?:ning)?|end(?:ing)?|arrive|arriving|stop)\s+(?:at|from)\s+"
+    r"|from\s+|at\s+|reach\s+|to\s+)?(?:the\s+)?(?P<c>blue|red)(?:\s+(?:marker|pin|point|dot|circle|location))?$"
+    r"|^(?P<o>start|origin)(?:\s+\(?blue\)?)?$|^(?P<d>destination|end|finish)(?:\s+\(?red\)?)?$"
+)
+_COMBINED = re.compile(
+    r"^(?P<action>.+?)\s+(?:onto|on\s+to|on|into|to|along|via|down|up)\s+(?P<road>\S.*)$",
+    re.IGNORECASE,
+)
+_DIRECTION = re.compile(r"\b(?:left|right|straight|u\s*-?\s*turn|uturn|around)\b")
+_SEPARATORS = re.compile(r"\s*(?:,|->|=>|;|\n|\|)\s*")
+_BRACKETED = re.compile(r"\[([^\[\]]*)\]")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+_FILLER = re.compile(r"^(?:and\s+then|then|and|next|finally)\s+", re.IGNORECASE)
+_ENUM = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|step\s+\d+\s*[:.)])\s*", re.IGNORECASE)
+
+
+def canonical_action(text: str) -> str | None:
+    """Return the canonical SRN action a phrase means, or ``None``.
+
+    Parameters
+    ----------
+    text : str
+        A phrase such as ``"Go straight ahead"``, ``"left"`` or ``"U-turn"``.
+
+    Returns
+    -------
+    str or None
+        One of :data:`ACTIONS`, or ``None`` when the phrase is not an action.
+
+    Examples
+    --------
+    >>> canonical_action("Left")
+    'turn left'
+    >>> canonical_action("make a u-turn")
+    'make a U-turn and continue straight'
+    """
+    key = re.sub(r"\s+", " ", fold(text).strip(" .!\"'")).strip()
+    if not key:
+        return None
+    if _UTURN.match(key):
+        return "make a U-turn and continue straight"
+    if _LEFT.match(key):
+        return "turn left"
+    if _RIGHT.match(key):
+        return "turn right"
+    if _STRAIGHT.match(key):
+        return "continue straight"
+    return None
+
+
+def canonical_marker(text: str) -> str | None:
+    """Return ``"blue"`` or ``"red"`` when a phrase names the origin or destination marker.
+
+    Parameters
+    ----------
+    text : str
+        A phrase such as ``"Blue marker"`` or ``"destination (red)"``.
+
+    Returns
+    -------
+    str or None
+        ``"blue"``, ``"red"`` or ``None``.
+    """
+    key = re.sub(r"\s+", " ", fold(text).strip(" .!\"'")).strip()
+    m = _MARKER.match(key)
+    if not m:
+        return None
+    if m.group("c"):
+        return m.group("c")
+    return ORIGIN if m.group("o") else DESTINATION
+
+
+def _elements(raw: list[str]) -> list[str]:
+    steps: list[str] = []
+    for element in raw:
+        element = _ENUM.sub("", element.strip(), count=1)
+        element = _FILLER.sub("", element, count=1)
+        element = element.strip().strip("\"'").strip().rstrip(".").strip()
+        if not element:
+            continue
+        marker = canonical_marker(element)
+        if marker is not None:
+            steps.append(marker)
+            continue
+        action = canonical_action(element)
+        if action is not None:
+            steps.append(action)
+            continue
+        combined = _COMBINED.match(element)
+        if combined and _DIRECTION.search(fold(combined.group("action"))):
+            action = canonical_action(combined.group("action"))
+            if action is not None:
+                steps.append(action)
+                steps.append(combined.group("road").strip().strip("\"'"))
+                continue
+        steps.append(element)
+    return steps
+
+
+def _split(inner: str) -> list[str]:
+    try:
+        literal = ast.literal_eval("[" + inner + "]") if len(inner) < 20_000 else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        literal = None
+    if isinstance(literal, list) and literal and all(isinstance(x, str) for x in literal):
+        return list(literal)
+    return _SEPARATORS.split(inner)
+
+
+def _mentions_markers(text: str) -> bool:
+    words = set(re.findall(r"[a-z]+", fold(text)))
+    return bool(words & {"blue", "red"})
+
+
+def parse_route(text: str) -> ParseResult:
+    """Parse a route into its list of steps.
+
+    The list is taken from, in order: a JSON or Python list of strings; the last
+    ``[...]`` that names a marker (else the last ``[...]``); the text after the last
+    ``Answer:`` cue; the last line that names both markers; lines holding one step
+    each. Elements are separated by commas, arrows (``->``, ``→``), semicolons, bars or
+    line breaks, may be quoted, numbered or bulleted, and are normalised: actions to
+    :data:`ACTIONS` (``left`` → ``turn left``, ``go straight`` → ``continue
+    straight``, ``U-turn`` → the U-turn action), markers to ``blue``/``red``, and
+    ``turn left onto X`` into two steps. Road names are kept as written.
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+
+    Returns
+    -------
+    Parsed or Invalid
+        ``Parsed({"steps": [...]})``; invalid when no list is found or it is empty.
+
+    Examples
+    --------
+    >>> parse_route("Route: [ Blue , Left, 'Main St' , RED ]").value
+    {'steps': ['blue', 'turn left', 'Main St', 'red']}
+    >>> parse_route("blue -> go straight -> Mannerheimintie -> red").value["steps"][1]
+    'continue straight'
+    """
+    t = _EMPHASIS.sub("", normalize_text(text))
+    if not t.strip():
+        return Invalid("empty response")
+    raw: list[str] | None = None
+    literal = find_structured(t, kind=list)
+    if isinstance(literal, list) and literal and all(isinstance(x, str) for x in literal):
+        raw = list(literal)
+    if raw is None:
+        spans = _BRACKETED.findall(t)
+        with_marker = [s for s in spans if _mentions_markers(s)]
+        if with_marker or spans:
+            raw = _split((with_marker or spans)[-1])
+    if raw is None:
+        cue = after_last_cue(t)
+        lines = [ln for ln in nonempty_lines(cue if cue is not None else t) if ln[-1] != ":"]
+        both = [ln for ln in lines if {"blue", "red"} <= set(re.findall(r"[a-z]+", fold(ln)))]
+        if both:
+            raw = _split(both[-1])
+        elif cue is not None and lines:
+            raw = _split("\n".join(lines))
+        elif len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):
+            raw = lines
+    if raw is None:
+        return Invalid("no route list found")
+    steps = _elements(raw)
+    if not steps:
+        return Invalid("empty route")
+    return Parsed({"steps": steps})

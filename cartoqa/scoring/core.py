@@ -1,0 +1,301 @@
+"""Score predictions against a dataset: parse, measure, group by task and stratum."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cartoqa import __version__
+from cartoqa.parsing import parse_response
+from cartoqa.scoring.io import load_items, load_predictions
+from cartoqa.scoring.records import ConnectivityChecker, Record
+from cartoqa.scoring.sections import METRIC_LABELS, SECTION_BY_REQUEST, SECTIONS, Section
+
+#: What the two variants of every metric mean.
+VARIANTS: dict[str, str] = {
+    "all": "every item; an invalid or missing answer counts as wrong (accuracy, F1, exact "
+    "route, connectivity 0; error metrics take it as a prediction of 0)",
+    "valid_only": "only the answers that could be parsed",
+}
+
+
+def score_records(
+    items: Sequence[Mapping[str, Any]],
+    predictions: Mapping[str, str],
+    *,
+    is_connected: ConnectivityChecker | None = None,
+) -> list[Record]:
+    """Parse and measure the answer to every item.
+
+    Parameters
+    ----------
+    items : sequence of mapping
+        Dataset items.
+    predictions : mapping of str to str
+        Raw response per item id; an item without one is invalid.
+    is_connected : callable, optional
+        SRN connectivity check (see :data:`~cartoqa.scoring.records.ConnectivityChecker`).
+
+    Returns
+    -------
+    list of Record
+        One record per item, in item order.
+    """
+    records = []
+    for item in items:
+        text = predictions.get(str(item.get("id")))
+        result = parse_response(item, text)
+        record = Record(item, result)
+        section = SECTION_BY_REQUEST.get((str(item.get("task")), str(item.get("request"))))
+        if section is not None and record.valid:
+            record.measures = section.measure(record, is_connected)
+        records.append(record)
+    return records
+
+
+def _reason_kind(reason: str) -> str:
+    return re.sub(r"\s*\([^)]*\)", "", reason)
+
+
+def _sort_key(value: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def _group(records: list[Record], section: Section) -> dict[str, Any]:
+    metrics, notes = section.aggregate(records) if records else ({}, [])
+    n_invalid = sum(not r.valid for r in records)
+    out: dict[str, Any] = {"n": len(records), "n_valid": len(records) - n_invalid,
+                           "n_invalid": n_invalid, "metrics": {}}
+    for name in section.metrics:
+        if name in metrics:
+            out["metrics"][name] = {**metrics[name], "n": len(records),
+                                    "n_valid": len(records) - n_invalid, "n_invalid": n_invalid}
+    if notes:
+        out["notes"] = notes
+    return out
+
+
+def _stratum_value(item: Mapping[str, Any], keys: Sequence[str]) -> str | None:
+    strata = item.get("strata") or {}
+    if not all(k in strata for k in keys):
+        return None
+    return "/".join(str(strata[k]) for k in keys)
+
+
+def summarise_section(section: Section, records: list[Record]) -> dict[str, Any]:
+    """Metrics of one section overall and per stratum.
+
+    Parameters
+    ----------
+    section : Section
+        The section.
+    records : list of Record
+        Its records.
+
+    Returns
+    -------
+    dict
+        ``{"task", "request", "n", "n_valid", "n_invalid", "invalid_reasons", "metrics",
+        "notes", "strata": {key: {value: {...}}}}``.
+    """
+    out: dict[str, Any] = {"task": section.task, "request": section.request}
+    out.update(_group(records, section))
+    reasons = Counter(_reason_kind(r.result.reason) for r in records if not r.valid
+                      and hasattr(r.result, "reason"))
+    out["invalid_reasons"] = dict(reasons.most_common())
+    keys: list[tuple[str, ...]] = []
+    for r in records:
+        for k in (r.item.get("strata") or {}):
+            if (k,) not in keys:
+                keys.append((k,))
+    keys.extend(section.extra_strata)
+    strata: dict[str, Any] = {}
+    for key in keys:
+        groups: dict[str, list[Record]] = defaultdict(list)
+        for r in records:
+            value = _stratum_value(r.item, key)
+            if value is not None:
+                groups[value].append(r)
+        if groups:
+            strata["+".join(key)] = {v: _group(groups[v], section)
+                                     for v in sorted(groups, key=_sort_key)}
+    out["strata"] = strata
+    return out
+
+
+def _item_row(record: Record, section_key: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"id": record.item.get("id"), "section": section_key,
+                           "valid": record.valid}
+    if record.valid:
+        row["parsed"] = record.value
+        notes = getattr(record.result, "notes", ())
+        if notes:
+            row["notes"] = list(notes)
+        row["measures"] = record.measures
+    else:
+        row["reason"] = getattr(record.result, "reason", "")
+    return row
+
+
+def build_report(
+    records: list[Record],
+    *,
+    predictions: Mapping[str, str] | None = None,
+    include_items: bool = True,
+    connectivity_note: str | None = None,
+) -> dict[str, Any]:
+    """Assemble the report of scored records.
+
+    Parameters
+    ----------
+    records : list of Record
+        From :func:`score_records`.
+    predictions : mapping, optional
+        The predictions, to count those that match no item.
+    include_items : bool
+        Include one row per item (parsed answer, reason, measures).
+    connectivity_note : str, optional
+        Why SRN connectivity was not checked, added to the SRN notes.
+
+    Returns
+    -------
+    dict
+        The JSON-serialisable report (NaN already turned into ``None``).
+    """
+    by_section: dict[str, list[Record]] = defaultdict(list)
+    unscored: list[str] = []
+    for r in records:
+        section = SECTION_BY_REQUEST.get((str(r.item.get("task")), str(r.item.get("request"))))
+        if section is None:
+            unscored.append(str(r.item.get("id")))
+        else:
+            by_section[section.key].append(r)
+    sections: dict[str, Any] = {}
+    for section in SECTIONS:
+        if by_section.get(section.key):
+            sections[section.key] = summarise_section(section, by_section[section.key])
+    if connectivity_note and "srn" in sections:
+        sections["srn"].setdefault("notes", []).append(connectivity_note)
+    ids = {str(r.item.get("id")) for r in records}
+    report: dict[str, Any] = {
+        "cartoqa_version": __version__,
+        "n_items": len(records),
+        "n_invalid": sum(not r.valid for r in records),
+        "variants": VARIANTS,
+        "metric_labels": {k: v for k, v in METRIC_LABELS.items()
+                          if any(k in s["metrics"] for s in sections.values())},
+        "sections": sections,
+    }
+    if predictions is not None:
+        unknown = sorted(set(predictions) - ids)
+        report["n_predictions"] = len(predictions)
+        report["n_missing"] = sum(1 for i in ids if i not in predictions)
+        report["n_unknown_predictions"] = len(unknown)
+        if unknown:
+            report["unknown_prediction_ids"] = unknown[:20]
+    if unscored:
+        report["unscored_item_ids"] = unscored
+    if include_items:
+        report["items"] = [
+            _item_row(r, s.key if (s := SECTION_BY_REQUEST.get(
+                (str(r.item.get("task")), str(r.item.get("request"))))) else "unscored")
+            for r in records
+        ]
+    return report
+
+
+def score_predictions(
+    items: Sequence[Mapping[str, Any]],
+    predictions: Mapping[str, str],
+    *,
+    is_connected: ConnectivityChecker | None = None,
+    include_items: bool = True,
+    connectivity_note: str | None = None,
+) -> dict[str, Any]:
+    """Score in-memory predictions against in-memory items.
+
+    Parameters
+    ----------
+    items : sequence of mapping
+        Dataset items.
+    predictions : mapping of str to str
+        Raw response per item id.
+    is_connected : callable, optional
+        SRN connectivity check; without it connectivity is reported as ``null``.
+    include_items : bool
+        Include per-item rows.
+    connectivity_note : str, optional
+        Why connectivity was not checked.
+
+    Returns
+    -------
+    dict
+        The report (see :func:`build_report`).
+    """
+    records = score_records(items, predictions, is_connected=is_connected)
+    return build_report(records, predictions=predictions, include_items=include_items,
+                        connectivity_note=connectivity_note)
+
+
+def score_dataset(
+    dataset_dir: str | Path,
+    predictions_path: str | Path,
+    *,
+    is_connected: ConnectivityChecker | None = None,
+    check_connectivity: bool = True,
+    extracts: Mapping[str, str] | None = None,
+    include_items: bool = True,
+) -> dict[str, Any]:
+    """Score a predictions file against a dataset folder.
+
+    Parameters
+    ----------
+    dataset_dir : str or pathlib.Path
+        The dataset folder (``items.jsonl``).
+    predictions_path : str or pathlib.Path
+        JSON lines ``{"id": ..., "response": ...}``.
+    is_connected : callable, optional
+        SRN connectivity check. When omitted and ``check_connectivity`` is true, the
+        road-graph check of :mod:`groundtruth` is used if it is available.
+    check_connectivity : bool
+        ``False`` skips the connectivity check (reported as ``null``).
+    extracts : mapping of str to str, optional
+        Extract name (as items record it) or sha256 to file path, for extracts that
+        are not bundled with cartoqa.
+    include_items : bool
+        Include one row per item in the report.
+
+    Returns
+    -------
+    dict
+        The report: ``sections`` per task (and STMF request) with metrics in two
+        variants, strata, invalid counts and reasons, and per-item rows.
+
+    Raises
+    ------
+    CartoqaError
+        When the dataset or predictions cannot be read.
+    """
+    from cartoqa.scoring.connectivity import groundtruth_checker
+
+    items = load_items(dataset_dir)
+    predictions = load_predictions(predictions_path)
+    note = None
+    if is_connected is None and check_connectivity:
+        is_connected, note = groundtruth_checker(extracts)
+    elif not check_connectivity:
+        is_connected, note = None, "connectivity not checked (turned off)"
+    report = score_predictions(items, predictions, is_connected=is_connected,
+                               include_items=include_items, connectivity_note=note)
+    problems = getattr(is_connected, "problems", None)
+    if problems and "srn" in report["sections"]:
+        report["sections"]["srn"].setdefault("notes", []).extend(sorted(set(problems.values())))
+    report["dataset"] = str(dataset_dir)
+    report["predictions"] = str(predictions_path)
+    return report

@@ -1,0 +1,147 @@
+"""Read a dataset's items and a predictions file; write a report atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cartoqa.errors import CartoqaError
+
+
+def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
+    """Read ``items.jsonl`` of a dataset folder.
+
+    Parameters
+    ----------
+    dataset_dir : str or pathlib.Path
+        The dataset folder (see ``docs/dataset-format.md``).
+
+    Returns
+    -------
+    list of dict
+        The items in file order.
+
+    Raises
+    ------
+    CartoqaError
+        The folder or file is missing, a line is not a JSON object, an item lacks
+        ``id``, ``task``, ``request`` or ``answer``, or an id repeats.
+    """
+    folder = Path(dataset_dir)
+    path = folder / "items.jsonl"
+    if not folder.is_dir():
+        raise CartoqaError(f"dataset folder {folder} does not exist",
+                           fix="pass the folder `cartoqa build` wrote")
+    if not path.is_file():
+        raise CartoqaError(f"{folder} has no items.jsonl",
+                           fix="pass the folder `cartoqa build` wrote")
+    items: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    with path.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CartoqaError(f"{path} line {number} is not valid JSON ({exc.msg})",
+                                   fix="rebuild the dataset with `cartoqa build`") from None
+            if not isinstance(item, dict):
+                raise CartoqaError(f"{path} line {number} is not a JSON object",
+                                   fix="rebuild the dataset with `cartoqa build`")
+            missing = [k for k in ("id", "task", "request", "answer") if k not in item]
+            if missing:
+                raise CartoqaError(f"{path} line {number} lacks {', '.join(missing)}",
+                                   fix="see docs/dataset-format.md for the item keys")
+            item_id = str(item["id"])
+            if item_id in seen:
+                raise CartoqaError(f"{path} repeats the item id {item_id!r}",
+                                   fix="rebuild the dataset with `cartoqa build`")
+            seen.add(item_id)
+            items.append(item)
+    return items
+
+
+def load_predictions(path: str | Path) -> dict[str, str]:
+    """Read a predictions file: one ``{"id": ..., "response": ...}`` object per line.
+
+    Other keys on a line are ignored. A ``null`` or missing response is read as the
+    empty string (an invalid answer).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The JSON-lines file.
+
+    Returns
+    -------
+    dict of str to str
+        Response text per item id.
+
+    Raises
+    ------
+    CartoqaError
+        The file is missing, a line is not a JSON object with an ``id``, a response is
+        not text, or an id repeats.
+    """
+    file = Path(path)
+    if not file.is_file():
+        raise CartoqaError(f"predictions file {file} does not exist",
+                           fix="pass the JSON-lines file `cartoqa run` wrote")
+    out: dict[str, str] = {}
+    with file.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CartoqaError(f"{file} line {number} is not valid JSON ({exc.msg})",
+                                   fix='each line must be {"id": ..., "response": ...}') from None
+            if not isinstance(row, dict) or "id" not in row:
+                raise CartoqaError(f"{file} line {number} is not an object with an id",
+                                   fix='each line must be {"id": ..., "response": ...}')
+            response = row.get("response")
+            if response is None:
+                response = ""
+            if not isinstance(response, str):
+                raise CartoqaError(f"{file} line {number}: response is not a string",
+                                   fix="write the model's raw text as the response")
+            item_id = str(row["id"])
+            if item_id in out:
+                raise CartoqaError(f"{file} has two predictions for item {item_id!r}",
+                                   fix="keep one response per item")
+            out[item_id] = response
+    return out
+
+
+def write_json_atomic(path: str | Path, data: Any) -> Path:
+    """Write JSON to ``path`` through a temporary file and a rename.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        Destination; its folder is created.
+    data : Any
+        JSON-serialisable data (NaN is not allowed: convert it to ``None`` first).
+
+    Returns
+    -------
+    pathlib.Path
+        The written path.
+    """
+    dest = Path(path)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=1, allow_nan=False)
+            fh.write("\n")
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return dest
