@@ -15,7 +15,7 @@ import os
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -243,7 +243,13 @@ class TileRenderer:
                 bar.close()
 
     def render_image(
-        self, *, center: tuple[float, float], zoom: int, width: int, height: int
+        self,
+        *,
+        center: tuple[float, float],
+        zoom: int,
+        width: int,
+        height: int,
+        exclude_layers: Collection[str] = (),
     ) -> bytes:
         """Render any box of the extract to a PNG (not cached).
 
@@ -258,6 +264,9 @@ class TileRenderer:
             Zoom level, 0-22.
         width, height : int
             Image size in pixels (1-8192).
+        exclude_layers : collection of str, optional
+            OSM-Carto layer names (``style.xml``'s ``<Layer name=…>``, e.g.
+            ``"text-point"``, ``"amenity-points"``) to leave out of this image.
 
         Returns
         -------
@@ -276,7 +285,22 @@ class TileRenderer:
         self._check_centre(center)
         view = View(center=center, zoom=zoom, width=width, height=height)
         ox, oy = view.origin_px
-        return self._render_box(zoom, ox, oy, width, height)
+        self.start()
+        layers = [layer for layer in self._map.layers if layer.name in set(exclude_layers)]
+        saved = [layer.active for layer in layers]
+        for layer in layers:
+            layer.active = False
+        try:
+            return self._render_box(zoom, ox, oy, width, height)
+        finally:
+            for layer, active in zip(layers, saved, strict=True):
+                layer.active = active
+
+    @property
+    def layer_names(self) -> list[str]:
+        """Names of the style's layers, in drawing order (loads the style)."""
+        self.start()
+        return [str(layer.name) for layer in self._map.layers]
 
     # -- lifecycle -----------------------------------------------------------------
 

@@ -137,6 +137,21 @@ def test_render_image_any_box(renderer: TileRenderer) -> None:
 
 
 @pytest.mark.slow
+def test_render_image_can_leave_layers_out(renderer: TileRenderer) -> None:
+    assert "buildings" in renderer.layer_names and "text-point" in renderer.layer_names
+
+    def shot(exclude: set[str]) -> np.ndarray:
+        png = renderer.render_image(center=CITY, zoom=18, width=256, height=256,
+                                    exclude_layers=exclude)
+        with Image.open(io.BytesIO(png)) as image:
+            return np.asarray(image.convert("RGB")).reshape(-1, 3)
+
+    full, bare, again = shot(set()), shot({"buildings"}), shot(set())
+    assert _share(full, BUILDING) > 0.05 and _share(bare, BUILDING) < 0.01
+    assert (again == full).all()  # the layers are switched back on
+
+
+@pytest.mark.slow
 def test_render_image_lines_up_with_tiles(renderer: TileRenderer) -> None:
     z, x, y = _tile_at(*CITY, 18)
     renderer.ensure_tiles([(z, x, y)])
