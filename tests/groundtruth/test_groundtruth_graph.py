@@ -191,3 +191,12 @@ def test_bearings_of_a_short_edge_follow_its_way() -> None:
     assert back["end_bearing"] == pytest.approx((short["start_bearing"] + 180.0) % 360.0,
                                                 abs=0.01)
     assert g.edges[2, 3, 0]["start_bearing"] == pytest.approx(90.0, abs=0.01)
+
+
+def test_osmnx_reads_the_graph(grid: nx.MultiDiGraph) -> None:
+    ox = pytest.importorskip("osmnx")
+    nodes, edges = ox.convert.graph_to_gdfs(grid)
+    assert len(nodes) == grid.number_of_nodes() and len(edges) == grid.number_of_edges()
+    assert ox.routing.shortest_path(grid, 23, 21, weight="length") == [23, 13, 12, 11, 21]
+    stats = ox.stats.basic_stats(grid)
+    assert stats["n"] == 13

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import networkx as nx
+import pytest
 
-from groundtruth.junctions import junctions_of, road_names_at, two_road_junctions
+from groundtruth.errors import GroundTruthError
+from groundtruth.junctions import junction, junctions_of, road_names_at, two_road_junctions
 
 
 def test_road_names_at(grid: nx.MultiDiGraph) -> None:
@@ -34,3 +36,11 @@ def test_junctions_of(grid: nx.MultiDiGraph) -> None:
     assert junctions_of(grid, "EAST AVENUE", "north street") == [33]
     assert junctions_of(grid, "South Street", "North Street") == []
     assert junctions_of(grid, "South Street", "South Street") == []
+
+
+def test_junction_lookup(grid: nx.MultiDiGraph) -> None:
+    assert junction(grid, "Middle Street", "East Avenue") == 23
+    assert junction(grid, "centre avenue", "SOUTH STREET") == 12
+    with pytest.raises(GroundTruthError, match="do not meet") as info:
+        junction(grid, "South Street", "North Street")
+    assert info.value.fix
