@@ -91,10 +91,14 @@ def psql(
     """
     exe = find_pg_binary("psql")
     env = {**os.environ, **cluster.env(database)}
-    result = subprocess.run(
-        [str(exe), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-f", "-"],
-        input=sql, env=env, capture_output=True, text=True, timeout=timeout, check=False,
-    )
+    try:
+        result = subprocess.run(
+            [str(exe), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-f", "-"],
+            input=sql, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise RenderError(f"a PostgreSQL statement in {database} took over {timeout:.0f} s",
+                          f"see {cluster.log_path}") from exc
     if result.returncode != 0:
         raise RenderError(
             f"PostgreSQL statement failed in {database}: {result.stderr.strip()[-500:]}",

@@ -517,7 +517,7 @@ class PostgisCluster:
             if self.log_path.exists():
                 self.log_path.unlink()
             result = self._pg_ctl(
-                ["start", "-w", "-t", "60", "-l", str(self.log_path), "-o", options], check=False
+                ["start", "-w", "-t", "180", "-l", str(self.log_path), "-o", options], check=False
             )
             if result.returncode == 0 and self._server_alive():
                 return

@@ -23,7 +23,7 @@ from typing import Any
 from groundtruth.extracts import Extract
 from groundtruth.projection import TILE_SIZE, View, latlon_to_global_px, world_size_px
 from renderers.errors import RenderError
-from renderers.osm_import import ensure_imported, imported_bounds
+from renderers.osm_import import IMPORT_VERSION, ensure_imported, imported_bounds
 from renderers.postgis import DB_SUPERUSER, PostgisCluster
 from renderers.style import load_carto_map, style_version
 
@@ -143,7 +143,8 @@ class TileRenderer:
         self.cache_dir = Path(cache_dir).expanduser().resolve()
         self.metatile = metatile
         self.workers = workers
-        self.style_version: str = style_version()
+        #: Style and import recipe of the tiles (part of their cache path).
+        self.style_version: str = f"{style_version()}_imp{IMPORT_VERSION}"
         self.tile_dir = self.cache_dir / "tiles" / extract.short_id / self.style_version
         self.cluster = PostgisCluster(self.cache_dir)
         self._database: str | None = None
