@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from flat_tiles import FlatTiles
 
 from cartoqa.settings import web_assets_dir
 from renderers.browser import Browser
-from tests.renderers.flat_tiles import FlatTiles
 
 
 @pytest.fixture(scope="session")

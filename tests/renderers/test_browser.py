@@ -15,7 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from flat_tiles import FLAT_TILE_COLORS, FlatTiles
 from PIL import Image
+from pin_pixels import assert_pin_tip_at as assert_tip_in_mask
+from pin_pixels import colour_mask, to_array
 
 from groundtruth.distance import haversine_m
 from groundtruth.projection import View
@@ -24,9 +27,6 @@ from renderers.errors import RenderError
 from renderers.map_render import MapRenderer, RenderResult
 from renderers.markers import MARKER_COLORS, Marker
 from renderers.page import PATH_COLOR
-from tests.renderers.flat_tiles import FLAT_TILE_COLORS, FlatTiles
-from tests.renderers.pixels import assert_pin_tip_at as assert_tip_in_mask
-from tests.renderers.pixels import colour_mask, to_array
 
 pytestmark = pytest.mark.slow
 

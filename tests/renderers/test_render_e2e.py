@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from pin_pixels import assert_pin_tip_at, colour_mask, to_array
 
 from cartoqa.cli import main
 from groundtruth.distance import haversine_m
@@ -30,7 +31,6 @@ from renderers.markers import MARKER_COLORS
 from renderers.page import remote_links
 from renderers.postgis import PostgisCluster
 from renderers.tiles import TileRenderer
-from tests.renderers.pixels import assert_pin_tip_at, colour_mask, to_array
 
 pytestmark = pytest.mark.slow
 
