@@ -29,7 +29,7 @@ from groundtruth.extracts import Extract
 from renderers.coastline import sea_polygons
 from renderers.errors import RenderError
 from renderers.postgis import PostgisCluster, find_pg_binary
-from renderers.style import CARTO_DIR, carto_file
+from renderers.style import carto_file
 
 #: Bumped when the import recipe changes, so old databases are imported again.
 IMPORT_VERSION = "1"
@@ -284,4 +284,4 @@ def _load_sea(
     return len(polygons)
 
 
-__all__ = ["CARTO_DIR", "database_name", "ensure_imported", "imported_bounds", "psql"]
+__all__ = ["IMPORT_VERSION", "database_name", "ensure_imported", "imported_bounds", "psql"]

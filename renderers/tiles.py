@@ -21,7 +21,12 @@ from types import TracebackType
 from typing import Any
 
 from groundtruth.extracts import Extract
-from groundtruth.projection import TILE_SIZE, View, latlon_to_global_px, world_size_px
+from groundtruth.projection import (
+    TILE_SIZE,
+    View,
+    tile_bounds,
+    world_size_px,
+)
 from renderers.errors import RenderError
 from renderers.osm_import import IMPORT_VERSION, ensure_imported, imported_bounds
 from renderers.postgis import DB_SUPERUSER, PostgisCluster
@@ -210,8 +215,6 @@ class TileRenderer:
         missing = [t for t in wanted if not self.tile_path(*t).is_file()]
         if not missing:
             return
-        from groundtruth.projection import tile_bounds
-
         if not any(box_overlaps(tile_bounds(*t), self.bounds) for t in wanted):
             s, w, n_, e = self.bounds
             raise RenderError(
@@ -355,7 +358,8 @@ class TileRenderer:
                 "choose a centre inside the extract",
             )
 
-    def _render_box(self, zoom: int, ox: float, oy: float, width: int, height: int) -> bytes:
+    def _draw(self, zoom: int, ox: float, oy: float, width: int, height: int) -> Any:
+        """Render the box with top-left global pixel ``(ox, oy)`` to a ``mapnik.Image``."""
         import mapnik
 
         self.start()
@@ -368,9 +372,12 @@ class TileRenderer:
         try:
             mapnik.render(m, image)
         except RuntimeError as exc:
-            raise RenderError(f"Mapnik could not render the map: {exc}",
+            raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
                               f"see {self.cluster.log_path}") from exc
-        return bytes(image.to_string("png32"))
+        return image
+
+    def _render_box(self, zoom: int, ox: float, oy: float, width: int, height: int) -> bytes:
+        return bytes(self._draw(zoom, ox, oy, width, height).to_string("png32"))
 
     def _render_in_workers(self, metas: list[tuple[int, int, int]], bar: Any) -> None:
         """Render metatiles in worker processes (spawned: Mapnik's connections don't fork)."""
@@ -391,27 +398,14 @@ class TileRenderer:
                     bar.update(done)
 
     def _render_metatile(self, meta: tuple[int, int, int]) -> int:
-        import mapnik
-
+        """Render one whole metatile and write its tiles; return how many."""
         tiles = metatile_tiles(meta, self.metatile)
         z = meta[0]
         tx0 = min(t[1] for t in tiles)
         ty0 = min(t[2] for t in tiles)
-        tx1 = max(t[1] for t in tiles) + 1
-        ty1 = max(t[2] for t in tiles) + 1
-        width, height = (tx1 - tx0) * TILE_SIZE, (ty1 - ty0) * TILE_SIZE
-        self.start()
-        m = self._map
-        m.resize(width, height)
-        x0, y1 = global_px_to_mercator(tx0 * TILE_SIZE, ty0 * TILE_SIZE, z)
-        x1, y0 = global_px_to_mercator(tx1 * TILE_SIZE, ty1 * TILE_SIZE, z)
-        m.zoom_to_box(mapnik.Box2d(x0, y0, x1, y1))
-        image = mapnik.Image(width, height)
-        try:
-            mapnik.render(m, image)
-        except RuntimeError as exc:
-            raise RenderError(f"Mapnik could not render tiles at zoom {z}: {exc}",
-                              f"see {self.cluster.log_path}") from exc
+        width = (max(t[1] for t in tiles) + 1 - tx0) * TILE_SIZE
+        height = (max(t[2] for t in tiles) + 1 - ty0) * TILE_SIZE
+        image = self._draw(z, tx0 * TILE_SIZE, ty0 * TILE_SIZE, width, height)
         for _, x, y in tiles:
             view = image.view((x - tx0) * TILE_SIZE, (y - ty0) * TILE_SIZE, TILE_SIZE, TILE_SIZE)
             write_atomic(self.tile_path(z, x, y), bytes(view.to_string("png32")))
@@ -434,4 +428,4 @@ def _render_metatiles(
     return sum(renderer._render_metatile(meta) for meta in metas)
 
 
-__all__ = ["MAX_ZOOM", "MIN_ZOOM", "TileRenderer", "latlon_to_global_px"]
+__all__ = ["MAX_ZOOM", "MIN_ZOOM", "TileRenderer"]
