@@ -533,7 +533,9 @@ class PostgisCluster:
                 time.sleep(0.5)
                 continue
             raise RenderError(
-                f"PostgreSQL did not start: {_last_lines(text)}", f"see {self.log_path}"
+                f"PostgreSQL did not start: {_last_lines(text)}",
+                f"see {self.log_path}; if the cluster is damaged, delete {self.root} "
+                "(it is created and imported again on the next run)",
             )
 
 
