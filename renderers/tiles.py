@@ -135,6 +135,18 @@ class TileRenderer:
     workers : int, optional
         Processes that render in parallel when many metatiles are missing (each loads
         the style once, about 1.5 s); 1 renders in this process only.
+
+    Attributes
+    ----------
+    style_version : str
+        OSM-Carto package version, ``style.xml`` checksum, cartoqa's style patch and
+        import recipe versions, e.g. ``"5.7.0-1_785dd384_cq2_imp1"``.
+    tile_dir : pathlib.Path
+        ``<cache_dir>/tiles/<sha256[:12]>/<style_version>``.
+    cluster : renderers.postgis.PostgisCluster
+        The database cluster (started on first need).
+    tiles_rendered : int
+        Tiles written by this object so far (whole metatiles count).
     """
 
     def __init__(
