@@ -7,6 +7,10 @@ from collections.abc import Sequence
 
 from cartoqa.metrics.registry import register_metric
 
+#: True values whose spread is within this share of the largest count as constant for
+#: r2 (a path given once in metres and once in rounded feet is one value).
+CONSTANT_REL_TOL = 1e-4
+
 
 def _pairs(truth: Sequence[float], predicted: Sequence[float]) -> list[tuple[float, float]]:
     if len(truth) != len(predicted):
@@ -98,8 +102,9 @@ def r2(truth: Sequence[float], predicted: Sequence[float]) -> float:
     """Coefficient of determination ``1 - SS_res / SS_tot``.
 
     It is undefined, and NaN is returned (``null`` in reports, with a note), when there
-    are fewer than two values or every true value is the same (``SS_tot = 0``), even if
-    the predictions are perfect. It can be negative.
+    are fewer than two values or every true value is the same (``SS_tot = 0``; values
+    within :data:`CONSTANT_REL_TOL` of each other, relative to the largest, count as the
+    same), even if the predictions are perfect. It can be negative.
 
     Parameters
     ----------
@@ -117,13 +122,16 @@ def r2(truth: Sequence[float], predicted: Sequence[float]) -> float:
     0.5
     >>> r2([2, 2, 2], [2, 2, 2])
     nan
+    >>> r2([531.1, 1742.4 * 0.3048], [500.0, 560.0])  # one path, in m and in ft
+    nan
     """
     pairs = _pairs(truth, predicted)
     if len(pairs) < 2:
         return math.nan
-    mean = sum(t for t, _ in pairs) / len(pairs)
-    ss_tot = sum((t - mean) ** 2 for t, _ in pairs)
-    if ss_tot == 0:
+    values = [t for t, _ in pairs]
+    if max(values) - min(values) <= CONSTANT_REL_TOL * max(abs(v) for v in values):
         return math.nan
+    mean = sum(values) / len(values)
+    ss_tot = sum((t - mean) ** 2 for t in values)
     ss_res = sum((p - t) ** 2 for t, p in pairs)
     return 1.0 - ss_res / ss_tot

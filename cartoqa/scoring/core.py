@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa import __version__
+from cartoqa.errors import CartoqaError
 from cartoqa.parsing import parse_response
 from cartoqa.scoring.io import load_items, load_predictions
 from cartoqa.scoring.records import ConnectivityChecker, Record
@@ -43,6 +44,11 @@ def score_records(
     -------
     list of Record
         One record per item, in item order.
+
+    Raises
+    ------
+    CartoqaError
+        When an item's answer does not have its task's shape.
     """
     records = []
     for item in items:
@@ -51,7 +57,13 @@ def score_records(
         record = Record(item, result)
         section = SECTION_BY_REQUEST.get((str(item.get("task")), str(item.get("request"))))
         if section is not None and record.valid:
-            record.measures = section.measure(record, is_connected)
+            try:
+                record.measures = section.measure(record, is_connected)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise CartoqaError(
+                    f"item {item.get('id')!r} has a malformed {section.key} answer ({exc!r})",
+                    fix="check the dataset with `cartoqa validate`",
+                ) from None
         records.append(record)
     return records
 

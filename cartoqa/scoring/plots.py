@@ -9,6 +9,7 @@ from typing import Any
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter, ScalarFormatter
 
 from cartoqa.scoring.sections import SECTIONS
 
@@ -71,7 +72,7 @@ def plot_task_bars(report: Mapping[str, Any], path: Path) -> Path | None:
 
 
 def plot_rle_scatter(report: Mapping[str, Any], path: Path) -> Path | None:
-    """Predicted against true path length (metres, log-log), by difficulty.
+    """Predicted against true path length (metres; log-log for a wide range).
 
     Parameters
     ----------
@@ -96,8 +97,12 @@ def plot_rle_scatter(report: Mapping[str, Any], path: Path) -> Path | None:
     lo = min(min(t, p) for t, p in points) * 0.8
     hi = max(max(t, p) for t, p in points) * 1.25
     ax.plot([lo, hi], [lo, hi], color="grey", linewidth=1, label="predicted = true")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    if hi / lo > 20:  # a wide range of lengths reads better on log axes
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(ScalarFormatter())
+            axis.set_minor_formatter(NullFormatter())
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
     ax.set_xlabel("true length (m)")
@@ -108,7 +113,7 @@ def plot_rle_scatter(report: Mapping[str, Any], path: Path) -> Path | None:
 
 
 def plot_srn_by_steps(report: Mapping[str, Any], path: Path) -> Path | None:
-    """SRN exact-route rate and step accuracy against the number of steps.
+    """SRN exact-route rate, step accuracy and connectivity against the number of steps.
 
     Parameters
     ----------
@@ -131,10 +136,16 @@ def plot_srn_by_steps(report: Mapping[str, Any], path: Path) -> Path | None:
     labels = list(groups)
     fig, ax = _figure(max(5.0, 0.8 * len(labels) + 3), 4.0)
     xs = list(range(len(labels)))
-    for offset, name in ((-0.2, "exact_route"), (0.2, "step_accuracy")):
+    names = ["exact_route", "step_accuracy"]
+    if any(((g.get("metrics") or {}).get("connectivity") or {}).get("all") is not None
+           for g in groups.values()):
+        names.append("connectivity")
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
         ys = [((groups[k].get("metrics") or {}).get(name) or {}).get("all") or 0.0
               for k in labels]
-        ax.bar([x + offset for x in xs], ys, width=0.4, label=f"{name} (all)")
+        offset = (i - (len(names) - 1) / 2) * width
+        ax.bar([x + offset for x in xs], ys, width=width, label=f"{name} (all)")
     ax.set_xticks(xs)
     ax.set_xticklabels([f"{k}\n(n={groups[k]['n']})" for k in labels], fontsize=8)
     ax.set_xlabel("number of steps")

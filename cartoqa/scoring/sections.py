@@ -142,9 +142,8 @@ def _regression(
 
 def _r2_note(metrics: Mapping[str, Variants], truth: Sequence[float]) -> list[str]:
     if "r2" in metrics and (metrics["r2"]["all"] is None or metrics["r2"]["valid_only"] is None):
-        if len(set(truth)) <= 1:
-            return ["r2 is undefined (null) when every true value is the same"]
-        return ["r2 is undefined (null) for fewer than two answers"]
+        return ["r2 is undefined (null) for fewer than two answers or when every true value "
+                "is the same (within 0.01 %)"]
     return []
 
 

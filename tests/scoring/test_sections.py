@@ -206,3 +206,11 @@ def test_unknown_task_and_stray_predictions_are_reported() -> None:
     assert report["unscored_item_ids"] == ["x0"]
     assert report["n_unknown_predictions"] == 1 and report["unknown_prediction_ids"] == ["zzz"]
     assert report["n_missing"] == 1
+
+
+def test_a_malformed_answer_is_a_user_error() -> None:
+    from cartoqa.errors import CartoqaError
+
+    items = [_item("c0", "stmf", "count", {"count": "many"})]
+    with pytest.raises(CartoqaError, match="malformed stmf/count answer"):
+        score_predictions(items, {"c0": "3"})
