@@ -45,7 +45,7 @@ want=$(cat pyproject.toml setup.py scripts/install.sh | sha256sum | cut -d' ' -f
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   log "installing cartoqa and its Python dependencies into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[dev]"
+  .venv/bin/python -m pip install -q -e ".[dev,clip]"
   echo "$want" > "$stamp"
 fi
 

@@ -1,0 +1,547 @@
+"""MFS (map feature semantics): name one isolated map feature out of five options.
+
+The catalogue (:mod:`renderers.mfs`) holds every OSM-Carto point symbol, line style and
+area fill with its image, everyday label, category and OSM class. Each question shows
+one entry; its four distractors come from the same category and are chosen by the
+Euclidean distance between image embeddings (:mod:`cartoqa.embeddings`):
+
+1. the two nearest entries of the same OSM class,
+2. the nearest entry of a different OSM class,
+3. one entry drawn at random,
+
+never repeating a label and never an entry whose image cannot be told apart from the
+answer's (see :func:`interchangeable`). When the answer's class has fewer than two
+other usable entries, the nearest remaining entries of any class take their place
+(role ``nearest``). Answers cycle through the categories (symbol, line, area) and
+through a seeded shuffle of each category. The correct letter is balanced exactly: each
+block of five consecutive items uses A-E once, in a seeded order. Everything depends
+only on the seed and the slot number.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embedder, make_embedder
+from cartoqa.errors import CartoqaError
+from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng
+from cartoqa.tasks.prompts import prompt, system_prompt
+from renderers.mfs.spec import CATEGORIES, FeatureImage
+from renderers.mfs.swatches import SWATCH_ZOOMS
+from renderers.mfs.symbols import IMAGE_SIZE as _SIDE
+
+NAME = "mfs"
+ITEMS_PER_SCENARIO = 1
+IMAGE_SIZE = (_SIDE, _SIDE)
+NEEDS_ROADS = False
+
+LETTERS = ("A", "B", "C", "D", "E")
+#: Two images are interchangeable when fewer than this share of their pixels fall in
+#: different colour cells (each RGB channel cut into :data:`COLOUR_LEVELS` levels).
+MAX_DIFFERING_SHARE = 0.002
+COLOUR_LEVELS = 16
+#: Area fills are also interchangeable when their colour-cell histograms differ by less
+#: than this (L1 distance of the normalised histograms: 1% of the pixels moved).
+MAX_HISTOGRAM_L1 = 0.02
+#: How each category is described in the question.
+KIND_TEXT = {
+    "symbol": "a point symbol (icon)",
+    "line": "a line (a road, railway, waterway, barrier, power line or boundary)",
+    "area": "an area fill (part of an area and its outline)",
+}
+
+
+@dataclass(frozen=True)
+class Distractor:
+    """One wrong option and why it was chosen.
+
+    Parameters
+    ----------
+    index : int
+        Position of the entry in the catalogue.
+    role : str
+        ``same_class``, ``other_class``, ``random`` or ``nearest`` (fallback).
+    distance : float
+        Euclidean distance between its embedding and the answer's.
+    """
+
+    index: int
+    role: str
+    distance: float
+
+
+# --------------------------------------------------------------------------- pure rules
+
+
+def choose_distractors(
+    answer: int,
+    *,
+    embeddings: np.ndarray,
+    classes: Sequence[str],
+    labels: Sequence[str],
+    candidates: Collection[int],
+    rng: random.Random,
+) -> list[Distractor]:
+    """Choose the four distractors of one question.
+
+    Parameters
+    ----------
+    answer : int
+        Index of the answer entry.
+    embeddings : numpy.ndarray
+        One row per catalogue entry.
+    classes, labels : sequence of str
+        OSM class and label per entry.
+    candidates : collection of int
+        Entries allowed as distractors (same category as the answer, images
+        distinguishable from it); the answer itself is ignored if present.
+    rng : random.Random
+        Source of the random distractor.
+
+    Returns
+    -------
+    list of Distractor
+        Two ``same_class`` (or ``nearest`` fallbacks), one ``other_class`` (or
+        ``nearest``), one ``random``, in that order; labels distinct from each other
+        and from the answer's.
+
+    Raises
+    ------
+    ValueError
+        When fewer than four candidates with distinct labels exist.
+
+    Examples
+    --------
+    >>> emb = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [20.0]])
+    >>> picks = choose_distractors(0, embeddings=emb, classes="aaabbb", labels="uvwxyz",
+    ...                            candidates=range(6), rng=random.Random(0))
+    >>> [(d.index, d.role) for d in picks]
+    [(1, 'same_class'), (2, 'same_class'), (3, 'other_class'), (4, 'random')]
+    """
+    dist = np.linalg.norm(embeddings - embeddings[answer], axis=1)
+    pool = sorted((i for i in set(candidates) if i != answer), key=lambda i: (float(dist[i]), i))
+    used = {labels[answer]}
+    chosen: list[Distractor] = []
+
+    def take(i: int, role: str) -> None:
+        chosen.append(Distractor(i, role, float(dist[i])))
+        used.add(labels[i])
+
+    def free(i: int) -> bool:
+        return labels[i] not in used and all(d.index != i for d in chosen)
+
+    same = [i for i in pool if classes[i] == classes[answer]]
+    for i in same:
+        if len(chosen) == 2:
+            break
+        if free(i):
+            take(i, "same_class")
+    while len(chosen) < 2:
+        nxt = next((i for i in pool if free(i)), None)
+        if nxt is None:
+            break
+        take(nxt, "nearest")
+    other = next((i for i in pool if classes[i] != classes[answer] and free(i)), None)
+    if other is None:
+        other = next((i for i in pool if free(i)), None)
+        if other is not None:
+            take(other, "nearest")
+    else:
+        take(other, "other_class")
+    rest = [i for i in pool if free(i)]
+    if len(chosen) < 3 or not rest:
+        raise ValueError(
+            f"entry {labels[answer]!r} has fewer than four distractor candidates "
+            "with distinct labels"
+        )
+    take(rng.choice(rest), "random")
+    return chosen
+
+
+def letter_for_slot(seed: int, slot: int) -> str:
+    """Return the correct letter of item ``slot``: each block of five uses A-E once.
+
+    Parameters
+    ----------
+    seed : int
+        The build seed.
+    slot : int
+        Item number from 0.
+
+    Returns
+    -------
+    str
+        One of ``A``-``E``.
+
+    Examples
+    --------
+    >>> sorted(letter_for_slot(7, s) for s in range(5))
+    ['A', 'B', 'C', 'D', 'E']
+    """
+    block = list(LETTERS)
+    slot_rng(seed, "mfs-letters", slot // len(LETTERS)).shuffle(block)
+    return block[slot % len(LETTERS)]
+
+
+def arrange_options(
+    answer_label: str, distractor_labels: Sequence[str], letter: str, rng: random.Random
+) -> dict[str, str]:
+    """Place the answer at ``letter`` and the distractors, shuffled, at the other letters.
+
+    Parameters
+    ----------
+    answer_label : str
+        The correct option.
+    distractor_labels : sequence of str
+        The four wrong options.
+    letter : str
+        Where the correct option goes.
+    rng : random.Random
+        Shuffles the distractors.
+
+    Returns
+    -------
+    dict
+        ``{"A": label, ..., "E": label}``.
+
+    Examples
+    --------
+    >>> arrange_options("x", ["a", "b", "c", "d"], "C", random.Random(1))["C"]
+    'x'
+    """
+    if len(distractor_labels) != len(LETTERS) - 1:
+        raise ValueError("exactly four distractors are needed")
+    rest = list(distractor_labels)
+    rng.shuffle(rest)
+    out: dict[str, str] = {}
+    for key in LETTERS:
+        out[key] = answer_label if key == letter else rest.pop(0)
+    return out
+
+
+def answer_order(categories: Sequence[str], seed: int) -> list[list[int]]:
+    """Return, per category present, a seeded shuffle of its entries' indices.
+
+    Parameters
+    ----------
+    categories : sequence of str
+        Category of each catalogue entry.
+    seed : int
+        The build seed.
+
+    Returns
+    -------
+    list of list of int
+        One list per category in ``symbol, line, area`` order (empty ones dropped).
+    """
+    out = []
+    for cat in CATEGORIES:
+        members = [i for i, c in enumerate(categories) if c == cat]
+        if members:
+            slot_rng(seed, "mfs-order", cat).shuffle(members)
+            out.append(members)
+    return out
+
+
+def answer_for_slot(order: Sequence[Sequence[int]], slot: int) -> int:
+    """Return the answer entry of ``slot``: categories in turn, each cycling its shuffle.
+
+    Examples
+    --------
+    >>> [answer_for_slot([[5, 6], [9]], s) for s in range(5)]
+    [5, 9, 6, 9, 5]
+    """
+    members = order[slot % len(order)]
+    return members[(slot // len(order)) % len(members)]
+
+
+def _colour_codes(data: bytes) -> np.ndarray:
+    step = 256 // COLOUR_LEVELS
+    with Image.open(io.BytesIO(data)) as im:
+        q = np.asarray(im.convert("RGB"), dtype=np.int32) // step
+    codes: np.ndarray = (
+        (q[..., 0] * COLOUR_LEVELS + q[..., 1]) * COLOUR_LEVELS + q[..., 2]
+    ).ravel()
+    return codes
+
+
+def interchangeable(images: Sequence[bytes], *, texture: bool = False) -> list[set[int]]:
+    """Return, for each image, the other images that look the same.
+
+    Colours are compared in cells (each RGB channel cut into :data:`COLOUR_LEVELS`
+    levels). Two images are interchangeable when fewer than
+    :data:`MAX_DIFFERING_SHARE` of their pixels fall in different cells or, for
+    textures (area fills, whose patterns are anchored to the map and so shifted from
+    one image to the next), when their colour-cell histograms differ by less than
+    :data:`MAX_HISTOGRAM_L1`. OSM-Carto draws some features identically (hospital and
+    clinic grounds, lakes and reservoirs); such pairs are never options together.
+
+    Parameters
+    ----------
+    images : sequence of bytes
+        Encoded images of equal size.
+    texture : bool
+        Also compare colour histograms (use for area fills).
+
+    Returns
+    -------
+    list of set of int
+        Indices into ``images``.
+    """
+    if not images:
+        return []
+    stack = np.stack([_colour_codes(b) for b in images])
+    cells = COLOUR_LEVELS**3
+    hists = np.stack([np.bincount(row, minlength=cells) for row in stack]) / stack.shape[1]
+    out: list[set[int]] = [set() for _ in images]
+    for i in range(len(images) - 1):
+        alike = (stack[i + 1 :] != stack[i]).mean(axis=1) < MAX_DIFFERING_SHARE
+        if texture:
+            alike |= np.abs(hists[i + 1 :] - hists[i]).sum(axis=1) < MAX_HISTOGRAM_L1
+        for j in np.nonzero(alike)[0]:
+            out[i].add(i + 1 + int(j))
+            out[i + 1 + int(j)].add(i)
+    return out
+
+
+# --------------------------------------------------------------------------- state and items
+
+
+@dataclass
+class MfsState:
+    """What :func:`prepare` computes once per build.
+
+    Parameters
+    ----------
+    catalogue : list of FeatureImage
+        The rendered catalogue.
+    embeddings : numpy.ndarray
+        One row per entry.
+    method : str
+        The embedding method (recorded in every item).
+    order : list of list of int
+        :func:`answer_order` of the catalogue.
+    candidates : list of list of int
+        Allowed distractors per entry (same category, distinguishable image).
+    style : str
+        OSM-Carto version the images come from.
+    """
+
+    catalogue: list[FeatureImage]
+    embeddings: np.ndarray
+    method: str
+    order: list[list[int]]
+    candidates: list[list[int]]
+    style: str
+
+
+def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: int) -> MfsState:
+    """Embed the catalogue and precompute the answer order and distractor candidates.
+
+    Parameters
+    ----------
+    catalogue : sequence of FeatureImage
+        Rendered entries.
+    embedder : Embedder
+        How to embed the images.
+    seed : int
+        The build seed.
+
+    Returns
+    -------
+    MfsState
+        Ready for :func:`make_item`.
+
+    Raises
+    ------
+    CartoqaError
+        When a category has fewer than five entries with distinct labels.
+    """
+    from renderers.style import package_version
+
+    cat = list(catalogue)
+    embeddings = np.asarray(embedder.embed([f.png for f in cat]), dtype=np.float64)
+    cats = [f.spec.category for f in cat]
+    candidates: list[list[int]] = [[] for _ in cat]
+    for category in CATEGORIES:
+        members = [i for i, c in enumerate(cats) if c == category]
+        if not members:
+            continue
+        if len({cat[i].spec.label for i in members}) < len(LETTERS):
+            raise CartoqaError(
+                f"the MFS catalogue has fewer than five {category} entries",
+                fix="check the OSM-Carto installation (openstreetmap-carto-common)",
+            )
+        alike = interchangeable([cat[i].png for i in members], texture=category == "area")
+        for pos, i in enumerate(members):
+            candidates[i] = [m for q, m in enumerate(members) if q != pos and q not in alike[pos]]
+    return MfsState(
+        catalogue=cat,
+        embeddings=embeddings,
+        method=embedder.method,
+        order=answer_order(cats, seed),
+        candidates=candidates,
+        style=f"openstreetmap-carto {package_version()}",
+    )
+
+
+def make_item(state: MfsState, *, seed: int, slot: int) -> tuple[dict[str, Any], bytes]:
+    """Make MFS item number ``slot`` and return it with its image.
+
+    Parameters
+    ----------
+    state : MfsState
+        From :func:`make_state`.
+    seed : int
+        The build seed.
+    slot : int
+        Item number from 0.
+
+    Returns
+    -------
+    item : dict
+        In the dataset format (``docs/dataset-format.md``), image ``images/mfs-<slot>.png``.
+    png : bytes
+        The image.
+    """
+    answer = answer_for_slot(state.order, slot)
+    entries = state.catalogue
+    spec = entries[answer].spec
+    rng = slot_rng(seed, NAME, slot)
+    picks = choose_distractors(
+        answer,
+        embeddings=state.embeddings,
+        classes=[f.spec.osm_class for f in entries],
+        labels=[f.spec.label for f in entries],
+        candidates=state.candidates[answer],
+        rng=rng,
+    )
+    letter = letter_for_slot(seed, slot)
+    options = arrange_options(spec.label, [entries[d.index].spec.label for d in picks], letter, rng)
+    iid = item_id(NAME, slot)
+    provenance: dict[str, Any] = {
+        "seed": seed,
+        "slot": slot,
+        "feature_id": spec.feature_id,
+        "tags": dict(spec.tags),
+        "style": state.style,
+        "embedding": state.method,
+        "distractors": [
+            {
+                "label": entries[d.index].spec.label,
+                "feature_id": entries[d.index].spec.feature_id,
+                "osm_class": entries[d.index].spec.osm_class,
+                "role": d.role,
+                "distance": round(d.distance, 6),
+            }
+            for d in picks
+        ],
+    }
+    if spec.symbol is not None:
+        provenance["symbol"] = spec.symbol
+        provenance["fill"] = spec.fill
+    else:
+        provenance["zoom"] = SWATCH_ZOOMS[spec.category]
+    item = {
+        "id": iid,
+        "task": NAME,
+        "request": "choice",
+        "image": f"images/{iid}.png",
+        "system_prompt": system_prompt(),
+        "question": prompt("mfs_choice", kind=KIND_TEXT[spec.category], **options),
+        "options": options,
+        "answer": {"letter": letter, "label": spec.label},
+        "strata": {"category": spec.category, "osm_class": spec.osm_class},
+        "provenance": provenance,
+    }
+    return item, entries[answer].png
+
+
+def build_mfs_items(
+    *,
+    catalogue: Sequence[FeatureImage],
+    embedder: Embedder,
+    n: int,
+    seed: int,
+    images_dir: Path | None = None,
+) -> list[dict[str, Any]]:
+    """Make ``n`` MFS items (the library entry point; ``cartoqa build`` uses the task interface).
+
+    Parameters
+    ----------
+    catalogue : sequence of FeatureImage
+        Rendered entries (e.g. :func:`renderers.mfs.catalogue.build_catalogue`).
+    embedder : Embedder
+        Embedding used to pick distractors.
+    n : int
+        Number of items.
+    seed : int
+        Seed of every choice.
+    images_dir : pathlib.Path, optional
+        When given, each item's image is written there as ``<id>.png``.
+
+    Returns
+    -------
+    list of dict
+        Items ``mfs-0000`` ... in the dataset format.
+    """
+    state = make_state(catalogue, embedder, seed=seed)
+    items = []
+    for slot in range(n):
+        item, png = make_item(state, seed=seed, slot=slot)
+        if images_dir is not None:
+            images_dir.mkdir(parents=True, exist_ok=True)
+            target = images_dir / f"{item['id']}.png"
+            tmp = target.with_suffix(".tmp")
+            tmp.write_bytes(png)
+            tmp.replace(target)
+        items.append(item)
+    return items
+
+
+# --------------------------------------------------------------------------- task interface
+
+
+def embedder_from_options(options: dict[str, Any]) -> Embedder:
+    """Return the embedder named by build options.
+
+    Parameters
+    ----------
+    options : dict
+        May hold ``embedding`` (``clip`` or ``pixel-histogram``, default ``clip``),
+        ``clip_model`` and ``clip_pretrained``.
+
+    Returns
+    -------
+    Embedder
+        With the on-disk cache.
+    """
+    return make_embedder(
+        str(options.get("embedding", "clip")),
+        clip_model=str(options.get("clip_model", DEFAULT_CLIP_MODEL)),
+        clip_pretrained=options.get("clip_pretrained", DEFAULT_CLIP_PRETRAINED),
+    )
+
+
+def prepare(ctx: BuildContext) -> MfsState:
+    """Render the catalogue and embed it (both cached under the cache root)."""
+    from renderers.mfs.catalogue import build_catalogue
+
+    options = dict(getattr(ctx, "options", None) or {})
+    embedder = embedder_from_options(options)
+    catalogue = build_catalogue(cache_dir=ctx.cache_dir)
+    return make_state(catalogue, embedder, seed=ctx.seed)
+
+
+def make_scenario(ctx: BuildContext, state: MfsState, slot: int) -> Scenario:
+    """Make MFS item ``slot`` (one item per scenario)."""
+    item, png = make_item(state, seed=ctx.seed, slot=slot)
+    return Scenario(items=[item], images={f"{item['id']}.png": png})

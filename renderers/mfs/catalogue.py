@@ -1,0 +1,127 @@
+"""The rendered MFS catalogue: every symbol, line and area entry with its image.
+
+Symbols are drawn directly with Mapnik (fast, not cached); lines and areas go through
+the tile pipeline once and are cached as PNGs under
+``<cache_dir>/mfs/<digest of the swatch file, style version, zooms and size>/``.
+Entries whose image shows (almost) nothing are left out: a question about an empty
+square cannot be answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from renderers.mfs.catalogue_specs import catalogue_specs
+from renderers.mfs.spec import FeatureImage, FeatureSpec
+from renderers.mfs.style_rules import CARTO_DIR, load_style_rules
+from renderers.mfs.swatches import SWATCH_ZOOMS, layout, render_swatches, swatch_osm_xml
+from renderers.mfs.symbols import IMAGE_SIZE, render_symbol
+
+#: An entry is kept when at least this share of its pixels differ from the most common
+#: colour (the background or the fill) by more than :data:`INK_TOLERANCE`, or when its
+#: most common colour is not the land colour (a filled area).
+MIN_INK = 0.004
+INK_TOLERANCE = 8
+LAND_RGB = (0xF2, 0xEF, 0xE9)
+
+
+def ink_fraction(png: bytes) -> float:
+    """Return the share of pixels that differ from the land colour.
+
+    Parameters
+    ----------
+    png : bytes
+        An encoded image.
+
+    Returns
+    -------
+    float
+        Between 0 and 1: pixels whose RGB differs from OSM-Carto's land colour by more
+        than :data:`INK_TOLERANCE` (sum of absolute channel differences).
+    """
+    with Image.open(io.BytesIO(png)) as im:
+        rgb = np.asarray(im.convert("RGB"), dtype=np.int64).reshape(-1, 3)
+    diff = np.abs(rgb - np.array(LAND_RGB)).sum(axis=1)
+    return float((diff > INK_TOLERANCE).mean())
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._=-]+", "_", text)
+
+
+def _swatch_images(
+    specs: list[FeatureSpec], *, cache_dir: Path, size: int, zooms: dict[str, int]
+) -> dict[str, bytes]:
+    from renderers.style import style_version
+
+    if not specs:
+        return {}
+    key = f"{swatch_osm_xml(layout(specs))}|{style_version()}|{sorted(zooms.items())}|{size}"
+    folder = cache_dir / "mfs" / f"images-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
+    paths = {s.feature_id: folder / f"{_slug(s.feature_id)}.png" for s in specs}
+    if all(p.is_file() for p in paths.values()):
+        return {fid: p.read_bytes() for fid, p in paths.items()}
+    images = render_swatches(specs, cache_dir=cache_dir, size=size, zooms=zooms)
+    folder.mkdir(parents=True, exist_ok=True)
+    for fid, png in images.items():
+        tmp = paths[fid].with_suffix(".tmp")
+        tmp.write_bytes(png)
+        tmp.replace(paths[fid])
+    return images
+
+
+def build_catalogue(
+    *,
+    cache_dir: Path,
+    categories: Iterable[str] = ("symbol", "line", "area"),
+    carto_dir: Path = CARTO_DIR,
+    size: int = IMAGE_SIZE,
+) -> list[FeatureImage]:
+    """Return the catalogue with images, derived from the installed OSM-Carto.
+
+    Parameters
+    ----------
+    cache_dir : pathlib.Path
+        Cache root (swatch images, the tile pipeline's database cluster).
+    categories : iterable of str
+        Which of ``symbol``, ``line``, ``area`` to include; lines and areas need
+        PostgreSQL/PostGIS and osm2pgsql.
+    carto_dir : pathlib.Path
+        The OSM-Carto folder.
+    size : int
+        Image side in pixels.
+
+    Returns
+    -------
+    list of FeatureImage
+        Symbols, lines, areas, each in catalogue order, without near-empty images.
+
+    Raises
+    ------
+    RenderError
+        When OSM-Carto is missing or the tile pipeline fails.
+    """
+    rules, keys = load_style_rules(carto_dir)
+    specs = catalogue_specs(rules, keys, categories=categories)
+    swatches = _swatch_images(
+        [s for s in specs if s.category != "symbol"],
+        cache_dir=Path(cache_dir),
+        size=size,
+        zooms=SWATCH_ZOOMS,
+    )
+    out = []
+    for spec in specs:
+        if spec.category == "symbol":
+            png = render_symbol(spec, carto_dir=carto_dir, size=size)
+        else:
+            png = swatches[spec.feature_id]
+        if ink_fraction(png) >= MIN_INK:
+            out.append(FeatureImage(spec, png))
+    return out
