@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+from numpy.typing import NDArray
 from pyproj import Geod
 
 #: Metres of road geometry on each side of a junction whose bearing defines a turn.
@@ -132,3 +134,94 @@ def arriving_bearing(coords: Sequence[LonLat], *, sample_m: float = BEARING_SAMP
     if (lon1, lat1) == (lon0, lat0):
         return default
     return bearing_deg(lat0, lon0, lat1, lon1)
+
+
+def run_profile(lons: Sequence[float], lats: Sequence[float]) -> NDArray[np.float64]:
+    """Cumulative geodesic distance in metres at each vertex of a polyline.
+
+    Examples
+    --------
+    >>> [round(float(d), 3) for d in run_profile([0.0, 1.0, 2.0], [0.0, 0.0, 0.0])]
+    [0.0, 111319.491, 222638.982]
+    """
+    lon = np.asarray(lons, dtype=float)
+    lat = np.asarray(lats, dtype=float)
+    if len(lon) < 2:
+        return np.zeros(len(lon))
+    seg = np.asarray(_GEOD.inv(lon[:-1], lat[:-1], lon[1:], lat[1:])[2], dtype=float)
+    return np.concatenate(([0.0], np.cumsum(seg)))
+
+
+def _points_at(lon: NDArray[np.float64], lat: NDArray[np.float64], cum: NDArray[np.float64],
+               targets: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Points at cumulative distances ``targets`` (clamped to the line), interpolated."""
+    t = np.clip(targets, 0.0, cum[-1])
+    k = np.clip(np.searchsorted(cum, t, side="left"), 1, len(cum) - 1)
+    seg = cum[k] - cum[k - 1]
+    f = np.divide(t - cum[k - 1], seg, out=np.ones_like(t), where=seg > 0)
+    return lon[k - 1] + f * (lon[k] - lon[k - 1]), lat[k - 1] + f * (lat[k] - lat[k - 1])
+
+
+def piece_bearings(
+    lons: Sequence[float], lats: Sequence[float], cum: NDArray[np.float64],
+    starts: Sequence[int], ends: Sequence[int], *, sample_m: float = BEARING_SAMPLE_M,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
+           NDArray[np.float64]]:
+    """Leaving and arriving bearings of pieces of one polyline, both ways, all at once.
+
+    For the piece from vertex ``starts[i]`` to vertex ``ends[i]``, the bearing from its
+    first vertex to the point ``sample_m`` further along the whole polyline, and the
+    bearing from the point ``sample_m`` before its last vertex to that vertex: the same
+    values as :func:`leaving_bearing` of ``coords[start:]`` and
+    :func:`arriving_bearing` of ``coords[:end + 1]``.
+
+    Parameters
+    ----------
+    lons, lats : sequence of float
+        The polyline's vertices.
+    cum : numpy.ndarray
+        :func:`run_profile` of the polyline.
+    starts, ends : sequence of int
+        Vertex indices of each piece's ends.
+    sample_m : float, optional
+        Metres of geometry to look along.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(leaving, arriving, back_leaving, back_arriving)`` in degrees ``[0, 360)``:
+        the first two in the polyline's direction, the last two for travel against it
+        (leaving the piece's last vertex, arriving at its first). A direction that is
+        undefined (zero length) is the other one of its pair, or 0.
+
+    Examples
+    --------
+    >>> lons, lats = [24.0, 24.0, 24.1], [60.0, 60.01, 60.01]
+    >>> out, arr, back_out, back_arr = piece_bearings(lons, lats, run_profile(lons, lats),
+    ...                                               [0], [2])
+    >>> round(float(out[0]), 6), round(float(arr[0]), 1)
+    (0.0, 90.0)
+    >>> round(float(back_out[0]), 1), round(float(back_arr[0]), 6)
+    (270.0, 180.0)
+    """
+    lon = np.asarray(lons, dtype=float)
+    lat = np.asarray(lats, dtype=float)
+    i = np.asarray(starts, dtype=int)
+    j = np.asarray(ends, dtype=int)
+    ahead_lon, ahead_lat = _points_at(lon, lat, cum, cum[i] + sample_m)
+    behind_lon, behind_lat = _points_at(lon, lat, cum, cum[j] - sample_m)
+    fwd_out, back_in = _GEOD.inv(lon[i], lat[i], ahead_lon, ahead_lat)[:2]
+    back_out, fwd_in = _GEOD.inv(lon[j], lat[j], behind_lon, behind_lat)[:2]
+    # pyproj's back azimuth is the bearing at the far point towards the first one:
+    # the heading of a car arriving at the first point from the far one
+    leaving = np.asarray(fwd_out, dtype=float) % 360
+    arriving = np.asarray(fwd_in, dtype=float) % 360
+    back_leaving = np.asarray(back_out, dtype=float) % 360
+    back_arriving = np.asarray(back_in, dtype=float) % 360
+    no_ahead = (ahead_lon == lon[i]) & (ahead_lat == lat[i])
+    no_behind = (behind_lon == lon[j]) & (behind_lat == lat[j])
+    leaving = np.where(no_ahead, np.where(no_behind, 0.0, arriving), leaving)
+    arriving = np.where(no_behind, leaving, arriving)
+    back_leaving = np.where(no_behind, np.where(no_ahead, 0.0, back_arriving), back_leaving)
+    back_arriving = np.where(no_ahead, back_leaving, back_arriving)
+    return leaving, arriving, back_leaving, back_arriving

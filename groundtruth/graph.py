@@ -25,11 +25,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import networkx as nx
-from shapely.geometry import LineString
+import numpy as np
+import shapely
 
 from groundtruth._osm_reader import RawWay, RoadData, read_highway_ways
-from groundtruth.bearings import arriving_bearing, leaving_bearing
-from groundtruth.distance import polyline_length_m
+from groundtruth.bearings import piece_bearings, run_profile
 from groundtruth.extracts import Extract, resolve_extract
 
 #: ``highway=*`` values a car may drive on.
@@ -161,6 +161,17 @@ def _pieces(run: tuple[int, ...], junctions: set[int]) -> list[tuple[int, int]]:
     return pieces
 
 
+def _piece_lines(
+    lons: list[float], lats: list[float], pieces: list[tuple[int, int]]
+) -> tuple[list[shapely.LineString], list[shapely.LineString]]:
+    """The ``(lon, lat)`` LineStrings of a run's pieces, forwards and backwards (vectorised)."""
+    xy = np.column_stack((lons, lats))
+    coords = np.concatenate([xy[i : j + 1] for i, j in pieces])
+    index = np.repeat(np.arange(len(pieces)), [j - i + 1 for i, j in pieces])
+    forwards = shapely.linestrings(coords, indices=index)
+    return list(forwards), list(shapely.reverse(forwards))
+
+
 def build_road_graph(
     data: RoadData, *, name: str = "", extract_sha256: str = ""
 ) -> nx.MultiDiGraph:
@@ -193,27 +204,31 @@ def build_road_graph(
             "oneway": direction != 0,
         }
         for run in way.runs:
-            lonlats = [(data.coords[n][1], data.coords[n][0]) for n in run]
-            for i, j in _pieces(run, junctions):
+            lats = [data.coords[n][0] for n in run]
+            lons = [data.coords[n][1] for n in run]
+            cum = run_profile(lons, lats)
+            pieces = _pieces(run, junctions)
+            # bearings along the way's geometry, past a piece's end when it is short
+            bearings = piece_bearings(lons, lats, cum, [p[0] for p in pieces],
+                                      [p[1] for p in pieces])
+            forwards, backwards = _piece_lines(lons, lats, pieces)
+            for (i, j), out_deg, in_deg, back_out, back_in, forward, backward in zip(
+                pieces, *(b.tolist() for b in bearings), forwards, backwards, strict=True
+            ):
                 u, v = run[i], run[j]
-                length = polyline_length_m([(lat, lon) for lon, lat in lonlats[i : j + 1]])
-                forward = LineString(lonlats[i : j + 1])
-                # bearings along the way's geometry, past the piece's end when it is short
-                leaving = leaving_bearing(lonlats[i:])
-                arriving = arriving_bearing(lonlats[: j + 1], default=leaving)
+                length = float(cum[j] - cum[i])
                 for n in (u, v):
                     if n not in graph:
                         lat, lon = data.coords[n]
                         graph.add_node(n, y=lat, x=lon)
                 if direction in (0, 1):
                     graph.add_edge(u, v, **attrs, reversed=False, length=length,
-                                   geometry=forward, start_bearing=leaving,
-                                   end_bearing=arriving)
+                                   geometry=forward, start_bearing=out_deg,
+                                   end_bearing=in_deg)
                 if direction in (0, -1):
                     graph.add_edge(v, u, **attrs, reversed=True, length=length,
-                                   geometry=forward.reverse(),
-                                   start_bearing=(arriving + 180.0) % 360.0,
-                                   end_bearing=(leaving + 180.0) % 360.0)
+                                   geometry=backward,
+                                   start_bearing=back_out, end_bearing=back_in)
     neighbours: dict[int, set[int]] = {n: set() for n in graph.nodes}
     for u, v in graph.edges():
         neighbours[u].add(v)
