@@ -24,6 +24,18 @@ LonLat = tuple[float, float]
 def bearing_deg(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     """Initial geodesic bearing from point 1 to point 2, degrees clockwise from north.
 
+    Parameters
+    ----------
+    lat1, lon1 : float
+        The first point, degrees.
+    lat2, lon2 : float
+        The second point, degrees.
+
+    Returns
+    -------
+    float
+        Forward azimuth on the WGS84 ellipsoid in ``[0, 360)``.
+
     Examples
     --------
     >>> round(bearing_deg(60.0, 24.0, 60.001, 24.0), 6)
@@ -138,6 +150,16 @@ def arriving_bearing(coords: Sequence[LonLat], *, sample_m: float = BEARING_SAMP
 
 def run_profile(lons: Sequence[float], lats: Sequence[float]) -> NDArray[np.float64]:
     """Cumulative geodesic distance in metres at each vertex of a polyline.
+
+    Parameters
+    ----------
+    lons, lats : sequence of float
+        The vertices, degrees.
+
+    Returns
+    -------
+    numpy.ndarray
+        WGS84 metres from the first vertex to each vertex (``0.0`` first).
 
     Examples
     --------

@@ -57,6 +57,16 @@ class FeatureType:
     def matches(self, tags: Mapping[str, str]) -> bool:
         """Whether an OSM object with these tags is of this type.
 
+        Parameters
+        ----------
+        tags : mapping
+            The object's OSM tags.
+
+        Returns
+        -------
+        bool
+            True when every tag of at least one alternative matches.
+
         Examples
         --------
         >>> ft = FeatureType("clothes shop", "symbol", ({"shop": "clothes"},
@@ -75,11 +85,27 @@ class FeatureType:
         return min(self.zooms)
 
     def drawn_at(self, zoom: int) -> bool:
-        """Whether OSM-Carto draws the type at a zoom."""
+        """Whether OSM-Carto draws the type at a zoom.
+
+        Parameters
+        ----------
+        zoom : int
+            Zoom level.
+
+        Returns
+        -------
+        bool
+        """
         return zoom in self.zooms
 
     def icon_path(self) -> Path | None:
-        """Absolute path of the OSM-Carto icon, or None for lines and areas."""
+        """Absolute path of the OSM-Carto icon.
+
+        Returns
+        -------
+        pathlib.Path or None
+            Under :data:`OSM_CARTO_SYMBOLS_DIR`; None for lines and areas.
+        """
         return OSM_CARTO_SYMBOLS_DIR / self.icon if self.icon else None
 
 
@@ -157,6 +183,15 @@ def load_catalogue(path: Path | None = None) -> tuple[FeatureType, ...]:
 def feature_type_names(catalogue: Sequence[FeatureType] | None = None) -> list[str]:
     """Names of the feature types, in catalogue order.
 
+    Parameters
+    ----------
+    catalogue : sequence of FeatureType, optional
+        Feature types; the shipped catalogue by default.
+
+    Returns
+    -------
+    list of str
+
     Examples
     --------
     >>> feature_type_names()[:3]
@@ -167,6 +202,17 @@ def feature_type_names(catalogue: Sequence[FeatureType] | None = None) -> list[s
 
 def get_feature_type(name: str, catalogue: Sequence[FeatureType] | None = None) -> FeatureType:
     """Look up a feature type by name, ignoring case.
+
+    Parameters
+    ----------
+    name : str
+        Type name, e.g. ``"coffee shop"``.
+    catalogue : sequence of FeatureType, optional
+        Feature types; the shipped catalogue by default.
+
+    Returns
+    -------
+    FeatureType
 
     Raises
     ------
@@ -192,6 +238,18 @@ def match_feature_types(
     tags: Mapping[str, str], catalogue: Sequence[FeatureType] | None = None
 ) -> list[FeatureType]:
     """All catalogue types that an object with these tags belongs to.
+
+    Parameters
+    ----------
+    tags : mapping
+        The object's OSM tags.
+    catalogue : sequence of FeatureType, optional
+        Feature types; the shipped catalogue by default.
+
+    Returns
+    -------
+    list of FeatureType
+        In catalogue order; empty when none matches.
 
     Examples
     --------

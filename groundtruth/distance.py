@@ -20,6 +20,18 @@ def haversine_m(
 ) -> float:
     """Great-circle distance on a sphere (Leaflet's ``map.distance`` uses this).
 
+    Parameters
+    ----------
+    lat1, lon1, lat2, lon2 : float
+        The two points, degrees.
+    radius_m : float, optional
+        Sphere radius; Leaflet's 6,371,000 m by default.
+
+    Returns
+    -------
+    float
+        Metres.
+
     Examples
     --------
     >>> round(haversine_m(0.0, 0.0, 0.0, 1.0), 3)
@@ -34,6 +46,16 @@ def haversine_m(
 def geodesic_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     """Geodesic distance on the WGS84 ellipsoid in metres.
 
+    Parameters
+    ----------
+    lat1, lon1, lat2, lon2 : float
+        The two points, degrees.
+
+    Returns
+    -------
+    float
+        Metres along the geodesic (pyproj's Karney algorithm).
+
     Examples
     --------
     >>> round(geodesic_m(0.0, 0.0, 0.0, 1.0), 3)
@@ -44,6 +66,16 @@ def geodesic_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
 
 def polyline_length_m(points: Sequence[tuple[float, float]]) -> float:
     """Geodesic length in metres of a polyline of ``(lat, lon)`` vertices (WGS84).
+
+    Parameters
+    ----------
+    points : sequence of (lat, lon)
+        Vertices in degrees.
+
+    Returns
+    -------
+    float
+        Sum of the geodesic lengths of the segments; 0 for fewer than two points.
 
     Examples
     --------
@@ -59,6 +91,16 @@ def polyline_length_m(points: Sequence[tuple[float, float]]) -> float:
 
 def meters_to_feet(meters: float) -> float:
     """Convert metres to international feet.
+
+    Parameters
+    ----------
+    meters : float
+        A length in metres.
+
+    Returns
+    -------
+    float
+        The length in feet (``meters / 0.3048``).
 
     Examples
     --------

@@ -170,6 +170,15 @@ def build_features(
 def catalogue_keys(catalogue: Sequence[FeatureType]) -> set[str]:
     """Tag keys the catalogue's filters use (what the reader must keep).
 
+    Parameters
+    ----------
+    catalogue : sequence of FeatureType
+        Feature types.
+
+    Returns
+    -------
+    set of str
+
     Examples
     --------
     >>> sorted(catalogue_keys(load_catalogue()))

@@ -23,6 +23,16 @@ MAX_LATITUDE = 85.0511287798
 def world_size_px(zoom: float) -> float:
     """Return the width of the world in pixels at a zoom.
 
+    Parameters
+    ----------
+    zoom : float
+        Zoom level.
+
+    Returns
+    -------
+    float
+        ``256 * 2**zoom``.
+
     Examples
     --------
     >>> world_size_px(0)
@@ -67,6 +77,18 @@ def latlon_to_global_px(lat: float, lon: float, zoom: float) -> tuple[float, flo
 def global_px_to_latlon(x: float, y: float, zoom: float) -> tuple[float, float]:
     """Invert :func:`latlon_to_global_px`.
 
+    Parameters
+    ----------
+    x, y : float
+        Global pixel coordinates.
+    zoom : float
+        Zoom level.
+
+    Returns
+    -------
+    tuple of float
+        ``(lat, lon)`` in degrees.
+
     Examples
     --------
     >>> global_px_to_latlon(128.0, 128.0, 0)
@@ -84,6 +106,18 @@ def meters_per_pixel(lat: float, zoom: float) -> float:
 
     ``2 * pi * 6378137 * cos(lat) / (256 * 2**zoom)`` metres per pixel.
 
+    Parameters
+    ----------
+    lat : float
+        Latitude in degrees.
+    zoom : float
+        Zoom level.
+
+    Returns
+    -------
+    float
+        Metres on the ground per pixel.
+
     Examples
     --------
     >>> round(meters_per_pixel(0.0, 0), 3)
@@ -98,6 +132,18 @@ def path_length_px(points: Sequence[tuple[float, float]], zoom: float) -> float:
     """Length in pixels of a polyline of ``(lat, lon)`` vertices at a zoom.
 
     The sum of straight segments between the vertices projected to global pixels.
+
+    Parameters
+    ----------
+    points : sequence of (lat, lon)
+        Vertices in degrees.
+    zoom : float
+        Zoom level.
+
+    Returns
+    -------
+    float
+        Pixels; 0 for fewer than two points.
 
     Examples
     --------
@@ -155,13 +201,35 @@ class View:
         return (_round_half_up(cx - self.width / 2), _round_half_up(cy - self.height / 2))
 
     def to_view_px(self, lat: float, lon: float) -> tuple[float, float]:
-        """Project ``(lat, lon)`` to pixels from the view's top-left corner."""
+        """Project ``(lat, lon)`` to pixels from the view's top-left corner.
+
+        Parameters
+        ----------
+        lat, lon : float
+            Degrees.
+
+        Returns
+        -------
+        tuple of float
+            ``(x, y)`` in CSS pixels, ``x`` to the right and ``y`` down.
+        """
         gx, gy = latlon_to_global_px(lat, lon, self.zoom)
         ox, oy = self.origin_px
         return gx - ox, gy - oy
 
     def to_latlon(self, x: float, y: float) -> tuple[float, float]:
-        """Return the ``(lat, lon)`` at view pixel ``(x, y)``."""
+        """Return the ``(lat, lon)`` at view pixel ``(x, y)``.
+
+        Parameters
+        ----------
+        x, y : float
+            Pixels from the view's top-left corner.
+
+        Returns
+        -------
+        tuple of float
+            ``(lat, lon)`` in degrees.
+        """
         ox, oy = self.origin_px
         return global_px_to_latlon(ox + x, oy + y, self.zoom)
 
@@ -173,18 +241,41 @@ class View:
         return south, west, north, east
 
     def contains(self, lat: float, lon: float, *, margin_px: float = 0.0) -> bool:
-        """Whether a point falls inside the view, at least ``margin_px`` from every edge."""
+        """Whether a point falls inside the view, at least ``margin_px`` from every edge.
+
+        Parameters
+        ----------
+        lat, lon : float
+            Degrees.
+        margin_px : float, optional
+            Distance the point must keep from every edge.
+
+        Returns
+        -------
+        bool
+        """
         x, y = self.to_view_px(lat, lon)
         return (margin_px <= x <= self.width - margin_px) and (
             margin_px <= y <= self.height - margin_px
         )
 
     def meters_per_pixel(self) -> float:
-        """Ground resolution at the view centre."""
+        """Ground resolution at the view centre.
+
+        Returns
+        -------
+        float
+            Metres per pixel (see :func:`meters_per_pixel`).
+        """
         return meters_per_pixel(self.center[0], self.zoom)
 
     def tiles(self, *, margin_tiles: int = 0) -> list[tuple[int, int, int]]:
         """The ``(z, x, y)`` tiles that cover the view, optionally with a margin.
+
+        Parameters
+        ----------
+        margin_tiles : int, optional
+            Extra rings of tiles around the view.
 
         Returns
         -------
@@ -203,6 +294,15 @@ class View:
 def tile_bounds(z: int, x: int, y: int) -> tuple[float, float, float, float]:
     """``(south, west, north, east)`` of an XYZ tile in degrees.
 
+    Parameters
+    ----------
+    z, x, y : int
+        Tile address.
+
+    Returns
+    -------
+    tuple of float
+
     Examples
     --------
     >>> tile_bounds(0, 0, 0)[1], tile_bounds(0, 0, 0)[3]
@@ -216,7 +316,20 @@ def tile_bounds(z: int, x: int, y: int) -> tuple[float, float, float, float]:
 def tiles_for_bounds(
     bounds: tuple[float, float, float, float], zooms: Iterable[int]
 ) -> list[tuple[int, int, int]]:
-    """All ``(z, x, y)`` tiles touching ``(south, west, north, east)`` at each zoom."""
+    """All ``(z, x, y)`` tiles touching ``(south, west, north, east)`` at each zoom.
+
+    Parameters
+    ----------
+    bounds : tuple of float
+        ``(south, west, north, east)`` in degrees.
+    zooms : iterable of int
+        Zoom levels.
+
+    Returns
+    -------
+    list of tuple of int
+        ``(z, x, y)`` per zoom, row by row.
+    """
     south, west, north, east = bounds
     out: list[tuple[int, int, int]] = []
     for z in zooms:

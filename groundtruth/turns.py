@@ -112,6 +112,18 @@ def end_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> 
 def turn_angle(heading_in: float, heading_out: float) -> float:
     """Signed change of heading in degrees, in ``(-180, 180]``; positive is clockwise.
 
+    Parameters
+    ----------
+    heading_in : float
+        Heading before the junction, degrees clockwise from north.
+    heading_out : float
+        Heading after the junction.
+
+    Returns
+    -------
+    float
+        ``heading_out - heading_in`` wrapped to ``(-180, 180]``.
+
     Examples
     --------
     >>> turn_angle(350.0, 10.0)
@@ -127,6 +139,16 @@ def turn_angle(heading_in: float, heading_out: float) -> float:
 
 def classify_turn(delta_deg: float) -> str:
     """The SRN action for a signed turn angle (see the module docstring).
+
+    Parameters
+    ----------
+    delta_deg : float
+        Signed turn angle, positive clockwise (to the right).
+
+    Returns
+    -------
+    str
+        One of :data:`ACTIONS`.
 
     Examples
     --------
@@ -144,6 +166,15 @@ def classify_turn(delta_deg: float) -> str:
 def road_label(name: str | None) -> str:
     """The road name used in steps: the ``name`` tag, or :data:`UNNAMED_ROAD`.
 
+    Parameters
+    ----------
+    name : str or None
+        An edge's ``name`` attribute.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> road_label("Mannerheimintie"), road_label(None)
@@ -154,6 +185,16 @@ def road_label(name: str | None) -> str:
 
 def normalize_label(text: str) -> str:
     """Case- and whitespace-insensitive form of a road name or action, for comparison.
+
+    Parameters
+    ----------
+    text : str
+        A road name or an action.
+
+    Returns
+    -------
+    str
+        Case-folded, with runs of whitespace as one space and none at the ends.
 
     Examples
     --------
