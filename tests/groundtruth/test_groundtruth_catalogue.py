@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,61 @@ def test_malformed_catalogues_are_rejected(tmp_path: Path) -> None:
     load_catalogue.cache_clear()
     with pytest.raises(GroundTruthError, match="cannot read"):
         load_catalogue(path)
+
+
+STYLE_XML = Path("/usr/share/openstreetmap-carto-common/style.xml")
+#: Filter text of the OSM-Carto rules that draw each line and area type.
+STYLE_FILTERS = {
+    "stream": "[waterway] = 'stream'",
+    "river": "[waterway] = 'river'",
+    "primary road": "[feature] = 'highway_primary'",
+    "park": "[feature] = 'leisure_park'",
+}
+#: Mapnik scale denominator at zoom 0 for 256-pixel tiles (0.28 mm pixels).
+SCALE_Z0 = 559082264.028
+
+
+def _rule_zooms(rule: ET.Element) -> set[int]:
+    high = rule.find("MaxScaleDenominator")
+    low = rule.find("MinScaleDenominator")
+    hi = float(high.text or "inf") if high is not None else float("inf")
+    lo = float(low.text or "0") if low is not None else 0.0
+    return {z for z in range(20) if lo <= SCALE_Z0 / 2**z < hi}
+
+
+@pytest.mark.skipif(not STYLE_XML.is_file(), reason="openstreetmap-carto-common not installed")
+def test_zooms_and_colours_agree_with_osm_carto_style() -> None:
+    """Recompute each type's zooms from style.xml's rules (plain variants: no way-size or
+    access conditions) and find its colour on one of those rules' symbolizers."""
+    root = ET.parse(STYLE_XML).getroot()
+    for ft in load_catalogue():
+        zooms: set[int] = set()
+        colours: set[str] = set()
+        for style in root.iter("Style"):
+            name = style.get("name") or ""
+            for rule in style.iter("Rule"):
+                flt = rule.find("Filter")
+                text = (flt.text or "") if flt is not None else ""
+                if "way_pixels" in text or "access" in text:
+                    continue
+                symbolizers = [c for c in rule if c.tag.endswith("Symbolizer")]
+                if ft.kind == "symbol":
+                    if name != "amenity-points" or not any(
+                        (c.get("file") or "").endswith("/" + str(ft.icon)) for c in symbolizers
+                    ):
+                        continue
+                    values = [v for alt in ft.tags for v in alt.values()]
+                    if not any(f"'{v}'" in text or f"_{v}'" in text for v in values):
+                        continue
+                else:
+                    if (STYLE_FILTERS[ft.name] not in text or "text" in name
+                            or "construction" in text):
+                        continue
+                    if not any(c.tag in ("LineSymbolizer", "PolygonSymbolizer")
+                               for c in symbolizers):
+                        continue
+                zooms |= _rule_zooms(rule)
+                colours |= {c.get(a) or "" for c in symbolizers for a in ("fill", "stroke")}
+        assert zooms, ft.name
+        assert ft.zooms == tuple(range(min(zooms), 20)), ft.name
+        assert ft.color in colours, (ft.name, sorted(colours))
