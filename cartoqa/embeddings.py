@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import logging
 import os
 import re
 import socket
@@ -162,7 +163,12 @@ def hub_reachable(host: str = HUB_HOST, *, timeout: float = 3.0) -> bool:
 
 @contextlib.contextmanager
 def _hub_offline() -> Iterator[None]:
-    """Make huggingface_hub use only its local cache for the duration."""
+    """Make huggingface_hub use only its local cache, and keep open_clip's log quiet.
+
+    A miss in the local cache is expected (the caller then tries the hub or explains
+    what to do), so open_clip's own ``ERROR`` log line about it is suppressed.
+    """
+    logging.disable(logging.ERROR)
     old = os.environ.get("HF_HUB_OFFLINE")
     os.environ["HF_HUB_OFFLINE"] = "1"
     constants: Any = None
@@ -183,6 +189,7 @@ def _hub_offline() -> Iterator[None]:
             os.environ["HF_HUB_OFFLINE"] = old
         if constants is not None:
             constants.HF_HUB_OFFLINE = old_const
+        logging.disable(logging.NOTSET)
 
 
 def _file_digest(path: Path) -> str:

@@ -49,8 +49,8 @@ LETTERS = ("A", "B", "C", "D", "E")
 MAX_DIFFERING_SHARE = 0.002
 COLOUR_LEVELS = 16
 #: Area fills are also interchangeable when their colour-cell histograms differ by less
-#: than this (L1 distance of the normalised histograms: 1% of the pixels moved).
-MAX_HISTOGRAM_L1 = 0.02
+#: than this (L1 distance of the normalised histograms: 1.5% of the pixels moved).
+MAX_HISTOGRAM_L1 = 0.03
 #: How each category is described in the question.
 KIND_TEXT = {
     "symbol": "a point symbol (icon)",
