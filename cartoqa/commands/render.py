@@ -186,10 +186,14 @@ def run(args: argparse.Namespace) -> int:
 
     with Browser(width=VIEW_WIDTH, height=VIEW_HEIGHT) as browser:
         browser.start()  # a missing Chromium is reported before the database starts
-        with TileRenderer(extract, cache_dir=cache_root()) as tiles:
+        # Not entered as a context manager: the database starts only if tiles are missing.
+        tiles = TileRenderer(extract, cache_dir=cache_root())
+        try:
             tiles.check_view(view)
             with MapRenderer(tiles, assets_dir=web_assets_dir(), browser=browser) as renderer:
                 result = renderer.render(view, markers=markers, path=path)
+        finally:
+            tiles.close()
 
     record = {
         "extract": {"name": extract.name, "sha256": extract.sha256},
