@@ -266,6 +266,25 @@ class PostgisCluster:
             "PGDATABASE": database,
         }
 
+    def server_run_id(self) -> int:
+        """Return a number that differs from one run of the server to the next.
+
+        Made of the postmaster's process id and start time (from ``postmaster.pid``).
+        Clients that pool connections (Mapnik does, per connection string, for the
+        life of the process) use it to tell one server run from the next.
+
+        Raises
+        ------
+        RenderError
+            If the server is not running.
+        """
+        try:
+            lines = (self.data_dir / "postmaster.pid").read_text().splitlines()
+            return int(lines[0]) * 1_000_003 + int(lines[2])
+        except (OSError, IndexError, ValueError) as exc:
+            raise RenderError("the database server is not running",
+                              "start it first (PostgisCluster.start)") from exc
+
     # -- lifecycle -----------------------------------------------------------------
 
     def __enter__(self) -> PostgisCluster:

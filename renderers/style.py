@@ -308,5 +308,10 @@ def load_carto_map(
     _register_fonts()
     patched = patch_style_xml(xml, dbname=dbname, pg_params=pg_params, assets_dir=assets_dir)
     m = mapnik.Map(width, height)
-    mapnik.load_map_from_string(m, patched, False, str(carto_dir) + "/")
+    try:
+        mapnik.load_map_from_string(m, patched, False, str(carto_dir) + "/")
+    except RuntimeError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unknown error"
+        raise RenderError(f"Mapnik could not load OSM-Carto: {first}",
+                          "check that the database cluster runs and the import finished") from exc
     return m

@@ -326,9 +326,16 @@ class TileRenderer:
             return
         database = self._prepare_database()
         env = self.cluster.env(database)
+        # Mapnik keeps a connection pool per connection string for the life of the
+        # process; a server started again (after a stop, or a crash) must not be reached
+        # through connections pooled for the previous run. The connection timeout is part
+        # of that string, so it carries a number unique to the server run (it is otherwise unused:
+        # a unix socket connects at once or fails at once).
+        timeout = 60 + self.cluster.server_run_id() % 100_000
         self._map = load_carto_map(
             dbname=database,
-            pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER},
+            pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
+                       "connect_timeout": str(timeout)},
             assets_dir=self.cache_dir / "style-assets" / self.style_version,
         )
         self._map.buffer_size = BUFFER_PX
@@ -347,7 +354,11 @@ class TileRenderer:
         self.cluster.stop()
 
     def __enter__(self) -> TileRenderer:
-        self.start()
+        try:
+            self.start()
+        except BaseException:
+            self.close()  # leave the cluster: __exit__ is not called when __enter__ fails
+            raise
         return self
 
     def __exit__(

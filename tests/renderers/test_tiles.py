@@ -15,6 +15,7 @@ from PIL import Image
 from groundtruth.extracts import Extract, resolve_extract
 from groundtruth.projection import View, latlon_to_global_px
 from renderers.errors import RenderError
+from renderers.postgis import PostgisCluster
 from renderers.style import carto_file, patch_style_xml, style_version
 from renderers.tiles import (
     TileRenderer,
@@ -239,6 +240,27 @@ def test_pattern_fills_keep_osm_carto_base_colours(
     orchard = (0xAE, 0xDF, 0xA3)
     assert _share(pixels, orchard) > 0.7  # mostly the base fill, dots every 16 px
     assert _share(pixels, orchard) < 0.99  # and the dots are there
+
+
+@pytest.mark.slow
+def test_renderer_works_again_after_the_server_restarted(tmp_path: Path) -> None:
+    """Mapnik pools connections per process: a restarted server must not get stale ones."""
+    osm = resolve_extract(_square_areas_osm([("landuse", "grass")], tmp_path / "grass.osm"))
+    cache = Path(tempfile.mkdtemp(prefix="cartoqa-test-restart-"))
+    cache.chmod(0o755)
+    runs = []
+    try:
+        for _ in range(2):
+            with TileRenderer(osm, cache_dir=cache) as tiles:  # stops the server on exit
+                runs.append(tiles.cluster.server_run_id())
+                png = tiles.render_image(center=(60.00065, 24.0025), zoom=18, width=64,
+                                         height=64)
+                assert png.startswith(b"\x89PNG")
+            assert not tiles.cluster._server_alive()
+        assert runs[0] != runs[1]
+    finally:
+        PostgisCluster(cache).destroy()
+        shutil.rmtree(cache, ignore_errors=True)
 
 
 # -- pure functions -------------------------------------------------------------------
