@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import shapely
 from shapely.geometry import MultiLineString, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge
@@ -141,6 +142,7 @@ def build_features(
     """
     features: list[Feature] = []
     lines: dict[tuple[str, str | None], list[RawObject]] = {}
+    areas: dict[tuple[str, str | None, bytes], int] = {}
     types = {ft.name: ft for ft in catalogue}
     for obj in objects:
         name = obj.tags.get("name") or None
@@ -150,12 +152,24 @@ def build_features(
             if ft.kind == "line":
                 if obj.osm_type == "way":
                     lines.setdefault((ft.name, name), []).append(obj)
-            elif obj.osm_type == "area" or (ft.kind == "symbol" and obj.osm_type == "node"):
+            elif obj.osm_type == "area":
+                # old-style multipolygons tag both the relation and its outer way: the
+                # same area twice is one feature
+                key = (ft.name, name, shapely.normalize(obj.geometry).wkb)
+                if key in areas:
+                    index = areas[key]
+                    old = features[index]
+                    refs = tuple(sorted({*old.osm_ids, obj.ref}))
+                    features[index] = Feature(old.feature_type, old.kind, old.name, refs,
+                                              old.lat, old.lon, old.geometry)
+                    continue
+                areas[key] = len(features)
                 anchor = obj.geometry.representative_point()
-                features.append(
-                    Feature(ft.name, ft.kind, name, (obj.ref,), anchor.y, anchor.x,
-                            obj.geometry)
-                )
+                features.append(Feature(ft.name, ft.kind, name, (obj.ref,), anchor.y,
+                                        anchor.x, obj.geometry))
+            elif ft.kind == "symbol" and obj.osm_type == "node":
+                features.append(Feature(ft.name, ft.kind, name, (obj.ref,), obj.geometry.y,
+                                        obj.geometry.x, obj.geometry))
     for (type_name, name), parts in lines.items():
         ft = types[type_name]
         if name is not None:

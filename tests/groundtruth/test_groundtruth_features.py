@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from shapely.geometry import LineString, Point, Polygon
 
-from groundtruth.catalogue import feature_type_names
+from groundtruth._osm_reader import RawObject
+from groundtruth.catalogue import feature_type_names, load_catalogue
 from groundtruth.errors import GroundTruthError
-from groundtruth.features import Feature, features_in_view, features_in_view_by_type
+from groundtruth.features import (
+    Feature,
+    build_features,
+    features_in_view,
+    features_in_view_by_type,
+)
 
 #: (type, kind, name, source objects, anchor lat, anchor lon) for assets/osm/features.osm,
 #: in catalogue order, then name (unnamed first), then source ids.
@@ -107,3 +114,23 @@ def test_zoom_follows_osm_carto(fixture_features: list[Feature]) -> None:
 def test_unknown_feature_type(fixture_features: list[Feature]) -> None:
     with pytest.raises(GroundTruthError, match="unknown feature type"):
         features_in_view(fixture_features, WHOLE, "bakery")
+
+
+def test_build_features_from_raw_objects() -> None:
+    square = Polygon([(24.0, 60.0), (24.001, 60.0), (24.001, 60.001), (24.0, 60.001)])
+    same_square = Polygon([(24.001, 60.001), (24.0, 60.001), (24.0, 60.0), (24.001, 60.0)])
+    objects = [
+        # an old-style multipolygon: the relation and its outer way both carry the tags
+        RawObject("area", 5, {"leisure": "park", "name": "P"}, square, "relation/5"),
+        RawObject("area", 6, {"leisure": "park", "name": "P"}, same_square, "way/6"),
+        # an open way tagged as a shop draws no icon; a node does
+        RawObject("way", 7, {"shop": "beauty"}, LineString([(24.0, 60.0), (24.1, 60.0)]),
+                  "way/7"),
+        RawObject("node", 8, {"shop": "beauty", "amenity": "atm"}, Point(24.2, 60.2),
+                  "node/8"),
+    ]
+    features = build_features(objects, load_catalogue())
+    assert [(f.feature_type, f.osm_ids) for f in features] == [
+        ("ATM", ("node/8",)), ("park", ("relation/5", "way/6")), ("beauty shop", ("node/8",))]
+    assert (features[0].lat, features[0].lon) == (60.2, 24.2)
+    assert square.contains(Point(features[1].lon, features[1].lat))
