@@ -18,12 +18,18 @@ _NONE = re.compile(
     r"|i (?:cannot|can't|could not|couldn't|do not|don't) (?:see|find)\b.*|\[\s*\]|-)\W*$",
     re.IGNORECASE,
 )
+# first-person or apologetic prose ("I'm sorry", "I cannot tell"), never a name
+_PROSE = re.compile(
+    r"\bI(?:'m|\s+(?:am|cannot|can't|can|could|couldn't|do|don't|see|think|would|will|have|"
+    r"believe|need))\b|\b(?:sorry|unable|apologi[sz]e|as an ai)\b",
+    re.IGNORECASE,
+)
 _AND = re.compile(r"\s+(?:and|&|/)\s+", re.IGNORECASE)
 _LAST_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 _PROSE_INTRO = re.compile(
     r"^(?:.*?\b(?:intersection|junction|crossing|corner|meeting)\s+(?:of|between)"
-    r"|.*?\bbetween)\s+(?P<rest>.+)$",
+    r"|.*?\bbetween|.*?\b(?:roads?|streets?|names?)\s+(?:are|is))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 
@@ -70,6 +76,8 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
                 intro = _PROSE_INTRO.match(ln)
                 if intro:
                     ln = intro.group("rest")
+            if _PROSE.search(ln):
+                continue
             raw.extend(_split_line(ln, split_and=split_and))
     items = []
     for item in raw:
@@ -77,7 +85,7 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
         if m and len(m.group("label").split()) <= 3 and m.group("rest").strip():
             item = m.group("rest")
         tidy = _tidy(item)
-        if tidy and len(tidy.split()) <= MAX_NAME_WORDS:
+        if tidy and len(tidy.split()) <= MAX_NAME_WORDS and not _PROSE.search(tidy):
             items.append(tidy)
     if not items and any(_NONE.match(ln.strip("*_ .")) for ln in lines):
         return []
@@ -91,7 +99,9 @@ def parse_names(text: str) -> ParseResult:
     ending in ``:`` are dropped; ``Label: name`` keeps the name; ``A, B and C`` gives
     three names (``and`` splits only the last item of a comma list; a name on its own
     line or bullet is never split). ``None``, ``There are no ...`` or ``[]`` give an empty
-    list. Items longer than :data:`MAX_NAME_WORDS` words are prose and are skipped.
+    list. Items longer than :data:`MAX_NAME_WORDS` words, or in the first person or
+    apologetic (``I'm sorry``, ``I cannot tell``), are prose and are skipped; a response
+    with nothing else (a refusal) is invalid.
 
     Parameters
     ----------

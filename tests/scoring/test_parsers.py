@@ -162,11 +162,19 @@ def test_names(text: str, names: list[str]) -> None:
     assert _value(parse_names(text)) == {"names": names}
 
 
-@pytest.mark.parametrize(
-    "text", ["", "I cannot read the labels on this map because they are far too small."]
-)
+REFUSALS = ["", "I cannot read the labels on this map because they are far too small.",
+            "I'm sorry, I cannot help with that image.", "Sorry, the labels are unreadable.",
+            "I see two cafes and a bank."]
+
+
+@pytest.mark.parametrize("text", REFUSALS)
 def test_names_invalid(text: str) -> None:
     assert isinstance(parse_names(text), Invalid)
+
+
+@pytest.mark.parametrize("text", REFUSALS)
+def test_roads_invalid(text: str) -> None:
+    assert isinstance(parse_roads(text), Invalid)
 
 
 @pytest.mark.parametrize(
@@ -180,6 +188,7 @@ def test_names_invalid(text: str) -> None:
         "The blue marker is at the intersection of Mannerheimintie and Lönnrotinkatu.",
         "Answer: Mannerheimintie; Lönnrotinkatu",
         '["Mannerheimintie", "Lönnrotinkatu"]',
+        "I believe the roads are Mannerheimintie and Lönnrotinkatu.",
     ],
 )
 def test_roads(text: str) -> None:

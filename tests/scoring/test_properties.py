@@ -163,7 +163,8 @@ _RESERVED = {"and", "none", "no", "nothing", "answer", "the", "n", "na", "a", "b
              "left", "right", "straight", "turn", "continue", "go", "keep", "then", "start",
              "end", "origin", "destination", "finish", "next", "finally", "step", "onto",
              "on", "to", "into", "via", "along", "down", "up", "around", "uturn", "at",
-             "from", "reach", "marker", "route", "road", "roads", "final", "there", "i"}
+             "from", "reach", "marker", "route", "road", "roads", "final", "there", "i",
+             "sorry", "unable", "apologise", "apologize"}
 WORD = st.from_regex(r"[A-ZÄÖÅÉ][a-zäöåé]{2,9}", fullmatch=True)
 NAME = st.lists(WORD, min_size=1, max_size=3).map(" ".join).filter(
     lambda s: not {w.lower() for w in s.split()} & _RESERVED)
