@@ -15,7 +15,8 @@ edge leaves ``u`` and reaches ``v``, measured over
 :data:`~groundtruth.bearings.BEARING_SAMPLE_M` metres of the way's geometry (running on
 past the edge's end along the same way when the edge is shorter than that).
 
-The graph attributes hold ``crs`` (``"epsg:4326"``), ``name`` and ``extract_sha256``.
+The graph attributes hold ``crs`` (``"epsg:4326"``), ``name``, ``extract_sha256`` and
+``simplified`` (True: as osmnx marks a graph whose nodes are junctions and ends only).
 """
 
 from __future__ import annotations
@@ -193,7 +194,8 @@ def build_road_graph(
     """
     ways: list[RawWay] = [w for w in data.ways if is_drivable(w.tags)]
     junctions = _graph_nodes(run for w in ways for run in w.runs)
-    graph = nx.MultiDiGraph(crs="epsg:4326", name=name, extract_sha256=extract_sha256)
+    graph = nx.MultiDiGraph(crs="epsg:4326", name=name, extract_sha256=extract_sha256,
+                            simplified=True)
     for way in ways:
         direction = oneway_direction(way.tags)
         attrs = {
