@@ -148,6 +148,12 @@ def read_highway_ways(path: Path) -> RoadData:
     RoadData
         The ways (split into located runs) and a ``node id -> (lat, lon)`` map for
         the nodes they use.
+
+    Raises
+    ------
+    GroundTruthError
+        If the file cannot be read, or it has roads but no node locations for any of
+        them (an unsorted file, with ways before nodes).
     """
     data = RoadData()
     fp = (
@@ -156,9 +162,11 @@ def read_highway_ways(path: Path) -> RoadData:
         .with_filter(osmium.filter.EntityFilter(WAY))
         .with_filter(osmium.filter.KeyFilter("highway"))
     )
+    highway_ways = 0
     for obj in _guarded(iter(fp), path):
         if not isinstance(obj, Way):
             continue
+        highway_ways += 1
         refs: list[tuple[int, LatLon | None]] = []
         for nd in obj.nodes:
             loc = nd.location
@@ -172,6 +180,12 @@ def read_highway_ways(path: Path) -> RoadData:
         if runs:
             tags = {t.k: t.v for t in obj.tags}
             data.ways.append(RawWay(id=obj.id, tags=tags, runs=runs))
+    if highway_ways and not data.ways:
+        raise GroundTruthError(
+            f"{path}: none of its {highway_ways} roads has node locations (are the nodes"
+            " missing, or listed after the ways?)",
+            f"sort the file so that nodes come first: osmium sort {path.name} -o sorted.osm.pbf",
+        )
     return data
 
 

@@ -200,3 +200,29 @@ def test_osmnx_reads_the_graph(grid: nx.MultiDiGraph) -> None:
     assert ox.routing.shortest_path(grid, 23, 21, weight="length") == [23, 13, 12, 11, 21]
     stats = ox.stats.basic_stats(grid)
     assert stats["n"] == 13
+
+
+def test_unsorted_file_is_a_user_error(tmp_path: Path) -> None:
+    path = tmp_path / "unsorted.osm"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6">\n'
+        '<way id="1" version="1"><nd ref="1"/><nd ref="2"/>'
+        '<tag k="highway" v="residential"/></way>\n'
+        '<node id="1" version="1" lat="60.0" lon="24.0"/>\n'
+        '<node id="2" version="1" lat="60.001" lon="24.0"/>\n</osm>\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(GroundTruthError, match="node locations") as info:
+        load_road_graph(path)
+    assert info.value.fix is not None and "osmium sort" in info.value.fix
+
+
+def test_extract_without_roads_gives_an_empty_graph(tmp_path: Path) -> None:
+    path = tmp_path / "pois.osm"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6">\n'
+        '<node id="1" version="1" lat="60.0" lon="24.0"><tag k="amenity" v="cafe"/></node>\n'
+        '</osm>\n',
+        encoding="utf-8",
+    )
+    assert load_road_graph(path).number_of_nodes() == 0
