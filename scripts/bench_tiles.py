@@ -24,6 +24,8 @@ from groundtruth.projection import tiles_for_bounds
 from renderers.osm_import import ensure_imported
 from renderers.tiles import MAX_ZOOM, MIN_ZOOM, TileRenderer
 
+# Figures on a busy machine are wall-clock: compare "render CPU" across machines.
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its figures."""
@@ -55,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         t2 = time.perf_counter()
         renderer.start()  # loads the style (the import is already done)
         t3 = time.perf_counter()
+        cpu0 = time.process_time()
         renderer.ensure_tiles(tiles)
+        cpu = time.process_time() - cpu0
         t4 = time.perf_counter()
         render_s = t4 - t3
         print(f"extract            {extract.name} ({extract.short_id})")
@@ -69,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cold render        {render_s:6.2f} s = "
               f"{len(tiles) / render_s:6.1f} extract tiles/s "
               f"({renderer.tiles_rendered / render_s:.1f} rendered tiles/s)")
+        if args.workers == 1:
+            print(f"render CPU         {cpu:6.2f} s in Mapnik (this process; PostgreSQL apart)")
         print(f"cold total         {t4 - t0:6.2f} s")
         t5 = time.perf_counter()
         renderer.ensure_tiles(tiles)
