@@ -9,6 +9,7 @@ import pytest
 
 from groundtruth.distance import polyline_length_m
 from groundtruth.features import features_in_view, load_features
+from groundtruth.graph import load_road_graph
 from groundtruth.junctions import road_names_at, two_road_junctions
 from groundtruth.projection import View
 from groundtruth.routing import route_from_nodes, shortest_route
@@ -91,3 +92,20 @@ def test_features_in_a_view_of_central_helsinki() -> None:
     south, west, north, east = view.bounds
     assert all(south <= f.lat <= north and west <= f.lon <= east for f in result.features)
     assert all(f.feature_type == "restaurant" for f in result.features)
+
+
+def test_kotka_routes_connect_and_add_up() -> None:
+    """The other bundled extract (suburban Kotka) passes the same route checks."""
+    graph = load_road_graph("kotka")
+    largest: set[int] = set()
+    for component in nx.strongly_connected_components(graph):
+        if len(component) > len(largest):
+            largest = set(component)
+    nodes = sorted(largest)
+    rng = random.Random(7)
+    for _ in range(40):
+        origin, destination = rng.sample(nodes, 2)
+        route = shortest_route(graph, origin, destination)
+        assert route.length_m == pytest.approx(
+            sum(graph.edges[e]["length"] for e in route.edges), abs=1e-9)
+        assert steps_connect(graph, route_steps(graph, route), origin, destination)
