@@ -62,7 +62,13 @@ _UNIT = re.compile(
     r"feet|foot|ft|yards?|yds?|miles?|mi)(?![A-Za-z])",
     re.IGNORECASE,
 )
-_ZERO_WORDS = re.compile(r"\b(?:none|no|zero|nothing|nil)\b", re.IGNORECASE)
+# "none" as a whole answer, or a sentence saying there are none
+_ZERO_SENTENCE = re.compile(
+    r"^\W*(?:none|no|zero|nothing|nil)\b(?!\s+(?:way|idea|one\s+can))"
+    r"|\bthere\s+(?:are|is)\s+no\s+(?!way\b|idea\b)\w"
+    r"|\bno\s+\w+(?:\s+\w+)?\s+(?:are|is)\s+(?:shown|visible|present|marked|on)\b",
+    re.IGNORECASE,
+)
 
 _UNITS_WORDS = {
     "zero": 0,
@@ -271,7 +277,8 @@ def parse_count(text: str) -> ParseResult:
 
     Rules, in order: the first number after the last ``Answer:`` cue; else the only
     number in the response (repeats allowed); else the only number on the last line;
-    else ``none``/``no``/``zero`` with no digits gives 0. Anything else is invalid.
+    else, with no number at all, a response that starts with ``none``/``no``/``zero`` or
+    says ``there are no ...`` gives 0. Anything else is invalid.
 
     Parameters
     ----------
@@ -298,7 +305,7 @@ def parse_count(text: str) -> ParseResult:
         nums = find_numbers(cue)
         if nums:
             return _count_result(nums[0].value)
-        if _ZERO_WORDS.match(cue.strip(" .:\"'")):
+        if _ZERO_SENTENCE.search(cue):
             return Parsed({"count": 0})
     nums = find_numbers(t)
     if nums:
@@ -310,8 +317,8 @@ def parse_count(text: str) -> ParseResult:
             shown = ", ".join(sorted({_fmt(n.value) for n in nums}))
             return Invalid(f"several numbers ({shown}) and no 'Answer:' line")
         return _count_result(value)
-    if _ZERO_WORDS.search(t):
-        return Parsed({"count": 0}, ("no number; read 'none'/'no' as 0",))
+    if _ZERO_SENTENCE.search(t):
+        return Parsed({"count": 0}, ("no number; read 'none'/'there are no' as 0",))
     return Invalid("no number found")
 
 

@@ -165,7 +165,8 @@ def parse_route(text: str) -> ParseResult:
     Returns
     -------
     Parsed or Invalid
-        ``Parsed({"steps": [...]})``; invalid when no list is found or it is empty.
+        ``Parsed({"steps": [...]})``; invalid when no list is found, it is empty, or it
+        names neither a marker nor an action.
 
     Examples
     --------
@@ -201,4 +202,6 @@ def parse_route(text: str) -> ParseResult:
     steps = _elements(raw)
     if not steps:
         return Invalid("empty route")
+    if not any(s in (ORIGIN, DESTINATION) or s in ACTIONS for s in steps):
+        return Invalid("no route: the list names no marker and no action")
     return Parsed({"steps": steps})

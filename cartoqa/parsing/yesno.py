@@ -8,11 +8,12 @@ from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.text import after_last_cue, clean
 
 _LEADING = re.compile(
-    r"^[\W_]*(yes|yeah|yep|no|nope|true|false|present|absent|not\s+present|y|n)(?![A-Za-z])",
+    r"^[\W_]*(yes|yeah|yep|no|nope|true|false|present|absent|not\s+present|y|n)(?![A-Za-z])"
+    r"(?!\s+(?:idea|clue|way)\b)",
     re.IGNORECASE,
 )
 _YES_WORDS = re.compile(r"\b(?:yes|true)\b", re.IGNORECASE)
-_NO_WORDS = re.compile(r"\b(?:no|false|none)\b", re.IGNORECASE)
+_NO_WORDS = re.compile(r"\b(?:no(?!\s+(?:idea|clue|way)\b)|false|none)\b", re.IGNORECASE)
 _NEGATIVE = re.compile(
     r"\b(?:there\s+(?:is|are)\s+(?:not|no)\b|(?:is|are)\s+not\s+(?:present|visible|shown|any)"
     r"|(?:isn't|aren't)\s+(?:present|visible|shown|any)"
@@ -23,6 +24,13 @@ _NEGATIVE = re.compile(
 _POSITIVE = re.compile(
     r"\b(?:there\s+(?:is|are)\s+(?:a|an|one|some|several|two|three|many|\d+)\b"
     r"|(?:is|are)\s+(?:present|visible|shown)|(?:i\s+)?(?:can\s+)?see\s+(?:a|an|one|some|two)\b)",
+    re.IGNORECASE,
+)
+
+_UNSURE = re.compile(
+    r"\b(?:sorry|unable|not\s+sure|unclear|uncertain|impossible\s+to|hard\s+to\s+(?:tell|say)"
+    r"|(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:tell|determine|say|answer|help"
+    r"|be\s+sure|decide|confirm))\b|\b(?:whether|if)\s+there\s+(?:is|are)\b",
     re.IGNORECASE,
 )
 
@@ -55,7 +63,8 @@ def parse_yes_no(text: str) -> ParseResult:
     Rules, in order: the word after the last ``Answer:`` cue; a leading ``yes``/``no``
     (also ``true``/``false``, ``present``/``absent``); the only one of the words yes/no
     in the text; a negative phrase (``there is no``, ``I cannot see``) or a positive one
-    (``there is a``, ``is visible``) when only one kind appears. Otherwise invalid.
+    (``there is a``, ``is visible``) when only one kind appears and the response does not
+    say it cannot tell. Otherwise invalid.
 
     Parameters
     ----------
@@ -91,6 +100,8 @@ def parse_yes_no(text: str) -> ParseResult:
         return Parsed({"present": has_yes})
     if has_yes and has_no:
         return Invalid("both yes and no in the response")
+    if _UNSURE.search(t):
+        return Invalid("no yes/no answer: the response says it cannot tell")
     negative = bool(_NEGATIVE.search(t))
     positive = bool(_POSITIVE.search(t))
     if negative != positive:

@@ -79,7 +79,11 @@ def test_yes_no(text: str, present: bool) -> None:
     assert _value(parse_yes_no(text)) == {"present": present}
 
 
-@pytest.mark.parametrize("text", ["", "Maybe.", "I do not know whether yes or no."])
+@pytest.mark.parametrize(
+    "text",
+    ["", "Maybe.", "I do not know whether yes or no.", "No idea.",
+     "I cannot tell whether there is a pharmacy.", "Sorry, it is unclear; there is a cross."],
+)
 def test_yes_no_invalid(text: str) -> None:
     assert isinstance(parse_yes_no(text), Invalid)
 
@@ -90,13 +94,17 @@ def test_yes_no_invalid(text: str) -> None:
      ("Twenty-one.", 21), ("one hundred and five", 105), ("0", 0), ("None.", 0),
      ("There are no restaurants on the map.", 0), ("zero", 0), ("**7**", 7),
      ("1. Savotta\n2. Kuu\nTotal: 2", 2), ("I count 4 (four) restaurants.", 4),
-     ("1\u202f204", 1204), ("3.0", 3)],
+     ("1\u202f204", 1204), ("3.0", 3), ("No restaurants are shown on the map.", 0)],
 )
 def test_count(text: str, count: int) -> None:
     assert _value(parse_count(text)) == {"count": count}
 
 
-@pytest.mark.parametrize("text", ["", "some", "I see 3 at zoom 19", "many restaurants"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "some", "I see 3 at zoom 19", "many restaurants", "No idea.",
+     "There is no way to count them.", "I cannot count them, sorry."],
+)
 def test_count_invalid(text: str) -> None:
     assert isinstance(parse_count(text), Invalid)
 
@@ -257,7 +265,10 @@ def test_route(text: str) -> None:
     assert [s.lower() for s in steps] == [s.lower() for s in STEPS]
 
 
-@pytest.mark.parametrize("text", ["", "[]", "I cannot determine the route."])
+@pytest.mark.parametrize(
+    "text",
+    ["", "[]", "I cannot determine the route.", "Sorry.\nI cannot do this.", "[Mannerheimintie]"],
+)
 def test_route_invalid(text: str) -> None:
     assert isinstance(parse_route(text), Invalid)
 
