@@ -122,7 +122,9 @@ class TileRenderer:
     """Renders and caches OSM-Carto tiles of one extract.
 
     The database cluster is started, the extract imported and the style loaded on
-    first need (or on entering the context manager); cached tiles need none of them.
+    first need (or by :meth:`start`); cached tiles need none of them. As a context
+    manager it calls :meth:`close` on exit, which stops the cluster when it was started
+    and no other process uses it.
 
     Parameters
     ----------
@@ -321,7 +323,13 @@ class TileRenderer:
     # -- lifecycle -----------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the cluster, import the extract and load the style (each once)."""
+        """Start the cluster, import the extract and load the style (each once).
+
+        Raises
+        ------
+        RenderError
+            If PostgreSQL, osm2pgsql, OSM-Carto, its fonts or Mapnik fail or are missing.
+        """
         if self._map is not None:
             return
         database = self._prepare_database()
@@ -351,14 +359,11 @@ class TileRenderer:
         """Drop the loaded style and leave the cluster (stopping it if no one else uses it)."""
         self._map = None
         self._database = None
-        self.cluster.stop()
+        self.cluster.stop()  # a no-op when this object never started it
 
     def __enter__(self) -> TileRenderer:
-        try:
-            self.start()
-        except BaseException:
-            self.close()  # leave the cluster: __exit__ is not called when __enter__ fails
-            raise
+        # Nothing starts here: the cluster, import and style load wait for the first
+        # tile or image that is not cached, so views of cached tiles need no database.
         return self
 
     def __exit__(

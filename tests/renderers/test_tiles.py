@@ -51,6 +51,7 @@ def renderer(helsinki: Extract) -> Iterator[TileRenderer]:
     tiles = TileRenderer(helsinki, cache_dir=cache)
     try:
         with tiles:
+            tiles.start()
             yield tiles
         tiles.cluster.destroy()
     finally:
@@ -113,10 +114,10 @@ def test_second_ensure_renders_nothing(renderer: TileRenderer) -> None:
 def test_cached_tiles_need_no_database(renderer: TileRenderer, helsinki: Extract) -> None:
     tiles = View(center=CITY, zoom=18).tiles()
     renderer.ensure_tiles(tiles)
-    fresh = TileRenderer(helsinki, cache_dir=renderer.cache_dir)
-    fresh.ensure_tiles(tiles)
-    assert fresh.tiles_rendered == 0 and not fresh.cluster.started
-    assert fresh.url_template == renderer.url_template
+    with TileRenderer(helsinki, cache_dir=renderer.cache_dir) as fresh:
+        fresh.ensure_tiles(tiles)
+        assert fresh.tiles_rendered == 0 and not fresh.cluster.started
+        assert fresh.url_template == renderer.url_template
 
 
 @pytest.mark.slow
@@ -252,6 +253,7 @@ def test_renderer_works_again_after_the_server_restarted(tmp_path: Path) -> None
     try:
         for _ in range(2):
             with TileRenderer(osm, cache_dir=cache) as tiles:  # stops the server on exit
+                tiles.start()
                 runs.append(tiles.cluster.server_run_id())
                 png = tiles.render_image(center=(60.00065, 24.0025), zoom=18, width=64,
                                          height=64)
