@@ -158,6 +158,9 @@ def ensure_imported(cluster: PostgisCluster, extract: Extract, *, verbose: bool 
     RenderError
         If osm2pgsql or the OSM-Carto files are missing, or the import fails.
     """
+    osm2pgsql = _osm2pgsql_path()  # before touching the database
+    carto_file("openstreetmap-carto.lua")
+    carto_file("openstreetmap-carto.style")
     if not cluster.started:
         cluster.start()
     database = database_name(extract)
@@ -166,7 +169,7 @@ def ensure_imported(cluster: PostgisCluster, extract: Extract, *, verbose: bool 
             return database
         started = time.monotonic()
         _create_database(cluster, database)
-        _run_osm2pgsql(cluster, database, extract)
+        _run_osm2pgsql(cluster, database, extract, osm2pgsql)
         psql(cluster, database, carto_file("indexes.sql").read_text(encoding="utf-8"))
         _create_external_tables(cluster, database)
         bounds = _extract_bounds(cluster, database, extract)
@@ -200,10 +203,14 @@ def _create_database(cluster: PostgisCluster, database: str) -> None:
                             "CREATE EXTENSION IF NOT EXISTS hstore;")
 
 
-def _run_osm2pgsql(cluster: PostgisCluster, database: str, extract: Extract) -> None:
+def _osm2pgsql_path() -> str:
     exe = shutil.which("osm2pgsql")
     if exe is None:
         raise RenderError("osm2pgsql is not installed", _OSM2PGSQL_FIX)
+    return exe
+
+
+def _run_osm2pgsql(cluster: PostgisCluster, database: str, extract: Extract, exe: str) -> None:
     lua = carto_file("openstreetmap-carto.lua")
     style = carto_file("openstreetmap-carto.style")
     env = {**os.environ, **cluster.env(database)}

@@ -180,6 +180,8 @@ def test_missing_osm2pgsql_names_the_package(
         with pytest.raises(RenderError, match="osm2pgsql") as info:
             ensure_imported(cluster, extract)
         assert info.value.fix and "osm2pgsql" in info.value.fix
+        monkeypatch.undo()
+        assert "osm_0000" not in psql(cluster, "postgres", "SELECT datname FROM pg_database;")
 
 
 def test_long_socket_path_is_a_clear_error(tmp_path: Path) -> None:
