@@ -197,7 +197,7 @@ def imported_bounds(cluster: PostgisCluster, database: str) -> tuple[float, floa
 
 
 def _create_database(cluster: PostgisCluster, database: str) -> None:
-    psql(cluster, "postgres", f"DROP DATABASE IF EXISTS {database};\n"
+    psql(cluster, "postgres", f"DROP DATABASE IF EXISTS {database} WITH (FORCE);\n"
                               f"CREATE DATABASE {database};")
     psql(cluster, database, "CREATE EXTENSION IF NOT EXISTS postgis;\n"
                             "CREATE EXTENSION IF NOT EXISTS hstore;")

@@ -184,6 +184,38 @@ def test_missing_osm2pgsql_names_the_package(
         assert "osm_0000" not in psql(cluster, "postgres", "SELECT datname FROM pg_database;")
 
 
+def _tiny_osm(path: Path) -> Extract:
+    path.write_text(
+        '<?xml version="1.0"?>\n<osm version="0.6">'
+        '<node id="1" version="1" lat="60.0" lon="24.0"/>'
+        '<node id="2" version="1" lat="60.001" lon="24.002"/>'
+        '<way id="1" version="1"><nd ref="1"/><nd ref="2"/>'
+        '<tag k="highway" v="residential"/><tag k="name" v="Testikatu"/></way></osm>\n',
+        encoding="utf-8",
+    )
+    from groundtruth.extracts import resolve_extract
+
+    return resolve_extract(path)
+
+
+def test_import_is_idempotent_and_redone_when_unfinished(cache_dir: Path, tmp_path: Path) -> None:
+    extract = _tiny_osm(tmp_path / "tiny.osm")
+    with PostgisCluster(cache_dir) as cluster:
+        database = ensure_imported(cluster, extract)
+        assert database == f"osm_{extract.sha256[:16]}"
+        roads = "SELECT name FROM planet_osm_line WHERE highway = 'residential';"
+        assert psql(cluster, database, roads).strip() == "Testikatu"
+        psql(cluster, database, "INSERT INTO cartoqa_import VALUES ('marker', 'kept');")
+        assert ensure_imported(cluster, extract) == database  # done before: nothing redone
+        marker = "SELECT value FROM cartoqa_import WHERE key = 'marker';"
+        assert psql(cluster, database, marker).strip() == "kept"
+        # a run killed before the import finished leaves no completion record
+        psql(cluster, database, "DROP TABLE cartoqa_import;")
+        assert ensure_imported(cluster, extract) == database
+        assert psql(cluster, database, marker).strip() == ""  # imported afresh
+        assert psql(cluster, database, roads).strip() == "Testikatu"
+
+
 def test_long_socket_path_is_a_clear_error(tmp_path: Path) -> None:
     deep = Path("/tmp") / ("x" * 120)
     cluster = PostgisCluster(deep)
