@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
+
 import pytest
 from shapely.geometry import LineString, MultiLineString, Polygon, box
 
@@ -73,3 +76,13 @@ def test_result_is_polygons_inside_the_box() -> None:
     sea = sea_polygons([LineString([(-1, 2), (11, 8)])], BOX)
     assert all(isinstance(p, Polygon) and BOX.buffer(1e-9).contains(p) for p in sea)
     assert sum(p.area for p in sea) == pytest.approx(50)
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["renderers.coastline", "renderers.style", "renderers.tiles", "renderers.postgis",
+     "renderers.osm_import"],
+)
+def test_docstring_examples(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
