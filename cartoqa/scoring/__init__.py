@@ -16,7 +16,7 @@ from cartoqa.scoring.core import (
     score_records,
     summarise_section,
 )
-from cartoqa.scoring.io import load_items, load_predictions, write_json_atomic
+from cartoqa.scoring.io import load_items, load_predictions, read_predictions, write_json_atomic
 from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import METRIC_LABELS, SECTIONS, Section, n_steps
 
@@ -35,6 +35,7 @@ __all__ = [
     "load_predictions",
     "marker_nodes",
     "n_steps",
+    "read_predictions",
     "score_dataset",
     "score_predictions",
     "score_records",

@@ -11,7 +11,7 @@ from typing import Any
 from cartoqa import __version__
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import parse_response
-from cartoqa.scoring.io import load_items, load_predictions
+from cartoqa.scoring.io import load_items, read_predictions
 from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import METRIC_LABELS, SECTION_BY_REQUEST, SECTIONS, Section
 
@@ -297,7 +297,7 @@ def score_dataset(
     from cartoqa.scoring.connectivity import groundtruth_checker
 
     items = load_items(dataset_dir)
-    predictions = load_predictions(predictions_path)
+    predictions, file_notes = read_predictions(predictions_path)
     note = None
     if is_connected is None and check_connectivity:
         is_connected, note = groundtruth_checker(extracts)
@@ -308,6 +308,8 @@ def score_dataset(
     problems = getattr(is_connected, "problems", None)
     if problems and "srn" in report["sections"]:
         report["sections"]["srn"].setdefault("notes", []).extend(sorted(set(problems.values())))
+    if file_notes:
+        report["notes"] = file_notes
     report["dataset"] = str(dataset_dir)
     report["predictions"] = str(predictions_path)
     return report

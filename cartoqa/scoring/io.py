@@ -65,11 +65,13 @@ def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
     return items
 
 
-def load_predictions(path: str | Path) -> dict[str, str]:
+def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
     """Read a predictions file: one ``{"id": ..., "response": ...}`` object per line.
 
     Other keys on a line are ignored. A ``null`` or missing response is read as the
-    empty string (an invalid answer).
+    empty string (an invalid answer). A last line cut off mid-write (no newline and not
+    valid JSON, as a killed ``cartoqa run`` can leave) is skipped with a note: that
+    item counts as missing.
 
     Parameters
     ----------
@@ -78,8 +80,8 @@ def load_predictions(path: str | Path) -> dict[str, str]:
 
     Returns
     -------
-    dict of str to str
-        Response text per item id.
+    tuple
+        Response text per item id, and notes about the file.
 
     Raises
     ------
@@ -91,31 +93,52 @@ def load_predictions(path: str | Path) -> dict[str, str]:
     if not file.is_file():
         raise CartoqaError(f"predictions file {file} does not exist",
                            fix="pass the JSON-lines file `cartoqa run` wrote")
+    text = file.read_text(encoding="utf-8", errors="replace")
+    lines = text.split("\n")
     out: dict[str, str] = {}
-    with file.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
+    notes: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):  # the last line has no newline: cut off mid-write
+                notes.append(f"ignored the cut-off last line {number} of {file.name}")
                 continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CartoqaError(f"{file} line {number} is not valid JSON ({exc.msg})",
-                                   fix='each line must be {"id": ..., "response": ...}') from None
-            if not isinstance(row, dict) or "id" not in row:
-                raise CartoqaError(f"{file} line {number} is not an object with an id",
-                                   fix='each line must be {"id": ..., "response": ...}')
-            response = row.get("response")
-            if response is None:
-                response = ""
-            if not isinstance(response, str):
-                raise CartoqaError(f"{file} line {number}: response is not a string",
-                                   fix="write the model's raw text as the response")
-            item_id = str(row["id"])
-            if item_id in out:
-                raise CartoqaError(f"{file} has two predictions for item {item_id!r}",
-                                   fix="keep one response per item")
-            out[item_id] = response
-    return out
+            raise CartoqaError(f"{file} line {number} is not valid JSON ({exc.msg})",
+                               fix='each line must be {"id": ..., "response": ...}') from None
+        if not isinstance(row, dict) or "id" not in row:
+            raise CartoqaError(f"{file} line {number} is not an object with an id",
+                               fix='each line must be {"id": ..., "response": ...}')
+        response = row.get("response")
+        if response is None:
+            response = ""
+        if not isinstance(response, str):
+            raise CartoqaError(f"{file} line {number}: response is not a string",
+                               fix="write the model's raw text as the response")
+        item_id = str(row["id"])
+        if item_id in out:
+            raise CartoqaError(f"{file} has two predictions for item {item_id!r}",
+                               fix="keep one response per item")
+        out[item_id] = response
+    return out, notes
+
+
+def load_predictions(path: str | Path) -> dict[str, str]:
+    """Read a predictions file (see :func:`read_predictions`), without the notes.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The JSON-lines file.
+
+    Returns
+    -------
+    dict of str to str
+        Response text per item id.
+    """
+    return read_predictions(path)[0]
 
 
 def write_json_atomic(path: str | Path, data: Any) -> Path:

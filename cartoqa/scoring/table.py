@@ -50,6 +50,8 @@ def format_report(report: Mapping[str, Any]) -> str:
                     else "")
                  + (f", {report['n_unknown_predictions']} predictions for unknown ids"
                     if report.get("n_unknown_predictions") else ""))
+    for note in report.get("notes") or []:
+        lines.append(f"note: {note}")
     lines.append("columns: all (invalid counted as wrong) | valid (parsed answers only)")
     for key, section in (report.get("sections") or {}).items():
         metrics = list((section.get("metrics") or {}).keys())

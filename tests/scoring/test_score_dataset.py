@@ -179,3 +179,18 @@ def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted > 0
+
+
+def test_a_cut_off_last_line_is_skipped_with_a_note(
+    dataset_dir: Path, items: list[dict[str, Any]], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    preds = tmp_path / "cut.jsonl"
+    preds.write_text('{"id": "mfs-0000", "response": "Answer: C"}\n{"id": "mfs-0001", "resp',
+                     encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert main(["score", str(dataset_dir), str(preds), "--out", str(out)]) == 0
+    assert "cut-off last line 2" in capsys.readouterr().out
+    report = _strict_json(out)
+    assert report["n_missing"] == len(items) - 1
+    assert report["sections"]["mfs"]["metrics"]["accuracy"]["all"] == 0.25
