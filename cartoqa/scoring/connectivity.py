@@ -114,7 +114,8 @@ class RoadGraphChecker:
             try:
                 graph, loaded_sha = self._load(source)
             except Exception as exc:  # any failure to load means "cannot check"
-                self.problems[source] = f"cannot load extract {source!r}: {exc}"
+                self.problems[source] = (f"connectivity: cannot load extract {source!r} ({exc}); "
+                                         "give its file with --extract FILE")
                 self._graphs[source] = None
             else:
                 names: dict[str, str] = {}
@@ -130,8 +131,8 @@ class RoadGraphChecker:
             return None
         graph, loaded_sha, names = entry
         if sha and loaded_sha and sha != loaded_sha:
-            self.problems[source] = (f"extract {source!r} has sha256 {loaded_sha[:12]}, "
-                                     f"the dataset was built from {sha[:12]}")
+            self.problems[source] = (f"connectivity: extract {source!r} has sha256 "
+                                     f"{loaded_sha[:12]}, the dataset was built from {sha[:12]}")
             return None
         return graph, names
 

@@ -23,6 +23,22 @@ VARIANTS: dict[str, str] = {
 }
 
 
+def section_of(item: Mapping[str, Any]) -> Section | None:
+    """The section that scores an item (by its task and request), if any.
+
+    Parameters
+    ----------
+    item : mapping
+        A dataset item.
+
+    Returns
+    -------
+    Section or None
+        ``None`` for a task or request cartoqa does not score.
+    """
+    return SECTION_BY_REQUEST.get((str(item.get("task")), str(item.get("request"))))
+
+
 def score_records(
     items: Sequence[Mapping[str, Any]],
     predictions: Mapping[str, str],
@@ -55,7 +71,7 @@ def score_records(
         text = predictions.get(str(item.get("id")))
         result = parse_response(item, text)
         record = Record(item, result)
-        section = SECTION_BY_REQUEST.get((str(item.get("task")), str(item.get("request"))))
+        section = section_of(item)
         if section is not None and record.valid:
             try:
                 record.measures = section.measure(record, is_connected)
@@ -181,9 +197,11 @@ def build_report(
         The JSON-serialisable report (NaN already turned into ``None``).
     """
     by_section: dict[str, list[Record]] = defaultdict(list)
+    keys: list[str] = []
     unscored: list[str] = []
     for r in records:
-        section = SECTION_BY_REQUEST.get((str(r.item.get("task")), str(r.item.get("request"))))
+        section = section_of(r.item)
+        keys.append(section.key if section is not None else "unscored")
         if section is None:
             unscored.append(str(r.item.get("id")))
         else:
@@ -214,11 +232,7 @@ def build_report(
     if unscored:
         report["unscored_item_ids"] = unscored
     if include_items:
-        report["items"] = [
-            _item_row(r, s.key if (s := SECTION_BY_REQUEST.get(
-                (str(r.item.get("task")), str(r.item.get("request"))))) else "unscored")
-            for r in records
-        ]
+        report["items"] = [_item_row(r, key) for r, key in zip(records, keys, strict=True)]
     return report
 
 
