@@ -306,12 +306,20 @@ def score_dataset(
     Raises
     ------
     CartoqaError
-        When the dataset or predictions cannot be read.
+        When the dataset or predictions cannot be read, or no prediction is for an item
+        of the dataset.
     """
     from cartoqa.scoring.connectivity import groundtruth_checker
 
     items = load_items(dataset_dir)
     predictions, file_notes = read_predictions(predictions_path)
+    ids = {str(item["id"]) for item in items}
+    if predictions and not ids & set(predictions):
+        raise CartoqaError(
+            f"none of the {len(predictions)} predictions in {predictions_path} is for an item "
+            f"of {dataset_dir}",
+            fix="score the predictions against the dataset they were made for",
+        )
     note = None
     if is_connected is None and check_connectivity:
         is_connected, note = groundtruth_checker(extracts)

@@ -194,3 +194,12 @@ def test_a_cut_off_last_line_is_skipped_with_a_note(
     report = _strict_json(out)
     assert report["n_missing"] == len(items) - 1
     assert report["sections"]["mfs"]["metrics"]["accuracy"]["all"] == 0.25
+
+
+def test_predictions_of_another_dataset_are_refused(
+    dataset_dir: Path, predictions_file: Callable[[dict[str, str]], Path],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    preds = predictions_file({"other-0001": "A", "other-0002": "B"})
+    assert main(["score", str(dataset_dir), str(preds)]) == 2
+    assert "none of the 2 predictions" in capsys.readouterr().err
