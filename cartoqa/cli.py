@@ -21,6 +21,8 @@ from renderers.errors import RenderError
 #: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "cartoqa.commands.render",
+    "cartoqa.commands.build",
+    "cartoqa.commands.validate",
     "cartoqa.commands.run",
     "cartoqa.commands.score",
     "cartoqa.commands.export",

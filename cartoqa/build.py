@@ -1,0 +1,249 @@
+"""``cartoqa build``: turn an extract into a dataset folder, resumably.
+
+The build loads the extract, asks each task module (see :mod:`cartoqa.tasks`) for its
+scenarios slot by slot, writes each finished slot's images and items through the
+:class:`~cartoqa.dataset.writer.DatasetWriter`, and finalises the folder at the end.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from cartoqa import __version__
+from cartoqa.dataset.card import render_card
+from cartoqa.dataset.manifest import FORMAT_VERSION, build_manifest
+from cartoqa.dataset.versions import software_versions
+from cartoqa.dataset.writer import DatasetWriter
+from cartoqa.errors import CartoqaError
+from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH, cache_root, web_assets_dir
+from cartoqa.tasks import DEFAULT_TASKS, load_task
+from cartoqa.tasks.base import BuildContext, slot_stride
+from groundtruth.extracts import Extract, resolve_extract
+
+#: Items per task when ``--per-task`` is not given.
+DEFAULT_PER_TASK = 40
+#: Seed when ``--seed`` is not given.
+DEFAULT_SEED = 0
+#: A task stops after this many slots in a row found no acceptable scenario.
+MAX_CONSECUTIVE_FAILED_SLOTS = 3
+
+
+@dataclass
+class BuildReport:
+    """The outcome of :func:`build_dataset`.
+
+    Attributes
+    ----------
+    out : pathlib.Path
+        The dataset folder.
+    by_task : dict
+        Items written per task.
+    shortfalls : dict
+        ``task -> {"requested", "written", "reason"}`` for tasks left short.
+    already_complete : bool
+        The folder already held this exact dataset; nothing was done.
+    resumed_slots : int
+        Slots taken over from an interrupted earlier run.
+    """
+
+    out: Path
+    by_task: dict[str, int] = field(default_factory=dict)
+    shortfalls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    already_complete: bool = False
+    resumed_slots: int = 0
+
+    @property
+    def total(self) -> int:
+        """Items in the dataset."""
+        return sum(self.by_task.values())
+
+
+def build_key(extract: Extract, *, tasks: Sequence[str], per_task: int,
+              seed: int, task_options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The options that determine a dataset; a resumed build must match them."""
+    key: dict[str, Any] = {
+        "cartoqa": __version__,
+        "format_version": FORMAT_VERSION,
+        "extract": extract.name,
+        "extract_sha256": extract.sha256,
+        "tasks": list(tasks),
+        "per_task": per_task,
+        "seed": seed,
+    }
+    if task_options:
+        key["task_options"] = dict(task_options)
+    return key
+
+
+def _check_roads(ctx: BuildContext) -> None:
+    graph = ctx.graph()
+    if graph.number_of_edges() == 0:
+        raise CartoqaError(
+            f"extract {ctx.extract.name} has no drivable roads",
+            fix="use an extract that contains streets, or build only --tasks stmf,mtmf",
+        )
+
+
+def build_dataset(
+    *,
+    extract: str | Path,
+    out: Path,
+    tasks: Sequence[str] = DEFAULT_TASKS,
+    per_task: int = DEFAULT_PER_TASK,
+    seed: int = DEFAULT_SEED,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
+    cache_dir: Path | None = None,
+    assets_dir: Path | None = None,
+    task_options: dict[str, Any] | None = None,
+) -> BuildReport:
+    """Build (or resume, or confirm) a dataset folder.
+
+    Parameters
+    ----------
+    extract : str or pathlib.Path
+        A bundled extract name (``"helsinki"``) or an extract file.
+    out : pathlib.Path
+        The dataset folder to write.
+    tasks : sequence of str
+        Task names (already checked, see :func:`cartoqa.tasks.parse_tasks`).
+    per_task : int
+        Items wanted per task (rounded up to whole scenarios).
+    seed : int
+        Seed of every random choice.
+    progress : bool
+        Show a progress bar per task on stderr.
+    log : callable, optional
+        Receives one-line notices (shortfalls, resumption); default prints to stderr.
+    cache_dir, assets_dir : pathlib.Path, optional
+        Cache root and Leaflet folder; default :func:`cartoqa.settings.cache_root` and
+        :func:`cartoqa.settings.web_assets_dir`.
+    task_options : dict, optional
+        Options some tasks read from ``ctx.options`` (MFS: ``embedding``,
+        ``clip_model``, ``clip_pretrained``); part of the build key and the manifest.
+
+    Returns
+    -------
+    BuildReport
+        What was written.
+
+    Raises
+    ------
+    CartoqaError
+        Unknown task, ``per_task < 1``, unwritable or foreign output folder, an extract
+        without drivable roads, or no item at all could be made. Nothing half-written
+        is left behind: an interrupted build leaves no ``items.jsonl``.
+    """
+    say = log or (lambda msg: print(msg, file=sys.stderr))
+    if per_task < 1:
+        raise CartoqaError(f"--per-task must be at least 1, not {per_task}")
+    modules = [load_task(t) for t in tasks]
+    ext = resolve_extract(extract) if not isinstance(extract, Extract) else extract
+    writer = DatasetWriter(out, build_key=build_key(ext, tasks=tasks, per_task=per_task,
+                                                    seed=seed, task_options=task_options))
+    report = BuildReport(out=out)
+    if writer.is_complete():
+        report.already_complete = True
+        return report
+    previous = writer.open()
+    report.resumed_slots = sum(1 for r in previous)
+    if previous:
+        say(f"resuming the build in {out}: {len(previous)} scenario(s) already done")
+    ctx = BuildContext(ext, seed=seed, per_task=per_task,
+                       cache_dir=cache_dir or cache_root(),
+                       assets_dir=assets_dir or web_assets_dir())
+    ctx.image_exists = writer.has_image
+    ctx.options = dict(task_options or {})
+    try:
+        try:
+            if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
+                _check_roads(ctx)
+            states = [m.prepare(ctx) for m in modules]
+        except BaseException:
+            writer.abandon()
+            raise
+        for module, state in zip(modules, states, strict=True):
+            _run_task(module, state, ctx, writer, per_task=per_task, progress=progress,
+                      report=report)
+    finally:
+        ctx.close()
+    items = writer.items()
+    if not items:
+        writer.abandon_all()
+        raise CartoqaError(f"extract {ext.name} gave no acceptable scenario for "
+                           f"{', '.join(tasks)}", fix="use a larger extract")
+    image_sizes: dict[str, tuple[int, int]] = {}
+    for m in modules:
+        w, h = getattr(m, "IMAGE_SIZE", (VIEW_WIDTH, VIEW_HEIGHT))
+        image_sizes[m.NAME] = (int(w), int(h))
+
+    def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
+        return build_manifest(
+            its,
+            extract={"name": ext.name, "sha256": ext.sha256, "bounds": ext.bounds},
+            versions=software_versions(),
+            image_sizes=image_sizes,
+            shortfalls=report.shortfalls,
+            rendering={"viewport": [VIEW_WIDTH, VIEW_HEIGHT], "tiles": "OSM-Carto via Mapnik",
+                       "browser": "headless Chromium, Leaflet"},
+        )
+
+    written = writer.finalise(manifest_for=manifest_for, card_for=render_card)
+    for item in written:
+        report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
+    for task, info in report.shortfalls.items():
+        say(f"{task}: the extract gave only {info['written']} of {info['requested']} "
+            f"items ({info['reason']}); wrote what it could")
+    return report
+
+
+def _run_task(module: Any, state: Any, ctx: BuildContext, writer: DatasetWriter, *,
+              per_task: int, progress: bool, report: BuildReport) -> None:
+    name: str = module.NAME
+    n_slots = math.ceil(per_task / int(module.ITEMS_PER_SCENARIO))
+    done = sum(1 for r in writer.records() if r.task == name and r.status == "ok")
+    failed_in_a_row = 0
+    written = 0
+    ok_slots = 0
+    bar = tqdm(total=n_slots, initial=min(done, n_slots), desc=f"{name:>4}", unit="scenario",
+               disable=not progress, file=sys.stderr, leave=True)
+    try:
+        slot = 0
+        # failed slots are replaced by further ones, until too many fail in a row
+        max_slots = slot_stride(per_task, int(module.ITEMS_PER_SCENARIO))
+        while (ok_slots < n_slots and failed_in_a_row < MAX_CONSECUTIVE_FAILED_SLOTS
+               and slot < max_slots):
+            record = writer.done(name, slot)
+            if record is None:
+                scenario = module.make_scenario(ctx, state, slot)
+                if scenario is None:
+                    writer.record(name, slot, [], status="failed")
+                else:
+                    for image_name, png in sorted(scenario.images.items()):
+                        writer.write_image(image_name, png)
+                    writer.record(name, slot, scenario.items)
+                record = writer.done(name, slot)
+                assert record is not None
+                if record.status == "ok":
+                    bar.update(1)
+            if record.status == "ok":
+                failed_in_a_row = 0
+                ok_slots += 1
+                written += len(record.items)
+            else:
+                failed_in_a_row += 1
+            slot += 1
+    finally:
+        bar.close()
+    if written < per_task:
+        report.shortfalls[name] = {
+            "requested": per_task, "written": written,
+            "reason": "no more acceptable scenarios in this extract",
+        }

@@ -1,0 +1,80 @@
+"""``cartoqa build``: make a benchmark dataset from an OSM extract."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
+from cartoqa.tasks import DEFAULT_TASKS, TASK_MODULES, parse_tasks
+
+NAME = "build"
+HELP = "Build a CartoMapQA-style dataset (images, items, manifest) from an OSM extract."
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``cartoqa build``."""
+    parser.add_argument("--extract", default="helsinki",
+                        help="bundled extract name (helsinki, kotka) or an .osm.pbf/.osm/"
+                             ".osm.bz2 file (default: helsinki)")
+    parser.add_argument("--out", required=True, type=Path,
+                        help="dataset folder to write (new or empty; rerun the same command "
+                             "to resume an interrupted build)")
+    parser.add_argument("--tasks", default=",".join(DEFAULT_TASKS),
+                        help="comma-separated tasks out of " + ",".join(TASK_MODULES)
+                             + f" (default: {','.join(DEFAULT_TASKS)})")
+    parser.add_argument("--per-task", type=_positive_int, default=DEFAULT_PER_TASK,
+                        help="items per task, rounded up to whole scenarios (STMF gives 3 "
+                             f"items per map, RLE 2 per path; default: {DEFAULT_PER_TASK})")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help=f"seed of every random choice (default: {DEFAULT_SEED})")
+    mfs = parser.add_argument_group("MFS distractors (--tasks mfs; see docs/mfs.md)")
+    mfs.add_argument("--embedding", choices=("clip", "pixel-histogram"), default="clip",
+                     help="image embedding that picks MFS distractors: open_clip (default; "
+                          "stops if no weights are available) or the named non-CLIP "
+                          "fallback pixel-histogram")
+    mfs.add_argument("--clip-model", default="ViT-B-32",
+                     help="open_clip architecture (default: ViT-B-32)")
+    mfs.add_argument("--clip-pretrained", default="openai",
+                     help="open_clip pretrained tag or a local checkpoint file "
+                          "(default: openai)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+
+
+def _task_options(args: argparse.Namespace, tasks: list[str]) -> dict[str, str] | None:
+    """Options of the chosen tasks that change their items (only MFS has any)."""
+    if "mfs" not in tasks:
+        return None
+    options = {"embedding": args.embedding}
+    if args.embedding == "clip":
+        options.update(clip_model=args.clip_model, clip_pretrained=args.clip_pretrained)
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``cartoqa build``; returns the exit status."""
+    tasks = parse_tasks(args.tasks)
+    report = build_dataset(extract=args.extract, out=args.out, tasks=tasks,
+                           per_task=args.per_task, seed=args.seed,
+                           progress=not args.no_progress,
+                           task_options=_task_options(args, tasks))
+    if report.already_complete:
+        print(f"{args.out}: this dataset is already built (nothing to do)")
+        return 0
+    counts = ", ".join(f"{t} {n}" for t, n in report.by_task.items())
+    print(f"wrote {report.total} items to {args.out} ({counts})")
+    if report.shortfalls:
+        short = ", ".join(f"{t} {v['written']}/{v['requested']}"
+                          for t, v in report.shortfalls.items())
+        print(f"short of the requested size: {short} (the extract cannot give more)")
+    return 0

@@ -1,0 +1,47 @@
+"""Atomic file writes: write beside the target, flush to disk, then rename over it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the whole new one.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        Target file; its folder must exist.
+    data : bytes
+        The new content.
+    """
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write UTF-8 text atomically (see :func:`write_bytes_atomic`)."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    """Write a JSON document (indented, keys sorted, UTF-8) atomically."""
+    write_text_atomic(path, json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def dumps_line(value: Any) -> str:
+    """Serialise one JSON Lines record: compact, keys sorted, UTF-8 kept, no newline.
+
+    Examples
+    --------
+    >>> dumps_line({"b": 1, "a": "ä"})
+    '{"a":"ä","b":1}'
+    """
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

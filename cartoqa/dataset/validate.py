@@ -1,0 +1,184 @@
+"""Check a dataset folder against the item schema, its images and its manifest."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, UnidentifiedImageError
+
+from cartoqa.dataset import ATTRIBUTION
+from cartoqa.dataset.manifest import count_items
+from cartoqa.dataset.schema import item_errors
+from cartoqa.dataset.writer import ITEMS_FILE, MANIFEST_FILE, STAGING_DIR
+from cartoqa.errors import CartoqaError
+from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: Tasks whose images are full map screenshots of the standard viewport.
+MAP_TASKS = frozenset({"stmf", "mtmf", "rle", "mml", "srn"})
+
+
+@dataclass
+class ValidationReport:
+    """What :func:`validate_dataset` found.
+
+    Attributes
+    ----------
+    items : int
+        Items read.
+    images : int
+        Distinct image files checked.
+    errors : list of str
+        Problems; empty means the dataset is valid.
+    """
+
+    items: int = 0
+    images: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Whether no problem was found."""
+        return not self.errors
+
+
+def png_size(path: Path) -> tuple[int, int] | str:
+    """Return ``(width, height)`` of a PNG file, or a message saying what is wrong.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file.
+
+    Returns
+    -------
+    tuple of int or str
+        The size, or a problem description.
+    """
+    if not path.is_file():
+        return "missing"
+    with open(path, "rb") as fh:
+        if fh.read(8) != PNG_SIGNATURE:
+            return "not a PNG file"
+    try:
+        with Image.open(path) as im:
+            im.verify()
+        with Image.open(path) as im:
+            return (int(im.size[0]), int(im.size[1]))
+    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
+        return f"unreadable PNG ({exc})"
+
+
+def _expected_size(task: str, manifest: dict[str, Any]) -> tuple[int, int] | None:
+    sizes = manifest.get("image_sizes") or {}
+    if task in sizes:
+        w, h = sizes[task]
+        return int(w), int(h)
+    if task in MAP_TASKS:
+        return VIEW_WIDTH, VIEW_HEIGHT
+    return None
+
+
+def validate_dataset(root: Path, *, max_errors: int = 200) -> ValidationReport:
+    """Check a dataset folder.
+
+    Checks that every line of ``items.jsonl`` is an item conforming to the shipped
+    schema, that ids are unique and sorted, that every image exists, is a PNG and has
+    the size its task uses, and that ``manifest.json`` carries the attribution and
+    counts equal to the items'.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The dataset folder.
+    max_errors : int, optional
+        Stop collecting after this many problems.
+
+    Returns
+    -------
+    ValidationReport
+        Counts and problems.
+
+    Raises
+    ------
+    CartoqaError
+        If the folder does not exist or has no ``items.jsonl``.
+    """
+    if not root.is_dir():
+        raise CartoqaError(f"dataset folder {root} not found",
+                           fix="give the folder `cartoqa build --out` wrote")
+    items_path = root / ITEMS_FILE
+    if not items_path.is_file():
+        hint = ("an unfinished build is staged there: rerun the same `cartoqa build` command "
+                "to finish it") if (root / STAGING_DIR).exists() else \
+            "give the folder `cartoqa build --out` wrote"
+        raise CartoqaError(f"{root} has no {ITEMS_FILE}, so it is not a dataset", fix=hint)
+    report = ValidationReport()
+    errors = report.errors
+
+    def add(msg: str) -> None:
+        if len(errors) < max_errors:
+            errors.append(msg)
+
+    try:
+        manifest = json.loads((root / MANIFEST_FILE).read_text("utf-8"))
+        if not isinstance(manifest, dict):
+            raise ValueError("not an object")
+    except (OSError, ValueError) as exc:
+        add(f"{MANIFEST_FILE}: missing or not a JSON object ({exc})")
+        manifest = {}
+
+    items: list[dict[str, Any]] = []
+    ids: list[str] = []
+    for number, line in enumerate(items_path.read_text("utf-8").splitlines(), start=1):
+        if not line.strip():
+            add(f"{ITEMS_FILE} line {number}: blank line")
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            add(f"{ITEMS_FILE} line {number}: not JSON ({exc.msg})")
+            continue
+        for err in item_errors(item):
+            add(f"{ITEMS_FILE} line {number} ({item.get('id') if isinstance(item, dict) else '?'})"
+                f" {err}")
+        if isinstance(item, dict):
+            items.append(item)
+            ids.append(str(item.get("id")))
+    report.items = len(items)
+    if len(set(ids)) != len(ids):
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        add(f"{ITEMS_FILE}: repeated ids {', '.join(dup[:5])}")
+    if ids != sorted(ids):
+        add(f"{ITEMS_FILE}: items are not sorted by id")
+
+    sizes: dict[str, tuple[int, int] | str] = {}
+    for item in items:
+        image = item.get("image")
+        if not isinstance(image, str):
+            continue
+        if image not in sizes:
+            sizes[image] = png_size(root / image)
+        got = sizes[image]
+        if isinstance(got, str):
+            add(f"{item.get('id')}: image {image}: {got}")
+            continue
+        want = _expected_size(str(item.get("task")), manifest)
+        if want is not None and got != want:
+            add(f"{item.get('id')}: image {image} is {got[0]}x{got[1]}, "
+                f"expected {want[0]}x{want[1]}")
+    report.images = len(sizes)
+
+    if manifest:
+        if ATTRIBUTION not in str(manifest.get("attribution", "")):
+            add(f"{MANIFEST_FILE}: attribution must contain '{ATTRIBUTION}'")
+        want_counts = count_items(items)
+        got_counts = manifest.get("counts")
+        if got_counts != want_counts:
+            got_tasks = got_counts.get("by_task") if isinstance(got_counts, dict) else None
+            add(f"{MANIFEST_FILE}: counts do not match the items "
+                f"(manifest by_task {got_tasks}, items by_task {want_counts['by_task']})")
+    return report

@@ -1,0 +1,355 @@
+"""The dataset writer: staged, resumable, finalised atomically.
+
+While a build runs, the output folder holds only images and a staging folder
+``DIR/.cartoqa-build/`` with ``build.json`` (the options the build was started with)
+and ``journal.jsonl`` (one line per finished scenario slot, flushed to disk). A killed
+build is resumed by running the same command again: finished slots are read back from
+the journal and skipped.
+
+Finalisation writes ``manifest.json`` and ``README.md`` and then, last, ``items.jsonl``
+(each by rename), then removes the staging folder. ``items.jsonl`` is what makes a
+folder a dataset, so a folder either has no ``items.jsonl`` (an unfinished build) or a
+complete, valid dataset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cartoqa.dataset.files import (
+    dumps_line,
+    write_bytes_atomic,
+    write_json_atomic,
+    write_text_atomic,
+)
+from cartoqa.dataset.schema import item_errors
+from cartoqa.errors import CartoqaError
+
+STAGING_DIR = ".cartoqa-build"
+BUILD_FILE = "build.json"
+JOURNAL_FILE = "journal.jsonl"
+ITEMS_FILE = "items.jsonl"
+MANIFEST_FILE = "manifest.json"
+CARD_FILE = "README.md"
+IMAGES_DIR = "images"
+
+
+@dataclass(frozen=True)
+class SlotRecord:
+    """One finished scenario slot of a task.
+
+    Attributes
+    ----------
+    task : str
+        Task name.
+    slot : int
+        Index of the scenario within the task.
+    status : str
+        ``"ok"`` (items were made) or ``"failed"`` (no acceptable scenario was found).
+    items : list of dict
+        The slot's items (empty when failed).
+    """
+
+    task: str
+    slot: int
+    status: str
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+
+def check_writable_folder(out: Path) -> bool:
+    """Create ``out`` if needed and check that files can be written in it.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The output folder.
+
+    Returns
+    -------
+    bool
+        Whether the folder was created by this call.
+
+    Raises
+    ------
+    CartoqaError
+        If the folder cannot be created or written to.
+    """
+    created = not out.exists()
+    if out.exists() and not out.is_dir():
+        raise CartoqaError(f"output {out} exists and is not a folder",
+                           fix="give --out a folder path")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".cartoqa-write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise CartoqaError(f"cannot write to output folder {out} ({exc.strerror or exc})",
+                           fix="choose a folder you can write to with --out") from None
+    return created
+
+
+def read_journal(path: Path) -> list[SlotRecord]:
+    """Read a journal, ignoring a last line cut short by a kill.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        ``journal.jsonl``; a missing file reads as empty.
+
+    Returns
+    -------
+    list of SlotRecord
+        Records in file order; a later record for the same slot replaces an earlier one.
+    """
+    if not path.exists():
+        return []
+    records: list[SlotRecord] = []
+    for line in path.read_text("utf-8").split("\n"):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError:
+            break  # a torn write: nothing after it was acknowledged
+        records.append(SlotRecord(task=raw["task"], slot=int(raw["slot"]),
+                                  status=raw["status"], items=list(raw["items"])))
+    return records
+
+
+class DatasetWriter:
+    """Write one dataset folder, resumably.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The dataset folder.
+    build_key : dict
+        The options that determine the dataset (extract checksum, seed, tasks, size,
+        version). A staging folder or a finished dataset with another key is refused.
+    """
+
+    def __init__(self, out: Path, *, build_key: dict[str, Any]) -> None:
+        self.out = out
+        self.build_key = json.loads(dumps_line(build_key))
+        self.staging = out / STAGING_DIR
+        self.images = out / IMAGES_DIR
+        self._records: dict[tuple[str, int], SlotRecord] = {}
+        self._created_out = False
+
+    # -- state of the folder ---------------------------------------------------------
+    def is_complete(self) -> bool:
+        """Whether ``out`` already holds the finished dataset of this build key.
+
+        Raises
+        ------
+        CartoqaError
+            If it holds a finished dataset made with other options.
+        """
+        items = self.out / ITEMS_FILE
+        if not items.exists():
+            return False
+        try:
+            manifest = json.loads((self.out / MANIFEST_FILE).read_text("utf-8"))
+            key = manifest.get("build")
+        except (OSError, ValueError):
+            key = None
+        if key != self.build_key:
+            raise CartoqaError(
+                f"{self.out} already holds a dataset built with other options",
+                fix="choose another --out folder, or delete this one to rebuild",
+            )
+        if self.staging.exists():  # killed after items.jsonl was renamed in: tidy up
+            shutil.rmtree(self.staging, ignore_errors=True)
+        return True
+
+    def open(self) -> list[SlotRecord]:
+        """Create or reopen the staging folder.
+
+        Returns
+        -------
+        list of SlotRecord
+            Slots finished by an earlier, interrupted run with the same options.
+
+        Raises
+        ------
+        CartoqaError
+            If the folder cannot be written, is not empty and not a build of ours, or
+            holds an unfinished build with other options.
+        """
+        self._created_out = check_writable_folder(self.out)
+        build_file = self.staging / BUILD_FILE
+        if self.staging.exists():
+            try:
+                key = json.loads(build_file.read_text("utf-8"))
+            except (OSError, ValueError):
+                key = None
+            if key is not None and key != self.build_key:
+                raise CartoqaError(
+                    f"{self.out} holds an unfinished build with other options",
+                    fix="rerun with the same options to resume it, or delete the folder",
+                )
+        else:
+            extra = [p.name for p in self.out.iterdir() if p.name != IMAGES_DIR]
+            if extra:
+                raise CartoqaError(
+                    f"output folder {self.out} is not empty and holds no cartoqa build "
+                    f"({', '.join(sorted(extra)[:3])})",
+                    fix="choose a new or empty folder with --out",
+                )
+        self.staging.mkdir(exist_ok=True)
+        self.images.mkdir(exist_ok=True)
+        if not build_file.exists():
+            write_json_atomic(build_file, self.build_key)
+        journal = self.staging / JOURNAL_FILE
+        records = read_journal(journal)
+        # drop a torn last line so that appends start on a clean line
+        if journal.exists():
+            good = "".join(dumps_line(self._raw(r)) + "\n" for r in records)
+            if journal.read_text("utf-8") != good:
+                write_text_atomic(journal, good)
+        self._records = {(r.task, r.slot): r for r in records}
+        return records
+
+    def abandon(self) -> None:
+        """Remove what :meth:`open` made when nothing was written yet (a failed start)."""
+        if self._records:
+            return
+        shutil.rmtree(self.staging, ignore_errors=True)
+        if self.images.exists() and not any(self.images.iterdir()):
+            self.images.rmdir()
+        if self._created_out and self.out.exists() and not any(self.out.iterdir()):
+            self.out.rmdir()
+
+    def abandon_all(self) -> None:
+        """Remove the staging folder and images of a build that produced nothing usable."""
+        shutil.rmtree(self.staging, ignore_errors=True)
+        shutil.rmtree(self.images, ignore_errors=True)
+        if self._created_out and self.out.exists() and not any(self.out.iterdir()):
+            self.out.rmdir()
+
+    def records(self) -> list[SlotRecord]:
+        """Journal records so far (finished and failed slots)."""
+        return list(self._records.values())
+
+    # -- writing ---------------------------------------------------------------------
+    def done(self, task: str, slot: int) -> SlotRecord | None:
+        """Return the journal record of a slot, or ``None`` if it is still to do."""
+        return self._records.get((task, slot))
+
+    def has_image(self, name: str) -> bool:
+        """Whether ``images/<name>`` was already written."""
+        return (self.images / name).is_file()
+
+    def write_image(self, name: str, png: bytes) -> str:
+        """Write an image atomically and return its dataset-relative path.
+
+        Parameters
+        ----------
+        name : str
+            File name ending in ``.png``.
+        png : bytes
+            The PNG bytes.
+
+        Returns
+        -------
+        str
+            ``"images/<name>"``.
+        """
+        write_bytes_atomic(self.images / name, png)
+        return f"{IMAGES_DIR}/{name}"
+
+    @staticmethod
+    def _raw(record: SlotRecord) -> dict[str, Any]:
+        return {"task": record.task, "slot": record.slot, "status": record.status,
+                "items": record.items}
+
+    def record(self, task: str, slot: int, items: list[dict[str, Any]], *,
+               status: str = "ok") -> None:
+        """Append a finished slot to the journal (flushed to disk before returning).
+
+        Parameters
+        ----------
+        task : str
+            Task name.
+        slot : int
+            Scenario index.
+        items : list of dict
+            The slot's items; their images must already be written.
+        status : {"ok", "failed"}
+            ``"failed"`` records that the slot could not be filled.
+        """
+        rec = SlotRecord(task=task, slot=slot, status=status,
+                         items=json.loads(dumps_line(items)))
+        with open(self.staging / JOURNAL_FILE, "a", encoding="utf-8") as fh:
+            fh.write(dumps_line(self._raw(rec)) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._records[(task, slot)] = rec
+
+    def items(self) -> list[dict[str, Any]]:
+        """All items recorded so far, sorted by id."""
+        out = [it for r in self._records.values() if r.status == "ok" for it in r.items]
+        return sorted(out, key=lambda it: str(it["id"]))
+
+    # -- finishing -------------------------------------------------------------------
+    def finalise(self, *, manifest_for: Callable[[list[dict[str, Any]]], dict[str, Any]],
+                 card_for: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
+        """Check the items and write ``manifest.json``, ``README.md`` and ``items.jsonl``.
+
+        Parameters
+        ----------
+        manifest_for : callable
+            Builds the manifest from the sorted items.
+        card_for : callable
+            Builds the dataset card text from the manifest.
+
+        Returns
+        -------
+        list of dict
+            The items written, sorted by id.
+
+        Raises
+        ------
+        CartoqaError
+            If an item fails the schema, ids repeat or an image is missing; the staging
+            folder is kept and no ``items.jsonl`` is written.
+        """
+        items = self.items()
+        problems = list(_item_problems(items, self.out))
+        if problems:
+            raise CartoqaError(
+                "the build produced items that do not validate: " + "; ".join(problems[:3]),
+                fix="this is a bug in cartoqa: please report it with the command line",
+            )
+        referenced = {Path(it["image"]).name for it in items}
+        for path in self.images.iterdir():
+            if path.name not in referenced:
+                path.unlink()
+        manifest = manifest_for(items)
+        manifest["build"] = self.build_key
+        write_json_atomic(self.out / MANIFEST_FILE, manifest)
+        write_text_atomic(self.out / CARD_FILE, card_for(manifest))
+        write_text_atomic(self.out / ITEMS_FILE, "".join(dumps_line(it) + "\n" for it in items))
+        shutil.rmtree(self.staging, ignore_errors=True)
+        return items
+
+
+def _item_problems(items: Iterable[dict[str, Any]], root: Path) -> Iterable[str]:
+    seen: set[str] = set()
+    for item in items:
+        item_id = str(item.get("id"))
+        if item_id in seen:
+            yield f"id {item_id} repeats"
+        seen.add(item_id)
+        for err in item_errors(item):
+            yield f"{item_id} {err}"
+        image = item.get("image")
+        if isinstance(image, str) and not (root / image).is_file():
+            yield f"{item_id}: image {image} is missing"

@@ -1,0 +1,100 @@
+"""The CartoMapQA tasks: one module per task, found through :data:`TASK_MODULES`.
+
+The task interface
+------------------
+A task module (e.g. :mod:`cartoqa.tasks.mml`) defines:
+
+``NAME: str``
+    The task name used in ``--tasks`` and in items (``"mml"``).
+``ITEMS_PER_SCENARIO: int``
+    Items one scenario yields (STMF: 3, RLE: 2, others 1). ``--per-task N`` asks for
+    ``ceil(N / ITEMS_PER_SCENARIO)`` scenarios.
+``IMAGE_SIZE: tuple[int, int]``
+    ``(width, height)`` of the task's images; ``cartoqa validate`` checks it.
+``NEEDS_ROADS: bool``
+    Whether the task needs drivable roads (the build refuses extracts without them).
+``prepare(ctx: BuildContext) -> object``
+    Precompute candidates once per build (junctions, centres ...). May raise
+    :class:`~cartoqa.errors.CartoqaError` when the extract cannot support the task.
+``make_scenario(ctx: BuildContext, state: object, slot: int) -> Scenario | None``
+    Make scenario number ``slot``: its items (ids from :func:`~cartoqa.tasks.base.item_id`)
+    and the PNG bytes of its new images. It must depend only on ``ctx.seed``, the
+    extract, ``slot`` and ``state`` (use :func:`~cartoqa.tasks.base.slot_rng`), never on
+    earlier slots, so that an interrupted build resumes to the same result. Return
+    ``None`` when no acceptable scenario was found for this slot.
+
+The MFS task (``cartoqa.tasks.mfs``, owned by the MFS engineer) plugs in through the
+same interface; it is listed in :data:`TASK_MODULES` but not in :data:`DEFAULT_TASKS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from cartoqa.errors import CartoqaError
+
+#: Task name -> module implementing the interface above, in dataset order.
+TASK_MODULES: dict[str, str] = {
+    "mfs": "cartoqa.tasks.mfs",
+    "stmf": "cartoqa.tasks.stmf",
+    "mtmf": "cartoqa.tasks.mtmf",
+    "rle": "cartoqa.tasks.rle",
+    "mml": "cartoqa.tasks.mml",
+    "srn": "cartoqa.tasks.srn",
+}
+
+#: Tasks ``cartoqa build`` makes when ``--tasks`` is not given: the five map tasks.
+DEFAULT_TASKS: tuple[str, ...] = ("stmf", "mtmf", "rle", "mml", "srn")
+
+
+def parse_tasks(text: str) -> list[str]:
+    """Parse a comma-separated task list into known task names, in dataset order.
+
+    Parameters
+    ----------
+    text : str
+        For example ``"mml,srn"``; ``"all"`` means every task in :data:`TASK_MODULES`.
+
+    Returns
+    -------
+    list of str
+        Distinct names ordered as in :data:`TASK_MODULES`.
+
+    Raises
+    ------
+    CartoqaError
+        For an unknown or empty task name.
+
+    Examples
+    --------
+    >>> parse_tasks("srn, mml,srn")
+    ['mml', 'srn']
+    """
+    names = [t.strip().lower() for t in text.split(",")]
+    if names == ["all"]:
+        return list(TASK_MODULES)
+    unknown = [t for t in names if t not in TASK_MODULES]
+    if unknown or not names:
+        raise CartoqaError(f"unknown task {', '.join(repr(u) for u in unknown) or repr(text)}",
+                           fix="choose from " + ",".join(TASK_MODULES))
+    return [t for t in TASK_MODULES if t in names]
+
+
+def load_task(name: str) -> ModuleType:
+    """Import the module of a task.
+
+    Raises
+    ------
+    CartoqaError
+        If the task is unknown or its module is not installed.
+    """
+    if name not in TASK_MODULES:
+        raise CartoqaError(f"unknown task {name!r}", fix="choose from " + ",".join(TASK_MODULES))
+    try:
+        return importlib.import_module(TASK_MODULES[name])
+    except ModuleNotFoundError as exc:
+        if exc.name != TASK_MODULES[name]:
+            raise
+        raise CartoqaError(f"task {name!r} is not available in this installation",
+                           fix="choose from " + ",".join(DEFAULT_TASKS)) from None

@@ -1,0 +1,123 @@
+"""Zoom-19 map views for STMF and MTMF (the same maps serve both tasks).
+
+Map number ``j`` is a pure function of the seed, the extract and ``j``: centres are
+drawn at random inside the extract, nudged so that no map symbol sits on the edge of
+the view, rendered, and kept only when every catalogue type is unambiguous on the
+image (no icon cut by an edge, no icon that no data feature explains, no label running
+off the view).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
+from cartoqa.tasks.base import FEATURE_MAP_ZOOM, BuildContext, slot_rng
+from cartoqa.tasks.rules import RESERVED_BOXES
+from cartoqa.tasks.scenes import draw_scene, scene_exclusion
+from cartoqa.visibility import EDGE_BAND_PX, ViewFeatures, analyse_view
+from groundtruth.catalogue import load_catalogue
+from groundtruth.projection import View
+
+#: Random centres tried for one map before the slot is given up.
+MAX_MAP_ATTEMPTS = 12
+#: Nudges tried per centre to move symbols off the view's edges.
+MAX_NUDGES = 12
+#: A map must show at least this many catalogue features.
+MIN_DRAWN_FEATURES = 3
+
+
+@dataclass
+class FeatureMap:
+    """One accepted zoom-19 map."""
+
+    slot: int
+    attempt: int
+    view: View
+    image: str
+    png: bytes
+    features: ViewFeatures
+
+
+def image_name(slot: int) -> str:
+    """File name of map ``slot``'s image."""
+    return f"map19-{slot:04d}.png"
+
+
+def _symbols_clear_of_edges(view: View, symbol_px: list[tuple[float, float]]) -> bool:
+    band = EDGE_BAND_PX + 2
+    for x, y in symbol_px:
+        on_x = -band <= x <= view.width + band
+        on_y = -band <= y <= view.height + band
+        if not (on_x and on_y):
+            continue
+        if x < band or y < band or x > view.width - band or y > view.height - band:
+            return False
+        if any(b[0] - band <= x <= b[2] + band and b[1] - band <= y <= b[3] + band
+               for b in RESERVED_BOXES):
+            return False
+    return True
+
+
+def candidate_view(ctx: BuildContext, slot: int, attempt: int) -> View | None:
+    """A geometric candidate view for a map slot's attempt, or None (pure of rendering)."""
+    bounds = ctx.extract.bounds
+    if bounds is None:
+        return None
+    s, w, n, e = bounds
+    rng = slot_rng(ctx.seed, "map19", slot, attempt)
+    drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
+                   and ft.drawn_at(FEATURE_MAP_ZOOM)}
+    symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
+    probe = View(center=((s + n) / 2, (w + e) / 2), zoom=FEATURE_MAP_ZOOM)
+    half_lat = (probe.bounds[2] - probe.bounds[0]) / 2
+    half_lon = (probe.bounds[3] - probe.bounds[1]) / 2
+    lat_lo, lat_hi = s + half_lat, n - half_lat
+    lon_lo, lon_hi = w + half_lon, e - half_lon
+    if lat_lo >= lat_hi or lon_lo >= lon_hi:
+        lat_lo = lat_hi = (s + n) / 2
+        lon_lo = lon_hi = (w + e) / 2
+    lat = rng.uniform(lat_lo, lat_hi)
+    lon = rng.uniform(lon_lo, lon_hi)
+    for _ in range(MAX_NUDGES):
+        view = View(center=(round(lat, 7), round(lon, 7)), zoom=FEATURE_MAP_ZOOM,
+                    width=VIEW_WIDTH, height=VIEW_HEIGHT)
+        pxs = [view.to_view_px(f.lat, f.lon) for f in symbols]
+        inside = sum(1 for x, y in pxs if 0 <= x <= view.width and 0 <= y <= view.height)
+        if inside < MIN_DRAWN_FEATURES:
+            return None
+        if _symbols_clear_of_edges(view, pxs):
+            return view
+        dx, dy = rng.uniform(-40, 40), rng.uniform(-40, 40)
+        lat, lon = view.to_latlon(view.width / 2 + dx, view.height / 2 + dy)
+    return None
+
+
+def feature_map(ctx: BuildContext, slot: int) -> FeatureMap | None:
+    """Map number ``slot`` (shared by STMF and MTMF; cached in the context).
+
+    Returns
+    -------
+    FeatureMap or None
+        None when no acceptable map was found in :data:`MAX_MAP_ATTEMPTS` tries.
+    """
+    key = ("feature_map", slot)
+    if key in ctx.shared:
+        cached: FeatureMap | None = ctx.shared[key]
+        return cached
+    found: FeatureMap | None = None
+    for attempt in range(MAX_MAP_ATTEMPTS):
+        view = candidate_view(ctx, slot, attempt)
+        if view is None:
+            continue
+        scene = draw_scene(ctx, view)
+        vf = analyse_view(view, scene.screen, scene.reference, ctx.features(),
+                          exclude=scene_exclusion(view, [], None))
+        if any(vf.ambiguous(t, names=True) for t in vf.by_type):
+            continue
+        if sum(vf.count(t) for t in vf.by_type) < MIN_DRAWN_FEATURES:
+            continue
+        found = FeatureMap(slot, attempt, view, image_name(slot), scene.png, vf)
+        break
+    ctx.shared[key] = found
+    return found

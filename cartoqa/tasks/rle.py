@@ -1,0 +1,143 @@
+"""RLE: the real length of a blue path between two blue markers (metres and feet).
+
+A scenario draws a drivable route between two graph nodes as a blue path with a blue
+marker at each end, at zoom 15-19 (rotating with the slot), with Leaflet's scale bar.
+Its difficulty (simple or complex, alternating every five slots) follows the rule in
+:func:`cartoqa.tasks.rules.rle_difficulty`. Two items per scenario: the answer in
+metres and in feet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from cartoqa.errors import CartoqaError
+from cartoqa.settings import MAX_ZOOM, MIN_ZOOM, VIEW_HEIGHT, VIEW_WIDTH
+from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.prompts import prompt
+from cartoqa.tasks.rules import (
+    count_turns,
+    marker_on_screen,
+    markers_overlap,
+    path_inside,
+    rle_difficulty,
+)
+from cartoqa.tasks.scenes import (
+    MarkerSpec,
+    base_item,
+    draw_scene,
+    inside_extract,
+    permuted,
+    pick,
+    provenance,
+    view_around,
+)
+from groundtruth.projection import meters_per_pixel, path_length_px
+from groundtruth.routing import NoRouteError, shortest_route
+from groundtruth.turns import route_steps
+
+NAME = "rle"
+ITEMS_PER_SCENARIO = 2
+IMAGE_SIZE = (VIEW_WIDTH, VIEW_HEIGHT)
+NEEDS_ROADS = True
+ZOOMS = tuple(range(MIN_ZOOM, MAX_ZOOM + 1))
+DIFFICULTIES = ("simple", "complex")
+#: Origins tried per slot.
+MAX_ATTEMPTS = 40
+#: Shortest path drawn, on screen (pixels).
+MIN_PATH_PX = 150.0
+#: Units of the two items and how the question names them.
+UNITS = {"m": "metres", "ft": "feet"}
+#: Example numbers shown in the answer-format line.
+EXAMPLES = {"m": "120", "ft": "390"}
+
+
+@dataclass
+class State:
+    """Origins to try (graph nodes, in a seeded order)."""
+
+    graph: nx.MultiDiGraph
+    origins: list[int]
+    n_slots: int
+
+
+def slot_plan(slot: int) -> tuple[int, str]:
+    """Zoom and difficulty of a slot: zooms rotate every slot, difficulty every five.
+
+    Examples
+    --------
+    >>> slot_plan(0), slot_plan(4), slot_plan(5)
+    ((15, 'simple'), (19, 'simple'), (15, 'complex'))
+    """
+    return ZOOMS[slot % len(ZOOMS)], DIFFICULTIES[(slot // len(ZOOMS)) % len(DIFFICULTIES)]
+
+
+def prepare(ctx: BuildContext) -> State:
+    """Order the candidate origins (junctions) with the seed."""
+    graph = ctx.graph()
+    nodes = sorted(n for n, c in graph.nodes(data="street_count") if (c or 0) >= 3)
+    if not nodes:
+        raise CartoqaError(f"extract {ctx.extract.name} has no road junctions for RLE",
+                           fix="use an extract with a street network")
+    return State(graph, permuted(nodes, ctx.seed, NAME),
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO))
+
+
+def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
+    """Two RLE items (metres, feet) for one path."""
+    zoom, difficulty = slot_plan(slot)
+    graph = state.graph
+    for attempt in range(MAX_ATTEMPTS):
+        rng = slot_rng(ctx.seed, NAME, slot, attempt)
+        origin = pick(state.origins, slot, attempt, state.n_slots)
+        if origin is None:
+            break
+        lat0 = graph.nodes[origin]["y"]
+        view_w_m = VIEW_WIDTH * meters_per_pixel(lat0, zoom)
+        reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=1.3 * view_w_m,
+                                                      weight="length")
+        targets = sorted(n for n, d in reach.items()
+                         if d >= MIN_PATH_PX * meters_per_pixel(lat0, zoom) and n != origin)
+        if not targets:
+            continue
+        dest = targets[rng.randrange(len(targets))]
+        try:
+            route = shortest_route(graph, origin, dest)
+        except NoRouteError:
+            continue
+        path = list(route.coords)
+        px_len = path_length_px(path, zoom)
+        turns = count_turns(route_steps(graph, route))
+        if px_len < MIN_PATH_PX or rle_difficulty(turns, px_len) != difficulty:
+            continue
+        view = view_around(path, zoom, rng, jitter_px=60.0)
+        if not inside_extract(ctx, view):
+            continue
+        markers = [MarkerSpec("blue", path[0][0], path[0][1], route.origin),
+                   MarkerSpec("blue", path[-1][0], path[-1][1], route.destination)]
+        mpx = [view.to_view_px(m.lat, m.lon) for m in markers]
+        if not path_inside([view.to_view_px(lat, lon) for lat, lon in path]):
+            continue
+        if not all(marker_on_screen(p) for p in mpx) or markers_overlap(mpx):
+            continue
+        scene = draw_scene(ctx, view, markers=markers, path=path)
+        scale = scene.drawn.get("scale_bar") or {}
+        if not (scale.get("metric") and scale.get("imperial")):
+            continue
+        image_name = f"{NAME}-{slot:04d}.png"
+        prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
+                          route_nodes=route.nodes, difficulty=difficulty, turns=turns,
+                          path_px=round(px_len, 1))
+        values = {"m": round(route.length_m, 1), "ft": round(route.length_ft, 1)}
+        items = [
+            base_item(item_id(NAME, slot, unit), NAME, "length", f"images/{image_name}",
+                      prompt("rle_length", unit=unit, unit_name=UNITS[unit],
+                             example=EXAMPLES[unit]),
+                      {"value": values[unit], "unit": unit},
+                      {"difficulty": difficulty, "unit": unit, "zoom": zoom}, prov)
+            for unit in ("m", "ft")
+        ]
+        return Scenario(items=items, images={image_name: scene.png})
+    return None

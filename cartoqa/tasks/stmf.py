@@ -1,0 +1,115 @@
+"""STMF: single-type map features on zoom-19 maps (presence, count, names).
+
+Each scenario is one map (:mod:`cartoqa.tasks.feature_maps`) and one feature type,
+asked three ways. Even slots pick a type the map shows, odd slots a type it does not
+show, so presence has both answers; the type rotates with the slot over the 22 types.
+Answers count only what the rendering shows (:mod:`cartoqa.visibility`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
+from cartoqa.tasks.base import BuildContext, Scenario, item_id
+from cartoqa.tasks.feature_maps import feature_map
+from cartoqa.tasks.prompts import prompt
+from cartoqa.tasks.scenes import base_item, provenance
+from groundtruth.catalogue import feature_type_names
+
+NAME = "stmf"
+ITEMS_PER_SCENARIO = 3
+IMAGE_SIZE = (VIEW_WIDTH, VIEW_HEIGHT)
+NEEDS_ROADS = False
+REQUESTS = ("presence", "count", "names")
+
+#: Plural of each type name as the questions use it.
+PLURALS: dict[str, str] = {
+    "convenience store": "convenience stores", "supermarket": "supermarkets",
+    "pharmacy": "pharmacies", "clinic": "clinics", "hospital": "hospitals",
+    "restaurant": "restaurants", "fast food": "fast food restaurants",
+    "coffee shop": "coffee shops", "ATM": "ATMs", "bank": "banks",
+    "playground": "playgrounds", "park": "parks", "fitness centre": "fitness centres",
+    "clothes shop": "clothes shops", "beauty shop": "beauty shops", "stream": "streams",
+    "river": "rivers", "bus stop": "bus stops", "fuel station": "fuel stations",
+    "primary road": "primary roads", "parking": "parkings",
+    "public toilet": "public toilets",
+}
+
+
+def plural(name: str) -> str:
+    """Plural of a feature type name.
+
+    Examples
+    --------
+    >>> plural("pharmacy"), plural("ATM")
+    ('pharmacies', 'ATMs')
+    """
+    return PLURALS.get(name, name + "s")
+
+
+def choose_type(types: list[str], slot: int, *, counts: dict[str, int],
+                in_data: dict[str, int], ambiguous: set[str]) -> str | None:
+    """The feature type a slot asks about (pure).
+
+    Even slots want a type shown on the map, odd slots one that is not (and has no
+    feature in the data near the view). Types are tried in rotation starting at
+    ``slot // 2`` so that every type gets asked about.
+
+    Examples
+    --------
+    >>> t = ["a", "b", "c"]
+    >>> choose_type(t, 0, counts={"a": 0, "b": 2, "c": 1}, in_data={}, ambiguous=set())
+    'b'
+    >>> choose_type(t, 1, counts={"a": 0, "b": 2, "c": 1}, in_data={"a": 0}, ambiguous=set())
+    'a'
+    """
+    want_present = slot % 2 == 0
+    start = slot // 2
+    for k in range(len(types)):
+        name = types[(start + k) % len(types)]
+        if name in ambiguous:
+            continue
+        if want_present and counts.get(name, 0) > 0:
+            return name
+        if not want_present and counts.get(name, 0) == 0 and in_data.get(name, 0) == 0:
+            return name
+    return None
+
+
+def prepare(ctx: BuildContext) -> Any:
+    """Load the features (the maps are made per slot)."""
+    ctx.features()
+    return feature_type_names()
+
+
+def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
+    """Three STMF items (presence, count, names) about one type on map ``slot``."""
+    fmap = feature_map(ctx, slot)
+    if fmap is None:
+        return None
+    vf = fmap.features
+    types: list[str] = list(state)
+    counts = {t: vf.count(t) for t in types}
+    in_data = {t: vf.in_data(t) for t in types}
+    ambiguous = {t for t in types if vf.ambiguous(t, names=True)}
+    ftype = choose_type(types, slot, counts=counts, in_data=in_data, ambiguous=ambiguous)
+    if ftype is None:
+        return None
+    image = f"images/{fmap.image}"
+    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt)
+    strata = {"feature_type": ftype, "zoom": fmap.view.zoom}
+    names = vf.names(ftype)
+    answers: dict[str, dict[str, Any]] = {
+        "presence": {"present": counts[ftype] > 0},
+        "count": {"count": counts[ftype]},
+        "names": {"names": names, "unnamed": vf.unnamed(ftype)},
+    }
+    items = [
+        base_item(item_id(NAME, slot, req), NAME, req, image,
+                  prompt(f"stmf_{req}", feature_plural=plural(ftype)),
+                  answers[req], dict(strata), prov)
+        for req in REQUESTS
+    ]
+    images = {} if ctx.image_exists(fmap.image) else {fmap.image: fmap.png}
+    return Scenario(items=items, images=images)

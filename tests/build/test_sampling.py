@@ -1,0 +1,71 @@
+"""Pure parts of the samplers: seeded choices, slot plans, STMF type choice, ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from cartoqa.errors import CartoqaError
+from cartoqa.tasks import DEFAULT_TASKS, TASK_MODULES, parse_tasks
+from cartoqa.tasks.base import item_id, slot_rng
+from cartoqa.tasks.mml import slot_plan as mml_plan
+from cartoqa.tasks.rle import slot_plan as rle_plan
+from cartoqa.tasks.scenes import permuted, pick
+from cartoqa.tasks.stmf import choose_type, plural
+
+
+def test_slot_rng_is_stable_across_processes() -> None:
+    # sha256-derived: a fixed value, not Python's randomised hash
+    assert slot_rng(0, "mml", 3).randrange(10**6) == slot_rng(0, "mml", 3).randrange(10**6)
+    assert slot_rng(0, "mml", 3).random() != slot_rng(1, "mml", 3).random()
+
+
+def test_permutation_depends_on_seed_only() -> None:
+    a = permuted(range(50), 7, "srn")
+    assert a == permuted(range(50), 7, "srn")
+    assert sorted(a) == list(range(50))
+    assert a != permuted(range(50), 8, "srn")
+
+
+def test_pick_gives_slots_disjoint_candidates() -> None:
+    cands = list(range(40))
+    taken = {pick(cands, s, a, 10) for s in range(10) for a in range(4)}
+    assert pick(cands, 0, 4, 10) is None  # run out: the slot cannot be filled
+    assert len(taken) == 40  # 10 slots x 4 attempts, no candidate twice
+
+
+def test_balance_over_zooms_colours_and_difficulty() -> None:
+    plans = [rle_plan(s) for s in range(20)]
+    assert sorted({z for z, _ in plans}) == [15, 16, 17, 18, 19]
+    assert sum(1 for _, d in plans if d == "simple") == 10
+    mml = [mml_plan(s) for s in range(12)]
+    assert sum(1 for _, c in mml if c == "red") == 6
+    assert {z for z, _ in mml} == {17, 18, 19}
+
+
+def test_stmf_type_choice_alternates_presence_and_rotates() -> None:
+    types = ["a", "b", "c", "d"]
+    counts = {"a": 2, "b": 0, "c": 1, "d": 0}
+    in_data = {"a": 2, "b": 0, "c": 1, "d": 1}  # d exists in the data but is not drawn
+    picked = [choose_type(types, s, counts=counts, in_data=in_data, ambiguous=set())
+              for s in range(6)]
+    # even slots: shown types, rotating from slot//2; odd: types absent from the data
+    assert picked == ["a", "b", "c", "b", "c", "b"]
+    assert choose_type(types, 0, counts=counts, in_data=in_data, ambiguous={"a", "c"}) is None
+
+
+def test_plural() -> None:
+    assert plural("pharmacy") == "pharmacies"
+    assert plural("fast food") == "fast food restaurants"
+
+
+def test_item_ids_sort_by_slot() -> None:
+    ids = [item_id("rle", s, u) for s in (10, 2) for u in ("m", "ft")]
+    assert sorted(ids) == ["rle-0002-ft", "rle-0002-m", "rle-0010-ft", "rle-0010-m"]
+
+
+def test_parse_tasks() -> None:
+    assert parse_tasks("srn,stmf") == ["stmf", "srn"]
+    assert parse_tasks("all") == list(TASK_MODULES)
+    assert "mfs" not in DEFAULT_TASKS
+    with pytest.raises(CartoqaError, match="unknown task 'maps'"):
+        parse_tasks("stmf,maps")
