@@ -1,6 +1,6 @@
 """Benchmark ``cartoqa run`` throughput and ``cartoqa export`` speed on synthetic data.
 
-Run: ``.venv/bin/python tests/run_export/bench_run_export.py [--copies 25]``
+Run: ``.venv/bin/python scripts/bench_run_export.py [--copies 25]``
 (8 items per copy; images are map-like 1366x768 PNGs). The local server answers every
 request after ``--delay`` seconds, like a model; throughput should grow with
 concurrency up to the server's parallelism.
@@ -16,16 +16,18 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The test server and the synthetic dataset builder live with the tests.
+_TESTS = Path(__file__).resolve().parents[1] / "tests"
+sys.path.insert(0, str(_TESTS / "run_export"))
+sys.path.insert(0, str(_TESTS))
 
-from chat_server import ChatServer
-from helpers.synthetic_dataset import write_synthetic_dataset
+from chat_server import ChatServer  # noqa: E402
+from helpers.synthetic_dataset import write_synthetic_dataset  # noqa: E402
 
-from cartoqa.exports import export_dataset
-from cartoqa.runner.client import RetryPolicy
-from cartoqa.runner.run import RunConfig, run_dataset
-from cartoqa.scoring import answer_as_text
+from cartoqa.exports import export_dataset  # noqa: E402
+from cartoqa.runner.client import RetryPolicy  # noqa: E402
+from cartoqa.runner.run import RunConfig, run_dataset  # noqa: E402
+from cartoqa.scoring import answer_as_text  # noqa: E402
 
 
 def _map_like_png(path: Path, seed: int) -> None:
