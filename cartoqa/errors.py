@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
+from groundtruth.errors import UserFacingError
 
-class CartoqaError(Exception):
+
+class CartoqaError(UserFacingError):
     """A problem with the user's input that the CLI reports in one line.
 
-    Parameters
-    ----------
-    message : str
-        What is wrong, in one sentence.
-    fix : str, optional
-        What the user can do about it.
+    See :class:`groundtruth.errors.UserFacingError` for the ``message`` and ``fix``.
     """
-
-    def __init__(self, message: str, fix: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fix = fix
-
-    def __str__(self) -> str:
-        return self.message if not self.fix else f"{self.message} ({self.fix})"

@@ -2,22 +2,8 @@
 
 from __future__ import annotations
 
+from groundtruth.errors import UserFacingError
 
-class RenderError(Exception):
-    """A rendering problem the user can fix.
 
-    Parameters
-    ----------
-    message : str
-        What is wrong, in one sentence.
-    fix : str, optional
-        What the user can do about it.
-    """
-
-    def __init__(self, message: str, fix: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fix = fix
-
-    def __str__(self) -> str:
-        return self.message if not self.fix else f"{self.message} ({self.fix})"
+class RenderError(UserFacingError):
+    """A rendering problem the user can fix (see :class:`groundtruth.errors.UserFacingError`)."""
