@@ -91,7 +91,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
     graph = state.graph
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
-        origin = pick(state.origins, slot, attempt, state.n_slots)
+        origin = pick(state.origins, slot, attempt, state.n_slots, wrap=True)
         if origin is None:
             break
         lat0 = graph.nodes[origin]["y"]

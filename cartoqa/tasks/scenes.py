@@ -213,12 +213,14 @@ def permuted(values: Sequence[Any], seed: int, *parts: object) -> list[Any]:
     return out
 
 
-def pick(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int) -> Any | None:
-    """Candidate for a slot's attempt; slots take disjoint candidates, never one twice.
+def pick(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int, *,
+         wrap: bool = False) -> Any | None:
+    """Candidate for a slot's attempt: slots take disjoint stretches of the candidates.
 
-    Attempt ``a`` of slot ``s`` takes candidate ``s + a * n_slots``: every slot has its
-    own candidates, so scenarios do not repeat. ``None`` when the extract has run out
-    of candidates (the slot cannot be filled).
+    Attempt ``a`` of slot ``s`` takes candidate ``s + a * n_slots``, so no two slots
+    share a candidate. Past the end, ``None`` (the extract has run out: the slot cannot
+    be filled), or with ``wrap`` the sequence starts again (for tasks where a
+    candidate is only a starting point, such as a route's origin).
 
     Examples
     --------
@@ -226,6 +228,10 @@ def pick(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int) -> An
     (3, 13)
     >>> pick(list(range(12)), 3, 1, 10) is None
     True
+    >>> pick(list(range(12)), 3, 1, 10, wrap=True)
+    1
     """
     index = slot + attempt * max(1, n_slots)
-    return candidates[index] if index < len(candidates) else None
+    if index < len(candidates):
+        return candidates[index]
+    return candidates[index % len(candidates)] if wrap and candidates else None

@@ -80,7 +80,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
     junction_set = set(state.junctions)
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
-        origin = pick(state.junctions, slot, attempt, state.n_slots)
+        origin = pick(state.junctions, slot, attempt, state.n_slots, wrap=True)
         if origin is None:
             break
         mpp = meters_per_pixel(graph.nodes[origin]["y"], zoom)
