@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from cartoqa import __version__
-from cartoqa.errors import CartoqaError
-from groundtruth.errors import GroundTruthError
-from renderers.errors import RenderError
+from groundtruth.errors import UserFacingError
 
 #: Command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -28,7 +26,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cartoqa.commands.export",
 )
 
-USER_ERRORS = (CartoqaError, GroundTruthError, RenderError)
+#: The base of every error a user can cause (CartoqaError, GroundTruthError, RenderError).
+USER_ERRORS = (UserFacingError,)
 
 
 def _load_commands() -> list[ModuleType]:
