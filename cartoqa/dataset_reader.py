@@ -1,7 +1,7 @@
 """Read a dataset folder (docs/dataset-format.md): its items and their image files.
 
-Used by ``cartoqa run`` and ``cartoqa export``. Reading only: building datasets is
-``cartoqa build``'s business.
+Used by ``cartoqa run``, ``cartoqa export`` and ``cartoqa score``. Reading only:
+building datasets is ``cartoqa build``'s business.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ _MIME_BY_SUFFIX = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jp
                    ".webp": "image/webp", ".gif": "image/gif"}
 
 
-def parse_items(lines: list[str], *, source: str = "items.jsonl") -> list[dict[str, Any]]:
+def parse_items(
+    lines: list[str], *, source: str = "items.jsonl", required: tuple[str, ...] = REQUIRED_KEYS
+) -> list[dict[str, Any]]:
     """Parse and check the lines of an ``items.jsonl``.
 
     Parameters
@@ -31,6 +33,8 @@ def parse_items(lines: list[str], *, source: str = "items.jsonl") -> list[dict[s
         The file's lines; blank lines are skipped.
     source : str
         Name used in error messages.
+    required : tuple of str
+        Keys every item must have.
 
     Returns
     -------
@@ -57,7 +61,7 @@ def parse_items(lines: list[str], *, source: str = "items.jsonl") -> list[dict[s
         if not isinstance(item, dict):
             raise CartoqaError(f"{source} line {number} is not a JSON object",
                                fix="rebuild the dataset with `cartoqa build`")
-        missing = [key for key in REQUIRED_KEYS if key not in item]
+        missing = [key for key in required if key not in item]
         if missing:
             raise CartoqaError(
                 f"{source} line {number} lacks {', '.join(missing)}",
@@ -72,13 +76,17 @@ def parse_items(lines: list[str], *, source: str = "items.jsonl") -> list[dict[s
     return items
 
 
-def read_items(dataset: Path) -> list[dict[str, Any]]:
+def read_items(
+    dataset: str | Path, *, required: tuple[str, ...] = REQUIRED_KEYS
+) -> list[dict[str, Any]]:
     """Read a dataset folder's items.
 
     Parameters
     ----------
-    dataset : pathlib.Path
+    dataset : str or pathlib.Path
         The dataset folder (holding ``items.jsonl`` and ``images/``).
+    required : tuple of str
+        Keys every item must have (default: what running and exporting need).
 
     Returns
     -------
@@ -90,6 +98,7 @@ def read_items(dataset: Path) -> list[dict[str, Any]]:
     CartoqaError
         The folder or its ``items.jsonl`` is missing or malformed.
     """
+    dataset = Path(dataset)
     if not dataset.is_dir():
         raise CartoqaError(f"dataset folder {dataset} does not exist",
                            fix="pass the folder `cartoqa build` wrote")
@@ -98,7 +107,7 @@ def read_items(dataset: Path) -> list[dict[str, Any]]:
         raise CartoqaError(f"{dataset} has no items.jsonl",
                            fix="pass the folder `cartoqa build` wrote")
     text = path.read_text(encoding="utf-8")
-    return parse_items(text.splitlines(), source=str(path))
+    return parse_items(text.splitlines(), source=str(path), required=required)
 
 
 def image_file(dataset: Path, item: dict[str, Any]) -> Path:

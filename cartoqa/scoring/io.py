@@ -8,11 +8,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from cartoqa.dataset_reader import read_items
 from cartoqa.errors import CartoqaError
+
+#: Keys an item needs to be scored.
+SCORING_KEYS: tuple[str, ...] = ("id", "task", "request", "answer")
 
 
 def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
-    """Read ``items.jsonl`` of a dataset folder.
+    """Read ``items.jsonl`` of a dataset folder for scoring.
 
     Parameters
     ----------
@@ -30,39 +34,7 @@ def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
         The folder or file is missing, a line is not a JSON object, an item lacks
         ``id``, ``task``, ``request`` or ``answer``, or an id repeats.
     """
-    folder = Path(dataset_dir)
-    path = folder / "items.jsonl"
-    if not folder.is_dir():
-        raise CartoqaError(f"dataset folder {folder} does not exist",
-                           fix="pass the folder `cartoqa build` wrote")
-    if not path.is_file():
-        raise CartoqaError(f"{folder} has no items.jsonl",
-                           fix="pass the folder `cartoqa build` wrote")
-    items: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    with path.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CartoqaError(f"{path} line {number} is not valid JSON ({exc.msg})",
-                                   fix="rebuild the dataset with `cartoqa build`") from None
-            if not isinstance(item, dict):
-                raise CartoqaError(f"{path} line {number} is not a JSON object",
-                                   fix="rebuild the dataset with `cartoqa build`")
-            missing = [k for k in ("id", "task", "request", "answer") if k not in item]
-            if missing:
-                raise CartoqaError(f"{path} line {number} lacks {', '.join(missing)}",
-                                   fix="see docs/dataset-format.md for the item keys")
-            item_id = str(item["id"])
-            if item_id in seen:
-                raise CartoqaError(f"{path} repeats the item id {item_id!r}",
-                                   fix="rebuild the dataset with `cartoqa build`")
-            seen.add(item_id)
-            items.append(item)
-    return items
+    return read_items(dataset_dir, required=SCORING_KEYS)
 
 
 def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
