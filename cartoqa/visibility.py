@@ -73,8 +73,9 @@ LABEL_COLOURS: dict[str, str] = {
 #: Label colour of area and line types.
 AREA_LABEL_COLOURS: dict[str, str] = {"park": "#0c8416", "stream": "#4d80b3",
                                       "river": "#4d80b3"}
-#: Types whose features OSM-Carto never labels with a name.
-UNLABELLED_TYPES: frozenset[str] = frozenset({"public toilet"})
+#: Types whose ``name`` OSM-Carto never writes (toilets get no label; ATMs are
+#: labelled with their ``operator``, not their name).
+UNLABELLED_TYPES: frozenset[str] = frozenset({"public toilet", "ATM"})
 
 #: A pixel is ink where screenshot and reference differ by more than this (0-255).
 INK_MIN_DIFF = 40

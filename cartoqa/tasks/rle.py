@@ -30,7 +30,7 @@ from cartoqa.tasks.scenes import (
     draw_scene,
     inside_extract,
     permuted,
-    pick,
+    pick_round,
     provenance,
     view_around,
 )
@@ -91,15 +91,17 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
     graph = state.graph
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
-        origin = pick(state.origins, slot, attempt, state.n_slots, wrap=True)
-        if origin is None:
-            break
+        origin, round_, rounds = pick_round(state.origins, slot, attempt, state.n_slots,
+                                           max_attempts=MAX_ATTEMPTS)
         lat0 = graph.nodes[origin]["y"]
         view_w_m = VIEW_WIDTH * meters_per_pixel(lat0, zoom)
         reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=1.3 * view_w_m,
                                                       weight="length")
         targets = sorted(n for n, d in reach.items()
                          if d >= MIN_PATH_PX * meters_per_pixel(lat0, zoom) and n != origin)
+        if not targets:
+            continue
+        targets = targets[round_::rounds]  # a reused origin gets other destinations
         if not targets:
             continue
         dest = targets[rng.randrange(len(targets))]

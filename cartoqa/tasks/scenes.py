@@ -235,3 +235,24 @@ def pick(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int, *,
     if index < len(candidates):
         return candidates[index]
     return candidates[index % len(candidates)] if wrap and candidates else None
+
+
+def pick_round(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int, *,
+               max_attempts: int) -> tuple[Any, int, int]:
+    """Like :func:`pick` with ``wrap``, also saying which pass over the candidates it is.
+
+    Returns ``(candidate, round, rounds)``: a candidate taken again in a later round
+    must be used differently (e.g. a route origin with destinations ``round::rounds``
+    of its sorted targets), so that no two slots make the same scenario.
+
+    Examples
+    --------
+    >>> pick_round(list(range(12)), 3, 0, 10, max_attempts=3)
+    (3, 0, 4)
+    >>> pick_round(list(range(12)), 3, 1, 10, max_attempts=3)
+    (1, 1, 4)
+    """
+    index = slot + attempt * max(1, n_slots)
+    total = max(1, n_slots) * (max_attempts + 1)
+    rounds = max(1, -(-total // len(candidates)))
+    return candidates[index % len(candidates)], index // len(candidates), rounds

@@ -24,7 +24,7 @@ from cartoqa.tasks.scenes import (
     inside_extract,
     names_drawn,
     permuted,
-    pick,
+    pick_round,
     provenance,
     view_around,
 )
@@ -80,14 +80,16 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
     junction_set = set(state.junctions)
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
-        origin = pick(state.junctions, slot, attempt, state.n_slots, wrap=True)
-        if origin is None:
-            break
+        origin, round_, rounds = pick_round(state.junctions, slot, attempt, state.n_slots,
+                                           max_attempts=MAX_ATTEMPTS)
         mpp = meters_per_pixel(graph.nodes[origin]["y"], zoom)
         reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=1.4 * 1366 * mpp,
                                                       weight="length")
         targets = sorted(n for n, d in reach.items()
                          if n in junction_set and n != origin and d >= MIN_ROUTE_PX * mpp)
+        if not targets:
+            continue
+        targets = targets[round_::rounds]  # a reused origin gets other destinations
         if not targets:
             continue
         dest = targets[rng.randrange(len(targets))]

@@ -23,6 +23,9 @@ IMAGE_SIZE = (VIEW_WIDTH, VIEW_HEIGHT)
 NEEDS_ROADS = False
 REQUESTS = ("presence", "count", "names")
 
+#: Step through the eligible types from one slot to the next (coprime to 22).
+TYPE_STRIDE = 5
+
 #: Plural of each type name as the questions use it.
 PLURALS: dict[str, str] = {
     "convenience store": "convenience stores", "supermarket": "supermarkets",
@@ -53,28 +56,29 @@ def choose_type(types: list[str], slot: int, *, counts: dict[str, int],
     """The feature type a slot asks about (pure).
 
     Even slots want a type shown on the map, odd slots one that is not (and has no
-    feature in the data near the view). Types are tried in rotation starting at
-    ``slot // 2`` so that every type gets asked about.
+    feature in the data near the view). Among the eligible types, in catalogue order,
+    slot ``s`` takes number ``(s // 2) * 5`` (modulo their count), which spreads the
+    questions over the types instead of always asking about the commonest.
 
     Examples
     --------
     >>> t = ["a", "b", "c"]
     >>> choose_type(t, 0, counts={"a": 0, "b": 2, "c": 1}, in_data={}, ambiguous=set())
     'b'
+    >>> choose_type(t, 2, counts={"a": 0, "b": 2, "c": 1}, in_data={}, ambiguous=set())
+    'c'
     >>> choose_type(t, 1, counts={"a": 0, "b": 2, "c": 1}, in_data={"a": 0}, ambiguous=set())
     'a'
     """
     want_present = slot % 2 == 0
-    start = slot // 2
-    for k in range(len(types)):
-        name = types[(start + k) % len(types)]
-        if name in ambiguous:
-            continue
-        if want_present and counts.get(name, 0) > 0:
-            return name
-        if not want_present and counts.get(name, 0) == 0 and in_data.get(name, 0) == 0:
-            return name
-    return None
+    eligible = [
+        t for t in types if t not in ambiguous and (
+            counts.get(t, 0) > 0 if want_present
+            else counts.get(t, 0) == 0 and in_data.get(t, 0) == 0)
+    ]
+    if not eligible:
+        return None
+    return eligible[(slot // 2) * TYPE_STRIDE % len(eligible)]
 
 
 def prepare(ctx: BuildContext) -> Any:

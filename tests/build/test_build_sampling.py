@@ -43,13 +43,14 @@ def test_balance_over_zooms_colours_and_difficulty() -> None:
 
 
 def test_stmf_type_choice_alternates_presence_and_rotates() -> None:
-    types = ["a", "b", "c", "d"]
-    counts = {"a": 2, "b": 0, "c": 1, "d": 0}
-    in_data = {"a": 2, "b": 0, "c": 1, "d": 1}  # d exists in the data but is not drawn
+    types = ["a", "b", "c", "d", "e"]
+    counts = {"a": 2, "b": 0, "c": 1, "d": 0, "e": 0}
+    in_data = {"a": 2, "b": 0, "c": 1, "d": 1, "e": 0}  # d is in the data but not drawn
     picked = [choose_type(types, s, counts=counts, in_data=in_data, ambiguous=set())
               for s in range(6)]
-    # even slots: shown types, rotating from slot//2; odd: types absent from the data
-    assert picked == ["a", "b", "c", "b", "c", "b"]
+    # even slots: shown types [a, c], index (s // 2) * 5 mod 2 -> a, c, a
+    # odd slots: absent from the data [b, e], same index -> b, e, b
+    assert picked == ["a", "b", "c", "e", "a", "b"]
     assert choose_type(types, 0, counts=counts, in_data=in_data, ambiguous={"a", "c"}) is None
 
 
