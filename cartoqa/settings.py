@@ -7,6 +7,7 @@ Every path cartoqa writes outside a dataset folder comes from here. The cache ro
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 #: Zoom levels a map view may use (CartoMapQA uses 15-19).
@@ -57,7 +58,11 @@ def cache_path(*parts: str) -> Path:
 def web_assets_dir() -> Path:
     """Return the folder with local Leaflet files (installed by ``scripts/install.sh``).
 
-    ``$CARTOQA_WEB_ASSETS`` overrides the default ``<cache root>/web``.
+    The first of these that holds ``leaflet/leaflet.js``: ``$CARTOQA_WEB_ASSETS``;
+    ``<python prefix>/share/cartoqa/web`` (where ``scripts/install.sh`` puts it, inside
+    the virtual environment, so it does not depend on ``$CARTOQA_CACHE``);
+    ``<cache root>/web``. When none does, ``$CARTOQA_WEB_ASSETS`` if set, else the
+    prefix folder, so that the error names where the files are expected.
 
     Returns
     -------
@@ -65,4 +70,10 @@ def web_assets_dir() -> Path:
         Folder expected to hold ``leaflet/leaflet.js`` and ``leaflet/leaflet.css``.
     """
     env = os.environ.get("CARTOQA_WEB_ASSETS")
-    return Path(env) if env else cache_root() / "web"
+    prefix_dir = Path(sys.prefix) / "share" / "cartoqa" / "web"
+    candidates = [Path(env)] if env else []
+    candidates += [prefix_dir, cache_root() / "web"]
+    for folder in candidates:
+        if (folder / "leaflet" / "leaflet.js").is_file():
+            return folder
+    return candidates[0]

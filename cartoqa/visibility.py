@@ -32,7 +32,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,6 +45,9 @@ from shapely.geometry.base import BaseGeometry
 from groundtruth.catalogue import FeatureType, load_catalogue
 from groundtruth.features import Feature
 from groundtruth.projection import View
+
+if TYPE_CHECKING:
+    from renderers.tiles import TileRenderer
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int16]
@@ -963,14 +966,14 @@ def drawn_road_names(view: View, screen: IntArray, reference: IntArray,
             if name_drawn_along(text_pixels_along(dark, lines), name)}
 
 
-def render_reference(tiles: Any, view: View) -> bytes:
+def render_reference(tiles: TileRenderer, view: View) -> bytes:
     """Render a view's pixels with Mapnik, every label and icon layer switched off.
 
     Parameters
     ----------
     tiles : renderers.tiles.TileRenderer
-        The tile pipeline of the extract (its loaded OSM-Carto map is borrowed: the
-        overlay layers are switched off for this one render and switched back on).
+        The tile pipeline of the extract; :data:`OVERLAY_LAYERS` are left out of this
+        one render.
     view : View
         The view; the image lines up pixel for pixel with the view's tiles.
 
@@ -979,15 +982,5 @@ def render_reference(tiles: Any, view: View) -> bytes:
     bytes
         PNG of ``view.width`` x ``view.height`` pixels.
     """
-    tiles.start()
-    layers = [layer for layer in tiles._map.layers if layer.name in OVERLAY_LAYERS]
-    saved = [layer.active for layer in layers]
-    for layer in layers:
-        layer.active = False
-    try:
-        png: bytes = tiles.render_image(center=view.center, zoom=view.zoom,
-                                        width=view.width, height=view.height)
-    finally:
-        for layer, active in zip(layers, saved, strict=True):
-            layer.active = active
-    return png
+    return tiles.render_image(center=view.center, zoom=view.zoom, width=view.width,
+                              height=view.height, exclude_layers=OVERLAY_LAYERS)

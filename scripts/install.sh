@@ -49,7 +49,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-web=$(.venv/bin/python -c 'from cartoqa.settings import web_assets_dir; print(web_assets_dir())')
+web=$(.venv/bin/python -c 'import sys; print(sys.prefix)')/share/cartoqa/web
 if [ ! -f "$web/leaflet/leaflet.js" ]; then
   log "fetching Leaflet $LEAFLET_VERSION from the npm registry into $web/leaflet"
   tmpd=$(mktemp -d)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # imported lazily at run time: starting them is expensive
     from groundtruth.projection import View
     from renderers.map_render import MapRenderer, RenderResult
     from renderers.markers import Marker
+    from renderers.tiles import TileRenderer
 
 #: Zoom of STMF/MTMF maps.
 FEATURE_MAP_ZOOM = 19
@@ -143,6 +144,12 @@ class BuildContext:
             self._tiles = TileRenderer(self.extract, cache_dir=self.cache_dir)
             self._renderer = MapRenderer(self._tiles, assets_dir=self.assets_dir)
         return self._renderer
+
+    def tiles(self) -> TileRenderer:
+        """The extract's tile pipeline (created with the renderer on first use)."""
+        self.renderer()
+        tiles: TileRenderer = self._tiles
+        return tiles
 
     def render(self, view: View, *, markers: list[Marker] | None = None,
                path: list[tuple[float, float]] | None = None) -> RenderResult:

@@ -110,7 +110,7 @@ def draw_scene(ctx: BuildContext, view: View, *, markers: Sequence[MarkerSpec] =
     renderer = ctx.renderer()
     result = renderer.render(view, markers=[Marker(m.lat, m.lon, m.color) for m in markers],
                              path=list(path) if path else None)
-    reference = render_reference(renderer.tiles, view)
+    reference = render_reference(ctx.tiles(), view)
     return Drawn(view=view, png=result.png, screen=decode_png(result.png),
                  reference=decode_png(reference), drawn=result.drawn)
 
