@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from cartoqa.dataset.files import write_bytes_atomic
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import (
     MAX_ZOOM,
@@ -112,19 +111,6 @@ def parse_junction(text: str) -> tuple[str, str]:
     return a.strip(), b.strip()
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``cartoqa render``."""
     parser.add_argument("--extract", default="helsinki",
@@ -200,8 +186,8 @@ def run(args: argparse.Namespace) -> int:
         **({"junction": junction} if junction else {}),
         **result.drawn,
     }
-    _write_atomic(out_json, (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode())
-    _write_atomic(out_png, result.png)
+    write_bytes_atomic(out_json, (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode())
+    write_bytes_atomic(out_png, result.png)
     print(f"wrote {out_png} and {out_json}")
     return 0
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from cartoqa.dataset.files import write_bytes_atomic
 from cartoqa.dataset_reader import read_items
 from cartoqa.errors import CartoqaError
 
@@ -129,14 +128,6 @@ def write_json_atomic(path: str | Path, data: Any) -> Path:
         The written path.
     """
     dest = Path(path)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1, allow_nan=False)
-            fh.write("\n")
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+    write_bytes_atomic(dest, text.encode("utf-8"))
     return dest
