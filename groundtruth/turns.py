@@ -32,11 +32,32 @@ from groundtruth.bearings import (
 from groundtruth.routing import Route, close_alternatives, route_from_nodes
 
 __all__ = [
-    "ACTIONS", "BEARING_SAMPLE_M", "CONTINUE_STRAIGHT", "DESTINATION_LABEL",
-    "INITIAL_HEADING_DEG", "ORIGIN_LABEL", "STRAIGHT_MAX_DEG", "TURN_LEFT", "TURN_RIGHT",
-    "UNNAMED_ROAD", "UTURN_MIN_DEG", "U_TURN", "Leg", "bearing_deg", "classify_turn",
-    "end_bearing", "normalize_label", "road_label", "route_legs", "route_steps",
-    "start_bearing", "steps_are_unambiguous", "steps_connect", "turn_angle",
+    "ACTIONS",
+    "ACTION_MARGIN_DEG",
+    "BEARING_SAMPLE_M",
+    "CONTINUE_STRAIGHT",
+    "DESTINATION_LABEL",
+    "INITIAL_HEADING_DEG",
+    "ORIGIN_LABEL",
+    "STRAIGHT_MAX_DEG",
+    "TURN_LEFT",
+    "TURN_RIGHT",
+    "UNNAMED_ROAD",
+    "UTURN_MIN_DEG",
+    "U_TURN",
+    "Leg",
+    "actions_are_clear",
+    "bearing_deg",
+    "classify_turn",
+    "end_bearing",
+    "normalize_label",
+    "road_label",
+    "route_legs",
+    "route_steps",
+    "start_bearing",
+    "steps_are_unambiguous",
+    "steps_connect",
+    "turn_angle",
 ]
 
 Edge = tuple[int, int, int]
@@ -453,3 +474,45 @@ def steps_are_unambiguous(graph: nx.MultiDiGraph, route: Route, *,
     steps = route_steps(graph, route)
     return all(route_steps(graph, alt) == steps
                for alt in close_alternatives(graph, route, within=within))
+
+
+#: A turn angle closer than this (degrees) to :data:`STRAIGHT_MAX_DEG` or
+#: :data:`UTURN_MIN_DEG` could be read either way by a person looking at the map.
+ACTION_MARGIN_DEG = 10.0
+
+
+def actions_are_clear(legs: Sequence[Leg], *, margin_deg: float = ACTION_MARGIN_DEG) -> bool:
+    """Whether every action of a route is far enough from the thresholds between actions.
+
+    A turn of 32 degrees is ``turn left`` by the rule but looks like ``continue
+    straight``; scenario samplers skip routes with such a step.
+
+    Parameters
+    ----------
+    legs : sequence of Leg
+        The route's legs (:func:`route_legs`).
+    margin_deg : float, optional
+        Least distance in degrees between ``|turn_deg|`` and each threshold.
+
+    Returns
+    -------
+    bool
+        ``True`` when no leg's angle lies within ``margin_deg`` of
+        :data:`STRAIGHT_MAX_DEG` or :data:`UTURN_MIN_DEG`.
+
+    Examples
+    --------
+    >>> clear = Leg(TURN_LEFT, "A", -90.0, ((1, 2, 0),))
+    >>> near_straight = Leg(TURN_RIGHT, "B", 35.0, ((2, 3, 0),))
+    >>> near_uturn = Leg(U_TURN, "C", -155.0, ((3, 4, 0),))
+    >>> actions_are_clear([clear]), actions_are_clear([clear, near_straight])
+    (True, False)
+    >>> actions_are_clear([near_uturn]), actions_are_clear([near_uturn], margin_deg=4.0)
+    (False, True)
+    """
+    for leg in legs:
+        magnitude = abs(leg.turn_deg)
+        if (abs(magnitude - STRAIGHT_MAX_DEG) < margin_deg
+                or abs(magnitude - UTURN_MIN_DEG) < margin_deg):
+            return False
+    return True

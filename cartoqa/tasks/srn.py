@@ -2,7 +2,10 @@
 
 Both markers stand on junctions; the route is the shortest drivable one (one-way
 streets respected) and lies wholly inside the view, at zoom 17-19 (rotating with the
-slot). Every road of the route must be named and its name written in the view.
+slot). Every road of the route must be named and its name written in the view; every
+action must be clear of the thresholds between actions
+(:func:`groundtruth.turns.actions_are_clear`), and no route at most
+:data:`ALTERNATIVE_SLACK` longer may have other steps.
 """
 
 from __future__ import annotations
@@ -30,7 +33,13 @@ from cartoqa.tasks.scenes import (
 )
 from groundtruth.projection import meters_per_pixel, path_length_px
 from groundtruth.routing import NoRouteError, shortest_route
-from groundtruth.turns import UNNAMED_ROAD, route_steps
+from groundtruth.turns import (
+    UNNAMED_ROAD,
+    actions_are_clear,
+    route_legs,
+    route_steps,
+    steps_are_unambiguous,
+)
 
 NAME = "srn"
 ITEMS_PER_SCENARIO = 1
@@ -43,6 +52,9 @@ MAX_ATTEMPTS = 30
 MIN_LEGS, MAX_LEGS = 2, 5
 #: Shortest route on screen (pixels).
 MIN_ROUTE_PX = 200.0
+#: A route is rejected when another route at most this much longer (relative) has
+#: different steps.
+ALTERNATIVE_SLACK = 0.05
 
 
 @dataclass
@@ -101,6 +113,12 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         legs = (len(steps) - 2) // 2
         roads = sorted(set(steps[2:-1:2]))
         if not (MIN_LEGS <= legs <= MAX_LEGS) or UNNAMED_ROAD in roads:
+            continue
+        # A reader must be able to tell each action, and no nearly-as-short route may
+        # have other steps (both would make the question unfair).
+        if not actions_are_clear(route_legs(graph, route)):
+            continue
+        if not steps_are_unambiguous(graph, route, within=ALTERNATIVE_SLACK):
             continue
         path = list(route.coords)
         if path_length_px(path, zoom) < MIN_ROUTE_PX:
