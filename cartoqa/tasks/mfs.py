@@ -124,7 +124,7 @@ def choose_distractors(
     >>> picks = choose_distractors(0, embeddings=emb, classes="aaabbb", labels="uvwxyz",
     ...                            candidates=range(6), rng=random.Random(0))
     >>> [(d.index, d.role) for d in picks]
-    [(1, 'same_class'), (2, 'same_class'), (3, 'other_class'), (4, 'random')]
+    [(1, 'same_class'), (2, 'same_class'), (3, 'other_class'), (5, 'random')]
     """
     dist = np.linalg.norm(embeddings - embeddings[answer], axis=1)
     pool = sorted((i for i in set(candidates) if i != answer), key=lambda i: (float(dist[i]), i))

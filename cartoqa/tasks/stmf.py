@@ -111,7 +111,7 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     }
     items = [
         base_item(item_id(NAME, slot, req), NAME, req, image,
-                  prompt(f"stmf_{req}", feature_plural=plural(ftype)),
+                  prompt(f"stmf_{req}", feature=ftype, feature_plural=plural(ftype)),
                   answers[req], dict(strata), prov)
         for req in REQUESTS
     ]
