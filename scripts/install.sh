@@ -44,8 +44,13 @@ stamp=.venv/.cartoqa-install-stamp
 want=$(cat pyproject.toml setup.py scripts/install.sh | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   log "installing cartoqa and its Python dependencies into .venv"
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[dev,clip]"
+  # pip's own output goes to a log (shown only when it fails): it is long and noisy.
+  if ! { .venv/bin/python -m pip install -q --upgrade pip &&
+         .venv/bin/python -m pip install -q -e ".[dev,clip]"; } >.venv/pip-install.log 2>&1; then
+    tail -n 40 .venv/pip-install.log >&2
+    log "pip failed; the whole log is in .venv/pip-install.log"
+    exit 1
+  fi
   echo "$want" > "$stamp"
 fi
 
