@@ -596,29 +596,10 @@ def icon_template(feature_type: str) -> BoolArray | None:
     svg = ft.icon_path()
     if svg is None or not svg.is_file():
         return None
-    import mapnik
+    from renderers.mfs.symbols import draw_symbol
 
     size = 48
-    xml = (
-        '<Map srs="+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 '
-        '+units=m +no_defs"><Style name="s"><Rule>'
-        f'<MarkersSymbolizer file="{svg}" fill="{ft.color}" allow-overlap="true" '
-        'ignore-placement="true" clip="false"/></Rule></Style></Map>'
-    )
-    m = mapnik.Map(size, size)
-    mapnik.load_map_from_string(m, xml)
-    source = mapnik.MemoryDatasource()
-    feat = mapnik.Feature(mapnik.Context(), 1)
-    feat.geometry = mapnik.Geometry.from_wkt("POINT(0 0)")
-    source.add_feature(feat)
-    layer = mapnik.Layer("s")
-    layer.srs = m.srs
-    layer.datasource = source
-    layer.styles.append("s")
-    m.layers.append(layer)
-    m.zoom_to_box(mapnik.Box2d(-size / 2, -size / 2, size / 2, size / 2))
-    image = mapnik.Image(size, size)
-    mapnik.render(m, image)
+    image = draw_symbol(svg, ft.color, size=size, scale=1.0, background=None)
     with Image.open(io.BytesIO(bytes(image.to_string("png32")))) as im:
         alpha = np.asarray(im.convert("RGBA"))[:, :, 3]
     ink = alpha >= 128

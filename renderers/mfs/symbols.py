@@ -28,7 +28,9 @@ _MERCATOR = (
 )
 
 
-def symbol_map_xml(svg_path: Path, fill: str | None, *, background: str = LAND_COLOUR) -> str:
+def symbol_map_xml(
+    svg_path: Path, fill: str | None, *, background: str | None = LAND_COLOUR
+) -> str:
     """Return the Mapnik XML of a map that draws one symbol.
 
     Parameters
@@ -37,8 +39,8 @@ def symbol_map_xml(svg_path: Path, fill: str | None, *, background: str = LAND_C
         Absolute path of the SVG file.
     fill : str or None
         The colour to paint it with, or ``None`` to keep the SVG's own colours.
-    background : str
-        The map background colour.
+    background : str or None
+        The map background colour, or ``None`` for a transparent background.
 
     Returns
     -------
@@ -46,8 +48,9 @@ def symbol_map_xml(svg_path: Path, fill: str | None, *, background: str = LAND_C
         A Mapnik map document with one style named ``symbol``.
     """
     fill_attr = f" fill={quoteattr(fill)}" if fill else ""
+    background_attr = f" background-color={quoteattr(background)}" if background else ""
     return (
-        f"<Map srs={quoteattr(_MERCATOR)} background-color={quoteattr(background)}>"
+        f"<Map srs={quoteattr(_MERCATOR)}{background_attr}>"
         '<Style name="symbol"><Rule>'
         f'<MarkersSymbolizer file={quoteattr(str(svg_path))}{fill_attr} clip="false" '
         'allow-overlap="true" ignore-placement="true"/>'
@@ -95,8 +98,39 @@ def render_symbol(
             f"symbol file {svg} not found",
             fix="install the Debian package openstreetmap-carto-common",
         )
+    return bytes(draw_symbol(svg, spec.fill, size=size, scale=scale).to_string("png"))
+
+
+def draw_symbol(
+    svg_path: Path,
+    fill: str | None,
+    *,
+    size: int = IMAGE_SIZE,
+    scale: float = SYMBOL_SCALE,
+    background: str | None = LAND_COLOUR,
+) -> mapnik.Image:
+    """Rasterise one SVG symbol with Mapnik, centred on a square image.
+
+    Parameters
+    ----------
+    svg_path : pathlib.Path
+        Absolute path of the SVG file (not checked here).
+    fill : str or None
+        The colour to paint it with, or ``None`` to keep the SVG's own colours.
+    size : int
+        Width and height of the image in pixels.
+    scale : float
+        Mapnik scale factor (how many times the design size the icon is drawn).
+    background : str or None
+        The map background colour, or ``None`` for a transparent background.
+
+    Returns
+    -------
+    mapnik.Image
+        The RGBA image, for the caller to encode (``image.to_string(...)``).
+    """
     m = mapnik.Map(size, size)
-    mapnik.load_map_from_string(m, symbol_map_xml(svg, spec.fill))
+    mapnik.load_map_from_string(m, symbol_map_xml(svg_path, fill, background=background))
     source = mapnik.MemoryDatasource()
     feature = mapnik.Feature(mapnik.Context(), 1)
     feature.geometry = mapnik.Geometry.from_wkt("POINT(0 0)")
@@ -110,4 +144,4 @@ def render_symbol(
     m.zoom_to_box(mapnik.Box2d(-half, -half, half, half))
     image = mapnik.Image(size, size)
     mapnik.render(m, image, scale)
-    return bytes(image.to_string("png"))
+    return image
