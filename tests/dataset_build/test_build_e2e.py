@@ -9,17 +9,16 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.postgis_cache import postgis_cache_dir
 
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
@@ -31,7 +30,6 @@ from groundtruth.junctions import road_names_at
 from groundtruth.projection import View
 from groundtruth.routing import route_length_m, shortest_route
 from groundtruth.turns import route_steps, steps_connect
-from renderers.postgis import PostgisCluster
 
 pytestmark = pytest.mark.slow
 
@@ -41,13 +39,8 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture(scope="module")
 def cache_dir() -> Iterator[Path]:
     """A cold cache the unprivileged ``postgres`` user can reach (pytest's is private)."""
-    folder = Path(tempfile.mkdtemp(prefix="cartoqa-test-build-"))
-    folder.chmod(0o755)
-    yield folder
-    cluster = PostgisCluster(folder)
-    if (cluster.data_dir / "PG_VERSION").exists():
-        cluster.destroy()
-    shutil.rmtree(folder, ignore_errors=True)
+    with postgis_cache_dir("cartoqa-test-build-") as folder:
+        yield folder
 
 
 @pytest.fixture(scope="module")

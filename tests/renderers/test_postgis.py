@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.postgis_cache import postgis_cache_dir
 
 from groundtruth.extracts import Extract
 from renderers import postgis
@@ -27,13 +28,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def cache_dir() -> Iterator[Path]:
     """A cache folder the unprivileged ``postgres`` user can reach (pytest's is private)."""
-    folder = Path(tempfile.mkdtemp(prefix="cartoqa-test-pg-"))
-    folder.chmod(0o755)
-    yield folder
-    cluster = PostgisCluster(folder)
-    if (cluster.data_dir / "PG_VERSION").exists():
-        cluster.destroy()
-    shutil.rmtree(folder, ignore_errors=True)
+    with postgis_cache_dir("cartoqa-test-pg-") as folder:
+        yield folder
 
 
 def _select_one(cluster: PostgisCluster) -> str:

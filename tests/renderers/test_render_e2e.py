@@ -10,13 +10,12 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.postgis_cache import postgis_cache_dir
 from PIL import Image
 from pin_pixels import assert_pin_tip_at, colour_mask, to_array
 
@@ -29,7 +28,6 @@ from renderers.browser import Browser
 from renderers.map_render import MapRenderer, Marker, RenderResult
 from renderers.markers import MARKER_COLORS
 from renderers.page import remote_links
-from renderers.postgis import PostgisCluster
 from renderers.tiles import TileRenderer
 
 pytestmark = pytest.mark.slow
@@ -47,13 +45,8 @@ LAND = "#f2efe9"
 @pytest.fixture(scope="module")
 def cache_dir() -> Iterator[Path]:
     """A cache folder the unprivileged ``postgres`` user can reach (pytest's is private)."""
-    folder = Path(tempfile.mkdtemp(prefix="cartoqa-test-render-"))
-    folder.chmod(0o755)
-    yield folder
-    cluster = PostgisCluster(folder)
-    if (cluster.data_dir / "PG_VERSION").exists():
-        cluster.destroy()
-    shutil.rmtree(folder, ignore_errors=True)
+    with postgis_cache_dir("cartoqa-test-render-") as folder:
+        yield folder
 
 
 @pytest.fixture(scope="module")
