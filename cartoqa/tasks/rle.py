@@ -32,10 +32,10 @@ from cartoqa.tasks.scenes import (
     permuted,
     pick_round,
     provenance,
+    random_route,
     view_around,
 )
 from groundtruth.projection import meters_per_pixel, path_length_px
-from groundtruth.routing import NoRouteError, shortest_route
 from groundtruth.turns import route_steps
 
 NAME = "rle"
@@ -93,21 +93,10 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
         origin, round_, rounds = pick_round(state.origins, slot, attempt, state.n_slots,
                                            max_attempts=MAX_ATTEMPTS)
-        lat0 = graph.nodes[origin]["y"]
-        view_w_m = VIEW_WIDTH * meters_per_pixel(lat0, zoom)
-        reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=1.3 * view_w_m,
-                                                      weight="length")
-        targets = sorted(n for n, d in reach.items()
-                         if d >= MIN_PATH_PX * meters_per_pixel(lat0, zoom) and n != origin)
-        if not targets:
-            continue
-        targets = targets[round_::rounds]  # a reused origin gets other destinations
-        if not targets:
-            continue
-        dest = targets[rng.randrange(len(targets))]
-        try:
-            route = shortest_route(graph, origin, dest)
-        except NoRouteError:
+        mpp = meters_per_pixel(graph.nodes[origin]["y"], zoom)
+        route = random_route(graph, origin, rng, cutoff_m=1.3 * (VIEW_WIDTH * mpp),
+                             min_m=MIN_PATH_PX * mpp, round_=round_, rounds=rounds)
+        if route is None:
             continue
         path = list(route.coords)
         px_len = path_length_px(path, zoom)

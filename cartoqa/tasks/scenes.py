@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ from cartoqa.visibility import (
     render_reference,
 )
 from groundtruth.projection import View
+from groundtruth.routing import NoRouteError, Route, shortest_route
 
 LatLon = tuple[float, float]
 Line = list[tuple[float, float]]
@@ -256,3 +257,50 @@ def pick_round(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int,
     total = max(1, n_slots) * (max_attempts + 1)
     rounds = max(1, -(-total // len(candidates)))
     return candidates[index % len(candidates)], index // len(candidates), rounds
+
+
+def random_route(graph: nx.MultiDiGraph, origin: int, rng: random.Random, *,
+                 cutoff_m: float, min_m: float, round_: int, rounds: int,
+                 destinations: Container[int] | None = None) -> Route | None:
+    """The shortest route from ``origin`` to a destination drawn with ``rng``.
+
+    The candidates are the nodes (other than ``origin``, and in ``destinations`` when
+    given) at least ``min_m`` and at most ``cutoff_m`` road metres away, sorted; of
+    those, a reused origin (``round_`` and ``rounds`` from :func:`pick_round`) takes
+    only every ``rounds``-th from ``round_``, so that it gets other destinations.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        The road graph (edge attribute ``length`` in metres).
+    origin : int
+        Start node.
+    rng : random.Random
+        Draws the destination (one ``randrange`` call, only when there is a candidate).
+    cutoff_m : float
+        Farthest destination, metres along the roads.
+    min_m : float
+        Nearest destination, metres along the roads.
+    round_, rounds : int
+        This pass over the origins and how many passes there are.
+    destinations : container of int, optional
+        The only nodes allowed as destination.
+
+    Returns
+    -------
+    Route or None
+        ``None`` when no node qualifies or the drawn one cannot be reached.
+    """
+    reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=cutoff_m,
+                                                  weight="length")
+    targets = sorted(n for n, d in reach.items()
+                     if n != origin and d >= min_m
+                     and (destinations is None or n in destinations))
+    targets = targets[round_::rounds]
+    if not targets:
+        return None
+    dest = targets[rng.randrange(len(targets))]
+    try:
+        return shortest_route(graph, origin, dest)
+    except NoRouteError:
+        return None

@@ -29,10 +29,10 @@ from cartoqa.tasks.scenes import (
     permuted,
     pick_round,
     provenance,
+    random_route,
     view_around,
 )
 from groundtruth.projection import meters_per_pixel, path_length_px
-from groundtruth.routing import NoRouteError, shortest_route
 from groundtruth.turns import (
     UNNAMED_ROAD,
     actions_are_clear,
@@ -95,19 +95,10 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         origin, round_, rounds = pick_round(state.junctions, slot, attempt, state.n_slots,
                                            max_attempts=MAX_ATTEMPTS)
         mpp = meters_per_pixel(graph.nodes[origin]["y"], zoom)
-        reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=1.4 * 1366 * mpp,
-                                                      weight="length")
-        targets = sorted(n for n, d in reach.items()
-                         if n in junction_set and n != origin and d >= MIN_ROUTE_PX * mpp)
-        if not targets:
-            continue
-        targets = targets[round_::rounds]  # a reused origin gets other destinations
-        if not targets:
-            continue
-        dest = targets[rng.randrange(len(targets))]
-        try:
-            route = shortest_route(graph, origin, dest)
-        except NoRouteError:
+        route = random_route(graph, origin, rng, cutoff_m=1.4 * 1366 * mpp,
+                             min_m=MIN_ROUTE_PX * mpp, round_=round_, rounds=rounds,
+                             destinations=junction_set)
+        if route is None:
             continue
         steps = route_steps(graph, route)
         legs = (len(steps) - 2) // 2
