@@ -11,9 +11,7 @@ Labels never cross a metatile's edge (they are left out there instead of being c
 from __future__ import annotations
 
 import math
-import os
 import sys
-import tempfile
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from pathlib import Path
@@ -28,6 +26,7 @@ from groundtruth.projection import (
     world_size_px,
 )
 from renderers.errors import RenderError
+from renderers.files import write_atomic
 from renderers.osm_import import IMPORT_VERSION, ensure_imported, imported_bounds
 from renderers.postgis import DB_SUPERUSER, PostgisCluster
 from renderers.style import load_carto_map, style_version
@@ -102,20 +101,6 @@ def box_overlaps(
     (True, False)
     """
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write bytes to ``path`` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class TileRenderer:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from renderers.files import write_atomic
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the whole new one.
 
     The bytes go to a temporary file in the same folder, are flushed to disk, and the
-    file is renamed over ``path``; on any failure the temporary file is removed.
+    file is renamed over ``path``; on any failure the temporary file is removed
+    (:func:`renderers.files.write_atomic` with ``durable=True``).
 
     Parameters
     ----------
@@ -22,18 +23,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
     data : bytes
         The new content.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data, durable=True)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
