@@ -162,16 +162,17 @@ def build_dataset(
     ctx.image_exists = writer.has_image
     ctx.options = dict(task_options or {})
     try:
-        try:
-            if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
-                _check_roads(ctx)
-            states = [m.prepare(ctx) for m in modules]
-        except BaseException:
-            writer.abandon()
-            raise
+        if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
+            _check_roads(ctx)
+        states = [m.prepare(ctx) for m in modules]
         for module, state in zip(modules, states, strict=True):
             _run_task(module, state, ctx, writer, per_task=per_task, progress=progress,
                       report=report)
+    except BaseException:
+        # A build that fails before its first scenario leaves nothing behind; one that
+        # fails later keeps its journal, so that running it again resumes.
+        writer.abandon()
+        raise
     finally:
         ctx.close()
     items = writer.items()

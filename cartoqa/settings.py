@@ -58,11 +58,12 @@ def cache_path(*parts: str) -> Path:
 def web_assets_dir() -> Path:
     """Return the folder with local Leaflet files (installed by ``scripts/install.sh``).
 
-    The first of these that holds ``leaflet/leaflet.js``: ``$CARTOQA_WEB_ASSETS``;
-    ``<python prefix>/share/cartoqa/web`` (where ``scripts/install.sh`` puts it, inside
-    the virtual environment, so it does not depend on ``$CARTOQA_CACHE``);
-    ``<cache root>/web``. When none does, ``$CARTOQA_WEB_ASSETS`` if set, else the
-    prefix folder, so that the error names where the files are expected.
+    ``$CARTOQA_WEB_ASSETS`` when set (used as given, so that a wrong setting is reported
+    rather than ignored); otherwise the first of ``<python prefix>/share/cartoqa/web``
+    (where ``scripts/install.sh`` puts it, inside the virtual environment, so that it
+    does not depend on ``$CARTOQA_CACHE``) and ``<cache root>/web`` that holds
+    ``leaflet/leaflet.js``, else the prefix folder, so that the error names where the
+    files are expected.
 
     Returns
     -------
@@ -70,10 +71,10 @@ def web_assets_dir() -> Path:
         Folder expected to hold ``leaflet/leaflet.js`` and ``leaflet/leaflet.css``.
     """
     env = os.environ.get("CARTOQA_WEB_ASSETS")
+    if env:
+        return Path(env)
     prefix_dir = Path(sys.prefix) / "share" / "cartoqa" / "web"
-    candidates = [Path(env)] if env else []
-    candidates += [prefix_dir, cache_root() / "web"]
-    for folder in candidates:
+    for folder in (prefix_dir, cache_root() / "web"):
         if (folder / "leaflet" / "leaflet.js").is_file():
             return folder
-    return candidates[0]
+    return prefix_dir

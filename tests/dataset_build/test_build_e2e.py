@@ -167,6 +167,18 @@ def test_bad_input_leaves_nothing(env: dict[str, str], tmp_path: Path,
     assert not out.exists()
 
 
+def test_failure_before_the_first_scenario_leaves_nothing(
+        env: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the error comes from the first render, after the output folder was opened
+    monkeypatch.setenv("CARTOQA_WEB_ASSETS", str(tmp_path / "no-leaflet-here"))
+    out = tmp_path / "ds"
+    assert main(["build", "--out", str(out), "--tasks", "mml", "--per-task", "1",
+                 "--no-progress"]) == 2
+    assert "Leaflet file" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_per_task_the_extract_cannot_fill(env: dict[str, str], tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     # the hand-made grid has 8 junctions of two named roads: 12 MML items cannot exist
