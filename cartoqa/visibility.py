@@ -747,10 +747,48 @@ def _poi_boxes(view: View, result: ViewFeatures) -> BoolArray:
     return np.asarray(im) > 0
 
 
-def _near_view(view: View, f: Feature) -> bool:
-    x, y = view.to_view_px(f.lat, f.lon)
+def near_view_px(view: View, x: float, y: float) -> bool:
+    """Whether an icon at view pixel ``(x, y)`` may show in the view, itself or its label.
+
+    An icon counts up to :data:`EDGE_BAND_PX` beyond the bottom edge, and further beyond
+    the others by the reach of its label, which OSM-Carto centres under the icon: up to
+    :data:`LABEL_BOTTOM_PX` above the top edge and :data:`LABEL_HALF_WIDTH_PX` beyond the
+    sides. Such a feature beyond the edge band is :attr:`Sighting.edge` (its type then
+    ambiguous) only when label ink shows in the part of the view its label would take:
+    a reader may see the name of a place whose icon is off the map.
+
+    Examples
+    --------
+    >>> v = View(center=(60.17, 24.94), zoom=19, width=100, height=50)
+    >>> near_view_px(v, 50, -20), near_view_px(v, 50, -40), near_view_px(v, -30, 25)
+    (True, False, True)
+    >>> near_view_px(v, 50, 70), near_view_px(v, 50, 55)
+    (False, True)
+    """
+    m = EDGE_BAND_PX
+    side = max(m, LABEL_HALF_WIDTH_PX)
+    top = max(m, LABEL_BOTTOM_PX)
+    return -side <= x <= view.width + side and -top <= y <= view.height + m
+
+
+def _within_band(view: View, x: float, y: float) -> bool:
     m = EDGE_BAND_PX
     return -m <= x <= view.width + m and -m <= y <= view.height + m
+
+
+def _label_peeks_in(label_ink: BoolArray, x: float, y: float) -> bool:
+    """Whether label ink lies in the part of the view an icon at ``(x, y)`` labels."""
+    h, w = label_ink.shape
+    x0, x1 = max(0, int(x - LABEL_HALF_WIDTH_PX)), min(w, int(x + LABEL_HALF_WIDTH_PX) + 1)
+    y0, y1 = max(0, int(y + LABEL_TOP_PX)), min(h, int(y + LABEL_BOTTOM_PX) + 1)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    return int(label_ink[y0:y1, x0:x1].sum()) >= LABEL_MIN_PIXELS
+
+
+def _near_view(view: View, f: Feature) -> bool:
+    x, y = view.to_view_px(f.lat, f.lon)
+    return near_view_px(view, x, y)
 
 
 def _reserved() -> tuple[tuple[float, float, float, float], ...]:
@@ -838,7 +876,11 @@ def _symbols(view: View, ft: FeatureType, feats: Sequence[Feature], screen: IntA
             legible = label_under_icon(label_ink, cx, cy)
             cut = (lx0 < 0 or ly0 < 0 or lx1 > view.width or ly1 > view.height
                    or any(_boxes_meet((lx0, ly0, lx1, ly1), r) for r in _reserved()))
-        sightings.append(Sighting(f, (x, y), drawn, legible, _on_edge(view, x, y), cut, score,
+        edge = _on_edge(view, x, y)
+        if edge and not _within_band(view, x, y):
+            # beyond the edge: it matters only when part of its label shows in the view
+            edge = _label_peeks_in(label_ink, x, y)
+        sightings.append(Sighting(f, (x, y), drawn, legible, edge, cut, score,
                                   (cx, cy) if drawn else None))
     orphans = [(dx, dy) for j, (dx, dy, sc) in enumerate(detections)
                if j not in used and sc >= ORPHAN_MIN_IOU]

@@ -92,3 +92,17 @@ def test_road_name_needs_text_along_the_road() -> None:
 def test_line_mask_width() -> None:
     m = line_mask((20, 20), [[(0.0, 10.0), (19.0, 10.0)]], radius=2)
     assert m[8:13, 5].all() and not m[6, 5] and not m[14, 5]
+
+
+def test_label_of_an_icon_above_the_view_counts_only_when_it_shows() -> None:
+    from cartoqa.visibility import LABEL_BOTTOM_PX, LABEL_TOP_PX, _label_peeks_in
+
+    ink = np.zeros((100, 200), dtype=bool)
+    # an icon 20 px above the top edge: its label box reaches rows 0..LABEL_BOTTOM_PX-20
+    assert not _label_peeks_in(ink, 100.0, -20.0)
+    ink[2:8, 90:110] = True  # 120 label pixels where its label would be
+    assert _label_peeks_in(ink, 100.0, -20.0)
+    # the same ink is no one's label for an icon further out or beside it
+    assert not _label_peeks_in(ink, 100.0, -(LABEL_BOTTOM_PX + 1.0))
+    assert not _label_peeks_in(ink, 180.0, -20.0)
+    assert LABEL_TOP_PX < LABEL_BOTTOM_PX
