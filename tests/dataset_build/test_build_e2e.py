@@ -131,15 +131,17 @@ def test_killed_build_resumes_to_the_same_items(env: dict[str, str], tmp_path: P
 
     cut = tmp_path / "cut"
     journal = cut / ".cartoqa-build" / "journal.jsonl"
+    # its own process group, so that the kill also takes the browser it started
     proc = subprocess.Popen([sys.executable, "-m", "cartoqa", *args, "--out", str(cut)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None:
         if journal.exists() and journal.read_text("utf-8").count("\n") >= 2:
             break
         time.sleep(0.2)
     assert proc.poll() is None, "the build finished before it could be killed"
-    proc.send_signal(signal.SIGKILL)
+    os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert not (cut / "items.jsonl").exists()
     assert main(["validate", str(cut)]) == 2  # not a dataset yet: no half-written one
