@@ -11,15 +11,12 @@ an unfinished database from a killed run is dropped and imported again.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 
 import shapely
 from pyproj import Transformer
@@ -30,6 +27,7 @@ from renderers.coastline import sea_polygons
 from renderers.errors import RenderError
 from renderers.postgis import PostgisCluster, find_pg_binary
 from renderers.style import carto_file
+from renderers.waiting import exclusive_lock
 
 #: Bumped when the import recipe changes, so old databases are imported again.
 IMPORT_VERSION = "1"
@@ -125,17 +123,6 @@ def _import_complete(cluster: PostgisCluster, database: str) -> bool:
     return version == IMPORT_VERSION
 
 
-@contextlib.contextmanager
-def _import_lock(cluster: PostgisCluster, database: str) -> Iterator[None]:
-    path = cluster.lock_file(database)
-    with open(path, "ab") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
 def ensure_imported(cluster: PostgisCluster, extract: Extract, *, verbose: bool = False) -> str:
     """Import an extract into its own database unless that was done before.
 
@@ -164,7 +151,7 @@ def ensure_imported(cluster: PostgisCluster, extract: Extract, *, verbose: bool 
     if not cluster.started:
         cluster.start()
     database = database_name(extract)
-    with _import_lock(cluster, database):
+    with exclusive_lock(cluster.lock_file(database)):
         if _import_complete(cluster, database):
             return database
         started = time.monotonic()

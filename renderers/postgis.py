@@ -26,13 +26,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
 from renderers.errors import RenderError
+from renderers.waiting import exclusive_lock, processes_in, wait_for_exit
 
 #: Where Debian's ``postgresql-15`` puts the server binaries.
 PG_BIN_DIRS: tuple[Path, ...] = (
@@ -50,6 +50,10 @@ SERVICE_USER = "postgres"
 MAX_SOCKET_PATH = 107
 #: Seconds a process waits for another one holding the cluster lock.
 LOCK_TIMEOUT_S = 600.0
+#: Seconds to wait for a stopped or killed server's processes to exit.
+STOP_TIMEOUT_S = 10.0
+#: Tries to start the server while a killed server's processes release its memory.
+START_ATTEMPTS = 20
 
 _INSTALL_FIX = (
     "install the Debian packages postgresql-15 and postgresql-15-postgis-3 "
@@ -379,29 +383,22 @@ class PostgisCluster:
     @contextlib.contextmanager
     def _cluster_lock(self) -> Iterator[None]:
         """Hold ``postgis.lock`` exclusively, waiting up to :attr:`lock_timeout_s`."""
-        with open(self.lock_path, "ab") as fh:
-            deadline = time.monotonic() + self.lock_timeout_s
-            told = False
-            while True:
-                try:
-                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise RenderError(
-                            f"another cartoqa process has held {self.lock_path} for over "
-                            f"{self.lock_timeout_s:.0f} s",
-                            "wait for it to finish, or stop it",
-                        ) from None
-                    if not told:
-                        print(f"[cartoqa] waiting for another process to release "
-                              f"{self.lock_path}", file=sys.stderr)
-                        told = True
-                    time.sleep(0.1)
+
+        def tell() -> None:
+            print(f"[cartoqa] waiting for another process to release {self.lock_path}",
+                  file=sys.stderr)
+
+        with contextlib.ExitStack() as held:
             try:
-                yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+                held.enter_context(exclusive_lock(self.lock_path, timeout_s=self.lock_timeout_s,
+                                                  on_wait=tell))
+            except TimeoutError:
+                raise RenderError(
+                    f"another cartoqa process has held {self.lock_path} for over "
+                    f"{self.lock_timeout_s:.0f} s",
+                    "wait for it to finish, or stop it",
+                ) from None
+            yield
 
     def _ensure_layout(self) -> None:
         root = self.root
@@ -502,7 +499,10 @@ class PostgisCluster:
                 if is_postgres_command(process_command(pid)):
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
-                    self._wait_gone(pid, 10.0)
+                    wait_for_exit([pid], STOP_TIMEOUT_S)
+            # the server's other processes may outlive it for a moment; they hold its
+            # shared memory, which a new server must not find still in use
+            wait_for_exit(processes_in(self.data_dir), STOP_TIMEOUT_S)
             pid_file.unlink(missing_ok=True)
         sock_lock = Path(str(socket_file(self.socket_dir, self.port)) + ".lock")
         holder = read_pid_file(sock_lock)
@@ -515,12 +515,6 @@ class PostgisCluster:
                 )
             sock_lock.unlink(missing_ok=True)
 
-    @staticmethod
-    def _wait_gone(pid: int, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while process_command(pid) is not None and time.monotonic() < deadline:
-            time.sleep(0.05)
-
     def _pg_ctl(self, args: list[str], *, check: bool) -> subprocess.CompletedProcess[str]:
         return self._run_as_owner(
             [str(find_pg_binary("pg_ctl")), "-D", str(self.data_dir), *args], check=check
@@ -532,7 +526,7 @@ class PostgisCluster:
             f"-p {self.port}"
         )
         # A killed server's children can hold its shared memory for a moment: retry.
-        for attempt in range(20):
+        for attempt in range(START_ATTEMPTS):
             if self.log_path.exists():
                 self.log_path.unlink()
             result = self._pg_ctl(
@@ -548,8 +542,10 @@ class PostgisCluster:
                     "already in use by another server",
                     "stop that server, or use another cache folder (set CARTOQA_CACHE)",
                 )
-            if "still in use" in text and attempt < 19:
-                time.sleep(0.5)
+            holders = processes_in(self.data_dir) if "still in use" in text else []
+            if holders and attempt < START_ATTEMPTS - 1:
+                # a killed server's processes still hold its shared memory: wait for them
+                wait_for_exit(holders, STOP_TIMEOUT_S)
                 continue
             raise RenderError(
                 f"PostgreSQL did not start: {_last_lines(text)}",
