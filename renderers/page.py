@@ -98,8 +98,8 @@ def remote_links(html: str) -> list[str]:
 
     Examples
     --------
-    >>> remote_links('<script src="https://cdn.example/x.js"></script>')
-    ['https://cdn.example/x.js']
+    >>> remote_links('<script src="https://static.example.org/x.js"></script>')
+    ['https://static.example.org/x.js']
     >>> remote_links('<link href="file:///tmp/leaflet.css"/> <a>https://text.only</a>')
     []
     """
