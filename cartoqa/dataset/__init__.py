@@ -5,6 +5,7 @@
 - :mod:`cartoqa.dataset.manifest` — counts, versions and attribution in ``manifest.json``.
 - :mod:`cartoqa.dataset.card` — the dataset card ``README.md``.
 - :mod:`cartoqa.dataset.validate` — the checks behind ``cartoqa validate``.
+- :mod:`cartoqa.dataset.reader` — reading items and their images (run, export, score).
 """
 
 from __future__ import annotations

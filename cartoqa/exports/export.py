@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset_reader import read_items
+from cartoqa.dataset.reader import read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.exports.answers import plain_answer
 from cartoqa.exports.hf import write_hf

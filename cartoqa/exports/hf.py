@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset_reader import image_file, tasks_in
+from cartoqa.dataset.reader import image_file, tasks_in
 
 #: Columns stored as JSON text.
 JSON_COLUMNS: tuple[str, ...] = ("options", "answer", "strata", "provenance")

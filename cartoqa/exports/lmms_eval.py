@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset_reader import tasks_in
+from cartoqa.dataset.reader import tasks_in
 from cartoqa.exports.hf import write_hf
 from cartoqa.exports.lmms_eval_support import LOWER_IS_BETTER, metric_name, task_metrics
 

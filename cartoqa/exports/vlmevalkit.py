@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset_reader import image_file, tasks_in
+from cartoqa.dataset.reader import image_file, tasks_in
 
 #: Option letters of MFS items.
 OPTION_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E")

@@ -14,7 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from cartoqa.dataset_reader import image_file, image_mime, read_items
+from cartoqa.dataset.reader import image_file, image_mime, read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.runner.client import (
     Answer,

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.dataset.files import write_bytes_atomic
-from cartoqa.dataset_reader import read_items
+from cartoqa.dataset.reader import read_items
 from cartoqa.errors import CartoqaError
 
 #: Keys an item needs to be scored.

@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset_reader import image_mime, read_items
+from cartoqa.dataset.reader import image_mime, read_items
 
 
 @dataclass

@@ -14,7 +14,7 @@ import yaml
 from PIL import Image
 
 from cartoqa.cli import main
-from cartoqa.dataset_reader import read_items
+from cartoqa.dataset.reader import read_items
 from cartoqa.exports.answers import plain_answer
 from cartoqa.exports.hf import item_from_row, shard_plan, strip_front_matter
 from cartoqa.exports.lmms_eval import CONFIG_KEYS

@@ -15,7 +15,7 @@ import pytest
 from chat_server import ChatServer
 
 from cartoqa.cli import main
-from cartoqa.dataset_reader import read_items
+from cartoqa.dataset.reader import read_items
 from cartoqa.scoring import answer_as_text as answer_text
 
 API_KEY = "sk-test-0123456789"

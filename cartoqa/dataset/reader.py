@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.errors import CartoqaError
+from cartoqa.tasks import TASK_MODULES
 
-#: The six task names, in the order datasets and exports list them.
-TASK_ORDER: tuple[str, ...] = ("mfs", "stmf", "mtmf", "rle", "mml", "srn")
+#: The six task names, in the order datasets and exports list them (the task registry's).
+TASK_ORDER: tuple[str, ...] = tuple(TASK_MODULES)
 
 #: Keys every item must have for running and exporting.
 REQUIRED_KEYS: tuple[str, ...] = ("id", "task", "image", "question")
