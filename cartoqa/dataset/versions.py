@@ -8,6 +8,7 @@ import subprocess
 from functools import cache
 
 from cartoqa import __version__
+from renderers.style import package_version
 
 #: Debian package that ships OSM-Carto's style.xml and symbols.
 OSM_CARTO_PACKAGE = "openstreetmap-carto-common"
@@ -26,7 +27,8 @@ def _run(cmd: list[str]) -> str | None:
 
 def osm_carto_version() -> str | None:
     """Return the Debian version of OSM-Carto (e.g. ``"5.7.0-1"``), or ``None``."""
-    return _run(["dpkg-query", "-W", "-f=${Version}", OSM_CARTO_PACKAGE])
+    version = package_version(OSM_CARTO_PACKAGE)
+    return None if version == "unknown" else version
 
 
 def mapnik_version() -> str | None:

@@ -20,9 +20,10 @@ from PIL import Image
 
 from renderers.mfs.catalogue_specs import catalogue_specs
 from renderers.mfs.spec import FeatureImage, FeatureSpec
-from renderers.mfs.style_rules import CARTO_DIR, load_style_rules
+from renderers.mfs.style_rules import load_style_rules
 from renderers.mfs.swatches import SWATCH_ZOOMS, layout, render_swatches, swatch_osm_xml
 from renderers.mfs.symbols import IMAGE_SIZE, render_symbol
+from renderers.style import CARTO_DIR
 
 #: An entry is kept when at least this share of its pixels differ from the most common
 #: colour (the background or the fill) by more than :data:`INK_TOLERANCE`, or when its

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from renderers.errors import RenderError
-
-#: Where Debian's ``openstreetmap-carto-common`` installs the style.
-CARTO_DIR = Path("/usr/share/openstreetmap-carto-common")
+from renderers.style import CARTO_DIR
 
 _CONDITION = re.compile(r"\[([^\]]+)\]\s*(=|!=|>=|<=|>|<)\s*('(?:[^']*)'|[^)\s]+)")
 

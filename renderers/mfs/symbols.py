@@ -14,7 +14,7 @@ import mapnik
 
 from renderers.errors import RenderError
 from renderers.mfs.spec import FeatureSpec
-from renderers.mfs.style_rules import CARTO_DIR
+from renderers.style import CARTO_DIR
 
 #: OSM-Carto's land colour (``<Map background-color>`` of style.xml).
 LAND_COLOUR = "#f2efe9"

@@ -19,8 +19,9 @@ from renderers.mfs.catalogue_specs import (
 )
 from renderers.mfs.labels import label_for
 from renderers.mfs.spec import FeatureImage, FeatureSpec
-from renderers.mfs.style_rules import CARTO_DIR, load_style_rules, parse_style_rules
+from renderers.mfs.style_rules import load_style_rules, parse_style_rules
 from renderers.mfs.swatches import layout, swatch_osm_xml
+from renderers.style import CARTO_DIR
 
 TINY_STYLE = """<Map>
 <Style name="amenity-points">
