@@ -4,9 +4,3 @@ Map data © OpenStreetMap contributors, available under the Open Database Licens
 """
 
 __version__ = "0.1.0"
-
-ATTRIBUTION = (
-    "Map data © OpenStreetMap contributors, available under the Open Database License "
-    "(ODbL 1.0, https://www.openstreetmap.org/copyright). Map style and symbols: "
-    "OpenStreetMap Carto (symbols CC0)."
-)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,9 +150,9 @@ def validate_dataset(root: Path, *, max_errors: int = 200) -> ValidationReport:
             items.append(item)
             ids.append(str(item.get("id")))
     report.items = len(items)
-    if len(set(ids)) != len(ids):
-        dup = sorted({i for i in ids if ids.count(i) > 1})
-        add(f"{ITEMS_FILE}: repeated ids {', '.join(dup[:5])}")
+    repeated = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if repeated:
+        add(f"{ITEMS_FILE}: repeated ids {', '.join(repeated[:5])}")
     if ids != sorted(ids):
         add(f"{ITEMS_FILE}: items are not sorted by id")
 
