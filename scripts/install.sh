@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
-  chromium chromium-driver
+  chromium
   postgresql-15 postgresql-15-postgis-3 osm2pgsql
   openstreetmap-carto-common fonts-noto-core
   nodejs npm
