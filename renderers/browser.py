@@ -30,6 +30,7 @@ import select
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
@@ -87,6 +88,8 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
 #: Added when running as root: Chromium's sandbox refuses root. As another user it is on.
 ROOT_ONLY_FLAGS: tuple[str, ...] = ("--no-sandbox",)
 
+#: Longest temporary-folder path under which Chromium's socket path stays short enough.
+MAX_TMPDIR = 18
 #: Seconds allowed for Chromium to start and answer its first command.
 START_TIMEOUT_S = 30.0
 #: Seconds allowed for Chromium to exit after ``Browser.close`` before it is killed.
@@ -241,6 +244,8 @@ class DevToolsPipe:
         if not chunk:
             raise BrowserGoneError("chromium exited")
         self._buffer += chunk
+        if b"\0" not in chunk:  # a long message (a screenshot) still arriving
+            return True
         *messages, self._buffer = self._buffer.split(b"\0")
         for raw in messages:
             message = json.loads(raw)
@@ -398,8 +403,11 @@ class Browser:
         if self._pipe is not None:
             return
         chromium = _require_binary(self.chromium or CHROMIUM_PATH, "chromium")
-        scratch = private_tempdir("browser")
-        (scratch / "tmp").mkdir()
+        # Chromium's SingletonSocket lands at <scratch>/org.chromium.Chromium.XXXXXX/
+        # SingletonSocket, and a unix socket path has at most 107 characters.
+        base = Path(tempfile.gettempdir())
+        scratch = private_tempdir("browser", folder=None if len(str(base)) <= MAX_TMPDIR
+                                  else Path("/tmp"))
         argv = [str(chromium), *self.flags(), f"--user-data-dir={scratch / 'profile'}",
                 "--remote-debugging-pipe", "about:blank"]
         # Pipe 1: commands, read by Chromium on fd 3. Pipe 2: replies, written on fd 4.
@@ -420,18 +428,22 @@ class Browser:
 
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("CHROME", "GOOGLE_"))}
-        env["TMPDIR"] = str(scratch / "tmp")  # Chromium's shared-memory files go here
+        # Chromium's shared-memory files and its SingletonSocket go here (the socket's
+        # path must stay under the 107 characters a unix socket allows: no subfolder).
+        env["TMPDIR"] = str(scratch)
         env["HOME"] = str(scratch)
+        log = open(scratch / "chromium.log", "wb")  # noqa: SIM115 - closed just below
         try:
             process = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, env=env, cwd=scratch, close_fds=False,
+                stderr=log, env=env, cwd=scratch, close_fds=False,
                 preexec_fn=in_child,
             )
         except OSError as exc:
             shutil.rmtree(scratch, ignore_errors=True)
             raise RenderError(f"chromium did not start: {exc}", _MISSING_FIX) from exc
         finally:
+            log.close()
             os.close(cmd_read)
             os.close(reply_write)
         pipe = DevToolsPipe(process, cmd_write, reply_read)
@@ -449,8 +461,12 @@ class Browser:
                       {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
                        "mobile": False}, session=session)
         except _START_FAILURES as exc:
+            said = _last_error(scratch / "chromium.log")
             self.close()
-            raise RenderError(f"chromium did not start: {exc}", _MISSING_FIX) from exc
+            raise RenderError(
+                f"chromium did not start: {exc}" + (f" ({said})" if said else ""),
+                "check that chromium runs: chromium --headless=new --dump-dom about:blank",
+            ) from exc
         self._session = session
         self.starts += 1
 
@@ -587,6 +603,19 @@ class Browser:
                 "report this as a bug in renderers.browser",
             )
         return png, probe
+
+
+def _last_error(log: Path) -> str:
+    """The last FATAL or ERROR line Chromium wrote, without its prefix."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    for marker in (":FATAL:", ":ERROR:"):
+        found = [line for line in lines if marker in line]
+        if found:
+            return found[-1].split("] ", 1)[-1][:200]
+    return ""
 
 
 def _is_chromium(pid: int) -> bool:
