@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import FEATURE_MAP_ZOOM, BuildContext, slot_rng
-from cartoqa.tasks.rules import RESERVED_BOXES
 from cartoqa.tasks.scenes import draw_scene, scene_exclusion
-from cartoqa.visibility import EDGE_BAND_PX, ViewFeatures, analyse_view
+from cartoqa.visibility import ViewFeatures, analyse_view
+from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
 from groundtruth.projection import View
 
@@ -45,18 +45,17 @@ def image_name(slot: int) -> str:
 
 
 def _symbols_clear_of_edges(view: View, symbol_px: list[tuple[float, float]]) -> bool:
+    """Whether no symbol near the view lies on its edge band or by a control's zone.
+
+    The band is a little wider than the analysis's (:data:`EDGE_BAND_PX` + 2), so that a
+    symbol a few pixels off its data position is not judged on the edge afterwards.
+    """
     band = EDGE_BAND_PX + 2
-    for x, y in symbol_px:
-        on_x = -band <= x <= view.width + band
-        on_y = -band <= y <= view.height + band
-        if not (on_x and on_y):
-            continue
-        if x < band or y < band or x > view.width - band or y > view.height - band:
-            return False
-        if any(b[0] - band <= x <= b[2] + band and b[1] - band <= y <= b[3] + band
-               for b in RESERVED_BOXES):
-            return False
-    return True
+    return not any(
+        within_band(x, y, width=view.width, height=view.height, margin=band)
+        and near_edge(x, y, width=view.width, height=view.height, margin=band,
+                      boxes=RESERVED_BOXES)
+        for x, y in symbol_px)
 
 
 def candidate_view(ctx: BuildContext, slot: int, attempt: int) -> View | None:
