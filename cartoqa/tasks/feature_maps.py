@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import FEATURE_MAP_ZOOM, BuildContext, slot_rng
-from cartoqa.tasks.scenes import draw_scene, scene_exclusion
+from cartoqa.tasks.drawing import draw_scene, scene_exclusion
 from cartoqa.visibility import ViewFeatures, analyse_view
 from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
