@@ -2,18 +2,19 @@
 
 :func:`draw_scene` renders the screenshot an item uses and the label-free Mapnik
 reference of the same pixels (:mod:`cartoqa.visibility.reference`); the
-:class:`Drawn` scene carries both decoded, and the renderer's record of what it drew.
+:class:`Drawn` scene carries both decoded,, the renderer's record of what it drew, and
+the zones of the map controls from what the renderer measured (:attr:`Drawn.reserved`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cartoqa.tasks.base import BuildContext
 from cartoqa.visibility import IntArray, decode_png, exclusion_mask, render_reference
-from cartoqa.visibility.screen import RESERVED_BOXES
+from cartoqa.visibility.screen import RESERVED_BOXES, Box, reserved_zones
 from groundtruth.projection import View
 
 LatLon = tuple[float, float]
@@ -31,13 +32,40 @@ class MarkerSpec:
 
 @dataclass
 class Drawn:
-    """A rendered scene: the PNG, decoded screenshot and label-free reference."""
+    """A rendered scene: the PNG, decoded screenshot and label-free reference.
+
+    Attributes
+    ----------
+    view : View
+        The view.
+    png : bytes
+        The screenshot as the item shows it.
+    screen, reference : array
+        The screenshot and the label-free reference, decoded.
+    drawn : dict
+        The renderer's record of what it drew
+        (:func:`renderers.map_render.describe_drawing`).
+    controls : dict
+        Where the renderer measured each map control
+        (:attr:`renderers.map_render.RenderResult.controls`); empty when unknown.
+    """
 
     view: View
     png: bytes
     screen: IntArray
     reference: IntArray
     drawn: dict[str, Any]
+    controls: dict[str, Box] = field(default_factory=dict)
+
+    @property
+    def reserved(self) -> tuple[Box, ...]:
+        """Zones kept clear around the map controls as drawn here.
+
+        The zones known before rendering (:data:`cartoqa.visibility.screen.CONTROL_ZONES`),
+        each grown to hold the control the renderer measured
+        (:func:`cartoqa.visibility.screen.reserved_zones`).
+        """
+        return reserved_zones(self.controls)
 
 
 def draw_scene(ctx: BuildContext, view: View, *, markers: Sequence[MarkerSpec] = (),
@@ -67,15 +95,21 @@ def draw_scene(ctx: BuildContext, view: View, *, markers: Sequence[MarkerSpec] =
                              path=list(path) if path else None)
     reference = render_reference(ctx.tiles(), view)
     return Drawn(view=view, png=result.png, screen=decode_png(result.png),
-                 reference=decode_png(reference), drawn=result.drawn)
+                 reference=decode_png(reference), drawn=result.drawn,
+                 controls=dict(result.controls))
 
 
 def scene_exclusion(view: View, markers: Sequence[MarkerSpec],
-                    path: Sequence[LatLon] | None) -> Any:
-    """Exclusion mask for markers, path and controls of a scene."""
+                    path: Sequence[LatLon] | None, *,
+                    reserved: Sequence[Box] = RESERVED_BOXES) -> Any:
+    """Exclusion mask for markers, path and controls of a scene.
+
+    ``reserved`` are the controls' zones: :attr:`Drawn.reserved` of the scene (by
+    default the zones known before rendering).
+    """
     return exclusion_mask(
         view,
         marker_px=[view.to_view_px(m.lat, m.lon) for m in markers],
         path_px=[view.to_view_px(lat, lon) for lat, lon in (path or [])],
-        boxes=RESERVED_BOXES,
+        boxes=reserved,
     )

@@ -111,7 +111,8 @@ def feature_map(ctx: BuildContext, slot: int) -> FeatureMap | None:
             continue
         scene = draw_scene(ctx, view)
         vf = analyse_view(view, scene.screen, scene.reference, ctx.features(),
-                          exclude=scene_exclusion(view, [], None))
+                          exclude=scene_exclusion(view, [], None, reserved=scene.reserved),
+                          reserved=scene.reserved)
         if any(vf.ambiguous(t, names=True) for t in vf.by_type):
             continue
         if sum(vf.count(t) for t in vf.by_type) < MIN_DRAWN_FEATURES:

@@ -57,4 +57,5 @@ def names_drawn(drawn: Drawn, roads: RoadIndex, names: Sequence[str], *,
     """Which of ``names`` are written along their roads in a drawn scene."""
     lines = roads.lines_px(drawn.view, names)
     return drawn_road_names(drawn.view, drawn.screen, drawn.reference, lines,
-                            exclude=scene_exclusion(drawn.view, markers, path))
+                            exclude=scene_exclusion(drawn.view, markers, path,
+                                                    reserved=drawn.reserved))

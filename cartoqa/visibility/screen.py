@@ -73,10 +73,12 @@ def reserved_zones(controls: Mapping[str, Box],
                    fallback: Mapping[str, Box] = CONTROL_ZONES) -> tuple[Box, ...]:
     """The zones kept clear around the controls a render measured.
 
-    Each control's zone is the smallest box holding both its measured box and its
-    zone in ``fallback`` (a control measured bigger than its zone grows it; one
-    without a zone, such as the zoom buttons, keeps its measured box). Controls not
-    measured keep their ``fallback`` zone.
+    A measured box is first taken to whole pixels, each side rounded to the nearest
+    (the pixels the control covers at least half: Leaflet places the attribution at a
+    fraction of a pixel). Each control's zone is then the smallest box holding both
+    that box and its zone in ``fallback`` (a control measured bigger than its zone
+    grows it; one without a zone, such as the zoom buttons, keeps its own box).
+    Controls not measured keep their ``fallback`` zone.
 
     Parameters
     ----------
@@ -99,19 +101,28 @@ def reserved_zones(controls: Mapping[str, Box],
     >>> reserved_zones({"attribution": (900.0, 746.0, 1366.0, 768.0)},
     ...                {"attribution": (1036.0, 746.0, 1366.0, 768.0)})
     ((900.0, 746.0, 1366.0, 768.0),)
-    >>> reserved_zones({"zoom": (10.0, 10.0, 44.0, 75.0)}, {})
+    >>> reserved_zones({"attribution": (1053.9, 745.6, 1366.0, 768.0)}) == RESERVED_BOXES
+    True
+    >>> reserved_zones({"zoom": (10.0, 10.2, 44.0, 75.0)}, {})
     ((10.0, 10.0, 44.0, 75.0),)
     """
+    whole = {name: _whole_pixels(box) for name, box in controls.items()}
     out: list[Box] = []
     for name, zone in fallback.items():
-        seen = controls.get(name)
+        seen = whole.get(name)
         if seen is None:
             out.append(zone)
         else:
             out.append((min(zone[0], seen[0]), min(zone[1], seen[1]),
                         max(zone[2], seen[2]), max(zone[3], seen[3])))
-    out.extend((b[0], b[1], b[2], b[3]) for name, b in controls.items() if name not in fallback)
+    out.extend(box for name, box in whole.items() if name not in fallback)
     return tuple(out)
+
+
+def _whole_pixels(box: Sequence[float]) -> Box:
+    """A box with each side rounded to the nearest pixel boundary."""
+    return (float(round(box[0])), float(round(box[1])), float(round(box[2])),
+            float(round(box[3])))
 
 
 def within_band(x: float, y: float, *, width: int, height: int, margin: float) -> bool:
