@@ -108,27 +108,9 @@ def area_sightings(view: View, ft: FeatureType, feats: Sequence[Feature], screen
 
     An area is drawn when :data:`AREA_MIN_PIXELS` of its inside show its colour in the
     reference; its name is legible when enough label ink lies around its anchor, and
-    cut when that box runs over an edge or a control zone.
-
-    Parameters
-    ----------
-    view : View
-        The view.
-    ft : FeatureType
-        The area type.
-    feats : sequence of Feature
-        Its features that come near the view.
-    screen, reference : array
-        Screenshot and label-free reference.
-    ink : array of bool
-        The ink mask, icons and their labels left out.
-    reserved : sequence of box
-        Zones of the map controls (:func:`cartoqa.visibility.screen.reserved_zones`).
-
-    Returns
-    -------
-    list of Sighting
-        One per feature, in order.
+    cut when that box runs over an edge or a control zone. The parameters are those of
+    :func:`line_sightings` (with ``ft`` an area type, and no ``dark``) and ``reserved``,
+    the zones of the map controls (:func:`cartoqa.visibility.screen.reserved_zones`).
     """
     h, w = reference.shape[:2]
     fill = colour_mask(reference, ft.color, 20.0)
