@@ -10,6 +10,7 @@ APT_PACKAGES=(
   postgresql-15 postgresql-15-postgis-3 osm2pgsql
   openstreetmap-carto-common fonts-noto-core
   nodejs npm
+  strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
 )
 LEAFLET_VERSION=1.9.4
 
