@@ -10,7 +10,10 @@ right after the prefix; an ``only_*`` one forbids every other edge there.
 Restrictions that cannot be placed (a member the extract lacks, as happens at the
 border of a clipped extract; a ``via`` node on neither way; ``via`` ways that do not
 join up) are dropped and counted by reason; restrictions that do not apply to cars, or
-whose ``from``/``to`` ways are not drivable, are left out silently.
+whose ``from`` way is not drivable, are left out silently, and so is a ``no_*`` turn
+onto a road closed to cars. An ``only_*`` turn onto a road closed to cars stays: it
+forbids every other way on (a car that came that way may go nowhere, as the sign
+says).
 """
 
 from __future__ import annotations
@@ -144,8 +147,11 @@ def compile_restrictions(
                 or any(n not in node_ids for n in via_nodes)):
             dropped["member missing from the extract"] += 1
             continue
-        if any(w not in by_way for w in froms + tos):
-            continue  # a member is not drivable: nothing for a car to restrict
+        if all(w not in by_way for w in froms):
+            continue  # no from way a car may drive: nothing to restrict
+        if kind == "no" and all(w not in by_way for w in tos):
+            continue  # the forbidden turn leads onto a road closed to cars anyway
+        froms = [w for w in froms if w in by_way]
         placed = _place(graph, rel.id, kind, froms, tos, via_nodes, via_ways, by_way,
                         way_nodes)
         if isinstance(placed, str):
@@ -177,7 +183,8 @@ def _place(graph: nx.MultiDiGraph, relation: int, kind: str, froms: list[int],
                     return "via ways do not join"
                 prefixes = chain
             for prefix, end in prefixes:
-                to = frozenset(e for e in by_way[t] if e[0] == end)
+                # an only_* turn onto a road closed to cars leaves a car no way on
+                to = frozenset(e for e in by_way.get(t, ()) if e[0] == end)
                 out.append(TurnRestriction(relation, kind, prefix, to))
     return out
 

@@ -4,8 +4,8 @@
 it can obey what a node-based search cannot: turn restrictions (a turn forbidden after
 one edge but not after another, ``only_*`` turns, restrictions through ``via`` ways),
 barriers on junctions, destination-only roads (used only at the start or the end of
-a route), and no U-turn straight back along the road just driven except at a dead
-end. On a graph without those attributes (built elsewhere, or with
+a route), and no U-turn straight back along the road just driven. On a graph without
+those attributes (built elsewhere, or with
 ``load_road_graph(..., legal=False)``) it is the plain shortest path.
 """
 
@@ -195,11 +195,6 @@ def _next_phase(phase: int, destination_only: bool) -> int | None:
     return _END_ZONE if destination_only else None
 
 
-def _is_dead_end(graph: nx.MultiDiGraph, node: int, came_from: int) -> bool:
-    others = (set(graph.successors(node)) | set(graph.predecessors(node))) - {came_from}
-    return not others
-
-
 def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
                     banned: Collection[Edge] = ()) -> list[Edge] | None:
     """The edges of the shortest legal route, or None when there is none.
@@ -209,7 +204,9 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
     ``graph.graph["barrier_nodes"]``; when it breaks a turn restriction of
     ``graph.graph["restrictions"]`` (``no_*``: the edge is a ``to`` edge right after
     the restriction's whole prefix; ``only_*``: it is not); when ``w == u`` along the
-    same way (a U-turn on the spot) unless ``v`` is a dead end; and when it would
+    same way (a U-turn on the spot, not even at a dead end: at the border of a
+    clipped extract a dead end is often none, and Routino makes none either); and when
+    it would
     use a destination-only edge (``access == "destination"``) between two open ones.
 
     Parameters
@@ -278,9 +275,8 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
             continue
         way = graph.edges[state[0]].get("osmid")
         for nxt in sorted(graph.out_edges(v, keys=True)):
-            if nxt[1] == u and graph.edges[nxt].get("osmid") == way \
-                    and not _is_dead_end(graph, v, u):
-                continue
+            if nxt[1] == u and graph.edges[nxt].get("osmid") == way:
+                continue  # no U-turn on the spot
             new = enter(nxt, phase, track)
             if new is None or new in previous:
                 continue

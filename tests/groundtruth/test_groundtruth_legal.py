@@ -199,3 +199,22 @@ def test_a_clipped_restriction_never_raises() -> None:
     assert graph.graph["restrictions_dropped_by_reason"] == {
         "malformed relation": 1, "member missing from the extract": 1}
     assert shortest_route(graph, 1, 2).nodes == (1, 2)  # one way, no junction at 5
+
+
+def test_only_turn_onto_a_road_closed_to_cars_leaves_no_way_on() -> None:
+    coords = {1: (60.0, 24.0), 5: (60.0, 24.001), 2: (60.0, 24.002), 4: (60.0005, 24.001)}
+    road = {"highway": "residential"}
+    ways = [RawWay(1, road, ((1, 5),)), RawWay(2, road, ((5, 2),)),
+            RawWay(3, {**road, "vehicle": "no", "bus": "yes"}, ((5, 4),))]
+
+    def graph(value: str) -> nx.MultiDiGraph:
+        rel = RawRestriction(9, {"type": "restriction", "restriction": value},
+                             (("w", 1, "from"), ("n", 5, "via"), ("w", 3, "to")))
+        return build_road_graph(RoadData(ways=ways, coords=coords, restrictions=[rel]))
+
+    # only_straight_on onto the bus road: a car from way 1 may not go on along way 2
+    assert not has_route(graph("only_straight_on"), 1, 2)
+    assert has_route(graph("only_straight_on"), 2, 1)
+    # no_left_turn onto the bus road restricts nothing a car could do anyway
+    assert shortest_route(graph("no_left_turn"), 1, 2).nodes == (1, 5, 2)
+    assert graph("no_left_turn").graph["restrictions"] == []
