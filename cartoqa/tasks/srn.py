@@ -83,6 +83,7 @@ REJECT_REASONS = {
     "legs": "route has too few or too many legs",
     "unnamed": "route uses an unnamed road",
     "dual_carriageway": "marker on a dual carriageway",
+    "dual_carriageway_junction": "junction on a dual carriageway left out as a marker",
     "reader_route": "answer changes if turn restrictions/access/barriers are ignored",
     "unclear_action": "an action near a threshold",
     "ambiguous": "a nearly-as-short route has other steps",
@@ -118,7 +119,7 @@ def _leg_path(graph: nx.MultiDiGraph, edges: tuple[tuple[int, int, int], ...],
 
 
 def prepare(ctx: BuildContext) -> State:
-    """Find junctions whose roads are all named."""
+    """Find junctions whose roads are all named, off dual carriageways."""
     graph = ctx.graph()
     junctions = []
     for node, count in sorted(graph.nodes(data="street_count")):
@@ -128,6 +129,12 @@ def prepare(ctx: BuildContext) -> State:
         names += [d.get("name") for _, _, d in graph.in_edges(node, data=True)]
         if names and all(names):
             junctions.append(node)
+    # a pin on one carriageway of a dual carriageway is ambiguous: such junctions are
+    # never markers (counted once each, before sampling)
+    dual = [n for n in junctions if on_dual_carriageway(graph, n)]
+    for _ in dual:
+        ctx.reject(NAME, REJECT_REASONS["dual_carriageway_junction"])
+    junctions = [n for n in junctions if n not in set(dual)]
     if not junctions:
         raise CartoqaError(f"extract {ctx.extract.name} has no junction of named roads",
                            fix="use an extract with named streets, or leave out srn")
