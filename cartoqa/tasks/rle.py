@@ -58,7 +58,7 @@ UNITS = {"m": "metres", "ft": "feet"}
 EXAMPLES = {"m": "120", "ft": "390"}
 #: Why candidates are rejected, as the build log counts them.
 REJECT_REASONS = {
-    "no_route": "no legal route to a drawn destination",
+    "no_route": "no destination junction in range, or no legal route to it",
     "short": "path too short on screen",
     "doubles_back": "path overlaps itself or doubles back",
     "difficulty": "path is not of the slot's difficulty",

@@ -13,7 +13,12 @@ import networkx as nx
 import numpy as np
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from groundtruth.bearings import BEARING_SAMPLE_M, arriving_bearing, leaving_bearing
+from groundtruth.bearings import (
+    BEARING_SAMPLE_M,
+    arriving_bearing,
+    bearing_deg,
+    leaving_bearing,
+)
 from groundtruth.distance import geodesic_m
 from groundtruth.turns import normalize_label, turn_angle
 from renderers.markers import PIN_HEIGHT, PIN_WIDTH
@@ -366,6 +371,25 @@ def path_turns(path: Sequence[tuple[float, float]]) -> tuple[int, int]:
         if angle >= PATH_UTURN_MIN_DEG:
             u_turns += 1
     return turns, u_turns
+
+
+def path_winding_deg(path: Sequence[tuple[float, float]]) -> float:
+    """Total signed change of heading along a path (degrees, clockwise positive).
+
+    The sum of the turn angles between consecutive segments: a loop that comes back
+    heading the other way winds about 180 degrees, however gradually it bends, while
+    zigzags cancel out.
+
+    Examples
+    --------
+    >>> round(path_winding_deg([(60.0, 24.0), (60.001, 24.0), (60.001, 24.002)]))
+    90
+    >>> round(path_winding_deg([(60.0, 24.0), (60.001, 24.0), (60.001, 24.002),
+    ...                         (60.0, 24.002)]))
+    180
+    """
+    bearings = [bearing_deg(a[0], a[1], b[0], b[1]) for a, b in pairwise(path) if a != b]
+    return float(sum(turn_angle(x, y) for x, y in pairwise(bearings)))
 
 
 def path_doubles_back(points: Sequence[Point], *, gap_px: float = OVERLAP_PX,

@@ -11,7 +11,10 @@ only when a careful reader derives the same answer from the picture:
 * no route at most :data:`ALTERNATIVE_SLACK` longer (ignoring those rules too) has
   other steps, and every action is clear of the thresholds between actions
   (:func:`groundtruth.turns.actions_are_clear`);
-* every leg is at least :data:`~cartoqa.tasks.rules.MIN_LEG_PX` long on screen, no
+* every leg is at least :data:`~cartoqa.tasks.rules.MIN_LEG_PX` long on screen and
+  none turns back on itself (its heading winds by at least
+  :data:`~cartoqa.tasks.rules.PATH_UTURN_MIN_DEG`,
+  :func:`cartoqa.tasks.rules.path_winding_deg`: a loop the steps do not say), no
   action junction lies under a marker pin, and neither marker stands on a dual
   carriageway (:func:`cartoqa.tasks.rules.on_dual_carriageway`);
 * every road of the route is named and its name written in the view.
@@ -31,11 +34,13 @@ from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.rules import (
+    PATH_UTURN_MIN_DEG,
     marker_on_screen,
     markers_overlap,
     names_not_drawn,
     on_dual_carriageway,
     path_inside,
+    path_winding_deg,
     reader_route_differs,
     short_legs,
     steps_under_markers,
@@ -79,7 +84,7 @@ MIN_ROUTE_PX = 200.0
 ALTERNATIVE_SLACK = 0.05
 #: Why candidates are rejected, as the build log counts them.
 REJECT_REASONS = {
-    "no_route": "no legal route to a drawn destination",
+    "no_route": "no destination junction in range, or no legal route to it",
     "legs": "route has too few or too many legs",
     "unnamed": "route uses an unnamed road",
     "dual_carriageway": "marker on a dual carriageway",
@@ -89,6 +94,7 @@ REJECT_REASONS = {
     "ambiguous": "a nearly-as-short route has other steps",
     "short": "route too short on screen",
     "short_leg": "a leg shorter than the minimum on screen",
+    "leg_turns_back": "a leg turns back on itself (a loop its step does not say)",
     "outside_extract": "view leaves the extract",
     "path_outside": "route leaves the view",
     "markers": "marker off screen or markers overlap",
@@ -199,9 +205,13 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         if path_length_px(path, zoom) < MIN_ROUTE_PX:
             reject("short")
             continue
-        leg_px = [path_length_px(_leg_path(graph, leg.edges), zoom) for leg in route_legs_]
+        leg_paths = [_leg_path(graph, leg.edges) for leg in route_legs_]
+        leg_px = [path_length_px(p, zoom) for p in leg_paths]
         if short_legs(leg_px):
             reject("short_leg")
+            continue
+        if any(abs(path_winding_deg(p)) >= PATH_UTURN_MIN_DEG for p in leg_paths):
+            reject("leg_turns_back")
             continue
         view = view_around(path, zoom, rng, jitter_px=40.0)
         markers = [MarkerSpec("blue", path[0][0], path[0][1], route.origin),

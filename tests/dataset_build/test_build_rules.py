@@ -22,6 +22,7 @@ from cartoqa.tasks.rules import (
     path_doubles_back,
     path_inside,
     path_turns,
+    path_winding_deg,
     reader_route_differs,
     rle_difficulty,
     short_legs,
@@ -159,6 +160,17 @@ def test_reader_route_rule_on_the_legal_fixture() -> None:
     # no rule on the way: the reader's route is the answer
     assert not differs(811, 822) and not differs(122, 111)
     assert reader_route_differs(["blue", "red"], 10.0, None, None)
+
+
+def test_a_leg_that_loops_back_winds_half_a_turn() -> None:
+    # a loop: north 30 m, then four 45-degree bends 50 m apart to head south
+    loop = walk((0, 30), (35.36, 35.36), (50, 0), (35.36, -35.36), (0, -50))
+    assert path_winding_deg(loop) == pytest.approx(180.0, abs=1.0)
+    assert path_turns(loop) == (4, 0)  # no single sharp U-turn: only the winding shows it
+    # zigzags cancel out; a plain right turn winds a quarter
+    assert path_winding_deg(walk((0, 50), (20, 20), (-20, 20), (0, 50))) == pytest.approx(
+        0.0, abs=1.0)
+    assert path_winding_deg(walk((0, 50), (50, 0))) == pytest.approx(90.0, abs=1.0)
 
 
 def test_short_legs_and_steps_under_markers() -> None:
