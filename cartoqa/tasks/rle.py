@@ -20,6 +20,8 @@ import networkx as nx
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import MAX_ZOOM, MIN_ZOOM, VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.rules import (
     marker_on_screen,
@@ -29,18 +31,10 @@ from cartoqa.tasks.rules import (
     path_turns,
     rle_difficulty,
 )
-from cartoqa.tasks.scenes import (
-    MarkerSpec,
-    base_item,
-    draw_scene,
-    inside_extract,
-    permuted,
-    pick_round,
-    provenance,
-    random_route,
-    view_around,
-)
+from cartoqa.tasks.sampling import permuted, pick_round
+from cartoqa.tasks.views import inside_extract, view_around
 from groundtruth.projection import latlon_to_global_px, meters_per_pixel, path_length_px
+from groundtruth.routing import random_route
 
 NAME = "rle"
 ITEMS_PER_SCENARIO = 2
