@@ -45,7 +45,7 @@ BLOCKING_BARRIERS: frozenset[str] = frozenset({
     "yes", "swing_gate_pedestrian",
 })
 #: ``barrier=*`` values a car passes unless the node's access tags close it (gates
-#: are opened, as OSRM, GraphHopper and Routino assume).
+#: are opened, as OSRM and Routino assume).
 OPENABLE_BARRIERS: frozenset[str] = frozenset({
     "gate", "lift_gate", "swing_gate", "sliding_gate", "toll_booth", "border_control",
     "cattle_grid", "entrance", "height_restrictor", "sally_port", "no", "checkpoint",
