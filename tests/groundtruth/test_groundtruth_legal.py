@@ -15,7 +15,13 @@ from gt_handcalc import flat_m, meridian_m, parallel_m
 from groundtruth._osm_reader import RawRestriction, RawWay, RoadData
 from groundtruth.assets import asset_path
 from groundtruth.graph import build_road_graph, load_road_graph
-from groundtruth.routing import NoRouteError, has_route, shortest_route
+from groundtruth.routing import (
+    NoRouteError,
+    has_route,
+    route_from_nodes,
+    route_length_m,
+    shortest_route,
+)
 
 
 def x0(block: int) -> float:
@@ -143,6 +149,10 @@ def test_parallel_ways_take_the_shorter(legal: nx.MultiDiGraph) -> None:
     assert route.length_m == pytest.approx(direct(8), abs=0.01)
     back = shortest_route(legal, 822, 811)
     assert back.edges[0] == (822, 812, 1)
+    # a route given by its nodes takes the shorter parallel edge too
+    by_nodes = route_from_nodes(legal, [811, 812, 822])
+    assert by_nodes.edges[1] == (812, 822, 1)
+    assert route_length_m(legal, [811, 812, 822]) == pytest.approx(direct(8), abs=0.01)
 
 
 def test_broken_restrictions_are_dropped_and_counted(legal: nx.MultiDiGraph) -> None:
