@@ -103,21 +103,25 @@ def _mean_measure(records: list[Record], key: str) -> Variants:
 
 
 def measure_choice(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measure of a choice (MFS): ``correct`` when the letters agree."""
     predicted = str(record.value.get("letter", ""))
     return {"correct": predicted.upper() == str(record.answer.get("letter", "")).upper()}
 
 
 def aggregate_correct(records: list[Record]) -> Aggregate:
+    """``accuracy`` of the ``correct`` measures (MFS, MML)."""
     every = [bool(r.valid and r.measures["correct"]) for r in records]
     valid = [bool(r.measures["correct"]) for r in records if r.valid]
     return {"accuracy": _pair(accuracy(every), accuracy(valid))}, []
 
 
 def measure_presence(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measure of a yes/no answer: ``correct``."""
     return {"correct": bool(record.value["present"]) == bool(record.answer.get("present"))}
 
 
 def aggregate_presence(records: list[Record]) -> Aggregate:
+    """``accuracy`` and ``macro_f1`` of yes/no answers."""
     metrics, notes = aggregate_correct(records)
     truth = [bool(r.answer.get("present")) for r in records]
     predicted = [bool(r.value["present"]) if r.valid else None for r in records]
@@ -132,6 +136,7 @@ def _road_key(names: Sequence[str]) -> list[str]:
 
 
 def measure_roads(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measure of two road names: ``correct`` when they equal the truth in any order."""
     truth = list(record.answer.get("roads") or [])
     predicted = list(record.value.get("roads") or [])
     return {"correct": _road_key(truth) == _road_key(predicted)}
@@ -160,12 +165,14 @@ def _r2_note(metrics: Mapping[str, Variants], truth: Sequence[float]) -> list[st
 
 
 def measure_count(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measures of a count: ``correct`` (exact) and ``error``."""
     truth = float(record.answer.get("count", 0))
     predicted = float(record.value["count"])
     return {"correct": predicted == truth, "error": predicted - truth}
 
 
 def aggregate_count(records: list[Record]) -> Aggregate:
+    """``rmse``, ``mae``, ``r2`` and exact-count ``accuracy`` of counts."""
     truth = [float(r.answer.get("count", 0)) for r in records]
     predicted = [float(r.value["count"]) if r.valid else None for r in records]
     metrics = _regression(truth, predicted, ("rmse", "mae", "r2"))
@@ -180,6 +187,7 @@ def _true_metres(record: Record) -> float:
 
 
 def measure_length(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measures of a length: prediction and errors in metres."""
     unit = str(record.answer.get("unit", "m"))
     true_m = _true_metres(record)
     predicted_m = convert_length(float(record.value["value"]), str(record.value["unit"]), "m")
@@ -194,6 +202,7 @@ def measure_length(record: Record, checker: ConnectivityChecker | None) -> dict[
 
 
 def aggregate_length(records: list[Record]) -> Aggregate:
+    """``rmse_m``, ``mae_m``, ``mape`` and ``r2`` of lengths, compared in metres."""
     truth = [_true_metres(r) for r in records]
     predicted = [float(r.measures["predicted_m"]) if r.valid else None for r in records]
     metrics = _regression(truth, predicted, ("rmse_m", "mae_m", "mape", "r2"))
@@ -207,11 +216,13 @@ def aggregate_length(records: list[Record]) -> Aggregate:
 
 
 def measure_names(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item ``precision``, ``recall`` and ``f1`` of a list of names."""
     scores = list_prf(list(record.answer.get("names") or []), list(record.value["names"]))
     return {"precision": scores.precision, "recall": scores.recall, "f1": scores.f1}
 
 
 def aggregate_prf(records: list[Record]) -> Aggregate:
+    """Means of the per-item ``precision``, ``recall`` and ``f1``."""
     return {k: _mean_measure(records, k) for k in ("precision", "recall", "f1")}, []
 
 
@@ -220,6 +231,7 @@ def _map_counts(types: Mapping[str, Any], names: Sequence[str]) -> list[float]:
 
 
 def measure_multi(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-map ``rmse`` and ``r2`` of the counts and micro P/R/F1 of the names (MTMF)."""
     true_types = record.answer.get("types") or {}
     predicted_types = record.value.get("types") or {}
     names = list(true_types)
@@ -240,6 +252,7 @@ def measure_multi(record: Record, checker: ConnectivityChecker | None) -> dict[s
 
 
 def aggregate_multi(records: list[Record]) -> Aggregate:
+    """Per-map MTMF measures averaged over maps."""
     metrics: dict[str, Variants] = {}
     notes: list[str] = ["per-map RMSE, r2 and micro P/R/F1 (over all types), averaged over maps"]
     for key in ("rmse", "r2"):
@@ -272,6 +285,7 @@ def aggregate_multi(records: list[Record]) -> Aggregate:
 
 
 def measure_route(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item ``exact``, ``step_accuracy`` and ``connected`` of a route (SRN)."""
     truth = list(record.answer.get("steps") or [])
     predicted = list(record.value["steps"])
     connected: bool | None
@@ -289,6 +303,7 @@ def measure_route(record: Record, checker: ConnectivityChecker | None) -> dict[s
 
 
 def aggregate_route(records: list[Record]) -> Aggregate:
+    """``exact_route``, ``step_accuracy`` and ``connectivity`` of routes."""
     every = [bool(r.valid and r.measures["exact"]) for r in records]
     valid = [bool(r.measures["exact"]) for r in records if r.valid]
     metrics = {
