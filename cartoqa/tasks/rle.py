@@ -20,6 +20,8 @@ from cartoqa.parsing import ParseResult, format_number, parse_length
 from cartoqa.scoring.sections import aggregate_length, measure_length
 from cartoqa.settings import MAX_ZOOM, MIN_ZOOM, VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.rules import (
     count_turns,
@@ -28,19 +30,11 @@ from cartoqa.tasks.rules import (
     path_inside,
     rle_difficulty,
 )
-from cartoqa.tasks.scenes import (
-    MarkerSpec,
-    base_item,
-    draw_scene,
-    inside_extract,
-    permuted,
-    pick_round,
-    provenance,
-    random_route,
-    view_around,
-)
+from cartoqa.tasks.sampling import permuted, pick_round
 from cartoqa.tasks.spec import RequestSpec, TaskSpec
+from cartoqa.tasks.views import inside_extract, view_around
 from groundtruth.projection import meters_per_pixel, path_length_px
+from groundtruth.routing import random_route
 from groundtruth.turns import route_steps
 
 NAME = "rle"

@@ -1,4 +1,4 @@
-"""Worked example of ``docs/build.md`` "Adding a task": the bus stops a feature map shows.
+"""Worked example of ``docs/build.md`` "Adding a task": the bus stops a zoom-18 map shows.
 
 One module declares the whole task: how the build samples it (``prepare``,
 ``make_scenario``), what its items hold, how an answer is read and written and how it is
@@ -25,10 +25,12 @@ from cartoqa.scoring.sections import aggregate_count, measure_count
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id
 from cartoqa.tasks.feature_maps import feature_map
-from cartoqa.tasks.scenes import base_item, provenance
+from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
 
 NAME = "busstops"
+#: Zoom of the maps (STMF's feature maps are zoom 19).
+ZOOM = 18
 #: The catalogue type counted.
 FEATURE_TYPE = "bus stop"
 #: The question (a shipped task keeps it in assets/prompts/ and fills it with ``prompt``).
@@ -41,13 +43,14 @@ def prepare(ctx: BuildContext) -> None:
 
 
 def make_scenario(ctx: BuildContext, state: None, slot: int) -> Scenario | None:
-    """One item: the bus stops that feature map ``slot`` shows.
+    """One item: the bus stops that zoom-18 feature map ``slot`` shows.
 
-    The map is STMF's (:func:`cartoqa.tasks.feature_maps.feature_map`: no symbol cut by
-    an edge, no ambiguous type), so the image is shared. A map whose data holds a bus
-    stop that the rendering does not show is left out: a reader could not tell.
+    The map comes from :func:`cartoqa.tasks.feature_maps.feature_map` (no symbol cut by
+    an edge, no ambiguous type; what is drawn is counted by the visibility analysis). A
+    map whose data holds a bus stop that the rendering does not show is left out: a
+    reader could not tell.
     """
-    fmap = feature_map(ctx, slot)
+    fmap = feature_map(ctx, slot, zoom=ZOOM)
     if fmap is None:
         return None
     count = fmap.features.count(FEATURE_TYPE)
@@ -68,7 +71,7 @@ def answer_text(answer: Mapping[str, Any]) -> str:
 
 SPEC = TaskSpec(
     name=NAME,
-    blurb="Bus stops (example task): how many bus stops a feature map shows.",
+    blurb="Bus stops (example task): how many bus stops a zoom-18 map shows.",
     requests=(
         RequestSpec(
             "count",
@@ -89,6 +92,6 @@ SPEC = TaskSpec(
     make_scenario=make_scenario,
     image_size=(VIEW_WIDTH, VIEW_HEIGHT),
     strata=("zoom",),
-    sample_strata={"zoom": 19},
+    sample_strata={"zoom": ZOOM},
     suite="examples",
 )

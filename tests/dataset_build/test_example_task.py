@@ -102,9 +102,9 @@ def test_the_example_builds_validates_and_scores(cache_env: None, registered: No
     items = [json.loads(line) for line in (out / "items.jsonl").read_text("utf-8").splitlines()]
     assert [it["task"] for it in items] == [NAME, NAME]
     for item in items:
-        assert item["request"] == "count" and item["strata"]["zoom"] == 19
+        assert item["request"] == "count" and item["strata"]["zoom"] == 18
         assert item["question"].startswith("Look at the map. How many bus stops")
-        assert item["image"].startswith("images/map19-")
+        assert item["image"].startswith("images/map18-")
     assert "Bus stops (example task)" in (out / "README.md").read_text("utf-8")
     report = _score(out, tmp_path, items)
     metrics = report["sections"][NAME]["metrics"]
