@@ -13,7 +13,7 @@ from cartoqa.errors import CartoqaError
 from cartoqa.parsing import parse_response
 from cartoqa.scoring.io import load_items, read_predictions
 from cartoqa.scoring.records import ConnectivityChecker, Record
-from cartoqa.scoring.sections import METRIC_LABELS, SECTION_BY_REQUEST, SECTIONS, Section
+from cartoqa.scoring.sections import Section, metric_labels, section_for, sections
 
 #: What the two variants of every metric mean.
 VARIANTS: dict[str, str] = {
@@ -36,7 +36,7 @@ def section_of(item: Mapping[str, Any]) -> Section | None:
     Section or None
         ``None`` for a task or request cartoqa does not score.
     """
-    return SECTION_BY_REQUEST.get((str(item.get("task")), str(item.get("request"))))
+    return section_for(str(item.get("task")), str(item.get("request")))
 
 
 def score_records(
@@ -82,6 +82,26 @@ def score_records(
                 ) from None
         records.append(record)
     return records
+
+
+def _check_every_item_is_scored(items: Sequence[Mapping[str, Any]],
+                                 dataset_dir: str | Path) -> None:
+    """Refuse a dataset with items no section scores (they would go silently unscored)."""
+    unknown: Counter[tuple[str, str]] = Counter()
+    first: dict[tuple[str, str], str] = {}
+    for item in items:
+        if section_of(item) is None:
+            key = (str(item.get("task")), str(item.get("request")))
+            unknown[key] += 1
+            first.setdefault(key, str(item.get("id")))
+    if unknown:
+        pairs = ", ".join(f"task {t!r} request {r!r} ({n} item(s), first {first[(t, r)]!r})"
+                          for (t, r), n in sorted(unknown.items()))
+        known = ", ".join(s.key for s in sections())
+        raise CartoqaError(f"{sum(unknown.values())} item(s) of {dataset_dir} belong to no "
+                           f"scoring section: {pairs}",
+                           fix=f"score a dataset of the declared tasks ({known}), or declare "
+                           "the task (docs/build.md, Adding a task)")
 
 
 def _reason_kind(reason: str) -> str:
@@ -189,7 +209,8 @@ def build_report(
     include_items : bool
         Include one row per item (parsed answer, reason, measures).
     connectivity_note : str, optional
-        Why SRN connectivity was not checked, added to the SRN notes.
+        Why connectivity was not checked, added to the notes of every section that
+        uses the check (SRN).
 
     Returns
     -------
@@ -206,21 +227,20 @@ def build_report(
             unscored.append(str(r.item.get("id")))
         else:
             by_section[section.key].append(r)
-    sections: dict[str, Any] = {}
-    for section in SECTIONS:
+    summaries: dict[str, Any] = {}
+    for section in sections():
         if by_section.get(section.key):
-            sections[section.key] = summarise_section(section, by_section[section.key])
-    if connectivity_note and "srn" in sections:
-        sections["srn"].setdefault("notes", []).append(connectivity_note)
+            summaries[section.key] = summarise_section(section, by_section[section.key])
+            if connectivity_note and section.uses_connectivity:
+                summaries[section.key].setdefault("notes", []).append(connectivity_note)
     ids = {str(r.item.get("id")) for r in records}
     report: dict[str, Any] = {
         "cartoqa_version": __version__,
         "n_items": len(records),
         "n_invalid": sum(not r.valid for r in records),
         "variants": VARIANTS,
-        "metric_labels": {k: v for k, v in METRIC_LABELS.items()
-                          if any(k in s["metrics"] for s in sections.values())},
-        "sections": sections,
+        "metric_labels": metric_labels(m for s in summaries.values() for m in s["metrics"]),
+        "sections": summaries,
     }
     if predictions is not None:
         unknown = sorted(set(predictions) - ids)
@@ -306,12 +326,14 @@ def score_dataset(
     Raises
     ------
     CartoqaError
-        When the dataset or predictions cannot be read, or no prediction is for an item
-        of the dataset.
+        When the dataset or predictions cannot be read, an item belongs to no scoring
+        section (a task or request no declared task has), or no prediction is for an
+        item of the dataset.
     """
     from cartoqa.scoring.connectivity import groundtruth_checker
 
     items = load_items(dataset_dir)
+    _check_every_item_is_scored(items, dataset_dir)
     predictions, file_notes = read_predictions(predictions_path)
     ids = {str(item["id"]) for item in items}
     if predictions and not ids & set(predictions):
@@ -328,8 +350,11 @@ def score_dataset(
     report = score_predictions(items, predictions, is_connected=is_connected,
                                include_items=include_items, connectivity_note=note)
     problems = getattr(is_connected, "problems", None)
-    if problems and "srn" in report["sections"]:
-        report["sections"]["srn"].setdefault("notes", []).extend(sorted(set(problems.values())))
+    if problems:
+        for section in sections():
+            if section.uses_connectivity and section.key in report["sections"]:
+                report["sections"][section.key].setdefault("notes", []).extend(
+                    sorted(set(problems.values())))
     if file_notes:
         report["notes"] = file_notes
     report["dataset"] = str(dataset_dir)

@@ -1,18 +1,14 @@
-"""The CartoMapQA tasks: one module per task, found through :data:`TASK_MODULES`.
+"""The tasks: one module per task, found through :data:`TASK_MODULES`.
 
 The task interface
 ------------------
-A task module (e.g. :mod:`cartoqa.tasks.mml`) defines:
+A task module (e.g. :mod:`cartoqa.tasks.mml`) declares its task once, as
+``SPEC = TaskSpec(...)`` (:class:`cartoqa.tasks.spec.TaskSpec`): its name, card blurb,
+image size, items per scenario, whether it needs roads, its strata and options, the
+build functions below, and per request (:class:`~cartoqa.tasks.spec.RequestSpec`) the
+answer's JSON schema, the parser, the reference answer text and the scoring section
+(measure, aggregation, metrics from :data:`cartoqa.metrics.METRICS`).
 
-``NAME: str``
-    The task name used in ``--tasks`` and in items (``"mml"``).
-``ITEMS_PER_SCENARIO: int``
-    Items one scenario yields (STMF: 3, RLE: 2, others 1). ``--per-task N`` asks for
-    ``ceil(N / ITEMS_PER_SCENARIO)`` scenarios.
-``IMAGE_SIZE: tuple[int, int]``
-    ``(width, height)`` of the task's images; ``cartoqa validate`` checks it.
-``NEEDS_ROADS: bool``
-    Whether the task needs drivable roads (the build refuses extracts without them).
 ``prepare(ctx: BuildContext) -> object``
     Precompute candidates once per build (junctions, centres ...). May raise
     :class:`~cartoqa.errors.CartoqaError` when the extract cannot support the task.
@@ -23,8 +19,12 @@ A task module (e.g. :mod:`cartoqa.tasks.mml`) defines:
     earlier slots, so that an interrupted build resumes to the same result. Return
     ``None`` when no acceptable scenario was found for this slot.
 
-The MFS task (``cartoqa.tasks.mfs``, owned by the MFS engineer) plugs in through the
-same interface; it is listed in :data:`TASK_MODULES` but not in :data:`DEFAULT_TASKS`.
+Everything else is derived from the declarations (:mod:`cartoqa.tasks.registry`): the
+item schema, the parsers, the scoring sections, the dataset card, ``cartoqa validate``
+and the exports. ``docs/build.md`` ("Adding a task") has the checklist and an example.
+
+The MFS task (:mod:`cartoqa.tasks.mfs`) plugs in through the same interface; it is
+listed in :data:`TASK_MODULES` but not in :data:`DEFAULT_TASKS`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from types import ModuleType
 
 from cartoqa.errors import CartoqaError
 
-#: Task name -> module implementing the interface above, in dataset order.
+#: Task name -> module declaring it (``SPEC``), in dataset order: the one list of tasks.
 TASK_MODULES: dict[str, str] = {
     "mfs": "cartoqa.tasks.mfs",
     "stmf": "cartoqa.tasks.stmf",
