@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cartoqa.dataset import ATTRIBUTION, DATA_LICENSE
+from cartoqa.tasks.mapiq import TASKS as MAPIQ_TASKS
 
 #: One line per task for the card.
 TASK_BLURBS: dict[str, str] = {
@@ -15,6 +16,7 @@ TASK_BLURBS: dict[str, str] = {
     "rle": "Route length estimation: length of a blue path between two blue markers.",
     "mml": "Marker location: the two named roads meeting at a marker.",
     "srn": "Shortest route navigation: steps from the blue to the red marker.",
+    **{name: spec.blurb for name, spec in MAPIQ_TASKS.items()},
 }
 
 

@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.parsing.mapiq import mapiq_answer_text
+
 
 def _fmt_number(value: float) -> str:
     value = float(value)
@@ -41,6 +43,8 @@ def answer_as_text(item: Mapping[str, Any]) -> str:
     'Answer: 12.5 ft'
     """
     task, request, answer = item.get("task"), item.get("request"), item.get("answer") or {}
+    if str(task).startswith("mapiq_"):
+        return mapiq_answer_text(item)
     if task == "mfs":
         return f"Answer: {answer['letter']}"
     if task == "stmf" and request == "presence":

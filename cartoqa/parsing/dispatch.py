@@ -7,11 +7,13 @@ from typing import Any
 
 from cartoqa.parsing.choice import parse_choice
 from cartoqa.parsing.lists import parse_names, parse_roads
+from cartoqa.parsing.mapiq import mapiq_parser
 from cartoqa.parsing.multi import parse_multi
 from cartoqa.parsing.numbers import parse_count, parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
 from cartoqa.parsing.route import parse_route
 from cartoqa.parsing.yesno import parse_yes_no
+from cartoqa.tasks.mapiq import TASKS as MAPIQ_TASKS
 
 Item = Mapping[str, Any]
 
@@ -42,6 +44,9 @@ PARSERS: dict[tuple[str, str], Callable[[Item, str], ParseResult]] = {
     ("mml", "roads"): lambda item, text: parse_roads(text),
     ("srn", "route"): lambda item, text: parse_route(text),
 }
+# MapIQ: one parser per question type, for every task its declaration lists.
+PARSERS.update({(spec.name, request): mapiq_parser(request)
+                for spec in MAPIQ_TASKS.values() for request in spec.requests})
 
 
 def parse_response(item: Item, text: str | None) -> ParseResult:

@@ -29,7 +29,10 @@ from cartoqa.metrics import (
     step_accuracy,
 )
 from cartoqa.parsing import canonical_action, convert_length
+from cartoqa.parsing.mapiq import numbers_match
 from cartoqa.scoring.records import ConnectivityChecker, Record
+from cartoqa.tasks.mapiq import TASKS as MAPIQ_TASKS
+from cartoqa.tasks.mapiq.common import NOTA
 
 Variants = dict[str, Any]
 Aggregate = tuple[dict[str, Variants], list[str]]
@@ -299,6 +302,70 @@ def _aggregate_route(records: list[Record]) -> Aggregate:
     return metrics, notes
 
 
+# --- MapIQ: accuracy for binary and single value, per-response F1 for MCQ and lists ---
+
+
+def set_f1(truth: Sequence[str], predicted: Sequence[str]) -> float:
+    """F1 of one predicted set against the true set (both empty: 1).
+
+    Examples
+    --------
+    >>> set_f1(["a", "c"], ["a"]), set_f1([], []), set_f1(["a"], ["b"])
+    (0.6666666666666666, 1.0, 0.0)
+    """
+    t, p = set(truth), set(predicted)
+    if not t and not p:
+        return 1.0
+    hit = len(t & p)
+    return 0.0 if hit == 0 else 2 * hit / (len(t) + len(p))
+
+
+def _measure_binary(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    return {"correct": bool(record.value["value"]) == bool(record.answer.get("value"))}
+
+
+def _measure_single(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    truth = [float(x) for x in record.answer.get("numbers") or []]
+    return {"correct": numbers_match(truth, record.value["numbers"])}
+
+
+def _measure_letters(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    predicted = list(record.value["letters"])
+    options = record.item.get("options") or {}
+    nota = [k for k, v in options.items() if v == NOTA]
+    if len(predicted) > 1 and any(k in predicted for k in nota):
+        return {"f1": 0.0}  # "None of the above" beside another option contradicts itself
+    return {"f1": set_f1(list(record.answer.get("letters") or []), predicted)}
+
+
+def _measure_items(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    return {"f1": set_f1(list(record.answer.get("items") or []), list(record.value["items"]))}
+
+
+def _aggregate_f1(records: list[Record]) -> Aggregate:
+    return {"f1": _mean_measure(records, "f1")}, []
+
+
+_MAPIQ_SCORING: dict[str, tuple[tuple[str, ...], Callable[..., dict[str, Any]],
+                                Callable[[list[Record]], Aggregate]]] = {
+    "binary": (("accuracy",), _measure_binary, _aggregate_correct),
+    "single": (("accuracy",), _measure_single, _aggregate_correct),
+    "mcq": (("f1",), _measure_letters, _aggregate_f1),
+    "list": (("f1",), _measure_items, _aggregate_f1),
+}
+
+
+def mapiq_sections() -> tuple[Section, ...]:
+    """One section per MapIQ task and question type, from the task declarations."""
+    out = []
+    for spec in MAPIQ_TASKS.values():
+        for request in spec.requests:
+            metrics, measure, aggregate = _MAPIQ_SCORING[request]
+            out.append(Section(f"{spec.name}/{request}", spec.name, request, metrics, metrics,
+                               measure, aggregate))
+    return tuple(out)
+
+
 #: The sections, in report order.
 SECTIONS: tuple[Section, ...] = (
     Section("mfs", "mfs", "choice", ("accuracy",), ("accuracy",),
@@ -317,6 +384,7 @@ SECTIONS: tuple[Section, ...] = (
             _measure_roads, _aggregate_correct),
     Section("srn", "srn", "route", ("exact_route", "step_accuracy", "connectivity"),
             ("exact_route", "step_accuracy", "connectivity"), _measure_route, _aggregate_route),
+    *mapiq_sections(),
 )
 
 SECTION_BY_REQUEST: dict[tuple[str, str], Section] = {(s.task, s.request): s for s in SECTIONS}
