@@ -30,8 +30,8 @@ def tile_centre(col: int, row: int) -> tuple[float, float]:
 
     Examples
     --------
-    >>> tile_centre(0, 0), tile_centre(0, 1)[0]
-    ((0.0, -0.0), 0.5)
+    >>> tile_centre(2, 0)[0], tile_centre(0, 1)[0], round(tile_centre(0, 2)[1], 3)
+    (2.0, 0.5, -1.732)
     """
     return col + 0.5 * (row % 2), -row * math.sqrt(3) / 2
 
