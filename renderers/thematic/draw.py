@@ -209,7 +209,7 @@ def draw_map(req: MapRequest) -> RenderedMap:
     edge = "#bdbdbd" if req.map_type == "proportional_symbol" else EDGE_COLOUR
     ax.add_collection(PatchCollection(
         patches, facecolors=[fill_of(c) for c in codes], edgecolors=edge,
-        linewidths=0.8 if req.map_type != "cartogram" else 1.5, antialiased=True))
+        linewidths=0.6, antialiased=True))
 
     states: dict[str, dict[str, Any]] = {}
     label_pts: dict[str, tuple[float, float]] = {}
