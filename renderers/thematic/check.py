@@ -120,9 +120,8 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
     asked : iterable of str, optional
         States whose labels questions mention (default: every state).
     """
-    from PIL import Image
-
     import numpy as np
+    from PIL import Image
 
     img = Image.open(io.BytesIO(png)).convert("RGB")
     array = np.asarray(img)
