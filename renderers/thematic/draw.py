@@ -230,11 +230,17 @@ def draw_map(req: MapRequest) -> RenderedMap:
     sign = 1.0 if east_left else -1.0  # marker beside the text, towards the map
     callouts: dict[str, tuple[float, float]] = {}
     markers: dict[str, tuple[float, float, float]] = {}  # centre x, centre y, half size
-    prev_y, prev_half = -math.inf, 0.0
-    for c in sorted(small, key=lambda k: label_pts[k][1]):
-        half = max(lh / 2 + 4, radius.get(c, 7.0) + 2)
-        y = max(label_pts[c][1], prev_y + prev_half + half)
-        prev_y, prev_half = y, half
+    order = sorted(small, key=lambda k: label_pts[k][1])
+    halves = [max(lh / 2 + 4, radius.get(c, 7.0) + 2) for c in order]
+    ys: list[float] = []
+    for i, c in enumerate(order):  # top down, each below the one before
+        y = label_pts[c][1]
+        ys.append(y if i == 0 else max(y, ys[-1] + halves[i - 1] + halves[i]))
+    limit = height - MARGIN
+    for i in range(len(order) - 1, -1, -1):  # bottom up, back inside the image
+        cap = limit - halves[i] if i == len(order) - 1 else ys[i + 1] - halves[i + 1] - halves[i]
+        ys[i] = min(ys[i], cap)
+    for c, y in zip(order, ys, strict=True):
         x = float(MARGIN + 14 if east_left else width - MARGIN - 14)
         tw, _ = sizer.size(c, d.label_size)
         mr = radius.get(c, 7.0)
@@ -256,6 +262,8 @@ def draw_map(req: MapRequest) -> RenderedMap:
         tw, th = sizer.size(c, d.label_size)
         if c in circles and not in_callout:  # above its circle, which stays unobstructed
             ly = circles[c][1] - circles[c][2] - th / 2 - 2
+            if ly - th / 2 - 2 < top:  # no room above (a map turned upside down): below
+                ly = circles[c][1] + circles[c][2] + th / 2 + 2
         info: dict[str, Any] = {"cls": req.classes.get(c), "probe": None, "swatch": None}
         halo = prop and not in_callout
         colour = "#000000" if (in_callout or halo) else text_colour(fill_of(c))
