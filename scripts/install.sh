@@ -13,6 +13,10 @@ APT_PACKAGES=(
   strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
 )
 LEAFLET_VERSION=1.9.4
+# Thematic maps (MapIQ): US state boundaries (ISC) and per-state tables (BSD-3-Clause).
+US_ATLAS_VERSION=3.0.1
+VEGA_DATASETS_VERSION=2.11.0
+VEGA_FILES=(obesity.json income.json population_engineers_hurricanes.csv airports.csv unemployment.tsv)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
@@ -63,6 +67,18 @@ if [ ! -f "$web/leaflet/leaflet.js" ]; then
   mkdir -p "$web/leaflet"
   cp -r "$tmpd/package/dist/." "$web/leaflet/"
   cp "$tmpd/package/LICENSE" "$web/leaflet/LICENSE"
+  rm -rf "$tmpd"
+fi
+thematic=$(.venv/bin/python -c 'import sys; print(sys.prefix)')/share/cartoqa/thematic
+if [ ! -f "$thematic/us-atlas/states-10m.json" ] || [ ! -f "$thematic/vega-datasets/unemployment.tsv" ]; then
+  log "fetching us-atlas $US_ATLAS_VERSION and vega-datasets $VEGA_DATASETS_VERSION from the npm registry into $thematic"
+  tmpd=$(mktemp -d)
+  (cd "$tmpd" && npm pack --silent "us-atlas@$US_ATLAS_VERSION" "vega-datasets@$VEGA_DATASETS_VERSION" >/dev/null &&
+   mkdir ua vd && tar xzf us-atlas-*.tgz -C ua && tar xzf vega-datasets-*.tgz -C vd)
+  mkdir -p "$thematic/us-atlas" "$thematic/vega-datasets"
+  cp "$tmpd/ua/package/states-10m.json" "$tmpd/ua/package/LICENSE" "$tmpd/ua/package/package.json" "$thematic/us-atlas/"
+  for f in "${VEGA_FILES[@]}"; do cp "$tmpd/vd/package/data/$f" "$thematic/vega-datasets/"; done
+  cp "$tmpd/vd/package/package.json" "$thematic/vega-datasets/"
   rm -rf "$tmpd"
 fi
 log "ready: .venv/bin/cartoqa --help"

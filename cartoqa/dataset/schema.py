@@ -50,8 +50,8 @@ def task_rule(spec: TaskSpec) -> dict[str, Any]:
     Returns
     -------
     dict
-        A JSON-schema ``if``/``then`` pair: the task's requests, its required strata
-        and options, and the answer of each request.
+        A JSON-schema ``if``/``then`` pair: the task's requests, its required strata,
+        options and provenance keys, and the answer of each request.
     """
     requests = [r.name for r in spec.requests]
     properties: dict[str, Any] = {
@@ -61,6 +61,8 @@ def task_rule(spec: TaskSpec) -> dict[str, Any]:
         properties["options"] = spec.options_schema
     if spec.strata:
         properties["strata"] = {"required": list(spec.strata)}
+    if spec.provenance_required:
+        properties["provenance"] = {"required": list(spec.provenance_required)}
     then: dict[str, Any] = {"properties": properties}
     if len(spec.requests) == 1:
         properties["answer"] = spec.requests[0].answer_schema

@@ -192,7 +192,11 @@ def validate_dataset(root: Path, *, max_errors: int = 200) -> ValidationReport:
     report.images = len(sizes)
 
     if manifest:
-        if ATTRIBUTION not in str(manifest.get("attribution", "")):
+        if manifest.get("suite") is not None:  # thematic suites: sources, not OSM
+            if not manifest.get("attribution") or not manifest.get("sources"):
+                add(f"{MANIFEST_FILE}: a {manifest['suite']} dataset must name its sources "
+                    "and their licences (attribution, sources)")
+        elif ATTRIBUTION not in str(manifest.get("attribution", "")):
             add(f"{MANIFEST_FILE}: attribution must contain '{ATTRIBUTION}'")
         for problem in count_problems(manifest.get("counts"), count_items(items)):
             add(problem)

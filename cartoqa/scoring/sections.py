@@ -326,6 +326,29 @@ def aggregate_route(records: list[Record]) -> Aggregate:
     return metrics, notes
 
 
+# --- answers as sets of labels (several letters, lists): per-response F1 ------------
+
+
+def set_f1(truth: Sequence[str], predicted: Sequence[str]) -> float:
+    """F1 of one predicted set against the true set (both empty: 1).
+
+    Examples
+    --------
+    >>> set_f1(["a", "c"], ["a"]), set_f1([], []), set_f1(["a"], ["b"])
+    (0.6666666666666666, 1.0, 0.0)
+    """
+    t, p = set(truth), set(predicted)
+    if not t and not p:
+        return 1.0
+    hit = len(t & p)
+    return 0.0 if hit == 0 else 2 * hit / (len(t) + len(p))
+
+
+def aggregate_f1(records: list[Record]) -> Aggregate:
+    """Mean of the per-item ``f1`` measures, as the metric ``f1``."""
+    return {"f1": _mean_measure(records, "f1")}, []
+
+
 def _section(task: TaskSpec, request: RequestSpec) -> Section:
     for name in (*request.metrics, *request.headline):
         get_metric(name)  # every metric is named from the one registry

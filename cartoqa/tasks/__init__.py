@@ -25,6 +25,15 @@ and the exports. ``docs/build.md`` ("Adding a task") has the checklist and an ex
 
 The MFS task (:mod:`cartoqa.tasks.mfs`) plugs in through the same interface; it is
 listed in :data:`TASK_MODULES` but not in :data:`DEFAULT_TASKS`.
+
+Suites
+------
+Tasks are registered per suite in :data:`SUITES`. The CartoMapQA tasks are built from an
+OSM extract, scenario by scenario, through ``prepare``/``make_scenario``; the tasks of
+another suite (MapIQ, :mod:`cartoqa.tasks.mapiq`) are built by that suite's own builder
+and declare ``prepare=None, make_scenario=None``, but their ``SPEC`` is a
+:class:`~cartoqa.tasks.spec.TaskSpec` like any other, so the derived registries cover
+them with no suite-specific code.
 """
 
 from __future__ import annotations
@@ -34,15 +43,60 @@ from types import ModuleType
 
 from cartoqa.errors import CartoqaError
 
-#: Task name -> module declaring it (``SPEC``), in dataset order: the one list of tasks.
-TASK_MODULES: dict[str, str] = {
-    "mfs": "cartoqa.tasks.mfs",
-    "stmf": "cartoqa.tasks.stmf",
-    "mtmf": "cartoqa.tasks.mtmf",
-    "rle": "cartoqa.tasks.rle",
-    "mml": "cartoqa.tasks.mml",
-    "srn": "cartoqa.tasks.srn",
+#: Suite -> (task name -> module declaring it, ``SPEC``), in dataset order. A task's
+#: ``SPEC.suite`` must be the suite it is registered under (the registry checks).
+SUITES: dict[str, dict[str, str]] = {
+    "cartomapqa": {
+        "mfs": "cartoqa.tasks.mfs",
+        "stmf": "cartoqa.tasks.stmf",
+        "mtmf": "cartoqa.tasks.mtmf",
+        "rle": "cartoqa.tasks.rle",
+        "mml": "cartoqa.tasks.mml",
+        "srn": "cartoqa.tasks.srn",
+    },
+    "mapiq": {
+        "mapiq_rv": "cartoqa.tasks.mapiq.retrieve_value",
+        "mapiq_ppc": "cartoqa.tasks.mapiq.pairwise_comparison",
+        "mapiq_se": "cartoqa.tasks.mapiq.spatial_extremes",
+        "mapiq_sc": "cartoqa.tasks.mapiq.spatial_clusters",
+        "mapiq_dr": "cartoqa.tasks.mapiq.determine_range",
+        "mapiq_rc": "cartoqa.tasks.mapiq.regional_comparison",
+    },
 }
+
+#: Task name -> module declaring it (``SPEC``), every suite in dataset order: the one list
+#: of tasks the registry (:mod:`cartoqa.tasks.registry`) derives everything from.
+TASK_MODULES: dict[str, str] = {
+    name: module for suite in SUITES.values() for name, module in suite.items()
+}
+
+def suite_of(name: str) -> str | None:
+    """Return the suite a task is registered under in :data:`SUITES` (``None`` if none).
+
+    Examples
+    --------
+    >>> suite_of("mml"), suite_of("mapiq_rv"), suite_of("maze")
+    ('cartomapqa', 'mapiq', None)
+    """
+    for suite, modules in SUITES.items():
+        if name in modules:
+            return suite
+    return None
+
+
+def extract_tasks() -> list[str]:
+    """Return the tasks ``cartoqa build --tasks`` makes from an OSM extract, in order.
+
+    Those of the CartoMapQA suite (and any task registered in :data:`TASK_MODULES` under
+    no suite); the other suites have their own builders (``cartoqa build --suite mapiq``).
+
+    Examples
+    --------
+    >>> extract_tasks()
+    ['mfs', 'stmf', 'mtmf', 'rle', 'mml', 'srn']
+    """
+    return [t for t in TASK_MODULES if suite_of(t) in (None, "cartomapqa")]
+
 
 #: Tasks ``cartoqa build`` makes when ``--tasks`` is not given: the five map tasks.
 DEFAULT_TASKS: tuple[str, ...] = ("stmf", "mtmf", "rle", "mml", "srn")
@@ -54,12 +108,12 @@ def parse_tasks(text: str) -> list[str]:
     Parameters
     ----------
     text : str
-        For example ``"mml,srn"``; ``"all"`` means every task in :data:`TASK_MODULES`.
+        For example ``"mml,srn"``; ``"all"`` means every task in :func:`extract_tasks`.
 
     Returns
     -------
     list of str
-        Distinct names ordered as in :data:`TASK_MODULES`.
+        Distinct names ordered as in :func:`extract_tasks`.
 
     Raises
     ------
@@ -71,14 +125,15 @@ def parse_tasks(text: str) -> list[str]:
     >>> parse_tasks("srn, mml,srn")
     ['mml', 'srn']
     """
+    known = extract_tasks()
     names = [t.strip().lower() for t in text.split(",")]
     if names == ["all"]:
-        return list(TASK_MODULES)
-    unknown = [t for t in names if t not in TASK_MODULES]
+        return list(known)
+    unknown = [t for t in names if t not in known]
     if unknown or not names:
         raise CartoqaError(f"unknown task {', '.join(repr(u) for u in unknown) or repr(text)}",
-                           fix="choose from " + ",".join(TASK_MODULES))
-    return [t for t in TASK_MODULES if t in names]
+                           fix="choose from " + ",".join(known))
+    return [t for t in known if t in names]
 
 
 def load_task(name: str) -> ModuleType:

@@ -4,8 +4,10 @@ Generic code (parsing, scoring, the dataset schema, card and checks, the exports
 here for the declarations when it runs, never at import time, so that it does not
 depend on the task modules (which import the rendering stack) when it is imported.
 
->>> [spec.name for spec in task_specs()]
-['mfs', 'stmf', 'mtmf', 'rle', 'mml', 'srn']
+>>> [spec.name for spec in task_specs()][:7]
+['mfs', 'stmf', 'mtmf', 'rle', 'mml', 'srn', 'mapiq_rv']
+>>> sorted({spec.suite for spec in task_specs()})
+['cartomapqa', 'mapiq']
 >>> request_spec("stmf", "count")[1].metrics
 ('rmse', 'mae', 'r2', 'accuracy')
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from cartoqa.tasks import TASK_MODULES, load_task
+from cartoqa.tasks import TASK_MODULES, load_task, suite_of
 from cartoqa.tasks.spec import RequestSpec, TaskSpec
 
 
@@ -42,6 +44,10 @@ def _specs(registered: tuple[tuple[str, str], ...]) -> tuple[TaskSpec, ...]:
         if spec.name != name:
             raise ValueError(f"task module {module_path} declares task {spec.name!r}, "
                              f"but TASK_MODULES registers it as {name!r}")
+        suite = suite_of(name)  # None: registered in TASK_MODULES alone (tests)
+        if suite is not None and spec.suite != suite:
+            raise ValueError(f"task {name!r} declares suite {spec.suite!r}, but "
+                             f"cartoqa.tasks.SUITES registers it under {suite!r}")
         specs.append(spec)
     return tuple(specs)
 

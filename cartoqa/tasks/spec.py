@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from cartoqa.parsing.result import ParseResult
     from cartoqa.scoring.records import ConnectivityChecker, Record
 
-#: The suite of the CartoMapQA tasks (the others: MapIQ, MapWise, FRIEDA, to come).
+#: The suite of the CartoMapQA tasks (the others: MapIQ, then MapWise, FRIEDA).
 CARTOMAPQA = "cartomapqa"
 
 #: ``parse(item, text)``: a model's response to an item, read into the answer's shape.
@@ -127,7 +127,18 @@ class TaskSpec:
     sample_strata, sample_options : dict, optional
         Strata and options of the sample items built for the self-checks.
     suite : str
-        The benchmark the task rebuilds (``"cartomapqa"``).
+        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``); the key of
+        :data:`cartoqa.tasks.SUITES` it is registered under.
+    title : str
+        The source benchmark's own name of the task (MapIQ's ``"Retrieve Value"``, used
+        in its prompts); empty when it has none.
+    provenance_required : tuple of str
+        Keys every item's ``provenance`` carries (the schema requires them), e.g. MapIQ's
+        ``suite``, ``variable``, ``map_type``; street-map tasks leave it empty.
+    sample_provenance : dict, optional
+        Provenance of the self-check sample items; default a synthetic street-map one
+        (extract, zoom, centre, bounds). A suite whose items have no zoom (MapIQ)
+        declares its own, holding ``provenance_required``.
     """
 
     name: str
@@ -144,6 +155,9 @@ class TaskSpec:
     sample_strata: dict[str, Any] = field(default_factory=dict)
     sample_options: dict[str, str] | None = None
     suite: str = CARTOMAPQA
+    title: str = ""
+    provenance_required: tuple[str, ...] = ()
+    sample_provenance: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         names = [r.name for r in self.requests]
@@ -152,6 +166,11 @@ class TaskSpec:
         missing = [s for s in self.strata if s not in self.sample_strata]
         if missing:
             raise ValueError(f"task {self.name!r}: sample_strata lacks {missing}")
+        if self.provenance_required:
+            lacking = [k for k in self.provenance_required
+                       if k not in (self.sample_provenance or {})]
+            if lacking:
+                raise ValueError(f"task {self.name!r}: sample_provenance lacks {lacking}")
 
     def request(self, name: str) -> RequestSpec | None:
         """Return the declaration of one request, or ``None`` if the task has no such request.

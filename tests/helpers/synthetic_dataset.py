@@ -249,14 +249,15 @@ def spec_items() -> list[dict[str, Any]]:
                 "options": dict(spec.sample_options) if spec.sample_options else None,
                 "answer": json.loads(json.dumps(request.sample_answer)),
                 "strata": strata,
-                "provenance": {
+                "provenance": (json.loads(json.dumps(spec.sample_provenance))
+                               if spec.sample_provenance is not None else {
                     "extract": "synthetic",
                     "extract_sha256": "0" * 64,
                     "seed": 0,
                     "zoom": strata.get("zoom", 19),
                     "center": [60.1675, 24.9425],
                     "bounds": [60.165, 24.93, 60.17, 24.955],
-                },
+                }),
             })
     items.sort(key=lambda it: it["id"])
     return items
@@ -284,9 +285,10 @@ def write_items_dataset(
     (root / "images").mkdir(parents=True, exist_ok=True)
     for index, item in enumerate(items):
         _write_png(root / item["image"], index, image_size)
-    with (root / "items.jsonl").open("w", encoding="utf-8") as fh:
-        for item in items:
-            fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+    from cartoqa.dataset.writer import dataset_checksums
+
+    items_text = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
+    (root / "items.jsonl").write_text(items_text, encoding="utf-8")
     manifest = {
         "name": "synthetic",
         "format_version": 1,
@@ -294,6 +296,8 @@ def write_items_dataset(
         "extract": {"name": "synthetic", "sha256": "0" * 64},
         "image_sizes": {task: list(image_size) for task in sorted({i["task"] for i in items})},
         "counts": count_items(items),
+        # as the writer records them, so that ``cartoqa validate`` can detect edits
+        "checksums": dataset_checksums(root, items_text, sorted({i["image"] for i in items})),
     }
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (root / "README.md").write_text(
