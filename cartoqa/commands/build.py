@@ -9,7 +9,8 @@ from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
 from cartoqa.tasks import DEFAULT_TASKS, TASK_MODULES, parse_tasks
 
 NAME = "build"
-HELP = "Build a CartoMapQA-style dataset (images, items, manifest) from an OSM extract."
+HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "
+        "or MapIQ thematic maps of US states (--suite mapiq).")
 
 
 def _positive_int(text: str) -> int:

@@ -65,8 +65,8 @@ def measure_radius(pixels: Any, centre: tuple[float, float], rays: Iterable[floa
 
     Parameters
     ----------
-    pixels : PIL pixel access
-        ``pixels[x, y]`` gives RGB(A).
+    pixels : numpy.ndarray
+        The image as an ``(height, width, 3)`` array.
     centre : (float, float)
         Circle centre in pixels.
     rays : iterable of float
@@ -81,17 +81,25 @@ def measure_radius(pixels: Any, centre: tuple[float, float], rays: Iterable[floa
     list of float
         One distance per ray that found an edge within 60 pixels.
     """
+    import numpy as np
+
+    t = np.arange(0.0, 60.0, 0.25)
+    near = [b for b in skip_boxes
+            if b[0] - 60 <= centre[0] <= b[2] + 60 and b[1] - 60 <= centre[1] <= b[3] + 60]
+    height, width = pixels.shape[:2]
     out = []
     for deg in rays:
-        dx, dy = math.cos(math.radians(deg)), math.sin(math.radians(deg))
-        t = 0.0
-        while t < 60:
-            x, y = centre[0] + t * dx, centre[1] + t * dy
-            inside = any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in skip_boxes)
-            if not inside and not _near(_rgb(pixels, int(x), int(y)), fill, 12):
-                out.append(t)
-                break
-            t += 0.25
+        xs = centre[0] + t * np.cos(np.radians(deg))
+        ys = centre[1] + t * np.sin(np.radians(deg))
+        ok = (xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)
+        for b in near:
+            ok &= ~((xs >= b[0]) & (xs <= b[2]) & (ys >= b[1]) & (ys <= b[3]))
+        xi = np.clip(xs.astype(int), 0, width - 1)
+        yi = np.clip(ys.astype(int), 0, height - 1)
+        diff = np.abs(pixels[yi, xi, :3].astype(int) - np.array(fill)).max(axis=1)
+        edge = np.nonzero(ok & (diff > 12))[0]
+        if len(edge):
+            out.append(float(t[edge[0]]))
     return out
 
 
@@ -114,7 +122,10 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
     """
     from PIL import Image
 
+    import numpy as np
+
     img = Image.open(io.BytesIO(png)).convert("RGB")
+    array = np.asarray(img)
     pixels = img.load()
     assert pixels is not None
     width, height = img.size
@@ -149,7 +160,7 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
             if not circle or len(circle["rays"]) < 3:
                 problems.append(Problem("circle_not_measurable", code, "fewer than 3 clear rays"))
                 continue
-            d = sorted(measure_radius(pixels, tuple(circle["centre"]), circle["rays"], boxes,
+            d = sorted(measure_radius(array, tuple(circle["centre"]), circle["rays"], boxes,
                                       fill))
             if len(d) < 3:
                 problems.append(Problem("circle_not_measurable", code, "no edge found"))

@@ -18,7 +18,7 @@ from typing import Any
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Polygon, box
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import polylabel, unary_union
+from shapely.ops import polylabel
 
 from renderers.thematic.design import (
     BASE_FILL,
@@ -102,7 +102,9 @@ def _to_pixels(geoms: Mapping[str, BaseGeometry], design: Design,
     fx = -1.0 if design.flip_y else 1.0  # rotation about the Y axis mirrors east-west
     fy = -1.0 if design.flip_x else 1.0  # rotation about the X axis mirrors north-south
     flipped = {k: affinity.scale(g, fx, fy, origin=(0, 0)) for k, g in geoms.items()}
-    minx, miny, maxx, maxy = unary_union(list(flipped.values())).bounds
+    boxes = [g.bounds for g in flipped.values()]
+    minx, miny = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    maxx, maxy = max(b[2] for b in boxes), max(b[3] for b in boxes)
     x0, y0, x1, y1 = frame
     s = min((x1 - x0) / (maxx - minx), (y1 - y0) / (maxy - miny))
     ox = x0 + ((x1 - x0) - s * (maxx - minx)) / 2
@@ -244,7 +246,7 @@ def draw_map(req: MapRequest) -> RenderedMap:
         circles[c] = (markers[c][0], markers[c][1], rad) if c in markers else (*label_pts[c], rad)
     for c in sorted(circles, key=lambda k: (-circles[k][2], k)):  # large first
         cx_, cy_, cr = circles[c]
-        ax.add_patch(Circle((cx_, cy_), cr, facecolor=CIRCLE_FILL, edgecolor=CIRCLE_EDGE,
+        ax.add_artist(Circle((cx_, cy_), cr, facecolor=CIRCLE_FILL, edgecolor=CIRCLE_EDGE,
                             linewidth=1.0, zorder=3))
 
     label_boxes: dict[str, list[float]] = {}
@@ -264,7 +266,7 @@ def draw_map(req: MapRequest) -> RenderedMap:
                     zorder=2.5)  # under the circles, whose edges it must not touch
             if not prop:
                 sw = [mx - 7, my - 7, mx + 7, my + 7]
-                ax.add_patch(Rectangle((sw[0], sw[1]), 14, 14, facecolor=fill_of(c),
+                ax.add_artist(Rectangle((sw[0], sw[1]), 14, 14, facecolor=fill_of(c),
                                        edgecolor="#525252", linewidth=0.7, zorder=4))
                 info["swatch"] = [round(v, 2) for v in sw]
         text = ax.text(lx, ly, c, ha="center", va="center", fontsize=d.label_size,
@@ -300,8 +302,7 @@ def draw_map(req: MapRequest) -> RenderedMap:
                 rays.append(deg)
         states[c]["circle"] = {"centre": [round(x, 2), round(y, 2)], "radius": r, "rays": rays}
 
-    obstacles = unary_union([*shapes.values(), *(box(*states[c]["label"]["bbox"])
-                                                 for c in callouts)])
+    obstacles = [*shapes.values(), *(box(*states[c]["label"]["bbox"]) for c in callouts)]
     legend = _draw_legend(ax, sizer, req, d, width, height, obstacles) if d.legend else []
     if d.title:
         ax.text(width / 2, TITLE_BAND / 2, req.title, ha="center", va="center", fontsize=15,
@@ -324,7 +325,7 @@ def _segment_distance(a: tuple[float, float], b: tuple[float, float],
 
 
 def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: int,
-                 height: int, obstacles: BaseGeometry) -> list[dict[str, Any]]:
+                 height: int, obstacles: list[BaseGeometry]) -> list[dict[str, Any]]:
     """Draw the legend in a corner; return its entries with their bboxes."""
     from matplotlib.patches import Circle, Rectangle
 
@@ -357,8 +358,8 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
     best: tuple[float, float, float] | None = None
     for key in order:
         x, y = corners[key]
-        overlap = box(x - 4, y - 4, x + total_w + 4, y + total_h + 4).intersection(
-            obstacles).area
+        frame = box(x - 4, y - 4, x + total_w + 4, y + total_h + 4)
+        overlap = sum(o.intersection(frame).area for o in obstacles if o.intersects(frame))
         if best is None or overlap < best[0]:
             best = (overlap, x, y)
         if overlap == 0:
@@ -371,10 +372,10 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
                                                      strict=True):
         mid = cy + rh / 2
         if circles and r:
-            ax.add_patch(Circle((cx + m / 2, mid), r, facecolor=CIRCLE_FILL,
+            ax.add_artist(Circle((cx + m / 2, mid), r, facecolor=CIRCLE_FILL,
                                 edgecolor=CIRCLE_EDGE, linewidth=1.0, zorder=6))
         else:
-            ax.add_patch(Rectangle((cx, mid - sw / 2), sw, sw, facecolor=fill,
+            ax.add_artist(Rectangle((cx, mid - sw / 2), sw, sw, facecolor=fill,
                                    edgecolor="#525252", linewidth=0.6, zorder=6))
         ax.text(cx + m + 6, mid, lab, ha="left", va="center", fontsize=d.legend_font,
                 family="DejaVu Sans", color="#000000", zorder=6)
