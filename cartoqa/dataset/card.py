@@ -7,6 +7,7 @@ from typing import Any
 
 from cartoqa.dataset import ATTRIBUTION, DATA_LICENSE
 from cartoqa.tasks.mapiq import TASKS as MAPIQ_TASKS
+from cartoqa.tasks.mapwise import TASKS as MAPWISE_TASKS
 
 #: One line per task for the card.
 TASK_BLURBS: dict[str, str] = {
@@ -17,6 +18,7 @@ TASK_BLURBS: dict[str, str] = {
     "mml": "Marker location: the two named roads meeting at a marker.",
     "srn": "Shortest route navigation: steps from the blue to the red marker.",
     **{name: spec.blurb for name, spec in MAPIQ_TASKS.items()},
+    **{name: spec.blurb for name, spec in MAPWISE_TASKS.items()},
 }
 
 

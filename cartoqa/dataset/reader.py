@@ -13,9 +13,10 @@ from typing import Any
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks import TASK_MODULES
 from cartoqa.tasks.mapiq import TASKS as MAPIQ_TASKS
+from cartoqa.tasks.mapwise import TASKS as MAPWISE_TASKS
 
 #: The six task names, in the order datasets and exports list them (the task registry's).
-TASK_ORDER: tuple[str, ...] = (*TASK_MODULES, *MAPIQ_TASKS)
+TASK_ORDER: tuple[str, ...] = (*TASK_MODULES, *MAPIQ_TASKS, *MAPWISE_TASKS)
 
 #: Keys every item must have for running and exporting.
 REQUIRED_KEYS: tuple[str, ...] = ("id", "task", "image", "question")

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cartoqa.parsing.mapiq import mapiq_answer_text
+from cartoqa.parsing.mapwise import mapwise_answer_text
 
 
 def _fmt_number(value: float) -> str:
@@ -45,6 +46,8 @@ def answer_as_text(item: Mapping[str, Any]) -> str:
     task, request, answer = item.get("task"), item.get("request"), item.get("answer") or {}
     if str(task).startswith("mapiq_"):
         return mapiq_answer_text(item)
+    if str(task).startswith("mapwise_"):
+        return mapwise_answer_text(item)
     if task == "mfs":
         return f"Answer: {answer['letter']}"
     if task == "stmf" and request == "presence":

@@ -8,12 +8,14 @@ from typing import Any
 from cartoqa.parsing.choice import parse_choice
 from cartoqa.parsing.lists import parse_names, parse_roads
 from cartoqa.parsing.mapiq import mapiq_parser
+from cartoqa.parsing.mapwise import mapwise_parser
 from cartoqa.parsing.multi import parse_multi
 from cartoqa.parsing.numbers import parse_count, parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
 from cartoqa.parsing.route import parse_route
 from cartoqa.parsing.yesno import parse_yes_no
 from cartoqa.tasks.mapiq import TASKS as MAPIQ_TASKS
+from cartoqa.tasks.mapwise import TASKS as MAPWISE_TASKS
 
 Item = Mapping[str, Any]
 
@@ -47,6 +49,8 @@ PARSERS: dict[tuple[str, str], Callable[[Item, str], ParseResult]] = {
 # MapIQ: one parser per question type, for every task its declaration lists.
 PARSERS.update({(spec.name, request): mapiq_parser(request)
                 for spec in MAPIQ_TASKS.values() for request in spec.requests})
+PARSERS.update({(spec.name, request): mapwise_parser(request)
+                for spec in MAPWISE_TASKS.values() for request in spec.requests})
 
 
 def parse_response(item: Item, text: str | None) -> ParseResult:

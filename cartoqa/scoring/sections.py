@@ -28,11 +28,14 @@ from cartoqa.metrics import (
     route_endpoints_ok,
     step_accuracy,
 )
+from cartoqa.metrics.mapwise import range_score, rank_score, single_word_score
+from cartoqa.metrics.sets import prf_from_counts
 from cartoqa.parsing import canonical_action, convert_length
 from cartoqa.parsing.mapiq import numbers_match
 from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.tasks.mapiq import TASKS as MAPIQ_TASKS
 from cartoqa.tasks.mapiq.common import NOTA
+from cartoqa.tasks.mapwise import TASKS as MAPWISE_TASKS
 
 Variants = dict[str, Any]
 Aggregate = tuple[dict[str, Variants], list[str]]
@@ -366,6 +369,74 @@ def mapiq_sections() -> tuple[Section, ...]:
     return tuple(out)
 
 
+# --- MapWise: exact match (binary, count), recall with ties (single word), precision and
+# recall (lists), range score (exact; 0.5 for overlap on colour bars), Kendall's tau-b --
+
+
+def _measure_count_exact(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    return {"correct": float(record.value["count"]) == float(record.answer.get("count", -1))}
+
+
+def _measure_region(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    return {"recall": single_word_score(list(record.answer.get("accepted") or []),
+                                        list(record.value["regions"]))}
+
+
+def _measure_region_list(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    scores = prf_from_counts(*_set_counts(list(record.answer.get("items") or []),
+                                          list(record.value["items"])))
+    return {"precision": scores.precision, "recall": scores.recall, "f1": scores.f1}
+
+
+def _set_counts(truth: Sequence[str], predicted: Sequence[str]) -> tuple[int, int, int]:
+    t, p = set(truth), set(predicted)
+    return len(t & p), len(p - t), len(t - p)
+
+
+def _measure_range(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    truth = [float(x) for x in record.answer.get("range") or []]
+    return {"score": range_score(truth, record.value["range"],
+                                 bool(record.answer.get("continuous")))}
+
+
+def _measure_rank(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    levels = {k: float(v) for k, v in (record.answer.get("levels") or {}).items()}
+    ranks = {k: float(v) for k, v in record.value["ranks"].items() if k in levels}
+    return {"tau_b": rank_score(levels, ranks)}
+
+
+def _aggregate_mean(key: str) -> Callable[[list[Record]], Aggregate]:
+    def aggregate(records: list[Record]) -> Aggregate:
+        return {key: _mean_measure(records, key)}, []
+    return aggregate
+
+
+_MAPWISE_SCORING: dict[str, tuple[tuple[str, ...], tuple[str, ...],
+                                  Callable[..., dict[str, Any]],
+                                  Callable[[list[Record]], Aggregate]]] = {
+    "binary": (("accuracy",), ("accuracy",), _measure_binary, _aggregate_correct),
+    "count": (("accuracy",), ("accuracy",), _measure_count_exact, _aggregate_correct),
+    "single": (("recall",), ("recall",), _measure_region, _aggregate_mean("recall")),
+    "list": (("precision", "recall", "f1"), ("precision", "recall"), _measure_region_list,
+             _aggregate_prf),
+    "range": (("range_score",), ("range_score",),
+              lambda r, c: {"range_score": _measure_range(r, c)["score"]},
+              _aggregate_mean("range_score")),
+    "rank": (("tau_b",), (), _measure_rank, _aggregate_mean("tau_b")),
+}
+
+
+def mapwise_sections() -> tuple[Section, ...]:
+    """One section per MapWise answer type, from the task declarations."""
+    out = []
+    for spec in MAPWISE_TASKS.values():
+        for request in spec.requests:
+            metrics, headline, measure, aggregate = _MAPWISE_SCORING[request]
+            out.append(Section(f"{spec.name}", spec.name, request, metrics, headline,
+                               measure, aggregate, (("country", "legend"),)))
+    return tuple(out)
+
+
 #: The sections, in report order.
 SECTIONS: tuple[Section, ...] = (
     Section("mfs", "mfs", "choice", ("accuracy",), ("accuracy",),
@@ -385,6 +456,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("srn", "srn", "route", ("exact_route", "step_accuracy", "connectivity"),
             ("exact_route", "step_accuracy", "connectivity"), _measure_route, _aggregate_route),
     *mapiq_sections(),
+    *mapwise_sections(),
 )
 
 SECTION_BY_REQUEST: dict[tuple[str, str], Section] = {(s.task, s.request): s for s in SECTIONS}
@@ -405,6 +477,10 @@ METRIC_LABELS: dict[str, str] = {
     "exact_route": "share of routes equal to the true route, element by element",
     "step_accuracy": "longest correct prefix after the origin / true steps, averaged",
     "connectivity": "share of routes that are connected drivable paths blue -> red",
+    "range_score": "MapWise range: 1 for the exact range, 0.5 for an overlapping one on a "
+                   "colour bar, else 0",
+    "tau_b": "Kendall's tau-b between true values and predicted ranks (ties allowed), "
+             "-1..1",
 }
 
 
