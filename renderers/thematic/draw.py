@@ -463,8 +463,9 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
 
 
 def _legend_corner(d: Design, width: int, height: int, w: float, h: float,
-                   obstacles: list[BaseGeometry]) -> tuple[float, float]:
-    """The corner (top-left point) of a ``w`` x ``h`` legend covering the least map."""
+                   obstacles: list[BaseGeometry]) -> tuple[float, float, float]:
+    """The corner (top-left point) of a ``w`` x ``h`` legend covering the least map, and
+    the area it covers there."""
     top = (TITLE_BAND if d.title else MARGIN) + 4
     corners = {
         "lower right": (width - MARGIN - w, height - MARGIN - h),
@@ -477,40 +478,64 @@ def _legend_corner(d: Design, width: int, height: int, w: float, h: float,
         x, y = corners[key]
         frame = box(x - 4, y - 4, x + w + 4, y + h + 4)
         overlap = sum(o.intersection(frame).area for o in obstacles if o.intersects(frame))
-        if best is None or overlap < best[0]:
-            best = (overlap, x, y)
+        if best is None or overlap < best[2]:
+            best = (x, y, overlap)
         if overlap == 0:
             break
     assert best is not None
-    return best[1], best[2]
+    return best
 
 
 def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int,
                      obstacles: list[BaseGeometry]) -> list[dict[str, Any]]:
-    """A vertical colour bar (low at the bottom) with tick labels; its entries."""
+    """A colour bar with tick labels, vertical (low at the bottom) where a corner is free,
+    else horizontal (low on the left) where that covers less map; its entries."""
     import numpy as np
-
-    bar_w, bar_h = 16 * d.legend_scale, 200 * d.legend_scale
-    label_w = 7.5 * d.legend_font * max(len(t) for t in bar.tick_labels)
-    x0, y0 = _legend_corner(d, width, height, bar_w + 8 + label_w, bar_h + 16, obstacles)
-    y0 += 8
-    ramp = np.linspace(1.0, 0.0, 256).reshape(-1, 1)
     from matplotlib.colors import ListedColormap
-
-    cmap = ListedColormap([bar.colour_at(t) for t in np.linspace(0, 1, 256)])
-    ax.imshow(ramp, cmap=cmap, vmin=0, vmax=1, extent=(x0, x0 + bar_w, y0 + bar_h, y0),
-              interpolation="nearest", zorder=6, aspect="auto")
     from matplotlib.patches import Rectangle
 
-    ax.add_artist(Rectangle((x0, y0), bar_w, bar_h, facecolor="none", edgecolor="#525252",
+    thick, length = 16 * d.legend_scale, 200 * d.legend_scale
+    label_w = 7.5 * d.legend_font * max(len(t) for t in bar.tick_labels)
+    label_h = 1.6 * d.legend_font
+    vx, vy, v_over = _legend_corner(d, width, height, thick + 8 + label_w, length + 16,
+                                    obstacles)
+    long = 1.3 * length  # room between tick labels
+    hx, hy, h_over = _legend_corner(d, width, height, long + label_w, thick + 6 + label_h,
+                                    obstacles)
+    vertical = v_over <= h_over
+    cmap = ListedColormap([bar.colour_at(t) for t in np.linspace(0, 1, 256)])
+    if vertical:
+        x0, y0 = vx, vy + 8
+        ramp = np.linspace(1.0, 0.0, 256).reshape(-1, 1)
+        extent = (x0, x0 + thick, y0 + length, y0)
+        w, h = thick, length
+    else:
+        length = long
+        x0, y0 = hx + label_w / 2, hy
+        ramp = np.linspace(0.0, 1.0, 256).reshape(1, -1)
+        extent = (x0, x0 + length, y0 + thick, y0)
+        w, h = length, thick
+    ax.imshow(ramp, cmap=cmap, vmin=0, vmax=1, extent=extent, interpolation="nearest",
+              zorder=6, aspect="auto")
+    ax.add_artist(Rectangle((x0, y0), w, h, facecolor="none", edgecolor="#525252",
                             linewidth=0.6, zorder=7))
     out = []
     for tick, lab in zip(bar.ticks, bar.tick_labels, strict=True):
-        y = y0 + bar_h * (1 - (tick - bar.vmin) / (bar.vmax - bar.vmin))
-        ax.plot([x0 + bar_w, x0 + bar_w + 4], [y, y], color="#000000", linewidth=0.8, zorder=7)
-        ax.text(x0 + bar_w + 6, y, lab, ha="left", va="center", fontsize=d.legend_font,
-                family="DejaVu Sans", color="#000000", zorder=7)
-        out.append({"label": lab, "tick": tick, "y": round(y, 2)})
+        t = (tick - bar.vmin) / (bar.vmax - bar.vmin)
+        if vertical:
+            y = y0 + length * (1 - t)
+            ax.plot([x0 + thick, x0 + thick + 4], [y, y], color="#000000", linewidth=0.8,
+                    zorder=7)
+            ax.text(x0 + thick + 6, y, lab, ha="left", va="center", fontsize=d.legend_font,
+                    family="DejaVu Sans", color="#000000", zorder=7)
+            out.append({"label": lab, "tick": tick, "y": round(y, 2)})
+        else:
+            x = x0 + length * t
+            ax.plot([x, x], [y0 + thick, y0 + thick + 4], color="#000000", linewidth=0.8,
+                    zorder=7)
+            ax.text(x, y0 + thick + 5, lab, ha="center", va="top", fontsize=d.legend_font,
+                    family="DejaVu Sans", color="#000000", zorder=7)
+            out.append({"label": lab, "tick": tick, "x": round(x, 2)})
     return out
 
 

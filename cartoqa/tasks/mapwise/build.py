@@ -115,15 +115,32 @@ def colour_bar(values: dict[str, float], ramp: str) -> ColourBar:
     --------
     >>> colour_bar({"a": 3.2, "b": 47.0}, "light").tick_labels
     ('0', '10', '20', '30', '40', '50')
+    >>> colour_bar({"a": 3200.0, "b": 11000.0}, "light").tick_labels
+    ('2k', '4k', '6k', '8k', '10k', '12k')
     """
     from matplotlib.ticker import MaxNLocator
 
     lo, hi = min(values.values()), max(values.values())
     ticks = [float(t) for t in MaxNLocator(nbins=5).tick_values(lo, hi)]
     ticks = [t for i, t in enumerate(ticks)
-             if (i + 1 < len(ticks) and ticks[i + 1] > lo) and (i == 0 or ticks[i - 1] < hi)]
-    labels = tuple(format_number(t, 6) for t in ticks)
+             if (i + 1 == len(ticks) or ticks[i + 1] > lo) and (i == 0 or ticks[i - 1] < hi)]
+    assert ticks[0] <= lo and hi <= ticks[-1]
+    labels = tuple(short_number(t) for t in ticks)
     return ColourBar(ramp, ticks[0], ticks[-1], tuple(ticks), labels)
+
+
+def short_number(x: float) -> str:
+    """A tick label with MapWise's suffixes: ``k`` for thousands, ``M`` for millions.
+
+    Examples
+    --------
+    >>> short_number(12500.0), short_number(2e6), short_number(250.0), short_number(0.5)
+    ('12.5k', '2M', '250', '0.5')
+    """
+    for div, suffix in ((1e6, "M"), (1e3, "k")):
+        if abs(x) >= div:
+            return f"{format_number(x / div, 6)}{suffix}"
+    return format_number(x, 6)
 
 
 def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
