@@ -25,7 +25,9 @@ CIRCLE_EDGE = "#08306b"
 #: Fill of the states under proportional symbols, and of states without data.
 BASE_FILL = "#f0f0f0"
 NO_DATA_FILL = "#bdbdbd"
-EDGE_COLOUR = "#ffffff"
+#: State borders: grey, so that the lightest classes (Blues class 1, the divergent
+#: middle class) stand out from the white background.
+EDGE_COLOUR = "#969696"
 
 
 @dataclass(frozen=True)

@@ -230,7 +230,7 @@ def draw_map(req: MapRequest) -> RenderedMap:
         edge = "#000000"
     ax.add_collection(PatchCollection(
         patches, facecolors=[fill_of(c) for c in codes], edgecolors=edge,
-        linewidths=0.8 if req.map_type != "cartogram" else 1.5, antialiased=True))
+        linewidths=0.6, antialiased=True))
     if d.hatches:  # black-and-white: one hatched patch per region with data
         for c in codes:
             if req.classes.get(c):

