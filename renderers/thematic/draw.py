@@ -275,19 +275,30 @@ def draw_map(req: MapRequest) -> RenderedMap:
     callouts: dict[str, tuple[float, float]] = {}
     markers: dict[str, tuple[float, float, float]] = {}  # centre x, centre y, half size
     sign_of: dict[str, float] = {}  # marker beside the text, towards the map
-    last: dict[bool, tuple[float, float]] = {True: (-math.inf, 0.0), False: (-math.inf, 0.0)}
-    for c in sorted(small, key=lambda k: label_pts[k][1]):
-        left = label_pts[c][0] < width / 2 if d.callout_sides == 2 else east_left
-        prev_y, prev_half = last[left]
-        half = max(label_wh(c)[1] / 2 + 4, radius.get(c, 7.0) + 2)
-        y = max(label_pts[c][1], prev_y + prev_half + half)
-        last[left] = (y, half)
-        tw, _ = label_wh(c)
-        x = float(MARGIN + 4 + tw / 2 if left else width - MARGIN - 4 - tw / 2)
-        mr = radius.get(c, 7.0)
-        callouts[c] = (x, y)
-        sign_of[c] = 1.0 if left else -1.0
-        markers[c] = (x + sign_of[c] * (tw / 2 + 6 + mr), y, mr)
+    for left in (True, False):
+        order = sorted((c for c in small
+                        if (label_pts[c][0] < width / 2 if d.callout_sides == 2
+                            else east_left) == left), key=lambda k: label_pts[k][1])
+        halves = [max(label_wh(c)[1] / 2 + 4, radius.get(c, 7.0) + 2) for c in order]
+        ys: list[float] = []
+        for i, c in enumerate(order):  # top down, each below the one before
+            y = label_pts[c][1]
+            ys.append(y if i == 0 else max(y, ys[-1] + halves[i - 1] + halves[i]))
+        limit = height - MARGIN
+        for i in range(len(order) - 1, -1, -1):  # bottom up, back inside the image
+            cap = (limit - halves[i] if i == len(order) - 1
+                   else ys[i + 1] - halves[i + 1] - halves[i])
+            ys[i] = min(ys[i], cap)
+        for c, y in zip(order, ys, strict=True):
+            tw, _ = label_wh(c)
+            if d.callout_sides == 1 and not notes:  # MapIQ's column
+                x = float(MARGIN + 14 if left else width - MARGIN - 14)
+            else:  # text flush with the image edge
+                x = float(MARGIN + 4 + tw / 2 if left else width - MARGIN - 4 - tw / 2)
+            mr = radius.get(c, 7.0)
+            callouts[c] = (x, y)
+            sign_of[c] = 1.0 if left else -1.0
+            markers[c] = (x + sign_of[c] * (tw / 2 + 6 + mr), y, mr)
     leaders: list[BaseGeometry] = []
 
     circles: dict[str, tuple[float, float, float]] = {}
@@ -305,6 +316,8 @@ def draw_map(req: MapRequest) -> RenderedMap:
         tw, th = label_wh(c)
         if c in circles and not in_callout:  # above its circle, which stays unobstructed
             ly = circles[c][1] - circles[c][2] - th / 2 - 2
+            if ly - th / 2 - 2 < top:  # no room above (a map turned upside down): below
+                ly = circles[c][1] + circles[c][2] + th / 2 + 2
         info: dict[str, Any] = {"cls": req.classes.get(c), "probe": None, "swatch": None}
         halo = (prop or bool(d.hatches)) and not in_callout
         colour = "#000000" if (in_callout or halo) else text_colour(fill_of(c))

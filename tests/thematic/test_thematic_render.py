@@ -92,3 +92,15 @@ def test_variations_pass_the_check(variation: str, classes: Any) -> None:
 def test_fifteen_variations() -> None:
     assert len(VARIATIONS) == 15
     assert not applies("color_divergent", "proportional_symbol")
+
+
+def test_callouts_stay_inside_an_upside_down_map() -> None:
+    # Every small eastern state in the top class: the tallest callout column there is.
+    # Turned upside down, New England's callouts start low and must be pushed back up.
+    small = {"VT", "NH", "MA", "RI", "CT", "NJ", "DE", "MD", "DC"}
+    values = {c: (100.0 + i if c in small else float(i % 40)) for i, c in enumerate(CONTIGUOUS)}
+    classes = fisher_jenks(values)
+    drawn = draw_map(MapRequest("proportional_symbol", "Test", classes.classes, classes.labels,
+                                load_us_states().albers, design_for("rotate_x180")))
+    assert all(drawn.report["states"][c]["label"]["leader"] for c in small)
+    assert check_map(drawn.png, drawn.report, classes.classes, design_for(None).colours) == []
