@@ -72,3 +72,15 @@ def test_counterfactual_keeps_values_and_flags() -> None:
     assert inv.values[hi] == min(var.values.values())
     shuf = counterfactual(var, "shuffle", seed=3)
     assert shuf.values != var.values and "counterfactual" in shuf.source
+
+
+def test_user_table_for_china(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from cartoqa.tasks.mapwise.build import load_variables
+
+    path = tmp_path / "mine.csv"
+    path.write_text("region,score,other\nTibet,1.5,\nGuangdong,2,7\nnm,3,8\n")
+    variables = load_variables(["china"], path, seed=0)["china"]
+    assert [v.key for v in variables] == ["user_score", "user_other"]
+    assert variables[0].values == {"GD": 2.0, "NM": 3.0, "XZ": 1.5}
+    assert variables[1].values == {"GD": 7.0, "NM": 8.0}
+    assert variables[0].source == "user table mine.csv"
