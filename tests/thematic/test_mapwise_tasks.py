@@ -56,7 +56,7 @@ def test_discrete_answers_by_hand() -> None:
             if q.template == "extreme":  # lowest: BR and UP tie in class 1
                 assert q.answer["accepted"] in (["AP"], ["BR", "UP"])
         for q in qs["count"]:
-            label = q.text.split("legend range ")[1].split("?")[0]
+            label = q.text.split("legend class ")[1].split("?")[0]
             cls = ctx.classification.labels.index(label) + 1
             assert q.answer["count"] == sum(1 for c in ctx.classes.values() if c == cls)
         for q in qs["range"]:

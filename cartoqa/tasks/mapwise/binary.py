@@ -35,8 +35,7 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
         label = ctx.classification.labels[cls - 1]
         out.append(Question(
             "binary", "in_class",
-            with_format(f"Does the value of {ctx.region(a)} fall in the legend range "
-                        f"{label}?", "binary"),
+            with_format(f"Is {ctx.region(a)} shown in the legend class {label}?", "binary"),
             {"value": ctx.classes[a] == cls}, [a]))
     else:
         bar = ctx.colour_bar

@@ -186,7 +186,7 @@ def system_prompt(ctx: MapwiseContext) -> str:
     legend = ("a continuous colour bar: read a region's value from where its colour sits "
               "on the bar" if ctx.continuous else
               "a legend of five classes: every region in a class has that class's colour "
-              "or pattern, and its value lies in the class's range")
+              "or pattern, and the class is named by its range as the legend writes it")
     return (f"You are given a choropleth map of the {ctx.words} of {ctx.where}, each "
             f"labelled with its two-letter code (small ones in boxes at the sides, with a "
             f"line to the region). The map has {legend}. Answer only from the map.")

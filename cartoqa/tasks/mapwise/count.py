@@ -36,7 +36,7 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
         label = ctx.classification.labels[cls - 1]
         return [Question(
             "count", "in_class",
-            with_format(f"How many {ctx.words} have a value in the legend range {label}?",
+            with_format(f"How many {ctx.words} are shown in the legend class {label}?",
                         "count"), {"count": len(members)}, members)]
     ticks = clear_ticks(ctx)
     if not ticks:

@@ -32,7 +32,7 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
         label = ctx.classification.labels[cls - 1]
         return [Question(
             "list", "in_class",
-            with_format(f"Which {ctx.words} have a value in the legend range {label}?",
+            with_format(f"Which {ctx.words} are shown in the legend class {label}?",
                         "list"), {"items": members}, members)]
     bar = ctx.colour_bar
     choices = []
