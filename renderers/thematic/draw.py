@@ -236,6 +236,11 @@ def draw_map(req: MapRequest) -> RenderedMap:
             if req.classes.get(c):
                 ax.add_patch(PathPatch(_path(shapes[c]), facecolor="none", edgecolor="#000000",
                                        linewidth=0.0, hatch=d.hatches[req.classes[c] - 1]))
+        # borders cased in white, so that regions of a dense hatch stay apart
+        for colour, width_ in (("#ffffff", 2.4), ("#000000", 0.7)):
+            ax.add_collection(PatchCollection(
+                [PathPatch(_path(shapes[c])) for c in codes], facecolors="none",
+                edgecolors=colour, linewidths=width_, antialiased=True))
     notes = req.annotations or {}
     text_of = {c: f"{c}\n{notes[c]}" if c in notes else c for c in codes}
 
