@@ -422,8 +422,10 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
     entries: list[tuple[str, str | None, float]] = []  # label, fill, circle radius
     for i, lab in enumerate(req.legend_labels):
         entries.append((lab, None if circles else d.colours[i], CIRCLE_RADII[i]))
-    if set(req.geoms) - set(req.classes) and not circles:
-        entries.append(("No data", NO_DATA_FILL, 0.0))
+    if set(req.geoms) - set(req.classes):
+        # No data: a grey swatch on choropleths and cartograms; no circle on symbol maps.
+        entries.append(("No data (no circle)" if circles else "No data",
+                        None if circles else NO_DATA_FILL, 0.0))
     sw = 16 * d.legend_scale
     gap = 6 * d.legend_scale
     sizes = [sizer.size(e[0], d.legend_font, weight="normal") for e in entries]
@@ -463,7 +465,7 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
         if circles and r:
             ax.add_artist(Circle((cx + m / 2, mid), r, facecolor=CIRCLE_FILL,
                                 edgecolor=CIRCLE_EDGE, linewidth=1.0, zorder=6))
-        else:
+        elif fill is not None:
             hatch = d.hatches[len(out)] if d.hatches and len(out) < len(d.hatches) else None
             ax.add_artist(Rectangle((cx, mid - sw / 2), sw, sw,
                                     facecolor="#ffffff" if hatch is not None else fill,

@@ -233,6 +233,18 @@ def build_mapiq_dataset(*, out: Path, seed: int = 0, data: Path | None = None,
     plans = plan_maps(variables, variations, max_maps=max_maps)
     writer = DatasetWriter(out, build_key=_build_key(variables, seed=seed,
                                                      variations=variations, max_maps=max_maps))
+    writer.lock()  # this build alone writes the folder
+    try:
+        return _build_locked(writer, variables, plans, out=out, seed=seed, progress=progress,
+                             say=say)
+    finally:
+        writer.unlock()
+
+
+def _build_locked(writer: DatasetWriter, variables: Sequence[Variable], plans: list[MapPlan],
+                  *, out: Path, seed: int, progress: bool,
+                  say: Callable[[str], None]) -> MapiqReport:
+    """The body of :func:`build_mapiq_dataset`, run while the output folder is locked."""
     report = MapiqReport(out=out)
     if writer.is_complete():
         report.already_complete = True
