@@ -290,70 +290,74 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
     plans = plan_maps(variables, maps_per_country, seed)
     writer = DatasetWriter(out, build_key=_build_key(variables, seed=seed,
                                                      maps_per_country=maps_per_country))
-    report = MapwiseReport(out=out)
-    if writer.is_complete():
-        report.already_complete = True
-        return report
-    previous = writer.open()
-    if previous:
-        say(f"resuming the build in {out}: {len(previous)} map(s) already done")
-    rejected: Counter[str] = Counter()
-    skipped: Counter[str] = Counter()
+    writer.lock()  # this build alone writes the folder
     try:
-        builder = MapwiseBuilder(list(variables), seed)
-        for plan in tqdm(plans, desc="mapwise", unit="map", disable=not progress,
-                         file=sys.stderr):
-            if writer.done(SLOT_TASK, plan.index) is not None:
-                continue
-            made = builder.make_slot(plan, rejected, skipped)
-            if made is None:
-                writer.record(SLOT_TASK, plan.index, [], status="failed")
-                continue
-            items, png = made
-            writer.write_image(Path(items[0]["image"]).name, png)
-            writer.record(SLOT_TASK, plan.index, items)
-    except BaseException:
-        writer.abandon()
-        raise
-    if not writer.items():
-        writer.abandon_all()
-        raise CartoqaError("no map passed the pixel check", fix="check the data table")
-    accepted = sum(1 for r in writer.records() if r.status == "ok")
-    boundaries = {c: {"source": r.source, "version": r.version}
-                  for c, r in builder.regions.items()}
-    cards = [{**v.card(), "country": c} for c, vs in variables.items() for v in vs]
-    sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
+        report = MapwiseReport(out=out)
+        if writer.is_complete():
+            report.already_complete = True
+            return report
+        previous = writer.open()
+        if previous:
+            say(f"resuming the build in {out}: {len(previous)} map(s) already done")
+        rejected: Counter[str] = Counter()
+        skipped: Counter[str] = Counter()
+        try:
+            builder = MapwiseBuilder(list(variables), seed)
+            for plan in tqdm(plans, desc="mapwise", unit="map", disable=not progress,
+                             file=sys.stderr):
+                if writer.done(SLOT_TASK, plan.index) is not None:
+                    continue
+                made = builder.make_slot(plan, rejected, skipped)
+                if made is None:
+                    writer.record(SLOT_TASK, plan.index, [], status="failed")
+                    continue
+                items, png = made
+                writer.write_image(Path(items[0]["image"]).name, png)
+                writer.record(SLOT_TASK, plan.index, items)
+        except BaseException:
+            writer.abandon()
+            raise
+        if not writer.items():
+            writer.abandon_all()
+            raise CartoqaError("no map passed the pixel check", fix="check the data table")
+        accepted = sum(1 for r in writer.records() if r.status == "ok")
+        boundaries = {c: {"source": r.source, "version": r.version}
+                      for c, r in builder.regions.items()}
+        cards = [{**v.card(), "country": c} for c, vs in variables.items() for v in vs]
+        sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
 
-    def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
-            "format_version": FORMAT_VERSION,
-            "suite": SUITE,
-            "attribution": "; ".join([b["source"] for b in boundaries.values()]
-                                     + [f"{s} ({lic})" for s, lic in sources]),
-            "sources": {"boundaries": boundaries, "variables": cards},
-            "versions": software_versions(),
-            "image_sizes": {spec: list(IMAGE_SIZE) for spec in
-                            sorted({str(i["task"]) for i in its})},
-            "counts": count_items(its),
-            "maps": {"planned": len(plans), "accepted": accepted,
-                     "rejected_by_reason": dict(sorted(rejected.items())),
-                     "questions_skipped_by_reason": dict(sorted(skipped.items())),
-                     "note": "rejection counts cover the maps drawn by the last run"},
-            "rendering": {"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
-                          "classes": "Fisher-Jenks, 5 (mapclassify)",
-                          "styles": {k: dict(zip(("legend", "ramp", "hatched", "paper",
-                                                  "annotated"), v, strict=True))
-                                     for k, v in STYLES.items()},
-                          "continuous_tolerance": CONTINUOUS_TOLERANCE},
-        }
+        def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
+            return {
+                "format_version": FORMAT_VERSION,
+                "suite": SUITE,
+                "attribution": "; ".join([b["source"] for b in boundaries.values()]
+                                         + [f"{s} ({lic})" for s, lic in sources]),
+                "sources": {"boundaries": boundaries, "variables": cards},
+                "versions": software_versions(),
+                "image_sizes": {spec: list(IMAGE_SIZE) for spec in
+                                sorted({str(i["task"]) for i in its})},
+                "counts": count_items(its),
+                "maps": {"planned": len(plans), "accepted": accepted,
+                         "rejected_by_reason": dict(sorted(rejected.items())),
+                         "questions_skipped_by_reason": dict(sorted(skipped.items())),
+                         "note": "rejection counts cover the maps drawn by the last run"},
+                "rendering": {"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
+                              "classes": "Fisher-Jenks, 5 (mapclassify)",
+                              "styles": {k: dict(zip(("legend", "ramp", "hatched", "paper",
+                                                      "annotated"), v, strict=True))
+                                         for k, v in STYLES.items()},
+                              "continuous_tolerance": CONTINUOUS_TOLERANCE},
+            }
 
-    written = writer.finalise(manifest_for=manifest_for, card_for=render_mapwise_card)
-    for item in written:
-        report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
-    report.maps = accepted
-    report.maps_rejected = dict(rejected)
-    report.questions_skipped = dict(skipped)
-    return report
+        written = writer.finalise(manifest_for=manifest_for, card_for=render_mapwise_card)
+        for item in written:
+            report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
+        report.maps = accepted
+        report.maps_rejected = dict(rejected)
+        report.questions_skipped = dict(skipped)
+        return report
+    finally:
+        writer.unlock()
 
 
 def render_mapwise_card(manifest: dict[str, Any]) -> str:
