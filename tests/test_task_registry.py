@@ -28,7 +28,7 @@ from cartoqa.exports.lmms_eval_support import metric_name
 from cartoqa.metrics import get_metric
 from cartoqa.parsing import answer_as_text, parse_response
 from cartoqa.scoring import score_predictions, section_for
-from cartoqa.tasks import TASK_MODULES
+from cartoqa.tasks import SUITES, TASK_MODULES
 from cartoqa.tasks.registry import task_specs
 
 ITEMS = spec_items()
@@ -49,6 +49,17 @@ def test_every_registered_task_is_declared_with_its_requests() -> None:
             assert section is not None and section.metrics == request.metrics
             for metric in request.metrics:
                 get_metric(metric)  # named from the one metric registry
+
+
+def test_every_suite_is_covered() -> None:
+    # Each registered suite's tasks are among the sample items checked below, MapWise's
+    # six answer types included.
+    assert {s.suite for s in task_specs()} == set(SUITES)
+    for suite, modules in SUITES.items():
+        assert set(modules) <= {t for t, _ in PAIRS}, suite
+    assert sorted(p for p in PAIRS if p[0].startswith("mapwise_")) == [
+        ("mapwise_binary", "binary"), ("mapwise_count", "count"), ("mapwise_list", "list"),
+        ("mapwise_range", "range"), ("mapwise_rank", "rank"), ("mapwise_single", "single")]
 
 
 @pytest.mark.parametrize("item", ITEMS, ids=[f"{t}/{r}" for t, r in PAIRS])

@@ -25,10 +25,12 @@ def _positive_int(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``cartoqa build``."""
-    parser.add_argument("--suite", choices=("cartomapqa", "mapiq"), default="cartomapqa",
+    parser.add_argument("--suite", choices=("cartomapqa", "mapiq", "mapwise"),
+                        default="cartomapqa",
                         help="benchmark to build: cartomapqa (street maps from an OSM "
-                             "extract; default) or mapiq (thematic maps of US states; "
-                             "--extract, --tasks and --per-task do not apply)")
+                             "extract; default), mapiq (thematic maps of US states) or "
+                             "mapwise (choropleths of the USA, India and China); for the "
+                             "last two --extract, --tasks and --per-task do not apply")
     parser.add_argument("--extract", default="helsinki",
                         help="bundled extract name (helsinki, kotka) or an .osm.pbf/.osm/"
                              ".osm.bz2 file (default: helsinki)")
@@ -62,7 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "separated list (label_large, no_legend, color_flipped, ...)")
     mapiq.add_argument("--maps", type=_positive_int, default=None,
                        help="stop after this many planned maps (default: every variable x "
-                            "3 map types, then the variations)")
+                            "3 map types, then the variations); with --suite mapwise: maps "
+                            "per country (default: 12, the last two counterfactual)")
+    mapwise = parser.add_argument_group("MapWise choropleths (--suite mapwise; see "
+                                        "docs/mapwise.md)")
+    mapwise.add_argument("--countries", default="all",
+                         help="all (default) or a comma-separated list of usa, india, china; "
+                              "--data (a CSV with a region column of names or codes) needs "
+                              "exactly one")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
 
@@ -80,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``cartoqa build``; returns the exit status."""
     if args.suite == "mapiq":
         return _run_mapiq(args)
+    if args.suite == "mapwise":
+        return _run_mapwise(args)
     tasks = parse_tasks(args.tasks)
     report = build_dataset(extract=args.extract, out=args.out, tasks=tasks,
                            per_task=args.per_task, seed=args.seed,
@@ -104,6 +115,23 @@ def _run_mapiq(args: argparse.Namespace) -> int:
     report = build_mapiq_dataset(out=args.out, seed=args.seed, data=args.data,
                                  variations=parse_variations(args.variations),
                                  max_maps=args.maps, progress=not args.no_progress)
+    if report.already_complete:
+        print(f"{args.out}: this dataset is already built (nothing to do)")
+        return 0
+    counts = ", ".join(f"{t} {n}" for t, n in report.by_task.items())
+    rejected = ", ".join(f"{r} {n}" for r, n in sorted(report.maps_rejected.items())) or "none"
+    print(f"wrote {report.total} items about {report.maps} maps to {args.out} ({counts}); "
+          f"maps rejected by the pixel check: {rejected}")
+    return 0
+
+
+def _run_mapwise(args: argparse.Namespace) -> int:
+    from cartoqa.tasks.mapwise.build import build_mapwise_dataset, parse_countries
+
+    report = build_mapwise_dataset(out=args.out, seed=args.seed,
+                                   countries=parse_countries(args.countries), data=args.data,
+                                   maps_per_country=args.maps or 12,
+                                   progress=not args.no_progress)
     if report.already_complete:
         print(f"{args.out}: this dataset is already built (nothing to do)")
         return 0

@@ -10,6 +10,7 @@ lmms-eval export writes); task declarations name their metrics from it.
 """
 
 from cartoqa.metrics.classification import accuracy, macro_f1
+from cartoqa.metrics.mapwise import range_score, rank_score
 from cartoqa.metrics.names import NAME_ABBREVIATIONS, names_match, normalise_name
 from cartoqa.metrics.registry import METRICS, MetricInfo, get_metric, register_metric
 from cartoqa.metrics.regression import mae, mape, r2, rmse
@@ -55,6 +56,8 @@ __all__ = [
     "precision",
     "prf_from_counts",
     "r2",
+    "range_score",
+    "rank_score",
     "recall",
     "register_metric",
     "rmse",

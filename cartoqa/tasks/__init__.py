@@ -30,7 +30,8 @@ Suites
 ------
 Tasks are registered per suite in :data:`SUITES`. The CartoMapQA tasks are built from an
 OSM extract, scenario by scenario, through ``prepare``/``make_scenario``; the tasks of
-another suite (MapIQ, :mod:`cartoqa.tasks.mapiq`) are built by that suite's own builder
+another suite (MapIQ, :mod:`cartoqa.tasks.mapiq`; MapWise, :mod:`cartoqa.tasks.mapwise`)
+are built by that suite's own builder
 and declare ``prepare=None, make_scenario=None``, but their ``SPEC`` is a
 :class:`~cartoqa.tasks.spec.TaskSpec` like any other, so the derived registries cover
 them with no suite-specific code.
@@ -62,6 +63,14 @@ SUITES: dict[str, dict[str, str]] = {
         "mapiq_dr": "cartoqa.tasks.mapiq.determine_range",
         "mapiq_rc": "cartoqa.tasks.mapiq.regional_comparison",
     },
+    "mapwise": {
+        "mapwise_binary": "cartoqa.tasks.mapwise.binary",
+        "mapwise_single": "cartoqa.tasks.mapwise.single",
+        "mapwise_count": "cartoqa.tasks.mapwise.count",
+        "mapwise_list": "cartoqa.tasks.mapwise.lists",
+        "mapwise_range": "cartoqa.tasks.mapwise.ranges",
+        "mapwise_rank": "cartoqa.tasks.mapwise.rank",
+    },
 }
 
 #: Task name -> module declaring it (``SPEC``), every suite in dataset order: the one list
@@ -75,8 +84,8 @@ def suite_of(name: str) -> str | None:
 
     Examples
     --------
-    >>> suite_of("mml"), suite_of("mapiq_rv"), suite_of("maze")
-    ('cartomapqa', 'mapiq', None)
+    >>> suite_of("mml"), suite_of("mapiq_rv"), suite_of("mapwise_rank"), suite_of("maze")
+    ('cartomapqa', 'mapiq', 'mapwise', None)
     """
     for suite, modules in SUITES.items():
         if name in modules:
@@ -88,7 +97,8 @@ def extract_tasks() -> list[str]:
     """Return the tasks ``cartoqa build --tasks`` makes from an OSM extract, in order.
 
     Those of the CartoMapQA suite (and any task registered in :data:`TASK_MODULES` under
-    no suite); the other suites have their own builders (``cartoqa build --suite mapiq``).
+    no suite); the other suites have their own builders (``cartoqa build --suite mapiq``,
+    ``--suite mapwise``).
 
     Examples
     --------

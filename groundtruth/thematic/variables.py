@@ -22,7 +22,7 @@ import csv
 import json
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -221,8 +221,14 @@ def packaged_variables(adjacency: Mapping[str, frozenset[str]], seed: int = 0) -
     return real + gen
 
 
-def read_user_table(path: Path, theme: str = "user") -> list[Variable]:
+def read_user_table(path: Path, theme: str = "user",
+                    resolve: Callable[[str], str | None] = code_for_name,
+                    keep: tuple[str, ...] = CONTIGUOUS) -> list[Variable]:
     """Variables from a user CSV: a ``state`` column (name, code or FIPS) and value columns.
+
+    ``resolve`` turns a cell of that column into a region code (default: US states;
+    MapWise passes the country's resolver and a ``region`` column works too) and
+    ``keep`` lists the regions drawn.
 
     Raises
     ------
@@ -234,8 +240,9 @@ def read_user_table(path: Path, theme: str = "user") -> list[Variable]:
     with path.open(newline="", encoding="utf-8-sig") as fh:
         reader = csv.DictReader(fh)
         fields = [f.strip() for f in (reader.fieldnames or [])]
-        state_col = next((f for f in fields if f.lower() in ("state", "code", "name", "fips")),
-                         None)
+        state_col = next((f for f in fields
+                          if f.lower() in ("state", "region", "province", "code", "name",
+                                           "fips")), None)
         if state_col is None or len(fields) < 2:
             raise GroundTruthError(f"{path}: needs a 'state' column and at least one value "
                                    "column", "add a header row such as state,value")
@@ -243,10 +250,11 @@ def read_user_table(path: Path, theme: str = "user") -> list[Variable]:
         values: dict[str, dict[str, float]] = {c: {} for c in cols}
         for lineno, raw in enumerate(reader, start=2):
             row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
-            code = code_for_name(row[state_col])
+            code = resolve(row[state_col])
             if code is None:
                 raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
-                                       "use a state name, USPS code or FIPS code")
+                                       "use a region name or code (US states: name, USPS "
+                                       "code or FIPS code)")
             for c in cols:
                 if row.get(c, "") == "":
                     continue
@@ -258,5 +266,7 @@ def read_user_table(path: Path, theme: str = "user") -> list[Variable]:
                 if not math.isfinite(v):
                     raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not finite")
                 values[c][code] = v
-    return [Variable(f"user_{c}", c, theme, _keep(values[c]), f"user table {path.name}",
+    return [Variable(f"user_{c}", c, theme,
+                     {k: float(v) for k, v in sorted(values[c].items()) if k in keep},
+                     f"user table {path.name}",
                      "as given by the user") for c in cols]

@@ -26,7 +26,12 @@ RADIUS_TOLERANCE = 2.0
 MIN_LABEL_INK = 6
 
 REASONS = ("fill_mismatch", "fill_not_probeable", "circle_radius_mismatch",
-           "circle_not_measurable", "label_missing", "label_overlap", "label_outside")
+           "circle_not_measurable", "label_missing", "label_overlap", "label_outside",
+           "hatch_mismatch", "hatch_not_probeable", "value_colour_mismatch")
+
+#: Largest distance, as a share of the colour bar's length, between where a probed
+#: continuous fill lies on the bar and where the region's value lies.
+CONTINUOUS_TOLERANCE = 0.02
 
 
 @dataclass(frozen=True)
@@ -132,7 +137,8 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
     problems: list[Problem] = []
     map_type = report["map_type"]
 
-    if map_type != "proportional_symbol":
+    styled = bool(report.get("hatches") or report.get("colour_bar"))  # see check_styled
+    if map_type != "proportional_symbol" and not styled:
         for code, info in sorted(states.items()):
             cls = classes.get(code)
             want = hex_to_rgb(colours[cls - 1] if cls else NO_DATA_FILL)
@@ -148,7 +154,7 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
                 if not _near(got, want, COLOUR_TOLERANCE):
                     problems.append(Problem("fill_mismatch", code,
                                             f"pixel ({x},{y}) is {got[:3]}, class {cls} is {want}"))
-    else:
+    elif map_type == "proportional_symbol":
         fill = hex_to_rgb(CIRCLE_FILL)
         boxes = [s["label"]["bbox"] for s in states.values()]
         for code, info in sorted(states.items()):
@@ -189,4 +195,97 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
                   if _near(_rgb(pixels, x, y), ink_rgb, 60))
         if ink < MIN_LABEL_INK:
             problems.append(Problem("label_missing", code, f"{ink} ink pixels"))
+    return problems
+
+
+def _hatch_references(hatches: Iterable[str], paper: str) -> dict[str, Any]:
+    import numpy as np
+    from PIL import Image
+
+    from renderers.thematic.draw import hatch_reference
+
+    return {h: np.asarray(Image.open(io.BytesIO(hatch_reference(h, paper))).convert("RGB"))
+            for h in dict.fromkeys(hatches)}
+
+
+def check_styled(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
+                 colours: tuple[str, ...], values: Mapping[str, float] | None = None,
+                 asked: Iterable[str] | None = None) -> list[Problem]:
+    """The pixel check of MapWise's styles, on top of :func:`check_map` (labels, and the
+    fills of plain classed maps).
+
+    - Hatched maps: an 8x8-pixel window inside each region (and inside each callout
+      swatch) must equal, pixel for pixel within :data:`COLOUR_TOLERANCE`, the same
+      window of the class's hatch drawn over the whole image
+      (:func:`renderers.thematic.draw.hatch_reference`), and must differ from every other
+      class's hatch there.
+    - Colour-bar maps: the colour at each region's probe is looked up on the bar (the
+      nearest of 1024 positions); it must lie within :data:`CONTINUOUS_TOLERANCE` of the
+      region's value's position.
+
+    Parameters
+    ----------
+    png, report, classes, colours, asked
+        As for :func:`check_map`.
+    values : mapping, optional
+        Region -> value (needed for colour-bar maps).
+    """
+    import numpy as np
+    from PIL import Image
+
+    problems = check_map(png, report, classes, colours, asked)
+    array = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    states: Mapping[str, Any] = report["states"]
+    hatches = report.get("hatches")
+    bar = report.get("colour_bar")
+    if hatches:
+        refs = {h: r.astype(int) for h, r in _hatch_references(
+            hatches, report.get("paper", "#ffffff")).items()}
+        for code, info in sorted(states.items()):
+            cls = classes.get(code)
+            if not cls:
+                continue
+            windows = [w for w in (info.get("window"), info.get("swatch_window")) if w]
+            if not windows:
+                problems.append(Problem("hatch_not_probeable", code, "no 8x8 window inside"))
+                continue
+            for x0, y0, x1, y1 in windows:
+                got = array[y0:y1, x0:x1]
+
+                def same(h: str, got: Any = got, x0: int = x0, y0: int = y0, x1: int = x1,
+                         y1: int = y1) -> bool:
+                    diff = np.abs(got - refs[h][y0:y1, x0:x1]).max()
+                    return bool(diff <= COLOUR_TOLERANCE)
+
+                want = hatches[cls - 1]
+                others = [h for h in hatches if h != want and same(h)]
+                if not same(want) or others:
+                    problems.append(Problem("hatch_mismatch", code,
+                                            f"window {[x0, y0, x1, y1]} is not hatch "
+                                            f"{want!r} of class {cls}"))
+    elif bar:
+        from renderers.thematic.design import ColourBar
+
+        cb = ColourBar(bar["ramp"], bar["vmin"], bar["vmax"], tuple(bar["ticks"]),
+                       tuple(bar["tick_labels"]))
+        positions = np.linspace(0.0, 1.0, 1024)
+        lut = np.array([hex_to_rgb(cb.colour_at(float(t))) for t in positions])
+        for code, info in sorted(states.items()):
+            if not classes.get(code) or values is None or code not in values:
+                continue
+            probes = [p for p in (info.get("probe"),) if p]
+            if info.get("swatch"):
+                sw = info["swatch"]
+                probes.append([int((sw[0] + sw[2]) / 2), int((sw[1] + sw[3]) / 2)])
+            if not probes:
+                problems.append(Problem("fill_not_probeable", code, "no interior pixel"))
+                continue
+            want = cb.position(values[code])
+            for x, y in probes:
+                got = array[y, x]
+                t = float(positions[int(np.argmin(((lut - got) ** 2).sum(axis=1)))])
+                if abs(t - want) > CONTINUOUS_TOLERANCE:
+                    problems.append(Problem("value_colour_mismatch", code,
+                                            f"pixel ({x},{y}) reads {t:.3f} on the bar, "
+                                            f"the value is at {want:.3f}"))
     return problems

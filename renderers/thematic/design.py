@@ -56,6 +56,13 @@ class Design:
         Title drawn.
     legend : bool
         Legend drawn.
+    hatches : tuple of str, optional
+        Black-and-white hatch pattern of each class (MapWise), instead of colours.
+    paper : str
+        Background colour of the page (MapWise: white or grey).
+    callout_sides : int
+        1: callouts of small regions on the east (Atlantic) side, as MapIQ's US maps;
+        2: on the nearer of both sides (India, China).
     """
 
     colours: tuple[str, ...] = BLUES
@@ -68,6 +75,9 @@ class Design:
     flip_y: bool = False
     title: bool = True
     legend: bool = True
+    hatches: tuple[str, ...] | None = None
+    paper: str = "#ffffff"
+    callout_sides: int = 1
 
 
 BASELINE = Design()
@@ -147,3 +157,84 @@ def text_colour(fill: str) -> str:
     r, g, b = (v / 255 for v in hex_to_rgb(fill))
     lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
     return "#ffffff" if lum < 0.45 else "#000000"
+
+
+# --- MapWise styles: colour ramps, hatches, paper, colour bars ---
+
+#: MapWise's colormap variants: matplotlib colormap and the part of it used.
+COLOUR_RAMPS: dict[str, tuple[str, float, float]] = {
+    "light": ("Blues", 0.05, 0.6),
+    "dark": ("Purples", 0.45, 1.0),
+    "gradient": ("viridis", 0.0, 1.0),
+}
+#: Black-and-white hatch of each of five classes, sparse to dense (class 1 blank).
+HATCHES: tuple[str, ...] = ("", "..", "///", "xxx", "++++")
+#: MapWise's paper backgrounds.
+PAPERS: dict[str, str] = {"white": "#ffffff", "grey": "#d9d9d9"}
+
+
+def ramp_colour(ramp: str, t: float) -> str:
+    """Colour of position ``t`` in [0, 1] of a ramp, as ``#rrggbb``.
+
+    Examples
+    --------
+    >>> ramp_colour("gradient", 0.0), ramp_colour("gradient", 1.0)
+    ('#440154', '#fde725')
+    """
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    name, lo, hi = COLOUR_RAMPS[ramp]
+    t = min(1.0, max(0.0, t))
+    return str(to_hex(colormaps[name](lo + (hi - lo) * t)))
+
+
+def ramp_classes(ramp: str, k: int = 5) -> tuple[str, ...]:
+    """``k`` class colours evenly spaced along a ramp, class 1 first.
+
+    Examples
+    --------
+    >>> len(set(ramp_classes("dark")))
+    5
+    """
+    return tuple(ramp_colour(ramp, i / (k - 1)) for i in range(k))
+
+
+@dataclass(frozen=True)
+class ColourBar:
+    """A continuous legend: values from ``vmin`` to ``vmax`` along a colour ramp.
+
+    Attributes
+    ----------
+    ramp : str
+        A key of :data:`COLOUR_RAMPS`.
+    vmin, vmax : float
+        The values at the two ends.
+    ticks : tuple of float
+        Values labelled on the bar (the first and last are ``vmin`` and ``vmax``).
+    tick_labels : tuple of str
+        Their text.
+    """
+
+    ramp: str
+    vmin: float
+    vmax: float
+    ticks: tuple[float, ...]
+    tick_labels: tuple[str, ...]
+
+    def position(self, value: float) -> float:
+        """Where a value sits on the bar, 0 (``vmin``) to 1 (``vmax``)."""
+        return min(1.0, max(0.0, (value - self.vmin) / (self.vmax - self.vmin)))
+
+    def colour_at(self, t: float) -> str:
+        """Colour at position ``t``."""
+        return ramp_colour(self.ramp, t)
+
+    def colour(self, value: float) -> str:
+        """Colour of a value."""
+        return self.colour_at(self.position(value))
+
+    def card(self) -> dict[str, object]:
+        """JSON form for reports."""
+        return {"ramp": self.ramp, "vmin": self.vmin, "vmax": self.vmax,
+                "ticks": list(self.ticks), "tick_labels": list(self.tick_labels)}
