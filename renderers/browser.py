@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
+import json
 import os
 import shutil
 import signal
@@ -119,6 +120,9 @@ class Browser:
     fast_png : bool, optional
         Have Chromium encode screenshots for speed (about twice as fast, files about
         20% larger, the same pixels); ``False`` compresses harder.
+    record_requests : bool, optional
+        Record every request the pages make (DevTools ``Network`` events, through
+        Chromium's performance log); read them with :meth:`requests`.
 
     Notes
     -----
@@ -135,6 +139,7 @@ class Browser:
         chromedriver: Path | None = None,
         timeout_s: float = 30.0,
         fast_png: bool = True,
+        record_requests: bool = False,
     ) -> None:
         self.width = width
         self.height = height
@@ -142,6 +147,7 @@ class Browser:
         self.chromedriver = Path(chromedriver) if chromedriver is not None else None
         self.timeout_s = timeout_s
         self.fast_png = fast_png
+        self.record_requests = record_requests
         self._driver: webdriver.Chrome | None = None
         self._chromium_pids: list[int] = []
         #: How many times Chromium was started (1 after the first capture).
@@ -171,6 +177,8 @@ class Browser:
         for flag in CHROMIUM_FLAGS:
             options.add_argument(flag)
         options.add_argument(f"--window-size={self.width},{self.height}")
+        if self.record_requests:
+            options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
         try:
             driver = webdriver.Chrome(service=Service(str(chromedriver)), options=options)
         except WebDriverException as exc:
@@ -217,6 +225,27 @@ class Browser:
     def __del__(self) -> None:  # pragma: no cover - best effort at interpreter exit
         with contextlib.suppress(Exception):
             self.close()
+
+    def requests(self) -> list[str]:
+        """URLs requested since the last call (needs ``record_requests=True``).
+
+        Returns
+        -------
+        list of str
+            The URL of every DevTools ``Network.requestWillBeSent`` event, in order;
+            empty when the browser is not running or does not record requests.
+        """
+        if self._driver is None or not self.record_requests:
+            return []
+        urls = []
+        for entry in self._driver.get_log("performance"):
+            try:
+                message = json.loads(entry["message"])["message"]
+            except (KeyError, TypeError, ValueError):
+                continue
+            if message.get("method") == "Network.requestWillBeSent":
+                urls.append(str(message.get("params", {}).get("request", {}).get("url", "")))
+        return urls
 
     # -- capture ---------------------------------------------------------------------
 
