@@ -23,12 +23,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from helpers.synthetic_dataset import write_synthetic_dataset  # noqa: E402
+from helpers.synthetic_dataset import write_synthetic_dataset
 
-from cartoqa.parsing import answer_as_text  # noqa: E402
-from cartoqa.report import write_report  # noqa: E402
-from cartoqa.report.screenshots import READY_JS  # noqa: E402
-from renderers.browser import Browser  # noqa: E402
+from cartoqa.parsing import answer_as_text
+from cartoqa.report import write_report
+from cartoqa.report.screenshots import READY_JS
+from renderers.browser import Browser
 
 PROBE = """
 const nav = performance.getEntriesByType('navigation')[0];
