@@ -87,7 +87,8 @@ def run(size: int, work: Path, browser: Browser) -> dict[str, float]:
     open_s = time.perf_counter() - start
     return {"items": len(items), "write_s": write_s, "pages_mb": summary.page_bytes / 1e6,
             "stmf_page_mb": page.stat().st_size / 1e6, "total_mb": _size(base / "report") / 1e6,
-            "page_items": probe["total"], "filtered": float(probe["shown"]), "open_s": open_s, "ready_ms": probe["ready"],
+            "page_items": probe["total"], "filtered": float(probe["shown"]), "open_s": open_s,
+            "ready_ms": probe["ready"],
             "filter_ms": probe["filter"], "page_turn_ms": probe["turn"],
             "clear_ms": probe["clear"], "search_ms": probe["search"]}
 
