@@ -31,7 +31,7 @@
       if (k.indexOf("s.") === 0) state.strata[k.slice(2)] = v;
       else if (k === "page") state.page = Math.max(1, parseInt(v, 10) || 1);
       else if (k === "overlay") state.overlay = v === "1";
-      else if (k in state) state[k] = v;
+      else if (["outcome", "model", "q", "request"].indexOf(k) >= 0) state[k] = v;
     });
   }
   function writeHash() {
@@ -190,7 +190,16 @@
     var bar = document.getElementById("filters");
     bar.textContent = "";
     bar.appendChild(select("f-task", "task", DATA.tasks.map(function (t) { return [t.page, t.task]; }),
-      DATA.page, function (v) { window.location.href = v + window.location.hash; }));
+      DATA.page, function (v) {
+        /* another task has other requests and strata: carry the model, outcome, search
+           and overlay only */
+        var keep = [];
+        ["outcome", "model", "q"].forEach(function (k) {
+          if (state[k]) keep.push(k + "=" + encodeURIComponent(state[k]));
+        });
+        if (state.overlay) keep.push("overlay=1");
+        window.location.href = v + (keep.length ? "#" + keep.join("&") : "");
+      }));
     if (DATA.requests.length > 1) {
       bar.appendChild(select("f-request", "request", [["", "any"]].concat(DATA.requests.map(function (r) { return [r, r]; })),
         state.request, function (v) { state.request = v; }));
