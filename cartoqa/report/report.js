@@ -118,6 +118,9 @@
         legend.appendChild(span);
       });
       box.appendChild(legend);
+    } else if (state.overlay) {
+      box.appendChild(el("div", { "class": "legend muted" }, "nothing to overlay: the item's " +
+        "provenance records no path, marker or counted feature"));
     }
     var cols = el("div", { "class": "cols" });
     var left = el("div");
