@@ -27,7 +27,7 @@ from helpers.synthetic_dataset import write_synthetic_dataset
 
 from cartoqa.parsing import answer_as_text
 from cartoqa.report import write_report
-from cartoqa.report.screenshots import READY_JS
+from cartoqa.report.screenshots import READY_JS, allow_report
 from renderers.browser import Browser
 
 PROBE = """
@@ -80,6 +80,7 @@ def run(size: int, work: Path, browser: Browser) -> dict[str, float]:
     summary = write_report(ds, preds, out=base / "report", check_connectivity=False)
     write_s = time.perf_counter() - start
     page = base / "report" / "task-stmf.html"
+    allow_report(browser, base / "report")
     browser.capture(page.resolve().as_uri(), ready_js=READY_JS)  # warm the browser's caches
     start = time.perf_counter()
     _, probe = browser.capture(page.resolve().as_uri() + "#", ready_js=READY_JS,

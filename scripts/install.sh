@@ -6,10 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
-  chromium chromium-driver
+  chromium
   postgresql-15 postgresql-15-postgis-3 osm2pgsql
   openstreetmap-carto-common fonts-noto-core
   nodejs npm
+  strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
 )
 LEAFLET_VERSION=1.9.4
 
@@ -33,6 +34,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   log "installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The unprivileged system user Chromium runs as when cartoqa runs as root (its sandbox
+# on, unable to read root's files). cartoqa creates it itself if it is missing.
+if ! getent passwd cartoqa-browser >/dev/null; then
+  log "creating the system user cartoqa-browser (Chromium runs as it when cartoqa is root)"
+  $SUDO useradd --system --user-group --no-create-home --home-dir /nonexistent \
+    --shell /usr/sbin/nologin cartoqa-browser
 fi
 
 PY=${PYTHON:-python3}

@@ -1,6 +1,7 @@
 """Screenshot a cartoqa report in headless Chromium: the overview and one item per task.
 
-Also checks that every page loaded only local files (``file://``/``data:``) and that
+Also checks that every page loaded only local files (``file://``, or the browser's
+private origin when run as root, see docs/report.md) or ``data:``, and that
 the first item's images loaded, and prints what each page shows.
 
 Usage::

@@ -1,10 +1,14 @@
 """Open a written report in headless Chromium: screenshots, and what each page loaded.
 
 Used by the end-to-end test and by ``scripts/report_screenshots.py``. The browser is
-:class:`renderers.browser.Browser` (the one that draws the maps); every page is read
-from ``file://``. With ``Browser(record_requests=True)`` every request the page made
-is recorded from DevTools ``Network`` events, and the probe lists each URL the page
-names, so a caller can check that nothing left the machine.
+:class:`renderers.browser.Browser` (the one that draws the maps). A report is a static
+folder a user opens from ``file://``; this harness hands the browser ``file://`` URLs,
+which, when cartoqa runs as root, the browser loads from its private origin
+(:data:`renderers.browser.LOCAL_ORIGIN`) serving only the folders given to
+:func:`allow_report` (the report and its dataset). With
+``Browser(record_requests=True)`` every request the page made is recorded (from the
+browser's request interception, or DevTools ``Network`` events), and the probe lists
+each URL the page names, so a caller can check that nothing left the machine.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from renderers.browser import Browser
+from renderers.browser import LOCAL_ORIGIN, Browser
 
 #: True once the page's script has run and its images have loaded (lazy ones: those in
 #: view).
@@ -49,8 +53,10 @@ return {
 };
 """
 
-#: URL schemes a report may name or load: its own files and inline data.
-LOCAL_SCHEMES = ("file:", "data:", "about:", "blob:")
+#: URL prefixes a report may name or load: its own files (``file://``, or the
+#: browser's private origin, which serves only allowed folders and never resolves a
+#: host) and inline data.
+LOCAL_SCHEMES = ("file:", "data:", "about:", "blob:", LOCAL_ORIGIN + "/")
 
 
 @dataclass
@@ -81,6 +87,29 @@ class PageShot:
         return sorted({u for u in urls if not u.startswith(LOCAL_SCHEMES)})
 
 
+def allow_report(browser: Browser, report: Path) -> None:
+    """Let the browser load a report's files and its dataset's images.
+
+    Parameters
+    ----------
+    browser : renderers.browser.Browser
+        The browser that will open the report.
+    report : pathlib.Path
+        The report folder; the dataset folder named in its marker file is allowed too
+        (``link`` and ``reference`` reports show the dataset's own images).
+    """
+    root = report.resolve()
+    folders = [root]
+    try:
+        marker = json.loads((root / ".cartoqa-report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        marker = {}
+    dataset = marker.get("dataset") if isinstance(marker, dict) else None
+    if isinstance(dataset, str) and Path(dataset).is_dir():
+        folders.append(Path(dataset))
+    browser.allow(*folders)
+
+
 def open_page(browser: Browser, url: str, name: str, out: Path | None = None,
               *, probe_js: str = PROBE_JS) -> PageShot:
     """Load one report page, wait until it is ready, probe it and screenshot it.
@@ -90,7 +119,8 @@ def open_page(browser: Browser, url: str, name: str, out: Path | None = None,
     browser : renderers.browser.Browser
         A headless Chromium.
     url : str
-        A ``file://`` URL (with a ``#filter`` fragment if wanted).
+        A ``file://`` URL (with a ``#filter`` fragment if wanted); its folder must be
+        allowed (:func:`allow_report`) where the browser serves files.
     name : str
         Name of the screenshot (``<out>/<name>.png``).
     out : pathlib.Path, optional
@@ -136,6 +166,7 @@ def screenshot_report(report: Path, out: Path | None, browser: Browser,
         The overview first, then one per task page.
     """
     root = report.resolve()
+    allow_report(browser, root)
     shots = [open_page(browser, (root / "index.html").as_uri(), "overview", out)]
     marker = json.loads((root / ".cartoqa-report.json").read_text(encoding="utf-8"))
     pages = sorted(f for f in marker["files"] if f.startswith("task-") and f.endswith(".html"))

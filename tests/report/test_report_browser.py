@@ -12,7 +12,7 @@ from PIL import Image
 from report_data import MULTI_ID, SIZE
 
 from cartoqa.report import write_report
-from cartoqa.report.screenshots import open_page, screenshot_report
+from cartoqa.report.screenshots import allow_report, open_page, screenshot_report
 from renderers.browser import Browser
 
 pytestmark = pytest.mark.slow
@@ -50,6 +50,11 @@ def report(report_inputs: dict[str, Path], tmp_path_factory: pytest.TempPathFact
     return out
 
 
+@pytest.fixture(autouse=True)
+def _allowed(report: Path, browser: Browser) -> None:
+    allow_report(browser, report)
+
+
 def test_overview_and_every_task_page_render_offline(report: Path, browser: Browser,
                                                      tmp_path: Path) -> None:
     shots = screenshot_report(report, tmp_path / "shots", browser)
@@ -60,7 +65,7 @@ def test_overview_and_every_task_page_render_offline(report: Path, browser: Brow
         assert Image.open(io.BytesIO(shot.png.read_bytes())).size == (1400, 1500)
     overview = shots[0].probe
     assert overview["tables"] == 8
-    assert shots[0].requests[0] == (report / "index.html").resolve().as_uri()
+    assert shots[0].requests[0] == browser.url_for((report / "index.html").resolve().as_uri())
     assert any(r.endswith("figures/flawed/tasks.png") for r in shots[0].requests)
     for shot in shots[1:]:
         probe = shot.probe
@@ -115,6 +120,7 @@ def test_five_pages_of_items_paginate(report_inputs: dict[str, Path], tmp_path: 
     ds = write_report_dataset(tmp_path / "big", copies=40)  # 120 STMF items
     out = tmp_path / "rep"
     write_report(ds, [], out=out, check_connectivity=False)
+    allow_report(browser, out)
     probe = open_page(browser, (out / "task-stmf.html").as_uri() + "#page=3", "p3").probe
     assert probe["count"] == "120 of 120 items"
     assert len(probe["items"]) == 20 and probe["items"][0] == "stmf-0100"
