@@ -6,7 +6,14 @@ import re
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
-from cartoqa.parsing.text import after_last_cue, clean, nonempty_lines
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    clean,
+    drop_notes,
+    nonempty_lines,
+    normalize_text,
+)
 
 #: A list item longer than this many words is taken for prose, not a name.
 MAX_NAME_WORDS = 8
@@ -27,6 +34,20 @@ _PROSE = re.compile(
 _AND = re.compile(r"\s+(?:and|&|/)\s+", re.IGNORECASE)
 _LAST_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
+# "The named restaurants are Jufu, ...", "Visible cafes include: A, B"
+_SENTENCE_INTRO = re.compile(
+    r"^(?:(?:so|thus|therefore|overall|in\s+total|in\s+summary)\s*,?\s+)?"
+    r"(?:the|these|those|its|their|visible|named|labell?ed|legible)\b[^,;:]{0,70}?\s"
+    r"(?:are|is|include|includes|read|reads|were)\s*:?\s+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+_FENCE_TAG = re.compile(r"^(?:json|python|text|plaintext|yaml|markdown|md)$", re.IGNORECASE)
+#: JSON keys that hold the list (CartoMapQA's MML answer is {"road_1": .., "road_2": ..})
+_LIST_KEYS = ("answer", "final_answer", "names", "roads", "road_names", "streets",
+              "intersection", "result")
+_ROAD_KEY = re.compile(r"^(?:road|street)[ _-]?\d+$", re.IGNORECASE)
+_DASH_BETWEEN = re.compile(r"(?<=\w)[ \t]*[\u2013\u2014][ \t]*(?=\w)"
+                           r"|(?<=[\w.)])[ \t]+(?:[\u2013\u2014-]{1,2})[ \t]+(?=\w)")
 _PROSE_INTRO = re.compile(
     r"^(?:.*?\b(?:intersection|junction|crossing|corner|meeting)\s+(?:of|between)"
     r"|.*?\bbetween|.*?\b(?:roads?|streets?|names?)\s+(?:are|is))\s+(?P<rest>.+)$",
@@ -52,12 +73,33 @@ def _split_line(line: str, *, split_and: bool) -> list[str]:
     return parts
 
 
+def _from_dict(data: dict[object, object]) -> list[str] | None:
+    """Names from a JSON object: ``road_1``/``road_2`` keys or a list under a known key."""
+    roads = [v for k, v in data.items() if _ROAD_KEY.match(str(k))]
+    if roads and all(isinstance(v, str) for v in roads):
+        return [n for n in (_tidy(str(v)) for v in roads) if n]
+    lower = {str(k).lower(): v for k, v in data.items()}
+    for key in _LIST_KEYS:
+        value = lower.get(key)
+        if isinstance(value, list) and all(isinstance(x, str) for x in value):
+            return [n for n in (_tidy(x) for x in value) if n]
+        if isinstance(value, dict):
+            return _from_dict(value)
+    return None
+
+
 def _items(seg: str, *, split_and: bool) -> list[str] | None:
     """The list items of a response segment; ``[]`` for an explicit none, None if no list."""
+    if "{" in seg:
+        data = find_structured(seg, kind=dict)
+        if isinstance(data, dict):
+            from_dict = _from_dict(data)
+            if from_dict is not None:
+                return from_dict
     structured = find_structured(seg, kind=list)
     if isinstance(structured, list) and all(isinstance(x, str) for x in structured):
         return [n for n in (_tidy(x) for x in structured) if n]
-    lines = nonempty_lines(seg)
+    lines = [ln for ln in nonempty_lines(seg) if not _FENCE_TAG.match(ln)]
     if not lines:
         return None
     if len(lines) == 1 and _NONE.match(lines[0].strip("*_ .")):
@@ -76,6 +118,9 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
                 intro = _PROSE_INTRO.match(ln)
                 if intro:
                     ln = intro.group("rest")
+            sentence = _SENTENCE_INTRO.match(ln)
+            if sentence:
+                ln = sentence.group("rest")
             if _PROSE.search(ln):
                 continue
             raw.extend(_split_line(ln, split_and=split_and))
@@ -120,14 +165,16 @@ def parse_names(text: str) -> ParseResult:
     >>> parse_names("Answer: A, B and C").value
     {'names': ['A', 'B', 'C']}
     """
-    t = clean(text)
+    t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    for seg in ([cue] if cue else []) + [t]:
-        items = _items(seg, split_and=False)
-        if items is not None:
-            return Parsed({"names": items})
+    cued = agree([_as_result(_items(seg, split_and=False), "names")
+                  for seg in answer_segments(t)], key=_names_key, what="lists")
+    if cued is not None:
+        return cued
+    items = _items(drop_notes(t), split_and=False)
+    if items is not None:
+        return Parsed({"names": items})
     return Invalid("no list of names found")
 
 
@@ -152,12 +199,32 @@ def parse_roads(text: str) -> ParseResult:
     >>> parse_roads("It is at the intersection of Mannerheimintie and Lönnrotinkatu.").value
     {'roads': ['Mannerheimintie', 'Lönnrotinkatu']}
     """
-    t = clean(text)
+    t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    for seg in ([cue] if cue else []) + [t]:
-        items = _items(seg, split_and=True)
-        if items:
-            return Parsed({"roads": items})
+    cued = agree([_as_result(_items(seg, split_and=True) or None, "roads")
+                  for seg in answer_segments(t)], key=_names_key, what="road pairs")
+    if cued is not None:
+        return cued
+    items = _items(drop_notes(t), split_and=True)
+    if items:
+        return Parsed({"roads": items})
     return Invalid("no road names found")
+
+
+def _clean_keeping_fences(text: str) -> str:
+    """:func:`clean`, but with code fences still marked, so a fence tag is not a name."""
+    return clean(_FENCE_OPEN.sub("\n", normalize_text(text)))
+
+
+_FENCE_OPEN = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*(?:\n|$)")
+
+
+def _as_result(items: list[str] | None, key: str) -> Parsed | None:
+    return None if items is None else Parsed({key: items})
+
+
+def _names_key(parsed: Parsed) -> tuple[str, ...]:
+    from cartoqa.metrics.names import normalise_name
+
+    return tuple(sorted(normalise_name(n) for n in next(iter(parsed.value.values()))))

@@ -142,10 +142,16 @@ def test_length_without_unit_is_read_in_the_item_unit_with_a_note() -> None:
 @pytest.mark.parametrize(
     "text",
     ["", "far", "500-600 m", "between 500 and 600 meters",
-     "The scale bar is 100 m; the path is about 525 m."],
+     "The path is about 525 m; the other branch is 600 m."],
 )
 def test_length_invalid(text: str) -> None:
     assert isinstance(parse_length(text, unit="m"), Invalid)
+
+
+def test_scale_bar_length_is_not_the_answer() -> None:
+    # the first length after "scale bar" is the bar's own; the other one is the answer
+    result = parse_length("The scale bar is 100 m; the path is about 525 m.", unit="m")
+    assert _value(result)["value"] == 525.0
 
 
 @pytest.mark.parametrize(
