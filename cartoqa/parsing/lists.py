@@ -11,6 +11,7 @@ from cartoqa.parsing.text import (
     answer_segments,
     clean,
     drop_notes,
+    hedge,
     nonempty_lines,
     normalize_text,
 )
@@ -37,10 +38,28 @@ _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 # "The named restaurants are Jufu, ...", "Visible cafes include: A, B"
 _SENTENCE_INTRO = re.compile(
     r"^(?:(?:so|thus|therefore|overall|in\s+total|in\s+summary)\s*,?\s+)?"
-    r"(?:the|these|those|its|their|visible|named|labell?ed|legible)\b[^,;:]{0,70}?\s"
-    r"(?:are|is|include|includes|read|reads|were)\s*:?\s+(?P<rest>\S.*)$",
+    r"(?:the|these|those|its|their|visible|named|labell?ed|legible)\b(?:"
+    r"[^,;:]{0,70}?\s(?:are|include|includes|were)"
+    r"|[^,;:]{0,40}?\b(?:names?|named|roads?|streets?|labell?ed|called)\b[^,;:]{0,30}?\s"
+    r"(?:is|reads?))\s*:?\s+(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
+# a markdown table row: "| 1 | Alepa |"
+_TABLE_ROW = re.compile(r"^\|.*\|$")
+_TABLE_RULE = re.compile(r"^[|:\-\s]+$")
+_ROAD_LABEL = re.compile(r"^(?:road|street)[ _-]?\d+\s*[:=]\s*", re.IGNORECASE)
+# a sentence, not a name: "The marker is on a road"
+_VERB = re.compile(r"\b(?:is|are|was|were|seems?|appears?|shows?|located)\b", re.IGNORECASE)
+
+
+def _is_sentence(text: str) -> bool:
+    """A clause with a verb and lower-case words ("The marker is on a road")."""
+    words = text.split()
+    lower = sum(1 for w in words if w[:1].islower())
+    return len(words) >= 3 and lower >= 2 and bool(_VERB.search(text))
+
+
+_OR = re.compile(r"\s(?:or|and/or)\s", re.IGNORECASE)
 _FENCE_TAG = re.compile(r"^(?:json|python|text|plaintext|yaml|markdown|md)$", re.IGNORECASE)
 #: JSON keys that hold the list (CartoMapQA's MML answer is {"road_1": .., "road_2": ..})
 _LIST_KEYS = ("answer", "final_answer", "names", "roads", "road_names", "streets",
@@ -55,8 +74,21 @@ _PROSE_INTRO = re.compile(
 )
 
 
+def _table(lines: list[str]) -> list[str] | None:
+    """The names in a markdown table: the column headed *name*/*road*, else the last."""
+    rows = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines
+            if _TABLE_ROW.match(ln.strip()) and not _TABLE_RULE.match(ln)]
+    if len(rows) < 2:
+        return None
+    header, body = rows[0], rows[1:]
+    column = next((i for i, h in enumerate(header)
+                   if re.search(r"name|road|street", h, re.IGNORECASE)), len(header) - 1)
+    return [row[column] for row in body if column < len(row) and row[column]]
+
+
 def _tidy(name: str) -> str:
     name = name.strip().strip("\"'").strip()
+    name = _ROAD_LABEL.sub("", name)
     name = _LEADING_AND.sub("", name)
     name = re.sub(r"^(?:the\s+)?(?:roads?|streets?|names?)\s+(?:are|is)\s+", "", name, flags=re.I)
     name = name.rstrip(".;,!").strip().strip("\"'").strip()
@@ -105,7 +137,10 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
     if len(lines) == 1 and _NONE.match(lines[0].strip("*_ .")):
         return []
     bulleted = [_BULLET.sub("", ln, count=1) for ln in lines if _BULLET.match(ln)]
-    if bulleted:
+    table = _table(lines)
+    if table is not None:
+        raw = table
+    elif bulleted:
         raw = bulleted
     else:
         body = [ln for ln in lines if not ln.endswith(":")]
@@ -123,14 +158,19 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
                 ln = sentence.group("rest")
             if _PROSE.search(ln):
                 continue
-            raw.extend(_split_line(ln, split_and=split_and))
+            parts = _split_line(ln, split_and=split_and)
+            if sentence and len(parts) == 1:
+                # "The pharmacies are A and B.": a sentence lists its names with "and"
+                parts = _LAST_AND.split(parts[0])
+            raw.extend(parts)
     items = []
     for item in raw:
         m = _LABEL.match(item.strip())
-        if m and len(m.group("label").split()) <= 3 and m.group("rest").strip():
+        if m and len(m.group("label").split()) <= 5 and m.group("rest").strip():
             item = m.group("rest")
         tidy = _tidy(item)
-        if tidy and len(tidy.split()) <= MAX_NAME_WORDS and not _PROSE.search(tidy):
+        if (tidy and len(tidy.split()) <= MAX_NAME_WORDS and not _PROSE.search(tidy)
+                and not _is_sentence(tidy)):
             items.append(tidy)
     if not items and any(_NONE.match(ln.strip("*_ .")) for ln in lines):
         return []
@@ -202,14 +242,26 @@ def parse_roads(text: str) -> ParseResult:
     t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     if not t.strip():
         return Invalid("empty response")
-    cued = agree([_as_result(_items(seg, split_and=True) or None, "roads")
-                  for seg in answer_segments(t)], key=_names_key, what="road pairs")
+    cued = agree([_roads_in(seg) for seg in answer_segments(t)], key=_names_key,
+                 what="road pairs")
     if cued is not None:
         return cued
-    items = _items(drop_notes(t), split_and=True)
+    body = drop_notes(t)
+    if len(nonempty_lines(body)) == 1:
+        found = _roads_in(body)
+        return found if found is not None else Invalid("no road names found")
+    items = _items(body, split_and=True)
     if items:
         return Parsed({"roads": items})
     return Invalid("no road names found")
+
+
+def _roads_in(segment: str) -> ParseResult | None:
+    """The roads of one answer segment; a hedge (``A or B``, ``maybe``) is invalid."""
+    hedged = hedge(segment) or (_OR.search(segment) and "or")
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    return _as_result(_items(segment, split_and=True) or None, "roads")
 
 
 def _clean_keeping_fences(text: str) -> str:

@@ -11,7 +11,7 @@ from cartoqa.parsing.lists import parse_names
 from cartoqa.parsing.numbers import find_numbers
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
-from cartoqa.parsing.text import normalize_text
+from cartoqa.parsing.text import clean, normalize_text
 
 
 def _resolve(key: str, known: dict[str, str]) -> str | None:
@@ -136,7 +136,7 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
     candidates = [_as_mapping(find_structured(t, kind=kind)) for kind in (dict, list)]
     mappings = [c for c in candidates if c is not None]
     if not mappings:
-        lines = _from_lines(t, known)
+        lines = _from_lines(clean(t), known)
         if lines is None:
             return Invalid("no JSON object found")
         mappings = [lines]

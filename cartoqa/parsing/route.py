@@ -54,7 +54,7 @@ _BRACKETED = re.compile(r"\[([^\[\]]*)\]")
 _EMPHASIS = re.compile(r"\*\*|__|`")
 # "Route:", "Start:", "Final route:" before the first element of a line
 _STEP_LABEL = re.compile(
-    r"^(?:(?:final|shortest|suggested|my)\s+)?(?:route|path|answer|start(?:ing\s+point)?|origin|"
+    r"^(?:the\s+)?(?:shortest\s+|final\s+)?route\s+(?:is|would\s+be|will\s+be)\s*:?\s*|^(?:(?:final|shortest|suggested|my)\s+)?(?:route|path|answer|start(?:ing\s+point)?|origin|"
     r"end(?:ing\s+point)?|destination|directions?|navigation|steps?|instructions?|"
     r"turn-by-turn(?:\s+instructions)?)\s*[:=]\s*",
     re.IGNORECASE,
@@ -65,6 +65,7 @@ _ROUTE_LINE = re.compile(
     r"[ \t]*(?:\([^()\n]{0,30}\))?[ \t]*[:=][ \t]*(?P<rest>.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.MULTILINE)
 _FILLER = re.compile(r"^(?:and\s+then|then|and|next|finally)\s+", re.IGNORECASE)
 _ENUM = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|step\s+\d+\s*[:.)])\s*", re.IGNORECASE)
 
@@ -128,7 +129,7 @@ def canonical_marker(text: str) -> str | None:
 def _elements(raw: list[str]) -> list[str]:
     steps: list[str] = []
     for element in raw:
-        element = _ENUM.sub("", element.strip(), count=1)
+        element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
         element = _STEP_LABEL.sub("", element, count=1)
         element = _FILLER.sub("", element, count=1)
         element = element.strip().strip("\"'").strip().rstrip(".").strip()
@@ -198,7 +199,7 @@ def parse_route(text: str) -> ParseResult:
     >>> parse_route("blue -> go straight -> Mannerheimintie -> red").value["steps"][1]
     'continue straight'
     """
-    t = _EMPHASIS.sub("", normalize_text(text))
+    t = _HEADING_LINE.sub("", _EMPHASIS.sub("", normalize_text(text)))
     if not t.strip():
         return Invalid("empty response")
     segments = answer_segments(t) or _route_lines(t)
@@ -275,6 +276,12 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
         distinct = {tuple(c) for c in complete}
         if len(distinct) > 1:
             return Invalid(f"several different routes ({len(distinct)})")
+        if whole:
+            last = list(_BRACKETED.finditer(segment))[-1]
+            line_start = segment.rfind("\n", 0, last.start()) + 1
+            hedged = hedge(segment[line_start : last.start()])
+            if hedged:
+                return Invalid(f"a hedged answer ({hedged})")
         if complete:
             return Parsed({"steps": complete[-1]})
         if not whole:
