@@ -156,6 +156,9 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
             sentence = _SENTENCE_INTRO.match(ln)
             if sentence:
                 ln = sentence.group("rest")
+                words = ln.split()
+                if len(words) >= 3 and all(w[:1].islower() for w in words):
+                    continue  # "The labels are too small to read."
             if _PROSE.search(ln):
                 continue
             parts = _split_line(ln, split_and=split_and)

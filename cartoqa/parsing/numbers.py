@@ -527,11 +527,23 @@ def _answer_quantities(text: str) -> list[Quantity]:
     """The lengths of a text, without the scale bar's own length."""
     qs = find_quantities(text)
     skip: set[int] = set()
+    named: list[int] = []  # where a "50 m scale bar" names its length first
+    for q in qs:
+        m = _SCALE_AFTER.match(text, q.end)
+        if m:
+            skip.add(q.start)
+            named.append(m.end())
     for m in _SCALE.finditer(text):
+        if any(m.start() <= end <= m.start() + len("scale") for end in named):
+            continue
         after = [q for q in qs if m.start() <= q.start < m.end()]
         if after:
             skip.add(after[0].start)
     return [q for q in qs if q.start not in skip]
+
+
+# "the 50 m scale bar", "a 100 ft long scale"
+_SCALE_AFTER = re.compile(r"\s*-?\s*(?:long\s+|wide\s+)?scale\b", re.IGNORECASE)
 
 
 def _range(text: str) -> bool:

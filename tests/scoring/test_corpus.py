@@ -39,6 +39,9 @@ def load_corpus() -> list[dict[str, Any]]:
         for number, entry in enumerate(yaml.safe_load((CORPUS / f"{task}.yaml").read_text(
                 encoding="utf-8")), start=1):
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
+    holdout = yaml.safe_load((CORPUS / "holdout.yaml").read_text(encoding="utf-8"))
+    for number, entry in enumerate(holdout, start=1):
+        entries.append({**entry, "batch": "holdout", "where": f"holdout.yaml#{number}"})
     return entries
 
 
@@ -137,19 +140,26 @@ def test_each_response(entry: dict[str, Any]) -> None:
 
 
 def main() -> int:
-    """Print the agreement per task."""
-    table = agreement_table(ENTRIES)
-    print(f"{'task':6} {'n':>4} {'agree':>6} {'missed':>7} {'wrong':>6} {'agreement':>10}")
-    for task, c in table.items():
-        n = sum(c.values())
-        print(f"{task:6} {n:4d} {c['agree']:6d} {c['missed']:7d} {c['wrong']:6d} "
-              f"{c['agree'] / n:10.1%}")
+    """Print the agreement per task, for the whole corpus and for the held-out file."""
+    for title, entries in (("all files", ENTRIES),
+                           ("holdout.yaml", [e for e in ENTRIES if e.get("batch")])):
+        print(f"== {title} ==")
+        _print_table(agreement_table(entries))
     for entry in ENTRIES:
         outcome = judge(entry)
         if outcome != "agree":
             result = parse_response(_item(entry), entry["response"])
             print(f"  {outcome}: {entry['where']} {entry['response'][:60]!r} -> {result}")
     return 0
+
+
+def _print_table(table: dict[str, Counter[str]]) -> None:
+    print(f"{'task':6} {'n':>4} {'agree':>6} {'missed':>7} {'wrong':>6} {'agreement':>10}")
+    for task, c in table.items():
+        n = sum(c.values())
+        if n:
+            print(f"{task:6} {n:4d} {c['agree']:6d} {c['missed']:7d} {c['wrong']:6d} "
+                  f"{c['agree'] / n:10.1%}")
 
 
 if __name__ == "__main__":
