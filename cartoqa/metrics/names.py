@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: Abbreviations expanded word by word (after case folding and punctuation removal).
 NAME_ABBREVIATIONS: dict[str, str] = {
@@ -63,6 +64,7 @@ def _expand(words: list[str], i: int) -> str:
     return NAME_ABBREVIATIONS.get(word, word)
 
 
+@lru_cache(maxsize=65536)
 def normalise_name(name: str) -> str:
     """Normalise a name for matching (the rule in this module's docstring).
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
@@ -70,6 +71,7 @@ _FILLER = re.compile(r"^(?:and\s+then|then|and|next|finally)\s+", re.IGNORECASE)
 _ENUM = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|step\s+\d+\s*[:.)])\s*", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def canonical_action(text: str) -> str | None:
     """Return the canonical SRN action a phrase means, or ``None``.
 
@@ -104,6 +106,7 @@ def canonical_action(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def canonical_marker(text: str) -> str | None:
     """Return ``"blue"`` or ``"red"`` when a phrase names the origin or destination marker.
 
