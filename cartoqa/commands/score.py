@@ -51,13 +51,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """
     parser.epilog = (
         'PREDICTIONS holds one JSON object per line: {"id": ..., "response": "raw model '
-        'text"}. Items without a prediction and answers that cannot be parsed count as '
-        "invalid. See docs/scoring.md for the parsing rules and every metric."
+        'text"} (as `cartoqa run` writes), or is a VLMEvalKit prediction file (.xlsx/.tsv '
+        "with the exported `id` column and `prediction`) or an lmms-eval sample log "
+        "(--log_samples); several files may be given. Items without a prediction and "
+        "answers that cannot be parsed count as invalid. See docs/scoring.md for the "
+        "parsing rules and every metric."
     )
     parser.add_argument("dataset", type=Path, metavar="DATASET",
                         help="dataset folder written by `cartoqa build` (with items.jsonl)")
-    parser.add_argument("predictions", type=Path, metavar="PREDICTIONS.jsonl",
-                        help="the model's responses, one JSON object per line")
+    parser.add_argument("predictions", type=Path, nargs="+", metavar="PREDICTIONS",
+                        help="the model's responses: cartoqa JSON lines, VLMEvalKit "
+                        ".xlsx/.tsv prediction files or lmms-eval sample logs")
     parser.add_argument("--out", type=Path, default=None, metavar="REPORT.json",
                         help="JSON report path (default: PREDICTIONS with .score.json)")
     parser.add_argument("--plot", type=Path, default=None, metavar="DIR",
@@ -99,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         figures = write_plots(report, args.plot)
     if args.no_items:
         report.pop("items", None)
-    out = args.out if args.out is not None else default_report_path(args.predictions)
+    out = args.out if args.out is not None else default_report_path(args.predictions[0])
     write_json_atomic(out, report)
     sys.stdout.write(format_report(report))
     print(f"\nreport: {out}")

@@ -269,9 +269,41 @@ def score_predictions(
                         connectivity_note=connectivity_note)
 
 
+def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], list[str]]:
+    """Read one or more predictions files into one mapping (an id may appear once).
+
+    Parameters
+    ----------
+    paths : sequence of str or pathlib.Path
+        The files.
+
+    Returns
+    -------
+    tuple
+        Response per item id, and notes.
+
+    Raises
+    ------
+    CartoqaError
+        A file cannot be read, or two files answer the same item.
+    """
+    merged: dict[str, str] = {}
+    notes: list[str] = []
+    for path in paths:
+        predictions, file_notes = read_predictions(path)
+        both = set(merged) & set(predictions)
+        if both:
+            raise CartoqaError(f"{path} answers item {sorted(both)[0]!r} again "
+                               f"({len(both)} repeated ids)",
+                               fix="give each item's prediction in one file only")
+        merged.update(predictions)
+        notes.extend(file_notes)
+    return merged, notes
+
+
 def score_dataset(
     dataset_dir: str | Path,
-    predictions_path: str | Path,
+    predictions_path: str | Path | Sequence[str | Path],
     *,
     is_connected: ConnectivityChecker | None = None,
     check_connectivity: bool = True,
@@ -284,8 +316,10 @@ def score_dataset(
     ----------
     dataset_dir : str or pathlib.Path
         The dataset folder (``items.jsonl``).
-    predictions_path : str or pathlib.Path
-        JSON lines ``{"id": ..., "response": ...}``.
+    predictions_path : str or pathlib.Path, or a sequence of them
+        JSON lines ``{"id": ..., "response": ...}``, a VLMEvalKit prediction file or an
+        lmms-eval sample log (see :func:`~cartoqa.scoring.io.read_predictions`);
+        several files (e.g. VLMEvalKit's one per task) are read together.
     is_connected : callable, optional
         SRN connectivity check. When omitted and ``check_connectivity`` is true, the
         road-graph check of :mod:`groundtruth` is used if it is available.
@@ -312,11 +346,14 @@ def score_dataset(
     from cartoqa.scoring.connectivity import groundtruth_checker
 
     items = load_items(dataset_dir)
-    predictions, file_notes = read_predictions(predictions_path)
+    paths = ([predictions_path] if isinstance(predictions_path, str | Path)
+             else list(predictions_path))
+    predictions, file_notes = read_prediction_files(paths)
     ids = {str(item["id"]) for item in items}
     if predictions and not ids & set(predictions):
         raise CartoqaError(
-            f"none of the {len(predictions)} predictions in {predictions_path} is for an item "
+            f"none of the {len(predictions)} predictions in {', '.join(map(str, paths))} is "
+            "for an item "
             f"of {dataset_dir}",
             fix="score the predictions against the dataset they were made for",
         )
@@ -333,5 +370,5 @@ def score_dataset(
     if file_notes:
         report["notes"] = file_notes
     report["dataset"] = str(dataset_dir)
-    report["predictions"] = str(predictions_path)
+    report["predictions"] = str(paths[0]) if len(paths) == 1 else [str(p) for p in paths]
     return report
