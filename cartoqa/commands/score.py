@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from cartoqa.errors import CartoqaError
 from cartoqa.scoring.connectivity import extract_map
 from cartoqa.scoring.core import score_dataset
 from cartoqa.scoring.io import write_json_atomic
@@ -74,6 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip the SRN road-graph connectivity check")
     parser.add_argument("--no-items", action="store_true",
                         help="leave the per-item rows out of the JSON report")
+    parser.add_argument("--extractor-endpoint", default=None, metavar="URL",
+                        help="an OpenAI-compatible server whose model extracts the final "
+                        "answer of responses the rules cannot read (nothing is sent "
+                        "without it); the report shows the metrics with and without it")
+    parser.add_argument("--extractor-model", default=None, metavar="NAME",
+                        help="the extractor's model name (with --extractor-endpoint); the "
+                        "key, if any, comes from $CARTOQA_API_KEY or $OPENAI_API_KEY")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,12 +97,26 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
+    extractor = None
+    if (args.extractor_endpoint is None) != (args.extractor_model is None):
+        raise CartoqaError("--extractor-endpoint and --extractor-model go together",
+                           fix="give both, or neither")
+    if args.extractor_endpoint is not None:
+        from cartoqa.runner.run import api_key_from_env
+        from cartoqa.scoring.extraction import AnswerExtractor
+
+        try:
+            extractor = AnswerExtractor(args.extractor_endpoint, args.extractor_model,
+                                        api_key=api_key_from_env())
+        except ValueError as exc:
+            raise CartoqaError(str(exc), fix="give the server's http(s) URL") from None
     report = score_dataset(
         args.dataset,
         args.predictions,
         check_connectivity=not args.no_connectivity,
         extracts=extract_map(args.extract),
         include_items=True,
+        extractor=extractor,
     )
     figures = []
     if args.plot is not None:
@@ -106,6 +128,11 @@ def run(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else default_report_path(args.predictions[0])
     write_json_atomic(out, report)
     sys.stdout.write(format_report(report))
+    extracted = report.get("with_extractor")
+    if extracted is not None:
+        print(f"\n#### with the answer extractor ({extracted['model']}): "
+              f"{extracted['n_sent']} responses sent, {extracted['n_answered']} answered")
+        sys.stdout.write(format_report(extracted))
     print(f"\nreport: {out}")
     for path in figures:
         print(f"figure: {path}")
