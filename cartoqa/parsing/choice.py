@@ -194,7 +194,13 @@ def _choice_in(segment: str, options: Mapping[str, str] | None) -> ParseResult |
         by_label = _letter_from_label(segment, options)
         if by_label is not None:
             return Parsed({"letter": by_label}, ("matched by option label",))
-    m = re.match(r"^\W*([B-E])\b(?!')", segment)
-    if m:
-        return Parsed({"letter": m.group(1)})
+    # "I think it's C": the one capital letter standing alone in a short answer
+    alone = {m.group(1) for m in _STANDALONE.finditer(segment)
+             if not (m.group(1) == "A" and _ARTICLE_AFTER.match(segment, m.end()))}
+    if len(alone) == 1 and len(segment) <= 80:
+        return Parsed({"letter": alone.pop()})
     return None
+
+
+_STANDALONE = re.compile(r"(?<![A-Za-z'\-])([A-E])(?![A-Za-z'\-])")
+_ARTICLE_AFTER = re.compile(r"\s+[a-z]")
