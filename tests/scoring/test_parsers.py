@@ -284,3 +284,28 @@ def test_parse_response_dispatch_and_missing_prediction() -> None:
     assert isinstance(parse_response({"task": "xyz", "request": "q"}, "A"), Invalid)
     rle = {"task": "rle", "request": "length", "answer": {"value": 1.0, "unit": "ft"}}
     assert _value(parse_response(rle, "1 m"))["value"] == pytest.approx(1 / 0.3048)
+
+
+#: CartoMapQA's 22 feature types (its paper's Table 9), as its prompts name them.
+CARTOMAPQA_TYPES = [
+    "Convenience store", "Supermarket", "Drug store/pharmacy", "General clinic", "Hospital",
+    "Restaurant", "Fast food store", "Coffee shop", "ATM or cash point", "Bank", "Playground",
+    "Park area", "Fitness center", "Clothes shop", "Beauty shop", "Water stream", "River",
+    "Bus stop", "Gas station", "Primary road", "Car parking lot", "Public toilet",
+]
+
+
+def test_one_synonym_table_covers_the_catalogue_both_ways() -> None:
+    from cartoqa.parsing import FEATURE_TYPE_SYNONYMS, canonical_type, cartomapqa_name
+    from groundtruth.catalogue import feature_type_names
+
+    names = feature_type_names()
+    assert set(FEATURE_TYPE_SYNONYMS) == set(names)
+    read = [canonical_type(t) for t in CARTOMAPQA_TYPES]
+    assert None not in read and sorted(map(str, read)) == sorted(names)
+    for name in names:
+        assert canonical_type(cartomapqa_name(name)) == name
+        for synonym in FEATURE_TYPE_SYNONYMS[name]:
+            assert canonical_type(synonym, names) == name, synonym
+    assert [cartomapqa_name(n) for n in ("fast food", "parking", "ATM")] == [
+        "Fast food store", "Car parking lot", "ATM or cash point"]
