@@ -338,6 +338,8 @@ def parse_count(text: str) -> ParseResult:
                 return Invalid(f"a hedged answer ({hedged})")
         value = _single_value([n.value for n in nums])
         if value is None:
+            value = _stated_count(body, nums)
+        if value is None:
             value = _single_value([n.value for n in find_numbers(lines[-1])])
         if value is None:
             shown = ", ".join(sorted({_fmt(n.value) for n in nums}))
@@ -383,6 +385,38 @@ def _alternatives(text: str, nums: list[Number]) -> str | None:
             or (gap.strip().lower() == "and" and _BETWEEN.search(text[: a.start]))
         ):
             return f"a range or alternatives ({_fmt(a.value)}{gap}{_fmt(b.value)}), not one count"
+    return None
+
+
+# "so 3 in total", "a total of 3", "Total: 3"
+_TOTAL_BEFORE = re.compile(r"\b(?:in\s+total|total(?:\s+count)?(?:\s+of|\s+is|\s*[:=])|"
+                           r"altogether|overall)\s*(?:about\s+|approximately\s+)?$",
+                           re.IGNORECASE)
+_TOTAL_AFTER = re.compile(r"\s+(?:[A-Za-z-]+\s+){0,3}(?:in\s+total|altogether|overall)\b",
+                          re.IGNORECASE)
+# "There are 3 ...", "I count 5 ...", "I can see 2 ..."
+_STATED = re.compile(r"\b(?:there\s+(?:are|is)|i\s+(?:can\s+)?(?:count(?:ed)?|found|find|"
+                     r"identified|identify))\s+(?:a\s+total\s+of\s+|exactly\s+)?$",
+                     re.IGNORECASE)
+
+
+def _stated_count(text: str, nums: list[Number]) -> float | None:
+    """The count a sentence states, when the other numbers are details.
+
+    A total (``so 3 in total``, ``a total of 3``) wins; else a count stated as
+    ``There are 3`` / ``I count 3`` when all such statements agree. (``I see 3 at zoom
+    19`` states nothing: ``see`` is too loose a verb to pick one number.)
+    """
+    totals = [n.value for n in nums
+              if _TOTAL_BEFORE.search(text[max(0, n.start - 40) : n.start])
+              or _TOTAL_AFTER.match(text, n.end)]
+    stated = [n.value for n in nums if _STATED.search(text[max(0, n.start - 40) : n.start])]
+    for values in (totals, stated):
+        value = _single_value(values)
+        if value is not None:
+            return value
+        if values:
+            return None
     return None
 
 
@@ -520,7 +554,10 @@ def _unitless(value: float, unit: str) -> Parsed:
 
 
 # "scale bar ... 50 m": the first length after a mention of the scale bar is the bar's
-_SCALE = re.compile(r"\bscale(?:\s*-?\s*bar)?s?\b[^.;\n]{0,60}", re.IGNORECASE)
+_SCALE = re.compile(
+    r"\bscale\s*-?\s*(?:bar|line|indicator|ruler)s?\b[^.;\n]{0,60}"
+    r"|\b(?:the|map)\s+scale\s+(?:shows|reads|indicates|represents|is|of|says|:)[^.;\n]{0,60}",
+    re.IGNORECASE)
 
 
 def _answer_quantities(text: str) -> list[Quantity]:
@@ -539,7 +576,10 @@ def _answer_quantities(text: str) -> list[Quantity]:
         after = [q for q in qs if m.start() <= q.start < m.end()]
         if after:
             skip.add(after[0].start)
-    return [q for q in qs if q.start not in skip]
+    kept = [q for q in qs if q.start not in skip]
+    if any(q.unit != "cm" for q in kept):  # centimetres measured on the image, not the answer
+        kept = [q for q in kept if q.unit != "cm"]
+    return kept
 
 
 # "the 50 m scale bar", "a 100 ft long scale"
