@@ -1,8 +1,10 @@
-"""Shortest drivable routes by length, and route lengths along the road geometry."""
+"""Shortest drivable routes by length, route lengths along the road geometry, and
+routes picked at random (:func:`random_route`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -291,3 +293,51 @@ def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
         if alt.length_m <= limit:
             found[key] = alt
     return sorted(found.values(), key=lambda r: (r.length_m, r.nodes))
+
+
+def random_route(graph: nx.MultiDiGraph, origin: int, rng: random.Random, *,
+                 cutoff_m: float, min_m: float, round_: int, rounds: int,
+                 destinations: Container[int] | None = None) -> Route | None:
+    """The shortest route from ``origin`` to a destination drawn with ``rng``.
+
+    The candidates are the nodes (other than ``origin``, and in ``destinations`` when
+    given) at least ``min_m`` and at most ``cutoff_m`` road metres away, sorted; of
+    those, an origin used again (in pass ``round_`` of ``rounds`` over the origins,
+    as the samplers' ``pick_round`` tells) takes only every ``rounds``-th from
+    ``round_``, so that it gets other destinations.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        The road graph (edge attribute ``length`` in metres).
+    origin : int
+        Start node.
+    rng : random.Random
+        Draws the destination (one ``randrange`` call, only when there is a candidate).
+    cutoff_m : float
+        Farthest destination, metres along the roads.
+    min_m : float
+        Nearest destination, metres along the roads.
+    round_, rounds : int
+        This pass over the origins and how many passes there are.
+    destinations : container of int, optional
+        The only nodes allowed as destination.
+
+    Returns
+    -------
+    Route or None
+        ``None`` when no node qualifies or the drawn one cannot be reached.
+    """
+    reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=cutoff_m,
+                                                  weight="length")
+    targets = sorted(n for n, d in reach.items()
+                     if n != origin and d >= min_m
+                     and (destinations is None or n in destinations))
+    targets = targets[round_::rounds]
+    if not targets:
+        return None
+    dest = targets[rng.randrange(len(targets))]
+    try:
+        return shortest_route(graph, origin, dest)
+    except NoRouteError:
+        return None

@@ -4,7 +4,8 @@
 (with a one-tile margin), writes the Leaflet page (:mod:`renderers.page`) to a
 temporary file, has the long-lived :class:`~renderers.browser.Browser` load it over
 ``file://`` and screenshot it as soon as every tile has loaded, and reads back from
-Leaflet where it put each marker, path vertex and the scale bar. The positions
+Leaflet where it put each marker, path vertex, the scale bar and the other map
+controls (:attr:`RenderResult.controls`). The positions
 computed by :mod:`groundtruth.projection` are checked against Leaflet's own to half
 a pixel, so what the result reports is what the image shows.
 """
@@ -16,7 +17,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -34,6 +35,7 @@ __all__ = [
     "Marker",
     "RenderResult",
     "TileSource",
+    "control_boxes",
     "describe_drawing",
     "parse_scale_label",
 ]
@@ -93,6 +95,12 @@ var scale = Array.prototype.map.call(
         return {label: e.textContent, box: [r.left, r.top, r.width, r.height]};
     });
 var attribution = document.querySelector(".leaflet-control-attribution");
+function controlBox(selector) {
+    var e = document.querySelector(selector);
+    if (!e) { return null; }
+    var r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+}
 return {
     size: [size.x, size.y],
     zoom: zoom,
@@ -103,6 +111,11 @@ return {
     path: path,
     scale: scale,
     attribution: attribution ? attribution.textContent : null,
+    controls: {
+        zoom: controlBox(".leaflet-control-zoom"),
+        scale_bar: controlBox(".leaflet-control-scale"),
+        attribution: controlBox(".leaflet-control-attribution")
+    },
     tiles: document.querySelectorAll("img.leaflet-tile").length,
     tile_errors: window.cartoqaTileErrors
 };
@@ -143,12 +156,17 @@ class RenderResult:
         The view drawn.
     html : str
         The page that was screenshot.
+    controls : dict
+        Where Leaflet drew each map control, measured in the page: control name
+        (``"zoom"``, ``"scale_bar"``, ``"attribution"``) -> ``(x0, y0, x1, y1)`` in view
+        pixels; only the controls on the map (see :func:`control_boxes`).
     """
 
     png: bytes
     drawn: dict[str, Any]
     view: View
     html: str
+    controls: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
 def parse_scale_label(label: str) -> tuple[float, str]:
@@ -181,6 +199,39 @@ def parse_scale_label(label: str) -> tuple[float, str]:
         raise RenderError(f"unexpected scale bar label {label!r}",
                           "report this as a bug in renderers.map_render")
     return float(match.group(1)), match.group(2)
+
+
+def control_boxes(probe: dict[str, Any]) -> dict[str, tuple[float, float, float, float]]:
+    """The map controls' boxes from what :data:`PROBE_JS` measured in the page.
+
+    Parameters
+    ----------
+    probe : dict
+        The probe's result; its ``controls`` maps a control name to
+        ``[left, top, right, bottom]`` (CSS pixels from the map's top-left corner) or
+        ``None`` when the page has no such control.
+
+    Returns
+    -------
+    dict
+        Control name -> ``(x0, y0, x1, y1)``, for the controls drawn with a size.
+
+    Examples
+    --------
+    >>> control_boxes({"controls": {"zoom": None, "scale_bar": [10, 722.5, 91, 758],
+    ...                             "attribution": [1130, 750, 1366, 768]}})
+    {'scale_bar': (10.0, 722.5, 91.0, 758.0), 'attribution': (1130.0, 750.0, 1366.0, 768.0)}
+    >>> control_boxes({})
+    {}
+    """
+    out: dict[str, tuple[float, float, float, float]] = {}
+    for name, box in (probe.get("controls") or {}).items():
+        if box is None:
+            continue
+        x0, y0, x1, y1 = (float(v) for v in box)
+        if x1 > x0 and y1 > y0:
+            out[name] = (x0, y0, x1, y1)
+    return out
 
 
 def _check_close(
@@ -415,7 +466,8 @@ class MapRenderer:
             "style_version": self.tiles.style_version,
             "count": int(probe["tiles"]),
         }
-        return RenderResult(png=png, drawn=drawn, view=view, html=html)
+        return RenderResult(png=png, drawn=drawn, view=view, html=html,
+                            controls=control_boxes(probe))
 
     def close(self) -> None:
         """Close the browser if this renderer started it, and remove the page folder."""

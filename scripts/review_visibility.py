@@ -22,7 +22,8 @@ from PIL import Image, ImageDraw
 
 from cartoqa.settings import cache_root, web_assets_dir
 from cartoqa.tasks.base import BuildContext
-from cartoqa.tasks.scenes import Drawn, MarkerSpec, RoadIndex, names_drawn, scene_exclusion
+from cartoqa.tasks.drawing import Drawn, MarkerSpec, scene_exclusion
+from cartoqa.tasks.roads import RoadIndex, names_drawn
 from cartoqa.visibility import analyse_view, decode_png, render_reference
 from groundtruth.extracts import resolve_extract
 from groundtruth.junctions import road_names_at

@@ -18,9 +18,6 @@ if TYPE_CHECKING:  # imported lazily at run time: starting them is expensive
     from renderers.markers import Marker
     from renderers.tiles import TileRenderer
 
-#: Zoom of STMF/MTMF maps.
-FEATURE_MAP_ZOOM = 19
-
 
 def slot_rng(seed: int, *parts: object) -> random.Random:
     """A random generator determined by the seed and a scenario's identity.

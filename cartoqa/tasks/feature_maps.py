@@ -1,6 +1,8 @@
-"""Zoom-19 map views for STMF and MTMF (the same maps serve both tasks).
+"""Feature maps: views for STMF and MTMF (the same maps serve both tasks), zoom 19 by
+default.
 
-Map number ``j`` is a pure function of the seed, the extract and ``j``: centres are
+Map number ``j`` at a zoom is a pure function of the seed, the extract, the zoom and
+``j``: centres are
 drawn at random inside the extract, nudged so that no map symbol sits on the edge of
 the view, rendered, and kept only when every catalogue type is unambiguous on the
 image (no icon cut by an edge, no icon that no data feature explains, no label running
@@ -12,13 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import FEATURE_MAP_ZOOM, BuildContext, slot_rng
-from cartoqa.tasks.rules import RESERVED_BOXES
-from cartoqa.tasks.scenes import draw_scene, scene_exclusion
-from cartoqa.visibility import EDGE_BAND_PX, ViewFeatures, analyse_view
+from cartoqa.tasks.base import BuildContext, slot_rng
+from cartoqa.tasks.drawing import draw_scene, scene_exclusion
+from cartoqa.visibility import ViewFeatures, analyse_view
+from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
 from groundtruth.projection import View
 
+#: Zoom of the STMF/MTMF maps (the default of every function here).
+FEATURE_MAP_ZOOM = 19
 #: Random centres tried for one map before the slot is given up.
 MAX_MAP_ATTEMPTS = 12
 #: Nudges tried per centre to move symbols off the view's edges.
@@ -29,7 +33,7 @@ MIN_DRAWN_FEATURES = 3
 
 @dataclass
 class FeatureMap:
-    """One accepted zoom-19 map."""
+    """One accepted feature map (its zoom is ``view.zoom``)."""
 
     slot: int
     attempt: int
@@ -39,37 +43,48 @@ class FeatureMap:
     features: ViewFeatures
 
 
-def image_name(slot: int) -> str:
-    """File name of map ``slot``'s image."""
-    return f"map19-{slot:04d}.png"
+def image_name(slot: int, zoom: int = FEATURE_MAP_ZOOM) -> str:
+    """File name of map ``slot``'s image at a zoom.
+
+    Examples
+    --------
+    >>> image_name(7)
+    'map19-0007.png'
+    >>> image_name(7, zoom=18)
+    'map18-0007.png'
+    """
+    return f"map{zoom}-{slot:04d}.png"
 
 
 def _symbols_clear_of_edges(view: View, symbol_px: list[tuple[float, float]]) -> bool:
+    """Whether no symbol near the view lies on its edge band or by a control's zone.
+
+    The band is a little wider than the analysis's (:data:`EDGE_BAND_PX` + 2), so that a
+    symbol a few pixels off its data position is not judged on the edge afterwards.
+    """
     band = EDGE_BAND_PX + 2
-    for x, y in symbol_px:
-        on_x = -band <= x <= view.width + band
-        on_y = -band <= y <= view.height + band
-        if not (on_x and on_y):
-            continue
-        if x < band or y < band or x > view.width - band or y > view.height - band:
-            return False
-        if any(b[0] - band <= x <= b[2] + band and b[1] - band <= y <= b[3] + band
-               for b in RESERVED_BOXES):
-            return False
-    return True
+    return not any(
+        within_band(x, y, width=view.width, height=view.height, margin=band)
+        and near_edge(x, y, width=view.width, height=view.height, margin=band,
+                      boxes=RESERVED_BOXES)
+        for x, y in symbol_px)
 
 
-def candidate_view(ctx: BuildContext, slot: int, attempt: int) -> View | None:
-    """A geometric candidate view for a map slot's attempt, or None (pure of rendering)."""
+def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
+                   zoom: int = FEATURE_MAP_ZOOM) -> View | None:
+    """A geometric candidate view for a map slot's attempt, or None (pure of rendering).
+
+    Only the symbol types OSM-Carto draws at ``zoom`` are kept off the edges.
+    """
     bounds = ctx.extract.bounds
     if bounds is None:
         return None
     s, w, n, e = bounds
-    rng = slot_rng(ctx.seed, "map19", slot, attempt)
+    rng = slot_rng(ctx.seed, f"map{zoom}", slot, attempt)
     drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
-                   and ft.drawn_at(FEATURE_MAP_ZOOM)}
+                   and ft.drawn_at(zoom)}
     symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
-    probe = View(center=((s + n) / 2, (w + e) / 2), zoom=FEATURE_MAP_ZOOM)
+    probe = View(center=((s + n) / 2, (w + e) / 2), zoom=zoom)
     half_lat = (probe.bounds[2] - probe.bounds[0]) / 2
     half_lon = (probe.bounds[3] - probe.bounds[1]) / 2
     lat_lo, lat_hi = s + half_lat, n - half_lat
@@ -80,7 +95,7 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int) -> View | None:
     lat = rng.uniform(lat_lo, lat_hi)
     lon = rng.uniform(lon_lo, lon_hi)
     for _ in range(MAX_NUDGES):
-        view = View(center=(round(lat, 7), round(lon, 7)), zoom=FEATURE_MAP_ZOOM,
+        view = View(center=(round(lat, 7), round(lon, 7)), zoom=zoom,
                     width=VIEW_WIDTH, height=VIEW_HEIGHT)
         pxs = [view.to_view_px(f.lat, f.lon) for f in symbols]
         inside = sum(1 for x, y in pxs if 0 <= x <= view.width and 0 <= y <= view.height)
@@ -93,31 +108,43 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int) -> View | None:
     return None
 
 
-def feature_map(ctx: BuildContext, slot: int) -> FeatureMap | None:
-    """Map number ``slot`` (shared by STMF and MTMF; cached in the context).
+def feature_map(ctx: BuildContext, slot: int, *,
+                zoom: int = FEATURE_MAP_ZOOM) -> FeatureMap | None:
+    """Map number ``slot`` at ``zoom`` (shared by STMF and MTMF; cached in the context).
+
+    Parameters
+    ----------
+    ctx : BuildContext
+        The build context.
+    slot : int
+        The map's number.
+    zoom : int, optional
+        The maps' zoom (:data:`FEATURE_MAP_ZOOM`); maps at other zooms are other maps,
+        with their own centres and image names.
 
     Returns
     -------
     FeatureMap or None
         None when no acceptable map was found in :data:`MAX_MAP_ATTEMPTS` tries.
     """
-    key = ("feature_map", slot)
+    key = ("feature_map", zoom, slot)
     if key in ctx.shared:
         cached: FeatureMap | None = ctx.shared[key]
         return cached
     found: FeatureMap | None = None
     for attempt in range(MAX_MAP_ATTEMPTS):
-        view = candidate_view(ctx, slot, attempt)
+        view = candidate_view(ctx, slot, attempt, zoom=zoom)
         if view is None:
             continue
         scene = draw_scene(ctx, view)
         vf = analyse_view(view, scene.screen, scene.reference, ctx.features(),
-                          exclude=scene_exclusion(view, [], None))
+                          exclude=scene_exclusion(view, [], None, reserved=scene.reserved),
+                          reserved=scene.reserved)
         if any(vf.ambiguous(t, names=True) for t in vf.by_type):
             continue
         if sum(vf.count(t) for t in vf.by_type) < MIN_DRAWN_FEATURES:
             continue
-        found = FeatureMap(slot, attempt, view, image_name(slot), scene.png, vf)
+        found = FeatureMap(slot, attempt, view, image_name(slot, zoom), scene.png, vf)
         break
     ctx.shared[key] = found
     return found

@@ -14,20 +14,13 @@ import networkx as nx
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
+from cartoqa.tasks.roads import RoadIndex, names_drawn
 from cartoqa.tasks.rules import marker_on_screen, names_not_drawn
-from cartoqa.tasks.scenes import (
-    MarkerSpec,
-    RoadIndex,
-    base_item,
-    draw_scene,
-    inside_extract,
-    names_drawn,
-    permuted,
-    pick,
-    provenance,
-    view_around,
-)
+from cartoqa.tasks.sampling import permuted, pick
+from cartoqa.tasks.views import inside_extract, view_around
 from groundtruth.junctions import road_names_at, two_road_junctions
 
 NAME = "mml"

@@ -12,8 +12,8 @@ from typing import Any
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id
 from cartoqa.tasks.feature_maps import feature_map
+from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
-from cartoqa.tasks.scenes import base_item, provenance
 from groundtruth.catalogue import feature_type_names
 
 NAME = "mtmf"

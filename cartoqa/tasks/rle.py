@@ -16,6 +16,8 @@ import networkx as nx
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import MAX_ZOOM, MIN_ZOOM, VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.rules import (
     count_turns,
@@ -24,18 +26,10 @@ from cartoqa.tasks.rules import (
     path_inside,
     rle_difficulty,
 )
-from cartoqa.tasks.scenes import (
-    MarkerSpec,
-    base_item,
-    draw_scene,
-    inside_extract,
-    permuted,
-    pick_round,
-    provenance,
-    random_route,
-    view_around,
-)
+from cartoqa.tasks.sampling import permuted, pick_round
+from cartoqa.tasks.views import inside_extract, view_around
 from groundtruth.projection import meters_per_pixel, path_length_px
+from groundtruth.routing import random_route
 from groundtruth.turns import route_steps
 
 NAME = "rle"

@@ -1,6 +1,9 @@
 """Pure rejection rules shared by the samplers: what a reader could not answer.
 
 All positions are view pixels (``x`` right, ``y`` down, origin at the top-left corner).
+The boxes (a pin's box, their overlap, the map controls' zones) are
+:mod:`cartoqa.visibility.screen`'s; these rules run before a view is rendered, so they
+keep clear of the controls' zones known in advance (:data:`RESERVED_BOXES`).
 """
 
 from __future__ import annotations
@@ -8,10 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from renderers.markers import PIN_HEIGHT, PIN_WIDTH
-
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
+from cartoqa.visibility.screen import RESERVED_BOXES, Box, Point, boxes_overlap, marker_box
 
 #: Space kept free between a marker and the view's edge, in pixels.
 EDGE_MARGIN_PX = 12.0
@@ -19,38 +19,6 @@ EDGE_MARGIN_PX = 12.0
 MARKER_GAP_PX = 6.0
 #: Space kept between a route or path and the view's edge, in pixels.
 PATH_MARGIN_PX = 20.0
-#: Screen areas covered by controls: the scale bar (bottom left) and the attribution
-#: (bottom right), as ``(x0, y0, x1, y1)`` for the standard 1366x768 view.
-RESERVED_BOXES: tuple[Box, ...] = (
-    (0.0, VIEW_HEIGHT - 50.0, 140.0, float(VIEW_HEIGHT)),
-    (VIEW_WIDTH - 330.0, VIEW_HEIGHT - 22.0, float(VIEW_WIDTH), float(VIEW_HEIGHT)),
-)
-
-
-def marker_box(px: Point) -> Box:
-    """Screen box covered by a pin whose tip is at ``px``.
-
-    Examples
-    --------
-    >>> marker_box((100.0, 200.0))
-    (87.0, 159.0, 113.0, 200.0)
-    """
-    x, y = px
-    return (x - PIN_WIDTH / 2, y - PIN_HEIGHT, x + PIN_WIDTH / 2, y)
-
-
-def boxes_overlap(a: Box, b: Box, *, gap: float = 0.0) -> bool:
-    """Whether two boxes overlap or come closer than ``gap`` pixels.
-
-    Examples
-    --------
-    >>> boxes_overlap((0, 0, 10, 10), (12, 0, 20, 10))
-    False
-    >>> boxes_overlap((0, 0, 10, 10), (12, 0, 20, 10), gap=3)
-    True
-    """
-    return not (a[2] + gap <= b[0] or b[2] + gap <= a[0]
-                or a[3] + gap <= b[1] or b[3] + gap <= a[1])
 
 
 def marker_on_screen(px: Point, *, width: int = VIEW_WIDTH, height: int = VIEW_HEIGHT,

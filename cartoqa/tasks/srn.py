@@ -17,22 +17,15 @@ import networkx as nx
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
+from cartoqa.tasks.roads import RoadIndex, names_drawn
 from cartoqa.tasks.rules import marker_on_screen, markers_overlap, names_not_drawn, path_inside
-from cartoqa.tasks.scenes import (
-    MarkerSpec,
-    RoadIndex,
-    base_item,
-    draw_scene,
-    inside_extract,
-    names_drawn,
-    permuted,
-    pick_round,
-    provenance,
-    random_route,
-    view_around,
-)
+from cartoqa.tasks.sampling import permuted, pick_round
+from cartoqa.tasks.views import inside_extract, view_around
 from groundtruth.projection import meters_per_pixel, path_length_px
+from groundtruth.routing import random_route
 from groundtruth.turns import (
     UNNAMED_ROAD,
     actions_are_clear,

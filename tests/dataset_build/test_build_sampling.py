@@ -9,7 +9,7 @@ from cartoqa.tasks import DEFAULT_TASKS, TASK_MODULES, parse_tasks
 from cartoqa.tasks.base import item_id, slot_rng
 from cartoqa.tasks.mml import slot_plan as mml_plan
 from cartoqa.tasks.rle import slot_plan as rle_plan
-from cartoqa.tasks.scenes import permuted, pick
+from cartoqa.tasks.sampling import permuted, pick
 from cartoqa.tasks.stmf import choose_type, plural
 
 

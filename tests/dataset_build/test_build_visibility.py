@@ -95,14 +95,38 @@ def test_line_mask_width() -> None:
 
 
 def test_label_of_an_icon_above_the_view_counts_only_when_it_shows() -> None:
-    from cartoqa.visibility import LABEL_BOTTOM_PX, LABEL_TOP_PX, _label_peeks_in
+    from cartoqa.visibility.labels import LABEL_BOTTOM_PX, LABEL_TOP_PX, label_peeks_in
 
     ink = np.zeros((100, 200), dtype=bool)
     # an icon 20 px above the top edge: its label box reaches rows 0..LABEL_BOTTOM_PX-20
-    assert not _label_peeks_in(ink, 100.0, -20.0)
+    assert not label_peeks_in(ink, 100.0, -20.0)
     ink[2:8, 90:110] = True  # 120 label pixels where its label would be
-    assert _label_peeks_in(ink, 100.0, -20.0)
+    assert label_peeks_in(ink, 100.0, -20.0)
     # the same ink is no one's label for an icon further out or beside it
-    assert not _label_peeks_in(ink, 100.0, -(LABEL_BOTTOM_PX + 1.0))
-    assert not _label_peeks_in(ink, 180.0, -20.0)
+    assert not label_peeks_in(ink, 100.0, -(LABEL_BOTTOM_PX + 1.0))
+    assert not label_peeks_in(ink, 180.0, -20.0)
     assert LABEL_TOP_PX < LABEL_BOTTOM_PX
+
+
+def test_visibility_does_not_import_the_tasks() -> None:
+    """The dependency runs one way: tasks use visibility, never the reverse."""
+    import subprocess
+    import sys
+
+    code = ("import sys, cartoqa.visibility; "
+            "print(sorted(m for m in sys.modules if m.startswith('cartoqa.tasks')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_edge_band_is_one_test_for_the_analysis_and_the_map_sampler() -> None:
+    from cartoqa.visibility.screen import near_edge, within_band
+
+    # on the band inside, by a control, and beyond the band outside
+    assert near_edge(5.0, 300.0, width=1366, height=768, margin=9.0, boxes=())
+    assert near_edge(148.0, 740.0, width=1366, height=768, margin=9.0,
+                     boxes=[(0.0, 718.0, 140.0, 768.0)])
+    assert not near_edge(160.0, 740.0, width=1366, height=768, margin=9.0,
+                         boxes=[(0.0, 718.0, 140.0, 768.0)])
+    assert not within_band(-10.0, 300.0, width=1366, height=768, margin=9.0)

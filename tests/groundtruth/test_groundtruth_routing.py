@@ -111,3 +111,25 @@ def test_close_alternatives(grid: nx.MultiDiGraph) -> None:
     assert close_alternatives(grid, shortest_route(grid, 12, 32)) == []
     assert close_alternatives(grid, shortest_route(grid, 12, 32), within=1.3) != []
     assert close_alternatives(grid, shortest_route(grid, 12, 12)) == []
+
+
+def test_random_route_draws_among_the_nodes_in_the_distance_window(
+        grid: nx.MultiDiGraph) -> None:
+    import random
+
+    from groundtruth.routing import random_route
+
+    # from 21, 150-200 road metres away lie only 22 (one block east, parallel_m of
+    # 0.003 degrees at 60.001) and 31 (one row north, meridian_m of 0.0015 degrees);
+    # 11 is 111 m south, everything else farther than 200 m
+    assert 150 < parallel_m(LAT2, 24.0, 24.003) < 200 and 150 < meridian_m(LAT2, LAT3) < 200
+    ends = {random_route(grid, 21, random.Random(s), cutoff_m=200.0, min_m=150.0,
+                         round_=0, rounds=1).nodes for s in range(20)}  # type: ignore[union-attr]
+    assert ends == {(21, 22), (21, 31)}
+    # two passes over the origins split the sorted candidates [22, 31] between them
+    for round_, node in ((0, 22), (1, 31)):
+        route = random_route(grid, 21, random.Random(0), cutoff_m=200.0, min_m=150.0,
+                             round_=round_, rounds=2)
+        assert route is not None and route.nodes == (21, node)
+    assert random_route(grid, 21, random.Random(0), cutoff_m=200.0, min_m=150.0,
+                        round_=0, rounds=1, destinations={11}) is None

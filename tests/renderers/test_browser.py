@@ -200,3 +200,29 @@ def test_browser_restarts_after_a_crash(
 def _state(pid: int) -> str:
     stat = Path(f"/proc/{pid}/stat").read_text()
     return stat[stat.rfind(")") + 2 :].split()[0]
+
+
+@pytest.mark.parametrize("zoom", (15, 17, 19))
+def test_controls_are_measured_inside_the_zones_kept_for_them(
+    renderer: MapRenderer, zoom: int
+) -> None:
+    from cartoqa.visibility.screen import CONTROL_ZONES, reserved_zones
+
+    view = View(center=CENTER, zoom=zoom)
+    result = renderer.render(view)
+    controls = result.controls
+    assert set(controls) == {"scale_bar", "attribution"}  # no zoom buttons on our maps
+    # the scale bar's box holds both its lines, as describe_drawing reports them
+    x0, y0, x1, y1 = controls["scale_bar"]
+    for bar in result.drawn["scale_bar"].values():
+        left, top, width, height = bar["box"]
+        assert x0 <= left and y0 <= top and left + width <= x1 and top + height <= y1
+    # the attribution sits in the bottom right corner
+    assert controls["attribution"][2:] == (1366.0, 768.0)
+    # what the samplers keep clear before rendering holds what Leaflet draws (to the
+    # nearest whole pixel: the attribution's top edge falls at a fraction of one)
+    for name, box in controls.items():
+        a0, b0, a1, b1 = (round(v) for v in box)
+        z0, w0, z1, w1 = CONTROL_ZONES[name]
+        assert z0 <= a0 and w0 <= b0 and a1 <= z1 and b1 <= w1, (name, box)
+    assert reserved_zones(controls) == tuple(CONTROL_ZONES.values())

@@ -1,0 +1,220 @@
+"""Pixel primitives on image arrays: PNG decoding, colour and ink masks, counting.
+
+Pure functions of numpy arrays (``(h, w, 3)`` int16 RGB images, ``(h, w)`` boolean
+masks); nothing here knows about maps or features.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image, ImageDraw
+from scipy.signal import fftconvolve
+
+BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.int16]
+
+#: A pixel is ink where screenshot and reference differ by more than this (0-255).
+INK_MIN_DIFF = 40
+#: Largest RGB distance of a pixel from a paint-over-background mix (see blend_mask).
+BLEND_MAX_RESIDUAL = 30.0
+
+
+def decode_png(png: bytes) -> IntArray:
+    """Decode PNG bytes to an ``(h, w, 3)`` int16 RGB array (alpha over white)."""
+    with Image.open(io.BytesIO(png)) as im:
+        rgba = im.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        rgb = Image.alpha_composite(white, rgba).convert("RGB")
+        return np.asarray(rgb, dtype=np.int16)
+
+
+def hex_rgb(colour: str) -> tuple[int, int, int]:
+    """``"#rrggbb"`` to an RGB tuple.
+
+    Examples
+    --------
+    >>> hex_rgb("#0092da")
+    (0, 146, 218)
+    """
+    c = colour.lstrip("#")
+    return (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16))
+
+
+def colour_mask(image: IntArray, colour: str, tolerance: float, *,
+                where: BoolArray | None = None) -> BoolArray:
+    """Pixels within ``tolerance`` (RGB Euclidean distance) of a colour.
+
+    Parameters
+    ----------
+    image : array
+        ``(h, w, 3)`` RGB.
+    colour : str
+        ``"#rrggbb"``.
+    tolerance : float
+        Largest distance that matches.
+    where : array of bool, optional
+        Only these pixels are tested (the rest are False); much faster for sparse masks.
+
+    Examples
+    --------
+    >>> im = np.array([[[0, 146, 218], [255, 255, 255]]], np.int16)
+    >>> colour_mask(im, "#0092da", 10).tolist()
+    [[True, False]]
+    """
+    ref = np.array(hex_rgb(colour), dtype=np.int32)
+    if where is None:
+        d = image.astype(np.int32) - ref
+        return np.asarray(np.einsum("ijk,ijk->ij", d, d) <= tolerance * tolerance)
+    out = np.zeros(image.shape[:2], dtype=bool)
+    ys, xs = np.nonzero(where)
+    d = image[ys, xs].astype(np.int32) - ref
+    out[ys, xs] = np.einsum("ij,ij->i", d, d) <= tolerance * tolerance
+    return out
+
+
+def blend_mask(screen: IntArray, background: IntArray, colour: str, *, where: BoolArray,
+               min_alpha: float, max_residual: float = BLEND_MAX_RESIDUAL) -> BoolArray:
+    """Ink pixels that are ``colour`` painted over ``background`` with some coverage.
+
+    Anti-aliased glyphs and icon edges mix the paint with what is under it: a pixel
+    ``p`` over background ``b`` is ``b + a (c - b)`` for paint ``c`` and coverage
+    ``a``. A pixel matches when its best ``a`` is at least ``min_alpha`` and it lies
+    within ``max_residual`` of that mix.
+
+    Parameters
+    ----------
+    screen, background : array
+        ``(h, w, 3)`` RGB images.
+    colour : str
+        The paint, ``"#rrggbb"``.
+    where : array of bool
+        Pixels to test (the ink mask).
+    min_alpha : float
+        Least coverage that counts.
+    max_residual : float
+        Largest distance (RGB) from the mix.
+
+    Examples
+    --------
+    >>> bg = np.full((1, 3, 3), 240, np.int16)
+    >>> sc = bg.copy(); sc[0, 0] = (174, 101, 0); sc[0, 1] = (207, 170, 120)
+    >>> sc[0, 2] = (30, 30, 30)
+    >>> blend_mask(sc, bg, "#ae6500", where=np.ones((1, 3), bool), min_alpha=0.4).tolist()
+    [[True, True, False]]
+    """
+    out = np.zeros(screen.shape[:2], dtype=bool)
+    ys, xs = np.nonzero(where)
+    if len(ys) == 0:
+        return out
+    p = screen[ys, xs].astype(np.float64)
+    b = background[ys, xs].astype(np.float64)
+    d = np.array(hex_rgb(colour), dtype=np.float64) - b
+    denom = np.maximum(np.einsum("ij,ij->i", d, d), 1.0)
+    a = np.einsum("ij,ij->i", p - b, d) / denom
+    resid = p - b - a[:, None] * d
+    ok = (a >= min_alpha) & (a <= 1.25) & (np.einsum("ij,ij->i", resid, resid)
+                                           <= max_residual * max_residual)
+    out[ys, xs] = ok
+    return out
+
+
+def halo_background(reference: IntArray) -> IntArray:
+    """What label text is painted over: OSM-Carto's 60 % white halo on the map."""
+    return np.asarray(np.round(0.4 * reference + 0.6 * 255.0), dtype=np.int16)
+
+
+def ink_mask(screen: IntArray, reference: IntArray, *, min_diff: int = INK_MIN_DIFF,
+             exclude: BoolArray | None = None) -> BoolArray:
+    """Pixels where the screenshot differs from the label-free reference.
+
+    Parameters
+    ----------
+    screen, reference : array
+        ``(h, w, 3)`` RGB images of the same view.
+    min_diff : int
+        Largest channel difference that still counts as "the same".
+    exclude : array of bool, optional
+        Pixels to leave out (markers, path, controls).
+
+    Returns
+    -------
+    array of bool
+        ``(h, w)`` ink mask.
+
+    Examples
+    --------
+    >>> a = np.zeros((2, 2, 3), np.int16); b = a.copy(); b[0, 1] = 200
+    >>> ink_mask(b, a).tolist()
+    [[False, True], [False, False]]
+    """
+    diff = np.abs(screen - reference).max(axis=2) > min_diff
+    if exclude is not None:
+        diff &= ~exclude
+    return np.asarray(diff)
+
+
+def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
+    """Intersection over union of ``template`` with ``mask`` at every placement.
+
+    Element ``[y, x]`` compares the template with the mask window whose top-left
+    corner is ``(x, y)``; placements running off the mask are not computed
+    (the result is ``(H - h + 1, W - w + 1)``).
+
+    Examples
+    --------
+    >>> m = np.zeros((4, 4), bool); m[1:3, 1:3] = True
+    >>> float(iou_map(m, np.ones((2, 2), bool))[1, 1])
+    1.0
+    """
+    t = template.astype(np.float64)
+    m = mask.astype(np.float64)
+    inter = fftconvolve(m, t[::-1, ::-1], mode="valid")
+    window = fftconvolve(m, np.ones_like(t), mode="valid")
+    union = t.sum() + window - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+    return np.clip(np.round(out, 6), 0.0, 1.0)
+
+
+def count_in_box(mask: BoolArray, x0: float, y0: float, x1: float, y1: float) -> int:
+    """True pixels of ``mask`` inside a box (clipped to the image)."""
+    h, w = mask.shape
+    a, b = max(0, math.floor(x0)), min(w, math.ceil(x1))
+    c, d = max(0, math.floor(y0)), min(h, math.ceil(y1))
+    if a >= b or c >= d:
+        return 0
+    return int(mask[c:d, a:b].sum())
+
+
+def line_mask(shape: tuple[int, int], lines: Iterable[Sequence[tuple[float, float]]],
+              *, radius: float) -> BoolArray:
+    """Pixels within about ``radius`` of polylines given in view pixels."""
+    im = Image.new("L", (shape[1], shape[0]), 0)
+    draw = ImageDraw.Draw(im)
+    width = max(1, round(2 * radius + 1))
+    for line in lines:
+        pts = [(float(x), float(y)) for x, y in line]
+        if len(pts) >= 2:
+            draw.line(pts, fill=255, width=width, joint="curve")
+        for x, y in pts:
+            draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=255)
+    return np.asarray(im) > 0
+
+
+def polygon_mask(shape: tuple[int, int], rings: Iterable[Sequence[tuple[float, float]]],
+                 holes: Iterable[Sequence[tuple[float, float]]] = ()) -> BoolArray:
+    """Pixels inside polygons given in view pixels."""
+    im = Image.new("L", (shape[1], shape[0]), 0)
+    draw = ImageDraw.Draw(im)
+    for ring in rings:
+        if len(ring) >= 3:
+            draw.polygon([(float(x), float(y)) for x, y in ring], fill=255)
+    for ring in holes:
+        if len(ring) >= 3:
+            draw.polygon([(float(x), float(y)) for x, y in ring], fill=0)
+    return np.asarray(im) > 0
