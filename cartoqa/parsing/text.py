@@ -201,6 +201,12 @@ _PHRASE_CUE = re.compile(
     r"(?:is|would\s+be|will\s+be|should\s+be|=)\s*:?\s*",
     re.IGNORECASE,
 )
+# "Answer: see below", "Answer: as follows": the answer is on the next lines
+_POINTS_BELOW = re.compile(
+    r"^(?:(?:see|as|listed|given|shown|written)\b.{0,30}\b(?:below|follows|following)|"
+    r"(?:below|the\s+following)\b.{0,30})\W*$",
+    re.IGNORECASE,
+)
 # lines after an answer that comment on it
 _NOTE = re.compile(
     r"^[ \t>*+\-]*\(?(?:notes?|explanation|reasoning|rationale|reason|justification|"
@@ -283,7 +289,7 @@ def answer_segments(text: str) -> list[str]:
         if not m:
             continue
         rest = line[m.end() :].strip()
-        if not rest and m.group(0).rstrip().endswith(("-",)):
+        if _POINTS_BELOW.match(rest):
             rest = ""
         if not rest or rest.endswith(":"):
             block = block_after(lines, i + 1)

@@ -17,11 +17,14 @@ from cartoqa.parsing.text import (
 
 _LEADING = re.compile(
     r"^[\W_]*(yes|yeah|yep|no|nope|true|false|present|absent|not\s+present|y|n)(?![A-Za-z])"
-    r"(?!\s+(?:idea|clue|way)\b)",
+    r"(?!\s+(?:idea|clue|way|problem|worries|doubt|need)\b)",
     re.IGNORECASE,
 )
 _YES_WORDS = re.compile(r"\b(?:yes|true)\b", re.IGNORECASE)
-_NO_WORDS = re.compile(r"\b(?:no(?!\s+(?:idea|clue|way)\b)|false|none)\b", re.IGNORECASE)
+_NO_WORDS = re.compile(
+    r"\b(?:no(?!\s+(?:idea|clue|way|problem|worries|doubt|need)\b)|false|none)\b",
+    re.IGNORECASE,
+)
 _NEGATIVE = re.compile(
     r"\b(?:there\s+(?:is|are)\s+(?:not|no)\b|(?:is|are)\s+not\s+(?:present|visible|shown|any)"
     r"|(?:isn't|aren't)\s+(?:present|visible|shown|any)"
