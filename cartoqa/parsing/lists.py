@@ -60,12 +60,15 @@ def _is_sentence(text: str) -> bool:
 
 
 _OR = re.compile(r"\s(?:or|and/or)\s", re.IGNORECASE)
+# "(the road running north-south)": a description after a name, not part of it
+_DESCRIPTION = re.compile(r"\s*\((?=[a-z])[^()]*\)")
 _FENCE_TAG = re.compile(r"^(?:json|python|text|plaintext|yaml|markdown|md)$", re.IGNORECASE)
 #: JSON keys that hold the list (CartoMapQA's MML answer is {"road_1": .., "road_2": ..})
 _LIST_KEYS = ("answer", "final_answer", "names", "roads", "road_names", "streets",
               "intersection", "result")
 _ROAD_KEY = re.compile(r"^(?:road|street)[ _-]?\d+$", re.IGNORECASE)
 _DASH_BETWEEN = re.compile(r"(?<=\w)[ \t]*[\u2013\u2014][ \t]*(?=\w)"
+                           r"|(?<=[a-z\u00e0-\u00ff])/(?=[A-Z])"
                            r"|(?<=[\w.)])[ \t]+(?:[\u2013\u2014-]{1,2})[ \t]+(?=\w)")
 _PROSE_INTRO = re.compile(
     r"^(?:.*?\b(?:intersection|junction|crossing|corner|meeting)\s+(?:of|between)"
@@ -87,7 +90,7 @@ def _table(lines: list[str]) -> list[str] | None:
 
 
 def _tidy(name: str) -> str:
-    name = name.strip().strip("\"'").strip()
+    name = _DESCRIPTION.sub("", name).strip().strip("\"'").strip()
     name = _ROAD_LABEL.sub("", name)
     name = _LEADING_AND.sub("", name)
     name = re.sub(r"^(?:the\s+)?(?:roads?|streets?|names?)\s+(?:are|is)\s+", "", name, flags=re.I)

@@ -11,7 +11,7 @@ from cartoqa.parsing.lists import parse_names
 from cartoqa.parsing.numbers import find_numbers
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
-from cartoqa.parsing.text import clean, normalize_text
+from cartoqa.parsing.text import clean, drop_notes, normalize_text
 
 
 def _resolve(key: str, known: dict[str, str]) -> str | None:
@@ -133,8 +133,12 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
     if not t.strip():
         return Invalid("empty response")
     known = {type_key(name): name for name in types}
-    candidates = [_as_mapping(find_structured(t, kind=kind)) for kind in (dict, list)]
-    mappings = [c for c in candidates if c is not None]
+    mappings: list[dict[str, Any]] = []
+    for scope in (drop_notes(t), t):  # a JSON object in a note after the answer is not it
+        candidates = [_as_mapping(find_structured(scope, kind=kind)) for kind in (dict, list)]
+        mappings = [c for c in candidates if c is not None]
+        if mappings:
+            break
     if not mappings:
         lines = _from_lines(clean(t), known)
         if lines is None:
