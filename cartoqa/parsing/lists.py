@@ -32,7 +32,7 @@ _PROSE = re.compile(
     r"believe|need))\b|\b(?:sorry|unable|apologi[sz]e|as an ai)\b",
     re.IGNORECASE,
 )
-_AND = re.compile(r"\s+(?:and|&|/)\s+", re.IGNORECASE)
+_AND = re.compile(r"\s+(?:and|&|/|meets|crosses|intersects(?:\s+with)?)\s+", re.IGNORECASE)
 _LAST_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 # "The named restaurants are Jufu, ...", "Visible cafes include: A, B"
@@ -72,7 +72,8 @@ _DASH_BETWEEN = re.compile(r"(?<=\w)[ \t]*[\u2013\u2014][ \t]*(?=\w)"
                            r"|(?<=[\w.)])[ \t]+(?:[\u2013\u2014-]{1,2})[ \t]+(?=\w)")
 _PROSE_INTRO = re.compile(
     r"^(?:.*?\b(?:intersection|junction|crossing|corner|meeting)\s+(?:of|between)"
-    r"|.*?\bbetween|.*?\b(?:roads?|streets?|names?)\s+(?:are|is))\s+(?P<rest>.+)$",
+    r"|.*?\bbetween|.*?\b(?:roads?|streets?|names?)\s+(?:are|is)"
+    r"|.*?\bwhere(?=\s+\S+(?:\s+\S+){0,3}\s+(?:meets|crosses|intersects)\b))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 

@@ -218,7 +218,7 @@ _SENTENCE_END = re.compile(r"(?<!\d)[.!?](?=\s|$)|\.(?=\s+[A-Z])|\n")
 #: Words that make an answer a guess: a hedged answer is invalid.
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might(?:\s+be)?|may\s+be|could\s+be|either|"
-    r"(?:also|equally)\s+(?:plausible|possible|likely)|alternatively|plausibly|"
+    r"(?:also|equally)\s+(?:plausible|possible|likely)|alternatively|plausibly|likely|unlikely|"
     r"not\s+(?:sure|certain)|unsure|uncertain|unclear|hard\s+to\s+(?:tell|say)|i\s+guess|"
     r"can(?:no|')t\s+(?:tell|determine|be\s+sure))\b",
     re.IGNORECASE,

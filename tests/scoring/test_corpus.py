@@ -39,9 +39,10 @@ def load_corpus() -> list[dict[str, Any]]:
         for number, entry in enumerate(yaml.safe_load((CORPUS / f"{task}.yaml").read_text(
                 encoding="utf-8")), start=1):
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
-    holdout = yaml.safe_load((CORPUS / "holdout.yaml").read_text(encoding="utf-8"))
-    for number, entry in enumerate(holdout, start=1):
-        entries.append({**entry, "batch": "holdout", "where": f"holdout.yaml#{number}"})
+    for name in ("holdout", "holdout2"):
+        held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
+        for number, entry in enumerate(held, start=1):
+            entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
     return entries
 
 
@@ -142,7 +143,8 @@ def test_each_response(entry: dict[str, Any]) -> None:
 def main() -> int:
     """Print the agreement per task, for the whole corpus and for the held-out file."""
     for title, entries in (("all files", ENTRIES),
-                           ("holdout.yaml", [e for e in ENTRIES if e.get("batch")])):
+                           *((f"{b}.yaml", [e for e in ENTRIES if e.get("batch") == b])
+                             for b in ("holdout", "holdout2"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
