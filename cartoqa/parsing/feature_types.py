@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from cartoqa.parsing.text import fold
 
@@ -58,6 +59,7 @@ FEATURE_TYPE_SYNONYMS: dict[str, tuple[str, ...]] = {
 _CENTRE = {"center", "centers", "centres"}
 
 
+@lru_cache(maxsize=4096)
 def type_key(name: str) -> str:
     """Normalise a feature-type name for matching.
 

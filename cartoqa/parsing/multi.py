@@ -134,9 +134,14 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
         return Invalid("empty response")
     known = {type_key(name): name for name in types}
     mappings: list[dict[str, Any]] = []
-    for scope in (drop_notes(t), t):  # a JSON object in a note after the answer is not it
-        candidates = [_as_mapping(find_structured(scope, kind=kind)) for kind in (dict, list)]
-        mappings = [c for c in candidates if c is not None]
+    body = drop_notes(t)
+    for scope in (body, t) if body != t else (t,):  # JSON in a note after the answer is not it
+        for kind in (dict, list):
+            found = _as_mapping(find_structured(scope, kind=kind))
+            if found is not None:
+                mappings.append(found)
+                if any(_resolve(type_key(k), known) is not None for k in found):
+                    break  # an object naming known types: no need to look for a list
         if mappings:
             break
     if not mappings:
