@@ -10,7 +10,8 @@ from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
 
 NAME = "build"
 HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "
-        "or MapIQ thematic maps of US states (--suite mapiq).")
+        "MapIQ thematic maps of US states (--suite mapiq), or MapWise choropleths of the USA, "
+        "India and China (--suite mapwise).")
 
 
 def _positive_int(text: str) -> int:

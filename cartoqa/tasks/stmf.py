@@ -22,7 +22,7 @@ from cartoqa.scoring.sections import (
 )
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import feature_map
+from cartoqa.tasks.feature_maps import counted_features, feature_map
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
@@ -112,7 +112,8 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     if ftype is None:
         return None
     image = f"images/{fmap.image}"
-    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt)
+    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
+                      counted=counted_features(vf, [ftype]))
     strata = {"feature_type": ftype, "zoom": fmap.view.zoom}
     names = vf.names(ftype)
     answers: dict[str, dict[str, Any]] = {
