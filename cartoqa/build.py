@@ -184,14 +184,14 @@ def build_dataset(
                                                     seed=seed, task_options=task_options))
     writer.lock()
     try:
-        return _build_locked(writer, ext, modules, out=out, tasks=tasks, per_task=per_task,
+        return _build_locked(writer, ext, specs, out=out, tasks=tasks, per_task=per_task,
                              seed=seed, progress=progress, say=say, cache_dir=cache_dir,
                              assets_dir=assets_dir, task_options=task_options)
     finally:
         writer.unlock()
 
 
-def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, out: Path,
+def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *, out: Path,
                   tasks: Sequence[str], per_task: int, seed: int, progress: bool,
                   say: Callable[[str], None], cache_dir: Path | None,
                   assets_dir: Path | None, task_options: dict[str, Any] | None
