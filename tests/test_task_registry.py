@@ -93,7 +93,7 @@ def test_every_task_is_in_the_card(tmp_path: Path) -> None:
 
 @pytest.fixture
 def dataset(tmp_path: Path) -> Path:
-    root = write_items_dataset(tmp_path / "ds", ITEMS, checksums=True)
+    root = write_items_dataset(tmp_path / "ds", ITEMS)
     assert main(["validate", str(root)]) == 0
     return root
 

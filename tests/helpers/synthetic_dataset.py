@@ -264,8 +264,7 @@ def spec_items() -> list[dict[str, Any]]:
 
 
 def write_items_dataset(
-    root: Path, items: list[dict[str, Any]], *, image_size: tuple[int, int] = (8, 6),
-    checksums: bool = False,
+    root: Path, items: list[dict[str, Any]], *, image_size: tuple[int, int] = (8, 6)
 ) -> Path:
     """Write a dataset folder holding ``items`` (each with its own tiny PNG).
 
@@ -277,9 +276,6 @@ def write_items_dataset(
         Items sorted by id, their ``image`` under ``images/``.
     image_size : tuple of int
         Width and height of each PNG in pixels.
-    checksums : bool
-        Record the files' checksums in the manifest, as builds do (``cartoqa validate``
-        requires them).
 
     Returns
     -------
@@ -303,11 +299,6 @@ def write_items_dataset(
         # as the writer records them, so that ``cartoqa validate`` can detect edits
         "checksums": dataset_checksums(root, items_text, sorted({i["image"] for i in items})),
     }
-    if checksums:
-        from cartoqa.dataset.writer import CHECKSUMS_KEY, dataset_checksums
-
-        text = (root / "items.jsonl").read_text("utf-8")
-        manifest[CHECKSUMS_KEY] = dataset_checksums(root, text, [i["image"] for i in items])
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (root / "README.md").write_text(
         f"# Synthetic cartoqa dataset\n\nFor tests only. Map data {ATTRIBUTION} (ODbL).\n",
