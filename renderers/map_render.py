@@ -26,6 +26,7 @@ from groundtruth.projection import View, path_length_px
 from renderers.browser import Browser
 from renderers.errors import RenderError
 from renderers.markers import MARKER_COLORS, Marker
+from renderers.overlays import Overlay
 from renderers.page import build_map_html
 
 __all__ = [
@@ -114,7 +115,8 @@ return {
     controls: {
         zoom: controlBox(".leaflet-control-zoom"),
         scale_bar: controlBox(".leaflet-control-scale"),
-        attribution: controlBox(".leaflet-control-attribution")
+        attribution: controlBox(".leaflet-control-attribution"),
+        legend: controlBox(".cartoqa-legend")
     },
     tiles: document.querySelectorAll("img.leaflet-tile").length,
     tile_errors: window.cartoqaTileErrors
@@ -399,6 +401,7 @@ class MapRenderer:
         *,
         markers: Sequence[Marker] = (),
         path: Sequence[tuple[float, float]] | None = None,
+        overlays: Sequence[Overlay] = (),
     ) -> RenderResult:
         """Render one view.
 
@@ -410,6 +413,10 @@ class MapRenderer:
             Pins, drawn with their tips on the points; each must lie inside the view.
         path : sequence of (lat, lon), optional
             A blue polyline (at least two vertices, all inside the view).
+        overlays : sequence of Overlay, optional
+            Named features drawn over the map with a legend
+            (:func:`renderers.page.build_map_html`); the legend's box is reported in
+            :attr:`RenderResult.controls` as ``"legend"``.
 
         Returns
         -------
@@ -446,6 +453,7 @@ class MapRenderer:
             assets_dir=self.assets_dir,
             markers=markers,
             path=path,
+            overlays=overlays,
         )
         page = self._workdir / f"view-{next(self._counter)}.html"
         page.write_text(html, encoding="utf-8")
