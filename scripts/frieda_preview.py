@@ -1,0 +1,197 @@
+"""Render FRIEDA question plans for review: images, and the questions with answers.
+
+Usage::
+
+    .venv/bin/python scripts/frieda_preview.py OUT [--extract helsinki] [--seed 0]
+        [--per-relation 4] [--distractor-maps 8]
+
+Writes ``OUT/<n>-<relation>-<map>.png`` and ``OUT/questions.jsonl`` (question,
+answer, images, visible shares, scale bar) and prints the plans rejected by reason
+(a feature not fully visible at any zoom, a distance under three scale bars). With
+``--distractor-maps N`` it also writes one contextual set: the first orientation
+question's map hidden among N maps of other places of the same city
+(``OUT/contextual.json``). Not yet ``cartoqa build --suite frieda``: see docs/frieda.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+from pathlib import Path
+
+import shapely
+from shapely.geometry import box
+
+from cartoqa.settings import cache_root, web_assets_dir
+from cartoqa.tasks.frieda_questions import (
+    COLORS,
+    MapPlan,
+    QuestionPlan,
+    equal_plans,
+    point_plans,
+    topological_plans,
+)
+from groundtruth import relations as rel
+from groundtruth.extracts import resolve_extract
+from groundtruth.named_features import load_named_features
+from groundtruth.projection import View
+from groundtruth.relation_pairs import topological_pairs
+from renderers.compass import compass_box
+from renderers.frieda_map import IMAGE_HEIGHT, IMAGE_WIDTH, FriedaMap, FriedaMapRenderer
+from renderers.overlays import overlay_from_geometry, screen_geometry, visible_share
+
+#: Share of a drawn polygon or line that must be visible (points: all of the dot).
+MIN_VISIBLE = 0.98
+#: A "disjoint" distractor must be at least this far from the subject on the image.
+MIN_GAP_PX = 15.0
+#: Lines are drawn only near the subject (degrees around its bounding box), so that a
+#: long road does not force a small zoom; the relation is measured on the whole line.
+LINE_CLIP_DEG = 0.0015
+
+
+def draw_geometry(f, subject):  # type: ignore[no-untyped-def]
+    """The part of a feature drawn: lines clipped near the subject."""
+    if f.kind != "line" or subject is None or f is subject:
+        return f.geometry
+    clipped = f.geometry.intersection(subject.geometry.envelope.buffer(LINE_CLIP_DEG))
+    return clipped if not clipped.is_empty and clipped.length > 0 else f.geometry
+
+
+def _blocked(n: int) -> list[tuple[float, float, float, float]]:
+    legend = (IMAGE_WIDTH - 420.0, 0.0, float(IMAGE_WIDTH), 30.0 + 24.0 * n)
+    return [legend, compass_box(IMAGE_WIDTH, IMAGE_HEIGHT), (0.0, 700.0, 160.0, 768.0),
+            (1000.0, 740.0, 1366.0, 768.0)]
+
+
+def choose_zoom(plan: MapPlan, subject, gaps_m) -> tuple[tuple[float, float], int] | None:  # type: ignore[no-untyped-def]
+    feats = plan.features + plan.context
+    geoms = [draw_geometry(f, subject) for f in feats]
+    c = shapely.union_all(geoms).envelope.centroid
+    ovs = [overlay_from_geometry(f.name, COLORS[0], g) for f, g in zip(feats, geoms, strict=True)]
+    for zoom in range(19, 14, -1):
+        view = View(center=(c.y, c.x), zoom=zoom)
+        if gaps_m and min(gaps_m) < MIN_GAP_PX * view.meters_per_pixel():
+            return None
+        ok = all(
+            visible_share(screen_geometry(view, o, angle_deg=plan.angle_deg), width=IMAGE_WIDTH,
+                          height=IMAGE_HEIGHT, blocked=_blocked(len(plan.features)))
+            >= (1.0 if o.kind == "point" else MIN_VISIBLE)
+            for o in ovs
+        )
+        if ok:
+            return (c.y, c.x), zoom
+    return None
+
+
+def render_plan(r: FriedaMapRenderer, plan: MapPlan, subject, gaps_m) -> FriedaMap | str:  # type: ignore[no-untyped-def]
+    placed = choose_zoom(plan, subject, gaps_m)
+    if placed is None:
+        return "not visible at zooms 15-19, or a gap under 15 px"
+    center, zoom = placed
+    ovs = [overlay_from_geometry(label, COLORS[i], draw_geometry(f, subject))
+           for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
+    m = r.render(center, zoom, ovs, angle_deg=plan.angle_deg)
+    for o, share in zip(ovs, m.visible, strict=True):
+        if share < (1.0 if o.kind == "point" else MIN_VISIBLE):
+            return "hidden under the legend or controls"
+    return m
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--extract", default="helsinki")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--per-relation", type=int, default=4)
+    parser.add_argument("--distractor-maps", type=int, default=8)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    extract = resolve_extract(args.extract)
+    feats = load_named_features(extract)
+    pairs = topological_pairs(feats, include_disjoint=True)
+    plans: list[QuestionPlan] = []
+    for relation in ("border", "within", "intersect"):
+        single = topological_plans(pairs, relation, rng=rng)
+        multi = topological_plans(pairs, relation, rng=rng, multi=True)
+        print(f"{relation}: {len(single)} single-map plans")
+        plans += rng.sample(single, min(len(single), args.per_relation))
+        plans += rng.sample(multi, min(len(multi), 1))
+    eq = equal_plans(feats, rng=rng)
+    print(f"equal: {len(eq)} two-map plans")
+    plans += rng.sample(eq, min(len(eq), args.per_relation))
+    plans += point_plans(feats, rng=rng, count=args.per_relation)
+
+    from renderers.tiles import TileRenderer
+
+    tiles = TileRenderer(extract, cache_dir=cache_root())
+    r = FriedaMapRenderer(tiles, assets_dir=web_assets_dir())
+    rejected: collections.Counter[str] = collections.Counter()
+    kept = 0
+    with open(args.out / "questions.jsonl", "w", encoding="utf-8") as fh:
+        try:
+            for n, plan in enumerate(plans):
+                subject = (plan.maps[0].features[0]
+                           if plan.relation in ("border", "within", "intersect") else None)
+                gaps_m = []
+                if subject is not None:
+                    frame = rel.LocalFrame.around([subject.geometry])
+                    sm = frame.to_metric(subject.geometry)
+                    for f in plan.maps[-1].features:
+                        if plan.meta["relations"].get(f.key) == "disjoint":
+                            gaps_m.append(sm.distance(frame.to_metric(f.geometry)))
+                maps = [render_plan(r, mp, subject, gaps_m) for mp in plan.maps]
+                reasons = [m for m in maps if isinstance(m, str)]
+                if reasons:
+                    rejected[f"{plan.relation}: {reasons[0]}"] += 1
+                    continue
+                rendered = [m for m in maps if isinstance(m, FriedaMap)]
+                if plan.relation == "distance":
+                    scale = rendered[0].scale_bar["metric"]["meters"]
+                    if plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * scale:
+                        rejected["distance: under three scale bars"] += 1
+                        continue
+                images = []
+                for k, m in enumerate(rendered):
+                    name = f"{n:02d}-{plan.relation}-{k + 1}.png"
+                    (args.out / name).write_bytes(m.png)
+                    images.append(name)
+                kept += 1
+                fh.write(json.dumps({
+                    "relation": plan.relation, "maps": plan.map_count,
+                    "question": plan.question, "answer": plan.answer, "images": images,
+                    "zoom": [m.view.zoom for m in rendered],
+                    "angle": [m.angle_deg for m in rendered],
+                    "scale_bar": [m.scale_bar.get("metric", {}).get("label") for m in rendered],
+                    "visible": [m.visible for m in rendered], "meta": plan.meta,
+                }, ensure_ascii=False) + "\n")
+            orient = [p for p in plans if p.relation == "orientation"]
+            if orient and args.distractor_maps:
+                west, south, east, north = shapely.total_bounds([f.geometry for f in feats])
+                target = orient[0].maps[0].features
+                keep_out = shapely.union_all([f.geometry for f in target]).buffer(0.004)
+                names = []
+                tries = 0
+                while len(names) < args.distractor_maps and tries < 200:
+                    tries += 1
+                    lat = rng.uniform(south + 0.002, north - 0.002)
+                    lon = rng.uniform(west + 0.004, east - 0.004)
+                    if keep_out.intersects(box(lon - 0.001, lat - 0.001, lon + 0.001, lat + 0.001)):
+                        continue
+                    m = r.render((lat, lon), rng.choice([17, 18]), [],
+                                 angle_deg=float(rng.choice([0, 90, 180, 270])))
+                    name = f"contextual-distractor-{len(names) + 1}.png"
+                    (args.out / name).write_bytes(m.png)
+                    names.append(name)
+                (args.out / "contextual.json").write_text(json.dumps(
+                    {"question": orient[0].question, "answer": orient[0].answer,
+                     "distractors": names}, ensure_ascii=False, indent=1))
+        finally:
+            r.close()
+    print(f"kept {kept} of {len(plans)} plans; rejected: {dict(rejected)}")
+
+
+if __name__ == "__main__":
+    main()
