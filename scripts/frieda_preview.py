@@ -26,7 +26,6 @@ from shapely.geometry import box
 
 from cartoqa.settings import cache_root, web_assets_dir
 from cartoqa.tasks.frieda_questions import (
-    COLORS,
     MapPlan,
     QuestionPlan,
     equal_plans,
@@ -40,7 +39,12 @@ from groundtruth.projection import View
 from groundtruth.relation_pairs import topological_pairs
 from renderers.compass import compass_box
 from renderers.frieda_map import IMAGE_HEIGHT, IMAGE_WIDTH, FriedaMap, FriedaMapRenderer
-from renderers.overlays import overlay_from_geometry, screen_geometry, visible_share
+from renderers.overlays import (
+    OVERLAY_WEIGHT,
+    overlay_from_geometry,
+    screen_geometry,
+    visible_share,
+)
 
 #: Share of a drawn polygon or line that must be visible (points: all of the dot).
 MIN_VISIBLE = 0.98
@@ -65,19 +69,25 @@ def _blocked(n: int) -> list[tuple[float, float, float, float]]:
             (1000.0, 740.0, 1366.0, 768.0)]
 
 
+def _outlined(g):  # type: ignore[no-untyped-def]
+    """A polygon with its outline's width (it must be whole on the image)."""
+    return g.buffer(OVERLAY_WEIGHT) if g.area > 0 else g
+
+
 def choose_zoom(plan: MapPlan, subject, gaps_m) -> tuple[tuple[float, float], int] | None:  # type: ignore[no-untyped-def]
     feats = plan.features + plan.context
     geoms = [draw_geometry(f, subject) for f in feats]
     c = shapely.union_all(geoms).envelope.centroid
-    ovs = [overlay_from_geometry(f.name, COLORS[0], g) for f, g in zip(feats, geoms, strict=True)]
+    ovs = [overlay_from_geometry(f.name, "red", g) for f, g in zip(feats, geoms, strict=True)]
     for zoom in range(19, 14, -1):
         view = View(center=(c.y, c.x), zoom=zoom)
         if gaps_m and min(gaps_m) < MIN_GAP_PX * view.meters_per_pixel():
             return None
         ok = all(
-            visible_share(screen_geometry(view, o, angle_deg=plan.angle_deg), width=IMAGE_WIDTH,
-                          height=IMAGE_HEIGHT, blocked=_blocked(len(plan.features)))
-            >= (1.0 if o.kind == "point" else MIN_VISIBLE)
+            visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
+                          width=IMAGE_WIDTH, height=IMAGE_HEIGHT,
+                          blocked=_blocked(len(plan.features)))
+            >= (1.0 if o.kind != "line" else MIN_VISIBLE)
             for o in ovs
         )
         if ok:
@@ -90,13 +100,50 @@ def render_plan(r: FriedaMapRenderer, plan: MapPlan, subject, gaps_m) -> FriedaM
     if placed is None:
         return "not visible at zooms 15-19, or a gap under 15 px"
     center, zoom = placed
-    ovs = [overlay_from_geometry(label, COLORS[i], draw_geometry(f, subject))
+    ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
     m = r.render(center, zoom, ovs, angle_deg=plan.angle_deg)
     for o, share in zip(ovs, m.visible, strict=True):
-        if share < (1.0 if o.kind == "point" else MIN_VISIBLE):
+        if share < (1.0 if o.kind != "line" else MIN_VISIBLE):
             return "hidden under the legend or controls"
     return m
+
+
+def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path,
+                     rejected: collections.Counter[str]) -> dict[str, object] | None:
+    subject = (plan.maps[0].features[0]
+               if plan.relation in ("border", "within", "intersect") else None)
+    gaps_m = []
+    if subject is not None:
+        frame = rel.LocalFrame.around([subject.geometry])
+        sm = frame.to_metric(subject.geometry)
+        for f in plan.maps[-1].features:
+            if plan.meta["relations"].get(f.key) == "disjoint":
+                gaps_m.append(sm.distance(frame.to_metric(f.geometry)))
+    maps = [render_plan(r, mp, subject, gaps_m) for mp in plan.maps]
+    reasons = [m for m in maps if isinstance(m, str)]
+    if reasons:
+        rejected[f"{plan.relation}: {reasons[0]}"] += 1
+        return None
+    rendered = [m for m in maps if isinstance(m, FriedaMap)]
+    if plan.relation == "distance":
+        scale = rendered[0].scale_bar["metric"]["meters"]
+        if plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * scale:
+            rejected["distance: under three scale bars"] += 1
+            return None
+    images = []
+    for k, m in enumerate(rendered):
+        name = f"{n:02d}-{plan.relation}-{k + 1}.png"
+        (out / name).write_bytes(m.png)
+        images.append(name)
+    return {
+        "relation": plan.relation, "maps": plan.map_count,
+        "question": plan.question, "answer": plan.answer, "images": images,
+        "zoom": [m.view.zoom for m in rendered],
+        "angle": [m.angle_deg for m in rendered],
+        "scale_bar": [m.scale_bar.get("metric", {}).get("label") for m in rendered],
+        "visible": [m.visible for m in rendered], "meta": plan.meta,
+    }
 
 
 def main() -> None:
@@ -112,61 +159,42 @@ def main() -> None:
     extract = resolve_extract(args.extract)
     feats = load_named_features(extract)
     pairs = topological_pairs(feats, include_disjoint=True)
-    plans: list[QuestionPlan] = []
+    groups: list[tuple[str, list[QuestionPlan], int]] = []
     for relation in ("border", "within", "intersect"):
         single = topological_plans(pairs, relation, rng=rng)
         multi = topological_plans(pairs, relation, rng=rng, multi=True)
-        print(f"{relation}: {len(single)} single-map plans")
-        plans += rng.sample(single, min(len(single), args.per_relation))
-        plans += rng.sample(multi, min(len(multi), 1))
+        print(f"{relation}: {len(single)} plans")
+        groups.append((relation, single, args.per_relation))
+        groups.append((f"{relation} (two maps)", multi, 1))
     eq = equal_plans(feats, rng=rng)
     print(f"equal: {len(eq)} two-map plans")
-    plans += rng.sample(eq, min(len(eq), args.per_relation))
-    plans += point_plans(feats, rng=rng, count=args.per_relation)
-
+    groups.append(("equal", eq, args.per_relation))
+    pts = point_plans(feats, rng=rng, count=3 * args.per_relation)
+    groups.append(("distance", [p for p in pts if p.relation == "distance"], args.per_relation))
+    groups.append(("orientation", [p for p in pts if p.relation == "orientation"],
+                   args.per_relation))
+    plans: list[QuestionPlan] = []
     from renderers.tiles import TileRenderer
 
     tiles = TileRenderer(extract, cache_dir=cache_root())
     r = FriedaMapRenderer(tiles, assets_dir=web_assets_dir())
     rejected: collections.Counter[str] = collections.Counter()
-    kept = 0
     with open(args.out / "questions.jsonl", "w", encoding="utf-8") as fh:
         try:
-            for n, plan in enumerate(plans):
-                subject = (plan.maps[0].features[0]
-                           if plan.relation in ("border", "within", "intersect") else None)
-                gaps_m = []
-                if subject is not None:
-                    frame = rel.LocalFrame.around([subject.geometry])
-                    sm = frame.to_metric(subject.geometry)
-                    for f in plan.maps[-1].features:
-                        if plan.meta["relations"].get(f.key) == "disjoint":
-                            gaps_m.append(sm.distance(frame.to_metric(f.geometry)))
-                maps = [render_plan(r, mp, subject, gaps_m) for mp in plan.maps]
-                reasons = [m for m in maps if isinstance(m, str)]
-                if reasons:
-                    rejected[f"{plan.relation}: {reasons[0]}"] += 1
-                    continue
-                rendered = [m for m in maps if isinstance(m, FriedaMap)]
-                if plan.relation == "distance":
-                    scale = rendered[0].scale_bar["metric"]["meters"]
-                    if plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * scale:
-                        rejected["distance: under three scale bars"] += 1
-                        continue
-                images = []
-                for k, m in enumerate(rendered):
-                    name = f"{n:02d}-{plan.relation}-{k + 1}.png"
-                    (args.out / name).write_bytes(m.png)
-                    images.append(name)
-                kept += 1
-                fh.write(json.dumps({
-                    "relation": plan.relation, "maps": plan.map_count,
-                    "question": plan.question, "answer": plan.answer, "images": images,
-                    "zoom": [m.view.zoom for m in rendered],
-                    "angle": [m.angle_deg for m in rendered],
-                    "scale_bar": [m.scale_bar.get("metric", {}).get("label") for m in rendered],
-                    "visible": [m.visible for m in rendered], "meta": plan.meta,
-                }, ensure_ascii=False) + "\n")
+            n = 0
+            for group, candidates, quota in groups:
+                rng.shuffle(candidates)
+                got = 0
+                for plan in candidates:
+                    if got >= quota:
+                        break
+                    row = _render_question(r, plan, n, args.out, rejected)
+                    if row is not None:
+                        fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+                        plans.append(plan)
+                        got += 1
+                        n += 1
+                print(f"  {group}: kept {got}")
             orient = [p for p in plans if p.relation == "orientation"]
             if orient and args.distractor_maps:
                 west, south, east, north = shapely.total_bounds([f.geometry for f in feats])
@@ -190,7 +218,7 @@ def main() -> None:
                      "distractors": names}, ensure_ascii=False, indent=1))
         finally:
             r.close()
-    print(f"kept {kept} of {len(plans)} plans; rejected: {dict(rejected)}")
+    print(f"kept {len(plans)} questions; rejected: {dict(rejected)}")
 
 
 if __name__ == "__main__":

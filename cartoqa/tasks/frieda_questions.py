@@ -55,6 +55,9 @@ class MapPlan:
     context : tuple of NamedFeature
         Features the map must show without drawing them (the subject of a two-map
         question on its second map).
+    first_color : int
+        Index in :data:`COLORS` of the first feature's colour: 1 on a second map, so
+        that red always means the subject of map 1 and colours never match across maps.
     """
 
     features: tuple[NamedFeature, ...]
@@ -62,6 +65,11 @@ class MapPlan:
     angle_deg: float = 0.0
     zoom: int | None = None
     context: tuple[NamedFeature, ...] = ()
+    first_color: int = 0
+
+    def color(self, i: int) -> str:
+        """The colour of feature ``i``."""
+        return COLORS[self.first_color + i]
 
 
 @dataclass(frozen=True)
@@ -184,7 +192,8 @@ def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: r
         if multi:
             maps = (
                 MapPlan((subject,), (subject.name,), angle_deg=rng.choice([0.0, 90.0, 200.0])),
-                MapPlan(cands, tuple(c.name for c in cands), context=(subject,)),
+                MapPlan(cands, tuple(c.name for c in cands), context=(subject,),
+                        first_color=1),
             )
             prompt = prompt.replace("drawn in red on map 1", "drawn in red on map 1; the "
                                     "candidates are drawn on map 2")
@@ -246,7 +255,7 @@ def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random
             "equal", prompt, {"type": "textual", "names": [letter]},
             (MapPlan((subject,), (subject.name,)),
              MapPlan(tuple(order), ("Area A", "Area B"),
-                     angle_deg=rng.choice([45.0, 120.0, 270.0]))),
+                     angle_deg=rng.choice([45.0, 120.0, 270.0]), first_color=1)),
             {"subject": subject.key, "other": other.key},
         ))
     return plans
