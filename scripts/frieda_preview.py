@@ -48,6 +48,8 @@ from renderers.overlays import (
 
 #: Share of a drawn polygon or line that must be visible (points: all of the dot).
 MIN_VISIBLE = 0.98
+#: "Whole" on the image, allowing for floating-point area sums.
+WHOLE = 1.0 - 1e-6
 #: A "disjoint" distractor must be at least this far from the subject on the image.
 MIN_GAP_PX = 15.0
 #: Lines are drawn only near the subject (degrees around its bounding box), so that a
@@ -87,7 +89,7 @@ def choose_zoom(plan: MapPlan, subject, gaps_m) -> tuple[tuple[float, float], in
             visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
                           width=IMAGE_WIDTH, height=IMAGE_HEIGHT,
                           blocked=_blocked(len(plan.features)))
-            >= (1.0 if o.kind != "line" else MIN_VISIBLE)
+            >= (WHOLE if o.kind != "line" else MIN_VISIBLE)
             for o in ovs
         )
         if ok:
@@ -104,7 +106,7 @@ def render_plan(r: FriedaMapRenderer, plan: MapPlan, subject, gaps_m) -> FriedaM
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
     m = r.render(center, zoom, ovs, angle_deg=plan.angle_deg)
     for o, share in zip(ovs, m.visible, strict=True):
-        if share < (1.0 if o.kind != "line" else MIN_VISIBLE):
+        if share < (WHOLE if o.kind != "line" else MIN_VISIBLE):
             return "hidden under the legend or controls"
     return m
 
