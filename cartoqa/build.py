@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,8 @@ class BuildReport:
         The folder already held this exact dataset; nothing was done.
     resumed_slots : int
         Slots taken over from an interrupted earlier run.
+    rejections : dict
+        Candidate scenarios rejected in this run, by ``(task, reason)``.
     """
 
     out: Path
@@ -58,6 +60,7 @@ class BuildReport:
     shortfalls: dict[str, dict[str, Any]] = field(default_factory=dict)
     already_complete: bool = False
     resumed_slots: int = 0
+    rejections: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -82,13 +85,41 @@ def build_key(extract: Extract, *, tasks: Sequence[str], per_task: int,
     return key
 
 
-def _check_roads(ctx: BuildContext) -> None:
+def _check_roads(ctx: BuildContext, say: Callable[[str], None]) -> None:
     graph = ctx.graph()
     if graph.number_of_edges() == 0:
         raise CartoqaError(
             f"extract {ctx.extract.name} has no drivable roads",
             fix="use an extract that contains streets, or build only --tasks stmf,mtmf",
         )
+    dropped = graph.graph.get("restrictions_dropped", 0)
+    if dropped:
+        reasons = ", ".join(f"{n} {why}" for why, n in
+                            graph.graph.get("restrictions_dropped_by_reason", {}).items())
+        say(f"extract {ctx.extract.name}: {dropped} turn restriction(s) dropped ({reasons}); "
+            f"{len(graph.graph.get('restrictions', []))} applied")
+
+
+def rejection_lines(rejections: Mapping[tuple[str, str], int]) -> list[str]:
+    """One log line per task: its rejected candidates by reason, most frequent first.
+
+    Examples
+    --------
+    >>> for line in rejection_lines({("srn", "short leg"): 3, ("srn", "marker on a step"): 5,
+    ...                              ("rle", "doubles back"): 1}):
+    ...     print(line)
+    rle: rejected 1 candidate(s): 1 doubles back
+    srn: rejected 8 candidate(s): 5 marker on a step, 3 short leg
+    """
+    by_task: dict[str, list[tuple[int, str]]] = {}
+    for (task, reason), n in rejections.items():
+        by_task.setdefault(task, []).append((n, reason))
+    lines = []
+    for task in sorted(by_task):
+        counts = sorted(by_task[task], key=lambda c: (-c[0], c[1]))
+        lines.append(f"{task}: rejected {sum(n for n, _ in counts)} candidate(s): "
+                     + ", ".join(f"{n} {reason}" for n, reason in counts))
+    return lines
 
 
 def build_dataset(
@@ -148,6 +179,21 @@ def build_dataset(
     ext = resolve_extract(extract) if not isinstance(extract, Extract) else extract
     writer = DatasetWriter(out, build_key=build_key(ext, tasks=tasks, per_task=per_task,
                                                     seed=seed, task_options=task_options))
+    writer.lock()
+    try:
+        return _build_locked(writer, ext, modules, out=out, tasks=tasks, per_task=per_task,
+                             seed=seed, progress=progress, say=say, cache_dir=cache_dir,
+                             assets_dir=assets_dir, task_options=task_options)
+    finally:
+        writer.unlock()
+
+
+def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, out: Path,
+                  tasks: Sequence[str], per_task: int, seed: int, progress: bool,
+                  say: Callable[[str], None], cache_dir: Path | None,
+                  assets_dir: Path | None, task_options: dict[str, Any] | None
+                  ) -> BuildReport:
+    """The body of :func:`build_dataset`, run while the output folder is locked."""
     report = BuildReport(out=out)
     if writer.is_complete():
         report.already_complete = True
@@ -163,7 +209,7 @@ def build_dataset(
     ctx.options = dict(task_options or {})
     try:
         if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
-            _check_roads(ctx)
+            _check_roads(ctx, say)
         states = [m.prepare(ctx) for m in modules]
         for module, state in zip(modules, states, strict=True):
             _run_task(module, state, ctx, writer, per_task=per_task, progress=progress,
@@ -175,6 +221,9 @@ def build_dataset(
         raise
     finally:
         ctx.close()
+    report.rejections = dict(ctx.rejections)
+    for line in rejection_lines(ctx.rejections):
+        say(line)
     items = writer.items()
     if not items:
         writer.abandon_all()
@@ -200,8 +249,7 @@ def build_dataset(
     for item in written:
         report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
     for task, info in report.shortfalls.items():
-        say(f"{task}: the extract gave only {info['written']} of {info['requested']} "
-            f"items ({info['reason']}); wrote what it could")
+        say(f"{task}: wrote {info['written']} of {info['requested']} items: {info['reason']}")
     return report
 
 
@@ -246,5 +294,37 @@ def _run_task(module: Any, state: Any, ctx: BuildContext, writer: DatasetWriter,
     if written < per_task:
         report.shortfalls[name] = {
             "requested": per_task, "written": written,
-            "reason": "no more acceptable scenarios in this extract",
+            "reason": shortfall_reason(tried=slot, failed_in_a_row=failed_in_a_row,
+                                       max_slots=max_slots),
         }
+
+
+def shortfall_reason(*, tried: int, failed_in_a_row: int, max_slots: int) -> str:
+    """Say why a task stopped short, without claiming more than was tried.
+
+    Parameters
+    ----------
+    tried : int
+        Scenario slots tried.
+    failed_in_a_row : int
+        Slots in a row, at the end, that found no acceptable scenario.
+    max_slots : int
+        The most slots a task may try (its seed stride).
+
+    Returns
+    -------
+    str
+        One clause for the build's notice and the manifest.
+
+    Examples
+    --------
+    >>> shortfall_reason(tried=90, failed_in_a_row=3, max_slots=1000)[:60]
+    'stopped after 3 scenario slots in a row found no acceptable '
+    >>> shortfall_reason(tried=12, failed_in_a_row=1, max_slots=12)
+    'all 12 scenario slots were tried'
+    """
+    if tried >= max_slots:
+        return f"all {max_slots} scenario slots were tried"
+    return (f"stopped after {failed_in_a_row} scenario slots in a row found no acceptable "
+            f"scenario ({tried} slots tried); the extract may hold more: a new --seed "
+            "samples other ones")
