@@ -9,8 +9,9 @@ Writes ``OUT/<n>-<relation>-<map>.png`` and ``OUT/questions.jsonl`` (question,
 answer, images, visible shares, scale bar) and prints the plans rejected by reason
 (a feature not fully visible at any zoom, a distance under three scale bars). With
 ``--distractor-maps N`` it also writes one contextual set: the first orientation
-question's map hidden among N maps of other places of the same city
-(``OUT/contextual.json``). Not yet ``cartoqa build --suite frieda``: see docs/frieda.md.
+question's map hidden among N maps of other places of the same city, each with two
+other named points drawn the same way (``OUT/contextual.json``). Not yet
+``cartoqa build --suite frieda``: see docs/frieda.md.
 """
 
 from __future__ import annotations
@@ -210,8 +211,19 @@ def main() -> None:
                     lon = rng.uniform(west + 0.004, east - 0.004)
                     if keep_out.intersects(box(lon - 0.001, lat - 0.001, lon + 0.001, lat + 0.001)):
                         continue
-                    m = r.render((lat, lon), rng.choice([17, 18]), [],
-                                 angle_deg=float(rng.choice([0, 90, 180, 270])))
+                    # two other named points near the centre, drawn like the question's
+                    near = [f for f in feats if f.kind == "point" and not f.at_edge
+                            and abs(f.geometry.y - lat) < 0.0012
+                            and abs(f.geometry.x - lon) < 0.0025]
+                    if len(near) < 2:
+                        continue
+                    a, b = rng.sample(near, 2)
+                    dots = [overlay_from_geometry(a.name, "red", a.geometry),
+                            overlay_from_geometry(b.name, "blue", b.geometry)]
+                    m = r.render((lat, lon), 17, dots,
+                                 angle_deg=float(rng.choice([0, 30, 75, 120, 160, 210, 300])))
+                    if min(m.visible) < WHOLE:
+                        continue
                     name = f"contextual-distractor-{len(names) + 1}.png"
                     (args.out / name).write_bytes(m.png)
                     names.append(name)
