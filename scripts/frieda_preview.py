@@ -53,6 +53,8 @@ MIN_VISIBLE = 0.98
 WHOLE = 1.0 - 1e-6
 #: A "disjoint" distractor must be at least this far from the subject on the image.
 MIN_GAP_PX = 15.0
+#: A drawn polygon must span at least this many pixels (its larger side).
+MIN_POLYGON_PX = 14.0
 #: Lines are drawn only near the subject (degrees around its bounding box), so that a
 #: long road does not force a small zoom; the relation is measured on the whole line.
 LINE_CLIP_DEG = 0.0015
@@ -86,6 +88,11 @@ def choose_zoom(plan: MapPlan, subject, gaps_m) -> tuple[tuple[float, float], in
         view = View(center=(c.y, c.x), zoom=zoom)
         if gaps_m and min(gaps_m) < MIN_GAP_PX * view.meters_per_pixel():
             return None
+        for o in ovs:
+            if o.kind == "polygon":
+                x0, y0, x1, y1 = screen_geometry(view, o).bounds
+                if max(x1 - x0, y1 - y0) < MIN_POLYGON_PX:
+                    return None
         ok = all(
             visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
                           width=IMAGE_WIDTH, height=IMAGE_HEIGHT,
@@ -101,7 +108,7 @@ def choose_zoom(plan: MapPlan, subject, gaps_m) -> tuple[tuple[float, float], in
 def render_plan(r: FriedaMapRenderer, plan: MapPlan, subject, gaps_m) -> FriedaMap | str:  # type: ignore[no-untyped-def]
     placed = choose_zoom(plan, subject, gaps_m)
     if placed is None:
-        return "not visible at zooms 15-19, or a gap under 15 px"
+        return "not visible at zooms 15-19, a gap under 15 px or a polygon under 14 px"
     center, zoom = placed
     ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]

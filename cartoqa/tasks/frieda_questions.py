@@ -20,6 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 from groundtruth.relation_pairs import TopologicalPair
@@ -137,12 +141,23 @@ def _features(pairs: Sequence[TopologicalPair]) -> dict[str, NamedFeature]:
     return out
 
 
+def _holes(feature: NamedFeature) -> BaseGeometry:
+    """The holes of a polygon feature (empty for others)."""
+    geom = feature.geometry
+    if feature.kind != "polygon":
+        return Polygon()
+    polys = [geom] if isinstance(geom, Polygon) else list(getattr(geom, "geoms", []))
+    holes = [Polygon(ring) for p in polys if isinstance(p, Polygon) for ring in p.interiors]
+    return shapely.union_all(holes) if holes else Polygon()
+
+
 def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: random.Random,
                       multi: bool = False) -> list[QuestionPlan]:
     """Questions "which of the drawn features <relation> the subject?".
 
     For each subject with at least one feature in the relation and
-    :data:`DISTRACTORS` features in a relation of :data:`DISTRACTOR_RELATIONS`, one plan:
+    :data:`DISTRACTORS` features in a relation of :data:`DISTRACTOR_RELATIONS` (and
+    not in a hole of the subject, where they look inside its outline), one plan:
     the subject in red, one true feature and the distractors in the other colours,
     shuffled. With ``multi``, the subject is alone on a first map (turned) and the
     candidates are on a second map, so the two must be matched.
@@ -174,7 +189,10 @@ def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: r
             continue
         others = index[skey]
         true = sorted(k for k, r in others.items() if r == wanted)
-        false = sorted(k for k, r in others.items() if r in DISTRACTOR_RELATIONS[relation])
+        # a distractor in a hole of the subject looks "inside" its outline: left out
+        holes = _holes(subject)
+        false = sorted(k for k, r in others.items() if r in DISTRACTOR_RELATIONS[relation]
+                       and not holes.intersects(feats[k].geometry))
         if not true or len(false) < DISTRACTORS:
             continue
         pick_true = rng.choice(true)

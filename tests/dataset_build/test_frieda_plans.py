@@ -64,3 +64,27 @@ def test_point_plans_answers() -> None:
     o = by["orientation"]
     assert o.answer["type"] == "cardinal"
     assert o.meta["spread_deg"] == 0.0
+
+
+def test_distractors_in_a_hole_of_the_subject_are_left_out() -> None:
+    from shapely.geometry import Point, Polygon
+
+    from groundtruth.named_features import NamedFeature
+    from groundtruth.relation_pairs import TopologicalPair
+
+    ring = Polygon([(0, 0), (10, 0), (10, 10), (0, 10)], [[(4, 4), (6, 4), (6, 6), (4, 6)]])
+    subject = NamedFeature("Block", "polygon", "city block", ("way/1",), ring)
+
+    def feat(name: str, x: float) -> NamedFeature:
+        return NamedFeature(name, "point", "cafe", (f"node/{name}",), Point(x, 5))
+
+    inner, hole, far1, far2 = feat("In", 2), feat("Hole", 5), feat("Far1", 30), feat("Far2", 40)
+    pairs = [TopologicalPair(inner, subject, "within"),
+             TopologicalPair(hole, subject, "disjoint"),
+             TopologicalPair(far1, subject, "disjoint"),
+             TopologicalPair(far2, subject, "disjoint")]
+    # without the rule, two of the three distractors would be drawn at random: over 20
+    # seeds "Hole" would show up (it stays out with probability (1/3)^20)
+    for seed in range(20):
+        (plan,) = topological_plans(pairs, "within", rng=random.Random(seed))
+        assert {f.name for f in plan.maps[0].features} == {"Block", "In", "Far1", "Far2"}
