@@ -15,6 +15,10 @@ Modules (import the one you need; ``import groundtruth`` alone loads nothing hea
 * :mod:`groundtruth.projection` -- Web Mercator pixels, views and tiles
 * :mod:`groundtruth.distance` -- geodesic and haversine distances, feet
 * :mod:`groundtruth.bearings` -- bearings of road geometry
+* :mod:`groundtruth.named_features` -- named polygons, lines and points (FRIEDA)
+* :mod:`groundtruth.relations` -- border, equal, intersect, within, distance,
+  orientation, measured on the ground with margins
+* :mod:`groundtruth.relation_pairs` -- every pair of features with a clear relation
 
 Examples
 --------

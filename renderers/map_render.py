@@ -27,6 +27,7 @@ from groundtruth.projection import View, path_length_px
 from renderers.browser import Browser
 from renderers.errors import RenderError
 from renderers.markers import MARKER_COLORS, Marker
+from renderers.overlays import Overlay
 from renderers.page import build_map_html
 from renderers.scratch import private_tempdir
 
@@ -116,7 +117,8 @@ return {
     controls: {
         zoom: controlBox(".leaflet-control-zoom"),
         scale_bar: controlBox(".leaflet-control-scale"),
-        attribution: controlBox(".leaflet-control-attribution")
+        attribution: controlBox(".leaflet-control-attribution"),
+        legend: controlBox(".cartoqa-legend")
     },
     tiles: document.querySelectorAll("img.leaflet-tile").length,
     tile_errors: window.cartoqaTileErrors
@@ -406,6 +408,7 @@ class MapRenderer:
         *,
         markers: Sequence[Marker] = (),
         path: Sequence[tuple[float, float]] | None = None,
+        overlays: Sequence[Overlay] = (),
     ) -> RenderResult:
         """Render one view.
 
@@ -417,6 +420,10 @@ class MapRenderer:
             Pins, drawn with their tips on the points; each must lie inside the view.
         path : sequence of (lat, lon), optional
             A blue polyline (at least two vertices, all inside the view).
+        overlays : sequence of Overlay, optional
+            Named features drawn over the map with a legend
+            (:func:`renderers.page.build_map_html`); the legend's box is reported in
+            :attr:`RenderResult.controls` as ``"legend"``.
 
         Returns
         -------
@@ -454,6 +461,7 @@ class MapRenderer:
             markers=markers,
             path=path,
             url_of=self.browser.url_for,
+            overlays=overlays,
         )
         page = self._workdir / f"view-{next(self._counter)}.html"
         page.write_text(html, encoding="utf-8")

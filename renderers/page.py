@@ -26,6 +26,7 @@ from groundtruth.projection import View
 from renderers.browser import LOCAL_ORIGIN
 from renderers.errors import RenderError
 from renderers.markers import PIN_ANCHOR, PIN_HEIGHT, PIN_WIDTH, Marker, pin_svg
+from renderers.overlays import OVERLAY_FILL_OPACITY, OVERLAY_WEIGHT, POINT_RADIUS, Overlay
 
 #: Attribution shown on every map (OSM data is ODbL).
 OSM_ATTRIBUTION = "© OpenStreetMap contributors"
@@ -140,6 +141,66 @@ class _PageHooks(MacroElement):
         self.path_name = path_name or "null"
 
 
+class _Legend(MacroElement):
+    """A Leaflet control at the top right naming each overlay beside its colour."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+            var legend = L.control({position: "topright"});
+            legend.onAdd = function () {
+                var div = L.DomUtil.create("div", "cartoqa-legend");
+                div.style.cssText = "background: white; padding: 6px 9px; "
+                    + "font: bold 14px/1.35 sans-serif; color: #111; "
+                    + "border: 1px solid #555; border-radius: 4px;";
+                div.innerHTML = {{ this.html|tojson }};
+                return div;
+            };
+            legend.addTo({{ this._parent.get_name() }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, overlays: Sequence[Overlay]) -> None:
+        super().__init__()
+        self._name = "CartoqaLegend"
+        rows = []
+        for o in overlays:
+            if o.kind == "polygon":
+                swatch = (f'<span style="display:inline-block;width:18px;height:12px;'
+                          f'border:3px solid {o.hex};background:{o.hex}33;'
+                          f'vertical-align:middle;margin-right:6px"></span>')
+            elif o.kind == "line":
+                swatch = (f'<span style="display:inline-block;width:22px;height:0;'
+                          f'border-top:4px solid {o.hex};vertical-align:middle;'
+                          f'margin-right:6px"></span>')
+            else:
+                swatch = (f'<span style="display:inline-block;width:13px;height:13px;'
+                          f'border-radius:50%;background:{o.hex};border:2px solid white;'
+                          f'box-shadow:0 0 0 1px #333;vertical-align:middle;'
+                          f'margin-right:6px"></span>')
+            label = (o.label.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+            rows.append(f"<div>{swatch}{label}</div>")
+        self.html = "".join(rows)
+
+
+def _add_overlay(fmap: folium.Map, overlay: Overlay) -> None:
+    if overlay.kind == "polygon":
+        folium.Polygon(
+            [[list(p) for p in ring] for ring in overlay.parts], color=overlay.hex,
+            weight=OVERLAY_WEIGHT, opacity=1.0, fill=True, fill_color=overlay.hex,
+            fill_opacity=OVERLAY_FILL_OPACITY, smooth_factor=0, interactive=False,
+        ).add_to(fmap)
+    elif overlay.kind == "line":
+        for part in overlay.parts:
+            folium.PolyLine([list(p) for p in part], color=overlay.hex, weight=OVERLAY_WEIGHT + 1,
+                            opacity=0.95, smooth_factor=0, interactive=False).add_to(fmap)
+    else:
+        folium.CircleMarker(list(overlay.parts[0][0]), radius=POINT_RADIUS, color="#ffffff",
+                            weight=2, fill=True, fill_color=overlay.hex, fill_opacity=1.0,
+                            interactive=False).add_to(fmap)
+
+
 def build_map_html(
     view: View,
     *,
@@ -151,6 +212,7 @@ def build_map_html(
     zoom_control: bool = False,
     max_native_zoom: int = 19,
     url_of: Callable[[str], str] | None = None,
+    overlays: Sequence[Overlay] = (),
 ) -> str:
     """Return the HTML of a Leaflet map of a view, with markers, a path and a scale bar.
 
@@ -180,6 +242,9 @@ def build_map_html(
     url_of : callable, optional
         Maps each ``file://`` URI (the Leaflet files, the tile template) to the URL the
         page uses, e.g. :meth:`renderers.browser.Browser.url_for`; identity by default.
+    overlays : sequence of Overlay, optional
+        Named features drawn over the tiles (polygons, lines, dots), with a legend
+        (class ``cartoqa-legend``) at the top right naming each in its colour.
 
     Returns
     -------
@@ -222,6 +287,11 @@ def build_map_html(
         no_wrap=True,
     )
     tiles.add_to(fmap)
+
+    for overlay in overlays:
+        _add_overlay(fmap, overlay)
+    if overlays:
+        _Legend(overlays).add_to(fmap)
 
     path_name: str | None = None
     if path is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,13 +74,15 @@ def build_payload(
     item: dict[str, Any],
     *,
     model: str,
-    image_url: str,
+    image_url: str | Sequence[str],
     max_tokens: int | None = None,
 ) -> dict[str, Any]:
     """Build the chat-completions request body for one item.
 
     The item's ``system_prompt`` (when not empty) is the system message; the user
     message holds the image and then the item's ``question``. Temperature is 0.
+    Several images (a multi-map item) go in one message, in order, each after a
+    ``Map k:`` text part so that the question can refer to them.
 
     Parameters
     ----------
@@ -87,8 +90,8 @@ def build_payload(
         One dataset item.
     model : str
         The model name the server knows.
-    image_url : str
-        The image as a data URL (see :func:`image_data_url`).
+    image_url : str or sequence of str
+        The image as a data URL (see :func:`image_data_url`), or the images in order.
     max_tokens : int, optional
         A cap on the answer length; omitted from the request when None.
 
@@ -101,15 +104,14 @@ def build_payload(
     system = item.get("system_prompt")
     if system:
         messages.append({"role": "system", "content": str(system)})
-    messages.append(
-        {
-            "role": "user",
-            "content": [
-                {"type": "image_url", "image_url": {"url": image_url}},
-                {"type": "text", "text": str(item["question"])},
-            ],
-        }
-    )
+    urls = [image_url] if isinstance(image_url, str) else list(image_url)
+    content: list[dict[str, Any]] = []
+    for k, url in enumerate(urls, start=1):
+        if len(urls) > 1:
+            content.append({"type": "text", "text": f"Map {k}:"})
+        content.append({"type": "image_url", "image_url": {"url": url}})
+    content.append({"type": "text", "text": str(item["question"])})
+    messages.append({"role": "user", "content": content})
     payload: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0}
     if max_tokens is not None:
         payload["max_tokens"] = int(max_tokens)

@@ -13,6 +13,7 @@ MODULES = [
     "groundtruth.extracts", "groundtruth.features", "groundtruth.graph",
     "groundtruth.junctions", "groundtruth.projection", "groundtruth.routing",
     "groundtruth.turns", "groundtruth.assets", "groundtruth",
+    "groundtruth.named_features", "groundtruth.relations",
 ]
 
 

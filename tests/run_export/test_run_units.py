@@ -75,6 +75,18 @@ def test_build_payload_has_system_image_question_and_temperature_zero() -> None:
     assert no_system["max_tokens"] == 64
 
 
+def test_build_payload_puts_several_maps_in_one_message() -> None:
+    payload = build_payload({"question": "Which?", "system_prompt": ""}, model="m",
+                            image_url=["u1", "u2"])
+    assert payload["messages"] == [{"role": "user", "content": [
+        {"type": "text", "text": "Map 1:"},
+        {"type": "image_url", "image_url": {"url": "u1"}},
+        {"type": "text", "text": "Map 2:"},
+        {"type": "image_url", "image_url": {"url": "u2"}},
+        {"type": "text", "text": "Which?"},
+    ]}]
+
+
 def test_parse_completion_forms() -> None:
     body = {"choices": [{"message": {"content": "C"}, "finish_reason": "stop"}],
             "usage": {"total_tokens": 5}}

@@ -1,0 +1,111 @@
+"""Compass directions in free text (FRIEDA orientation answers)."""
+
+from __future__ import annotations
+
+import re
+
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.text import after_last_cue, clean, nonempty_lines
+
+#: The eight directions, clockwise from north, as answers spell them.
+DIRECTIONS: tuple[str, ...] = (
+    "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
+)
+
+_ABBREVIATIONS = {
+    "n": "north", "ne": "north-east", "e": "east", "se": "south-east",
+    "s": "south", "sw": "south-west", "w": "west", "nw": "north-west",
+}
+# "north-east", "north east", "northeast", "North-East", "NE", "N.E."; longest first
+_DIRECTION = re.compile(
+    r"(?<![A-Za-z])(?:(?P<word>(?:north|south)(?:[\s-]?(?:east|west))?|east|west)(?:ern|erly|ward|wards)?"
+    r"|(?P<abbr>N\.?\s?E|N\.?\s?W|S\.?\s?E|S\.?\s?W|N|E|S|W)\.?)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def canonical_direction(token: str) -> str | None:
+    """One of :data:`DIRECTIONS` for a spelling of it, or ``None``.
+
+    Parameters
+    ----------
+    token : str
+        ``"NE"``, ``"north east"``, ``"Northeast"``, ``"north-eastern"``, ...
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> canonical_direction("Northeast"), canonical_direction("S.W."), canonical_direction("up")
+    ('north-east', 'south-west', None)
+    """
+    m = _DIRECTION.fullmatch(token.strip())
+    if m is None:
+        return None
+    if m.group("word"):
+        word = re.sub(r"[\s-]", "", m.group("word").lower())
+        for name in DIRECTIONS:
+            if name.replace("-", "") == word:
+                return name
+        return None
+    return _ABBREVIATIONS[re.sub(r"[\s.]", "", m.group("abbr").lower())]
+
+
+def _found(text: str, *, abbreviations: bool) -> list[str]:
+    out = []
+    for m in _DIRECTION.finditer(text):
+        if m.group("abbr") and (not abbreviations or (m.group("abbr").lower() in {"e", "s"}
+                                and m.group(0) == m.group(0).lower())):
+            continue  # a lone lowercase "e" or "s" is a letter, not a direction
+        name = canonical_direction(m.group(0))
+        if name is not None:
+            out.append(name)
+    return out
+
+
+def parse_cardinal(text: str) -> ParseResult:
+    """Parse one compass direction of eight.
+
+    Rules, in order: the first direction after the last ``Answer:`` cue (capital
+    abbreviations such as ``NE`` count); else the only direction named in the response
+    (words only, repeated mentions of one direction count once); else the only
+    direction on the last line. Several different directions otherwise are invalid.
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+
+    Returns
+    -------
+    Parsed or Invalid
+        ``Parsed({"direction": "north-east"})``.
+
+    Examples
+    --------
+    >>> parse_cardinal("It lies to the northeast of the park.").value
+    {'direction': 'north-east'}
+    >>> parse_cardinal("Answer: SW").value
+    {'direction': 'south-west'}
+    >>> parse_cardinal("north or south?").valid
+    False
+    """
+    t = clean(text)
+    if not t.strip():
+        return Invalid("empty response")
+    cue = after_last_cue(t)
+    if cue is not None:
+        found = _found(cue, abbreviations=True)
+        if found:
+            return Parsed({"direction": found[0]})
+    found = _found(t, abbreviations=False)
+    if len(set(found)) == 1:
+        return Parsed({"direction": found[0]})
+    last = _found(nonempty_lines(t)[-1], abbreviations=True)
+    if len(set(last)) == 1:
+        return Parsed({"direction": last[0]})
+    if not found:
+        return Invalid("no compass direction found")
+    return Invalid(f"several different directions ({len(set(found))}) and no 'Answer:' line")
