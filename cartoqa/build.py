@@ -134,6 +134,8 @@ def build_dataset(
     cache_dir: Path | None = None,
     assets_dir: Path | None = None,
     task_options: dict[str, Any] | None = None,
+    workers: int = 1,
+    extract_source: dict[str, Any] | None = None,
 ) -> BuildReport:
     """Build (or resume, or confirm) a dataset folder.
 
@@ -159,6 +161,13 @@ def build_dataset(
     task_options : dict, optional
         Options some tasks read from ``ctx.options`` (MFS: ``embedding``,
         ``clip_model``, ``clip_pretrained``); part of the build key and the manifest.
+    workers : int, optional
+        Processes that make scenarios (see :mod:`cartoqa.parallel`); the dataset is
+        byte-identical whatever the number.
+    extract_source : dict, optional
+        Where a downloaded or clipped extract came from (URL, checksum, box: see
+        :func:`cartoqa.download.obtain_extract`); recorded as the manifest's
+        ``extract.source``.
 
     Returns
     -------
@@ -175,6 +184,8 @@ def build_dataset(
     say = log or (lambda msg: print(msg, file=sys.stderr))
     if per_task < 1:
         raise CartoqaError(f"--per-task must be at least 1, not {per_task}")
+    if workers < 1:
+        raise CartoqaError(f"--workers must be at least 1, not {workers}")
     modules = [load_task(t) for t in tasks]
     ext = resolve_extract(extract) if not isinstance(extract, Extract) else extract
     writer = DatasetWriter(out, build_key=build_key(ext, tasks=tasks, per_task=per_task,
@@ -192,16 +203,27 @@ def build_dataset(
                        assets_dir=assets_dir or web_assets_dir())
     ctx.image_exists = writer.has_image
     ctx.options = dict(task_options or {})
+    pool: Any = None
     try:
         if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
             _check_roads(ctx, say)
-        states = [m.prepare(ctx) for m in modules]
-        for module, state in zip(modules, states, strict=True):
-            _run_task(module, state, ctx, writer, per_task=per_task, progress=progress,
-                      report=report)
+        if workers > 1:
+            pool = _slot_pool(workers, modules, ctx, writer, per_task=per_task)
+            for module in modules:
+                _run_task(module, None, ctx, writer, per_task=per_task, progress=progress,
+                          report=report, pool=pool)
+                pool.finish_task(module.NAME)
+            pool.close(wait=True)
+        else:
+            states = [m.prepare(ctx) for m in modules]
+            for module, state in zip(modules, states, strict=True):
+                _run_task(module, state, ctx, writer, per_task=per_task, progress=progress,
+                          report=report)
     except BaseException:
         # A build that fails before its first scenario leaves nothing behind; one that
         # fails later keeps its journal, so that running it again resumes.
+        if pool is not None:
+            pool.close(wait=False)
         writer.abandon()
         raise
     finally:
@@ -222,7 +244,8 @@ def build_dataset(
     def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
         return build_manifest(
             its,
-            extract={"name": ext.name, "sha256": ext.sha256, "bounds": ext.bounds},
+            extract={"name": ext.name, "sha256": ext.sha256, "bounds": ext.bounds,
+                     **({"source": dict(extract_source)} if extract_source else {})},
             versions=software_versions(),
             image_sizes=image_sizes,
             shortfalls=report.shortfalls,
@@ -239,8 +262,21 @@ def build_dataset(
     return report
 
 
+def _slot_pool(workers: int, modules: Sequence[Any], ctx: BuildContext,
+               writer: DatasetWriter, *, per_task: int) -> Any:
+    """Start the worker processes of a ``--workers N`` build (:mod:`cartoqa.parallel`)."""
+    from cartoqa.parallel import SlotPool, TaskPlan
+
+    plans = []
+    for m in modules:
+        per = int(m.ITEMS_PER_SCENARIO)
+        plans.append(TaskPlan(m.NAME, math.ceil(per_task / per), slot_stride(per_task, per)))
+    return SlotPool(workers, ctx, writer.images, plans,
+                    lambda task, slot: writer.done(task, slot) is not None)
+
+
 def _run_task(module: Any, state: Any, ctx: BuildContext, writer: DatasetWriter, *,
-              per_task: int, progress: bool, report: BuildReport) -> None:
+              per_task: int, progress: bool, report: BuildReport, pool: Any = None) -> None:
     name: str = module.NAME
     n_slots = math.ceil(per_task / int(module.ITEMS_PER_SCENARIO))
     done = sum(1 for r in writer.records() if r.task == name and r.status == "ok")
@@ -257,12 +293,17 @@ def _run_task(module: Any, state: Any, ctx: BuildContext, writer: DatasetWriter,
                and slot < max_slots):
             record = writer.done(name, slot)
             if record is None:
-                scenario = module.make_scenario(ctx, state, slot)
+                if pool is None:
+                    scenario = module.make_scenario(ctx, state, slot)
+                else:  # made ahead of time by a worker process; committed here in order
+                    scenario, rejected = pool.get(name, slot, ok_slots)
+                    ctx.rejections.update(rejected)
                 if scenario is None:
                     writer.record(name, slot, [], status="failed")
                 else:
                     for image_name, png in sorted(scenario.images.items()):
-                        writer.write_image(image_name, png)
+                        if pool is None or not writer.has_image(image_name):
+                            writer.write_image(image_name, png)
                     writer.record(name, slot, scenario.items)
                 record = writer.done(name, slot)
                 assert record is not None
