@@ -194,7 +194,8 @@ def build_dataset(
     try:
         return _build_locked(writer, ext, modules, out=out, tasks=tasks, per_task=per_task,
                              seed=seed, progress=progress, say=say, cache_dir=cache_dir,
-                             assets_dir=assets_dir, task_options=task_options)
+                             assets_dir=assets_dir, task_options=task_options,
+                             workers=workers, extract_source=extract_source)
     finally:
         writer.unlock()
 
@@ -202,7 +203,8 @@ def build_dataset(
 def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, out: Path,
                   tasks: Sequence[str], per_task: int, seed: int, progress: bool,
                   say: Callable[[str], None], cache_dir: Path | None,
-                  assets_dir: Path | None, task_options: dict[str, Any] | None
+                  assets_dir: Path | None, task_options: dict[str, Any] | None,
+                  workers: int = 1, extract_source: dict[str, Any] | None = None
                   ) -> BuildReport:
     """The body of :func:`build_dataset`, run while the output folder is locked."""
     report = BuildReport(out=out)
