@@ -112,8 +112,9 @@ def ensure_road_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
         if "length" in data and "length_osmnx" not in data:
             data["length_osmnx"] = float(data["length"])
         data["length"] = polyline_length_m([(lat, lon) for lon, lat in geometry.coords])
-        data["start_bearing"] = start_bearing(geometry)
-        data["end_bearing"] = end_bearing(geometry)
+        if "start_bearing" not in data or "end_bearing" not in data:
+            data["start_bearing"] = start_bearing(geometry)
+            data["end_bearing"] = end_bearing(geometry)
         data["name"] = _joined(data.get("name"))
         data["ref"] = _joined(data.get("ref"))
         for key in ("osmid", "highway", "reversed"):
