@@ -106,3 +106,47 @@ def test_two_cities_on_a_local_cluster_match_single_builds(
     before = (spec.out / "manifest.json").read_bytes()
     build_many(spec, workers=2, progress=False, log=said.append)
     assert (spec.out / "manifest.json").read_bytes() == before
+
+
+@pytest.mark.slow
+def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    spec_path = _spec(tmp_path)
+    spec = load_spec(spec_path)
+    journal = spec.out / "kotka" / ".cartoqa-build" / "journal.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "cartoqa", "build-many", str(spec_path),
+                             "--no-progress"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 400
+    while time.monotonic() < deadline and proc.poll() is None:
+        if journal.exists() and journal.read_text("utf-8").count("\n") >= 1:
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, "build-many finished before it could be killed"
+    children = [c for c in psutil.Process(proc.pid).children(recursive=True)
+                if "postgres" not in c.name()]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 90
+    alive = children
+    while alive and time.monotonic() < deadline:
+        alive = [c for c in alive if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+        time.sleep(0.5)
+    for c in alive:  # never leave them behind, even when the test fails
+        c.kill()
+    assert not alive, [c.cmdline()[:3] for c in alive]
+    assert not (spec.out / "manifest.json").exists()
+    manifest = build_many(spec, workers=2, progress=False, log=lambda msg: None)
+    assert [c["name"] for c in manifest["cities"]] == ["kotka", "grid"]
+    for city in spec.cities:
+        single = tmp_path / "single" / city.name
+        assert main(["build", "--extract", city.extract, "--out", str(single),
+                     "--tasks", ",".join(city.tasks), "--per-task", str(city.per_task),
+                     "--seed", str(city.seed), "--no-progress"]) == 0
+        assert _files(single) == _files(spec.out / city.name), city.name
