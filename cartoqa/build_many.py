@@ -191,7 +191,7 @@ class CartoqaWorkerPlugin:
     """Dask worker plugin: each worker's settings and its database access.
 
     ``setup`` puts the cache and web-asset folders in the worker's environment, asks
-    (on Linux) for SIGTERM when the worker's parent dies, and joins the project's
+    (on Linux) for SIGKILL when the worker's parent dies, and joins the project's
     PostgreSQL cluster (starting it when no one runs it), so that the cities a worker
     builds one after another do not start and stop the server each time; ``teardown``
     leaves the cluster (stopping it when no other process uses it). Each city's build

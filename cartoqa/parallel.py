@@ -12,9 +12,9 @@ never reaches are thrown away. Images and journal lines are written only by the
 builder, in slot order, so the dataset (items, images, manifest) is byte-identical to
 ``--workers 1`` and the journal resumes a killed build exactly as before.
 
-Workers die with the builder: each asks the kernel for ``SIGTERM`` when its parent
-dies (``PR_SET_PDEATHSIG``) and closes its browser and tile pipeline on ``SIGTERM``
-and at exit.
+Workers die with the builder: each asks the kernel for ``SIGKILL`` when its parent
+dies (``PR_SET_PDEATHSIG``; its browser, driven over a pipe, dies with it), and closes
+its browser and tile pipeline on ``SIGTERM`` and at a normal exit.
 """
 
 from __future__ import annotations
@@ -39,15 +39,19 @@ SlotResult = tuple[Scenario | None, dict[tuple[str, str], int]]
 _WORKER: dict[str, Any] = {}
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to send this process SIGTERM when its parent exits (no-op elsewhere)."""
+def _die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Ask Linux to send this process ``sig`` when its parent exits (no-op elsewhere).
+
+    SIGKILL by default: a worker blocked in Mapnik or on its browser would only see a
+    SIGTERM when it next runs Python code; its browser dies with it (DevTools pipe).
+    """
     if not sys.platform.startswith("linux"):
         return
     import ctypes
 
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+        libc.prctl(1, int(sig), 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
 
