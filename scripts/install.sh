@@ -36,6 +36,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The unprivileged system user Chromium runs as when cartoqa runs as root (its sandbox
+# on, unable to read root's files). cartoqa creates it itself if it is missing.
+if ! getent passwd cartoqa-browser >/dev/null; then
+  log "creating the system user cartoqa-browser (Chromium runs as it when cartoqa is root)"
+  $SUDO useradd --system --user-group --no-create-home --home-dir /nonexistent \
+    --shell /usr/sbin/nologin cartoqa-browser
+fi
+
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   log "creating virtual environment .venv"

@@ -11,6 +11,11 @@ or :class:`Invalid` (with the reason); none raises on any text and none guesses.
 from cartoqa.parsing.answer_text import answer_as_text
 from cartoqa.parsing.choice import parse_choice
 from cartoqa.parsing.dispatch import PARSERS, parse_response
+from cartoqa.parsing.feature_types import (
+    FEATURE_TYPE_SYNONYMS,
+    canonical_type,
+    cartomapqa_name,
+)
 from cartoqa.parsing.lists import parse_names, parse_roads
 from cartoqa.parsing.multi import parse_multi, type_key
 from cartoqa.parsing.numbers import convert_length, parse_count, parse_length
@@ -20,6 +25,7 @@ from cartoqa.parsing.yesno import parse_yes_no
 
 __all__ = [
     "ACTIONS",
+    "FEATURE_TYPE_SYNONYMS",
     "PARSERS",
     "Invalid",
     "ParseResult",
@@ -27,6 +33,8 @@ __all__ = [
     "answer_as_text",
     "canonical_action",
     "canonical_marker",
+    "canonical_type",
+    "cartomapqa_name",
     "convert_length",
     "parse_choice",
     "parse_count",

@@ -6,13 +6,16 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cartoqa import __version__
 from cartoqa.errors import CartoqaError
-from cartoqa.parsing import parse_response
+from cartoqa.parsing import ParseResult, parse_response
 from cartoqa.scoring.io import load_items, read_predictions
 from cartoqa.scoring.records import ConnectivityChecker, Record
+
+if TYPE_CHECKING:
+    from cartoqa.scoring.extraction import AnswerExtractor
 from cartoqa.scoring.sections import METRIC_LABELS, SECTION_BY_REQUEST, SECTIONS, Section
 
 #: What the two variants of every metric mean.
@@ -66,22 +69,47 @@ def score_records(
     CartoqaError
         When an item's answer does not have its task's shape.
     """
-    records = []
-    for item in items:
-        text = predictions.get(str(item.get("id")))
-        result = parse_response(item, text)
-        record = Record(item, result)
-        section = section_of(item)
-        if section is not None and record.valid:
-            try:
-                record.measures = section.measure(record, is_connected)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                raise CartoqaError(
-                    f"item {item.get('id')!r} has a malformed {section.key} answer ({exc!r})",
-                    fix="check the dataset with `cartoqa validate`",
-                ) from None
-        records.append(record)
-    return records
+    return [measured_record(item, parse_response(item, predictions.get(str(item.get("id")))),
+                            is_connected) for item in items]
+
+
+def measured_record(
+    item: Mapping[str, Any],
+    result: ParseResult,
+    is_connected: ConnectivityChecker | None = None,
+) -> Record:
+    """A record of one item's parse result, with its measures when the answer is valid.
+
+    Parameters
+    ----------
+    item : mapping
+        The dataset item.
+    result : Parsed or Invalid
+        The parser's result.
+    is_connected : callable, optional
+        SRN connectivity check.
+
+    Returns
+    -------
+    Record
+        The record.
+
+    Raises
+    ------
+    CartoqaError
+        When the item's answer does not have its task's shape.
+    """
+    record = Record(item, result)
+    section = section_of(item)
+    if section is not None and record.valid:
+        try:
+            record.measures = section.measure(record, is_connected)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise CartoqaError(
+                f"item {item.get('id')!r} has a malformed {section.key} answer ({exc!r})",
+                fix="check the dataset with `cartoqa validate`",
+            ) from None
+    return record
 
 
 def _reason_kind(reason: str) -> str:
@@ -269,14 +297,85 @@ def score_predictions(
                         connectivity_note=connectivity_note)
 
 
+def _add_extraction(
+    report: dict[str, Any],
+    extractor: AnswerExtractor,
+    items: Sequence[Mapping[str, Any]],
+    predictions: Mapping[str, str],
+    records: list[Record],
+    is_connected: ConnectivityChecker | None,
+    note: str | None,
+) -> None:
+    """Ask the extractor, rescore with its answers, keep both in the report."""
+    from cartoqa.scoring.extraction import extract_answers, parse_extracted, rescore_summary
+
+    results = {str(r.item.get("id")): r.result for r in records}
+    extracted, notes = extract_answers(extractor, items, predictions, results)
+    second = []
+    readings: dict[str, Record] = {}
+    for record in records:
+        item_id = str(record.item.get("id"))
+        if item_id in extracted:
+            record = measured_record(record.item, parse_extracted(record.item,
+                                                                  extracted[item_id]),
+                                     is_connected)
+            readings[item_id] = record
+        second.append(record)
+    with_extractor = build_report(second, include_items=False, connectivity_note=note)
+    report["with_extractor"] = rescore_summary(extractor, extracted, with_extractor, notes)
+    for row in report.get("items") or []:
+        reading = readings.get(str(row.get("id")))
+        if reading is not None:
+            entry: dict[str, Any] = {"text": extracted[str(row.get("id"))],
+                                     "valid": reading.valid}
+            if reading.valid:
+                entry["parsed"] = reading.value
+            else:
+                entry["reason"] = getattr(reading.result, "reason", "")
+            row["extractor"] = entry
+
+
+def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], list[str]]:
+    """Read one or more predictions files into one mapping (an id may appear once).
+
+    Parameters
+    ----------
+    paths : sequence of str or pathlib.Path
+        The files.
+
+    Returns
+    -------
+    tuple
+        Response per item id, and notes.
+
+    Raises
+    ------
+    CartoqaError
+        A file cannot be read, or two files answer the same item.
+    """
+    merged: dict[str, str] = {}
+    notes: list[str] = []
+    for path in paths:
+        predictions, file_notes = read_predictions(path)
+        both = set(merged) & set(predictions)
+        if both:
+            raise CartoqaError(f"{path} answers item {sorted(both)[0]!r} again "
+                               f"({len(both)} repeated ids)",
+                               fix="give each item's prediction in one file only")
+        merged.update(predictions)
+        notes.extend(file_notes)
+    return merged, notes
+
+
 def score_dataset(
     dataset_dir: str | Path,
-    predictions_path: str | Path,
+    predictions_path: str | Path | Sequence[str | Path],
     *,
     is_connected: ConnectivityChecker | None = None,
     check_connectivity: bool = True,
     extracts: Mapping[str, str] | None = None,
     include_items: bool = True,
+    extractor: AnswerExtractor | None = None,
 ) -> dict[str, Any]:
     """Score a predictions file against a dataset folder.
 
@@ -284,8 +383,10 @@ def score_dataset(
     ----------
     dataset_dir : str or pathlib.Path
         The dataset folder (``items.jsonl``).
-    predictions_path : str or pathlib.Path
-        JSON lines ``{"id": ..., "response": ...}``.
+    predictions_path : str or pathlib.Path, or a sequence of them
+        JSON lines ``{"id": ..., "response": ...}``, a VLMEvalKit prediction file or an
+        lmms-eval sample log (see :func:`~cartoqa.scoring.io.read_predictions`);
+        several files (e.g. VLMEvalKit's one per task) are read together.
     is_connected : callable, optional
         SRN connectivity check. When omitted and ``check_connectivity`` is true, the
         road-graph check of :mod:`groundtruth` is used if it is available.
@@ -296,6 +397,10 @@ def score_dataset(
         are not bundled with cartoqa.
     include_items : bool
         Include one row per item in the report.
+    extractor : AnswerExtractor, optional
+        Send the responses in which the rules found no answer to this model
+        (:mod:`cartoqa.scoring.extraction`); the report then also holds
+        ``with_extractor``. Nothing is sent without it.
 
     Returns
     -------
@@ -312,11 +417,14 @@ def score_dataset(
     from cartoqa.scoring.connectivity import groundtruth_checker
 
     items = load_items(dataset_dir)
-    predictions, file_notes = read_predictions(predictions_path)
+    paths = ([predictions_path] if isinstance(predictions_path, str | Path)
+             else list(predictions_path))
+    predictions, file_notes = read_prediction_files(paths)
     ids = {str(item["id"]) for item in items}
     if predictions and not ids & set(predictions):
         raise CartoqaError(
-            f"none of the {len(predictions)} predictions in {predictions_path} is for an item "
+            f"none of the {len(predictions)} predictions in {', '.join(map(str, paths))} is "
+            "for an item "
             f"of {dataset_dir}",
             fix="score the predictions against the dataset they were made for",
         )
@@ -325,13 +433,16 @@ def score_dataset(
         is_connected, note = groundtruth_checker(extracts)
     elif not check_connectivity:
         is_connected, note = None, "connectivity not checked (turned off)"
-    report = score_predictions(items, predictions, is_connected=is_connected,
-                               include_items=include_items, connectivity_note=note)
+    records = score_records(items, predictions, is_connected=is_connected)
+    report = build_report(records, predictions=predictions, include_items=include_items,
+                          connectivity_note=note)
+    if extractor is not None:
+        _add_extraction(report, extractor, items, predictions, records, is_connected, note)
     problems = getattr(is_connected, "problems", None)
     if problems and "srn" in report["sections"]:
         report["sections"]["srn"].setdefault("notes", []).extend(sorted(set(problems.values())))
     if file_notes:
         report["notes"] = file_notes
     report["dataset"] = str(dataset_dir)
-    report["predictions"] = str(predictions_path)
+    report["predictions"] = str(paths[0]) if len(paths) == 1 else [str(p) for p in paths]
     return report

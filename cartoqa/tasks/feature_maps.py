@@ -11,7 +11,9 @@ off the view).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, slot_rng
@@ -41,6 +43,29 @@ class FeatureMap:
     image: str
     png: bytes
     features: ViewFeatures
+
+
+def counted_features(features: ViewFeatures, types: Sequence[str]) -> list[dict[str, Any]]:
+    """The features an answer counts, for the item's provenance (``counted``).
+
+    Parameters
+    ----------
+    features : ViewFeatures
+        What the map shows.
+    types : sequence of str
+        The feature types the item asks about.
+
+    Returns
+    -------
+    list of dict
+        ``{"type", "name", "px"}`` per counted feature: ``name`` is the legible name or
+        ``None``, ``px`` its anchor in view pixels (drawn by ``cartoqa report``).
+    """
+    return [
+        {"type": t, "name": s.feature.name if s.name_legible and s.feature.name else None,
+         "px": [round(s.px[0], 1), round(s.px[1], 1)]}
+        for t in types for s in features.drawn(t)
+    ]
 
 
 def image_name(slot: int, zoom: int = FEATURE_MAP_ZOOM) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import feature_map
+from cartoqa.tasks.feature_maps import counted_features, feature_map
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from groundtruth.catalogue import feature_type_names
@@ -44,7 +44,8 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     types: list[str] = list(state)
     vf = fmap.features
     answer = {"types": {t: {"count": vf.count(t), "names": vf.names(t)} for t in types}}
-    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt)
+    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
+                      counted=counted_features(vf, types))
     item = base_item(item_id(NAME, slot), NAME, "all", f"images/{fmap.image}",
                      question(types), answer, {"zoom": fmap.view.zoom}, prov)
     images = {} if ctx.image_exists(fmap.image) else {fmap.image: fmap.png}

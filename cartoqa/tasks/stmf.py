@@ -12,7 +12,7 @@ from typing import Any
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import feature_map
+from cartoqa.tasks.feature_maps import counted_features, feature_map
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from groundtruth.catalogue import feature_type_names
@@ -101,7 +101,8 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     if ftype is None:
         return None
     image = f"images/{fmap.image}"
-    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt)
+    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
+                      counted=counted_features(vf, [ftype]))
     strata = {"feature_type": ftype, "zoom": fmap.view.zoom}
     names = vf.names(ftype)
     answers: dict[str, dict[str, Any]] = {
