@@ -137,6 +137,8 @@ def build_dataset(
     cache_dir: Path | None = None,
     assets_dir: Path | None = None,
     task_options: dict[str, Any] | None = None,
+    workers: int = 1,
+    extract_source: dict[str, Any] | None = None,
 ) -> BuildReport:
     """Build (or resume, or confirm) a dataset folder.
 
@@ -162,6 +164,13 @@ def build_dataset(
     task_options : dict, optional
         Options some tasks read from ``ctx.options`` (MFS: ``embedding``,
         ``clip_model``, ``clip_pretrained``); part of the build key and the manifest.
+    workers : int, optional
+        Processes that make scenarios (see :mod:`cartoqa.parallel`); the dataset is
+        byte-identical whatever the number.
+    extract_source : dict, optional
+        Where a downloaded or clipped extract came from (URL, checksum, box: see
+        :func:`cartoqa.download.obtain_extract`); recorded as the manifest's
+        ``extract.source``.
 
     Returns
     -------
@@ -178,6 +187,8 @@ def build_dataset(
     say = log or (lambda msg: print(msg, file=sys.stderr))
     if per_task < 1:
         raise CartoqaError(f"--per-task must be at least 1, not {per_task}")
+    if workers < 1:
+        raise CartoqaError(f"--workers must be at least 1, not {workers}")
     specs = [load_spec(t) for t in tasks]
     ext = resolve_extract(extract) if not isinstance(extract, Extract) else extract
     writer = DatasetWriter(out, build_key=build_key(ext, tasks=tasks, per_task=per_task,
@@ -186,7 +197,8 @@ def build_dataset(
     try:
         return _build_locked(writer, ext, specs, out=out, tasks=tasks, per_task=per_task,
                              seed=seed, progress=progress, say=say, cache_dir=cache_dir,
-                             assets_dir=assets_dir, task_options=task_options)
+                             assets_dir=assets_dir, task_options=task_options,
+                             workers=workers, extract_source=extract_source)
     finally:
         writer.unlock()
 
@@ -194,7 +206,8 @@ def build_dataset(
 def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *, out: Path,
                   tasks: Sequence[str], per_task: int, seed: int, progress: bool,
                   say: Callable[[str], None], cache_dir: Path | None,
-                  assets_dir: Path | None, task_options: dict[str, Any] | None
+                  assets_dir: Path | None, task_options: dict[str, Any] | None,
+                  workers: int = 1, extract_source: dict[str, Any] | None = None
                   ) -> BuildReport:
     """The body of :func:`build_dataset`, run while the output folder is locked."""
     report = BuildReport(out=out)
@@ -210,16 +223,27 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
                        assets_dir=assets_dir or web_assets_dir())
     ctx.image_exists = writer.has_image
     ctx.options = dict(task_options or {})
+    pool: Any = None
     try:
         if any(s.needs_roads for s in specs):
             _check_roads(ctx, say)
-        states = [s.prepare(ctx) for s in specs]
-        for spec, state in zip(specs, states, strict=True):
-            _run_task(spec, state, ctx, writer, per_task=per_task, progress=progress,
-                      report=report)
+        if workers > 1:
+            pool = _slot_pool(workers, specs, ctx, writer, per_task=per_task)
+            for spec in specs:
+                _run_task(spec, None, ctx, writer, per_task=per_task, progress=progress,
+                          report=report, pool=pool)
+                pool.finish_task(spec.name)
+            pool.close(wait=True)
+        else:
+            states = [s.prepare(ctx) for s in specs]
+            for spec, state in zip(specs, states, strict=True):
+                _run_task(spec, state, ctx, writer, per_task=per_task, progress=progress,
+                          report=report)
     except BaseException:
         # A build that fails before its first scenario leaves nothing behind; one that
         # fails later keeps its journal, so that running it again resumes.
+        if pool is not None:
+            pool.close(wait=False)
         writer.abandon()
         raise
     finally:
@@ -237,7 +261,8 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
     def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
         return build_manifest(
             its,
-            extract={"name": ext.name, "sha256": ext.sha256, "bounds": ext.bounds},
+            extract={"name": ext.name, "sha256": ext.sha256, "bounds": ext.bounds,
+                     **({"source": dict(extract_source)} if extract_source else {})},
             versions=software_versions(),
             image_sizes=image_sizes,
             shortfalls=report.shortfalls,
@@ -253,8 +278,21 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
     return report
 
 
+def _slot_pool(workers: int, specs: Sequence[TaskSpec], ctx: BuildContext,
+               writer: DatasetWriter, *, per_task: int) -> Any:
+    """Start the worker processes of a ``--workers N`` build (:mod:`cartoqa.parallel`)."""
+    from cartoqa.parallel import SlotPool, TaskPlan
+
+    plans = []
+    for spec in specs:
+        per = spec.items_per_scenario
+        plans.append(TaskPlan(spec.name, math.ceil(per_task / per), slot_stride(per_task, per)))
+    return SlotPool(workers, ctx, writer.images, plans,
+                    lambda task, slot: writer.done(task, slot) is not None)
+
+
 def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWriter, *,
-              per_task: int, progress: bool, report: BuildReport) -> None:
+              per_task: int, progress: bool, report: BuildReport, pool: Any = None) -> None:
     name = spec.name
     n_slots = math.ceil(per_task / spec.items_per_scenario)
     done = sum(1 for r in writer.records() if r.task == name and r.status == "ok")
@@ -271,12 +309,17 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                and slot < max_slots):
             record = writer.done(name, slot)
             if record is None:
-                scenario = spec.make_scenario(ctx, state, slot)
+                if pool is None:
+                    scenario = spec.make_scenario(ctx, state, slot)
+                else:  # made ahead of time by a worker process; committed here in order
+                    scenario, rejected = pool.get(name, slot, ok_slots)
+                    ctx.rejections.update(rejected)
                 if scenario is None:
                     writer.record(name, slot, [], status="failed")
                 else:
                     for image_name, png in sorted(scenario.images.items()):
-                        writer.write_image(image_name, png)
+                        if pool is None or not writer.has_image(image_name):
+                            writer.write_image(image_name, png)
                     writer.record(name, slot, scenario.items)
                 record = writer.done(name, slot)
                 assert record is not None

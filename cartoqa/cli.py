@@ -24,6 +24,7 @@ from groundtruth.errors import UserFacingError
 COMMAND_MODULES: tuple[str, ...] = (
     "cartoqa.commands.render",
     "cartoqa.commands.build",
+    "cartoqa.commands.build_many",
     "cartoqa.commands.validate",
     "cartoqa.commands.run",
     "cartoqa.commands.score",

@@ -7,6 +7,7 @@ Modules (import the one you need; ``import groundtruth`` alone loads nothing hea
 
 * :mod:`groundtruth.extracts` -- bundled names and extract files, with checksums
 * :mod:`groundtruth.graph` -- the directed drivable road graph of an extract
+* :mod:`groundtruth.osmnx_graph` -- graphs built by osmnx, completed for every function
 * :mod:`groundtruth.routing` -- shortest drivable routes and their lengths
 * :mod:`groundtruth.turns` -- turn-by-turn SRN steps and the connectivity check
 * :mod:`groundtruth.junctions` -- road names at junctions, two-road junctions

@@ -3,8 +3,9 @@
 :func:`load_road_graph` reads an extract with pyosmium and :func:`build_road_graph`
 turns the ways into a :class:`networkx.MultiDiGraph` in the shape osmnx uses for a
 simplified graph: nodes are OSM nodes where roads meet or end (attributes ``y`` = lat,
-``x`` = lon, ``street_count``), one edge per drivable direction of each stretch of
-way between two such nodes, with attributes
+``x`` = lon, ``street_count`` as osmnx counts it: ends of physical streets at the node,
+so two roads joining the same two nodes count twice), one edge per drivable direction
+of each stretch of way between two such nodes, with attributes
 
 ``osmid`` (way id), ``name`` (str or None), ``highway``, ``ref`` (str or None),
 ``oneway`` (bool), ``reversed`` (bool: the edge runs against the way's node order),
@@ -41,6 +42,7 @@ from groundtruth._osm_reader import RawWay, RoadData, read_highway_ways
 from groundtruth.access import CLOSED, barrier_blocks, car_access
 from groundtruth.bearings import piece_bearings, run_profile
 from groundtruth.extracts import Extract, resolve_extract
+from groundtruth.osmnx_graph import ROAD_GRAPH_MARK
 from groundtruth.restrictions import compile_restrictions
 
 #: ``highway=*`` values a car may drive on.
@@ -253,13 +255,12 @@ def build_road_graph(
                     graph.add_edge(v, u, **attrs, reversed=True, length=length,
                                    geometry=backward,
                                    start_bearing=back_out, end_bearing=back_in)
-    neighbours: dict[int, set[int]] = {n: set() for n in graph.nodes}
-    for u, v in graph.edges():
-        neighbours[u].add(v)
-        neighbours[v].add(u)
-    for n, nbrs in neighbours.items():
-        # a self-loop leaves and enters the node: two street ends
-        graph.nodes[n]["street_count"] = len(nbrs - {n}) + (2 if n in nbrs else 0)
+    # osmnx's street count: ends of physical streets, so two roads joining the same
+    # two nodes count twice and a self-loop counts two ends
+    from osmnx.stats import count_streets_per_node
+
+    nx.set_node_attributes(graph, count_streets_per_node(graph), "street_count")
+    graph.graph[ROAD_GRAPH_MARK] = True
     if legal:
         graph.graph["barrier_nodes"] = frozenset(n for n in blocking if n in graph)
         graph.graph["barrier_edges_dropped"] = barrier_edges

@@ -5,6 +5,7 @@ from __future__ import annotations
 import networkx as nx
 
 from groundtruth.errors import GroundTruthError
+from groundtruth.osmnx_graph import ensure_road_graph
 from groundtruth.turns import normalize_label
 
 
@@ -45,6 +46,7 @@ def road_names_at(graph: nx.MultiDiGraph, node: int) -> list[str]:
     >>> road_names_at(g, 22)
     ['Centre Avenue', 'Middle Street']
     """
+    graph = ensure_road_graph(graph)
     if node not in graph:
         return []
     return sorted(_incident_names(graph, node)[0])
@@ -60,8 +62,10 @@ def two_road_junctions(
     graph : networkx.MultiDiGraph
         A road graph.
     min_street_count : int, optional
-        Keep only nodes with at least this many streets (distinct neighbouring
-        nodes); the default 3 leaves out points where a road merely changes name.
+        Keep only nodes with at least this many streets (``street_count`` as osmnx
+        counts it: street ends at the node, two roads joining the same two nodes
+        count twice); the default 3 leaves out points where a road merely changes
+        name.
     allow_unnamed : bool, optional
         Whether an unnamed road may also touch the node.
 
@@ -78,6 +82,7 @@ def two_road_junctions(
     >>> two_road_junctions(g)
     [12, 21, 22]
     """
+    graph = ensure_road_graph(graph)
     out: list[int] = []
     for node, count in graph.nodes(data="street_count"):
         if count is None or count < min_street_count:
@@ -111,6 +116,7 @@ def junctions_of(graph: nx.MultiDiGraph, road_a: str, road_b: str) -> list[int]:
     >>> junctions_of(g, "north street", "West Avenue")
     [31]
     """
+    graph = ensure_road_graph(graph)
     a, b = normalize_label(road_a), normalize_label(road_b)
     out = []
     for node in graph.nodes:
@@ -147,6 +153,7 @@ def junction(graph: nx.MultiDiGraph, road_a: str, road_b: str) -> int:
     >>> junction(load_road_graph(asset_path("osm", "grid.osm")), "Middle Street", "East Avenue")
     23
     """
+    graph = ensure_road_graph(graph)
     nodes = junctions_of(graph, road_a, road_b)
     if not nodes:
         raise GroundTruthError(

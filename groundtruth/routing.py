@@ -23,6 +23,7 @@ import networkx as nx
 
 from groundtruth.distance import meters_to_feet
 from groundtruth.errors import GroundTruthError
+from groundtruth.osmnx_graph import ensure_road_graph
 
 Edge = tuple[int, int, int]
 LatLon = tuple[float, float]
@@ -100,6 +101,7 @@ def shortest_edge(graph: nx.MultiDiGraph, u: int, v: int) -> Edge:
     GroundTruthError
         If there is no edge from ``u`` to ``v``.
     """
+    graph = ensure_road_graph(graph)
     data = graph.get_edge_data(u, v)
     if not data:
         raise GroundTruthError(f"no drivable edge from node {u} to node {v}")
@@ -126,6 +128,7 @@ def route_from_nodes(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> Route:
     GroundTruthError
         If a node is missing or two consecutive nodes are not joined.
     """
+    graph = ensure_road_graph(graph)
     if not nodes:
         raise GroundTruthError("a route needs at least one node")
     for n in nodes:
@@ -163,6 +166,7 @@ def route_from_edges(graph: nx.MultiDiGraph, edges: Sequence[Edge],
     GroundTruthError
         If an edge is missing or two edges do not follow each other.
     """
+    graph = ensure_road_graph(graph)
     if not edges:
         if origin is None:
             raise GroundTruthError("a route needs at least one node")
@@ -225,6 +229,7 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
     list of (u, v, key) or None
         Empty when ``origin == destination``.
     """
+    graph = ensure_road_graph(graph)
     if origin == destination:
         return []
     restrictions: list[Any] = graph.graph.get("restrictions") or []
@@ -304,6 +309,7 @@ def route_length_m(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> float:
     float
         Geodesic metres (WGS84), shortest parallel edges.
     """
+    graph = ensure_road_graph(graph)
     return route_from_nodes(graph, nodes).length_m
 
 
@@ -341,6 +347,7 @@ def shortest_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> Rou
     >>> shortest_route(g, 23, 21).nodes  # Middle Street is one-way eastwards
     (23, 13, 12, 11, 21)
     """
+    graph = ensure_road_graph(graph)
     _check_node(graph, origin, "origin")
     _check_node(graph, destination, "destination")
     edges = legal_edge_path(graph, origin, destination)
@@ -367,6 +374,7 @@ def has_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> bool:
     bool
         True when a legal route exists (see :func:`legal_edge_path`).
     """
+    graph = ensure_road_graph(graph)
     if origin not in graph or destination not in graph:
         return False
     if not nx.has_path(graph, origin, destination):
@@ -375,7 +383,10 @@ def has_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> bool:
 
 
 def nearest_node(graph: nx.MultiDiGraph, lat: float, lon: float) -> int:
-    """The graph node nearest to a point (equirectangular distance; fine within a city).
+    """The graph node nearest to a point, by great-circle distance.
+
+    Uses :func:`osmnx.distance.nearest_nodes` (a haversine ball tree on an unprojected
+    graph, plain Euclidean distance on a projected one).
 
     Parameters
     ----------
@@ -394,17 +405,12 @@ def nearest_node(graph: nx.MultiDiGraph, lat: float, lon: float) -> int:
     GroundTruthError
         If the graph has no nodes.
     """
-    import math
-
+    graph = ensure_road_graph(graph)
     if graph.number_of_nodes() == 0:
         raise GroundTruthError("the road graph is empty", "use an extract that has roads")
-    k = math.cos(math.radians(lat))
+    from osmnx.distance import nearest_nodes
 
-    def dist2(n: int) -> float:
-        d = graph.nodes[n]
-        return (d["y"] - lat) ** 2 + ((d["x"] - lon) * k) ** 2
-
-    return min(graph.nodes, key=lambda n: (dist2(n), n))
+    return int(nearest_nodes(graph, lon, lat))
 
 
 def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
@@ -439,6 +445,7 @@ def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
     >>> [r.nodes for r in close_alternatives(g, shortest_route(g, 11, 22), within=0.01)]
     [(11, 12, 22)]
     """
+    graph = ensure_road_graph(graph)
     if len(route.nodes) < 2:
         return []
     limit = route.length_m * (1.0 + within) + 1e-9
@@ -488,6 +495,7 @@ def random_route(graph: nx.MultiDiGraph, origin: int, rng: random.Random, *,
     Route or None
         ``None`` when no node qualifies or the drawn one cannot be reached.
     """
+    graph = ensure_road_graph(graph)
     reach = nx.single_source_dijkstra_path_length(graph, origin, cutoff=cutoff_m,
                                                   weight="length")
     targets = sorted(n for n, d in reach.items()

