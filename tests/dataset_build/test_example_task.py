@@ -49,7 +49,7 @@ def test_registering_the_module_is_enough(registered: None, tmp_path: Path) -> N
     assert parse_tasks(NAME) == [NAME]
     items = [it for it in spec_items() if it["task"] == NAME]
     assert [(it["request"], it["answer"]) for it in items] == [("count", {"count": 2})]
-    dataset = write_items_dataset(tmp_path / "ds", items, checksums=True)
+    dataset = write_items_dataset(tmp_path / "ds", items)
     assert main(["validate", str(dataset)]) == 0
     report = _score(dataset, tmp_path, items)
     metrics = report["sections"][NAME]["metrics"]
@@ -69,7 +69,7 @@ def test_without_registration_its_items_are_refused(tmp_path: Path,
     monkeypatch.setitem(TASK_MODULES, NAME, "example_bus_stops")
     items = [it for it in spec_items() if it["task"] == NAME]
     monkeypatch.delitem(TASK_MODULES, NAME)
-    dataset = write_items_dataset(tmp_path / "ds", items, checksums=True)
+    dataset = write_items_dataset(tmp_path / "ds", items)
     assert main(["validate", str(dataset)]) == 1
     predictions = tmp_path / "p.jsonl"
     predictions.write_text(json.dumps({"id": items[0]["id"], "response": "2"}) + "\n")
