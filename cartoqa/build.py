@@ -165,6 +165,9 @@ def build_dataset(
         if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
             _check_roads(ctx)
         states = [m.prepare(ctx) for m in modules]
+        for task, zooms in sorted(ctx.unfilled_zooms.items()):
+            for zoom, why in sorted(zooms.items()):
+                say(f"{task}: no view at zoom {zoom} ({why}); its slots go to the other zooms")
         for module, state in zip(modules, states, strict=True):
             _run_task(module, state, ctx, writer, per_task=per_task, progress=progress,
                       report=report)
@@ -192,6 +195,7 @@ def build_dataset(
             versions=software_versions(),
             image_sizes=image_sizes,
             shortfalls=report.shortfalls,
+            unfilled_zooms=ctx.unfilled_zooms,
             rendering={"viewport": [VIEW_WIDTH, VIEW_HEIGHT], "tiles": "OSM-Carto via Mapnik",
                        "browser": "headless Chromium, Leaflet"},
         )

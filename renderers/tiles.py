@@ -10,10 +10,11 @@ Labels never cross a metatile's edge (they are left out there instead of being c
 
 from __future__ import annotations
 
+import io
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -153,6 +154,8 @@ class TileRenderer:
         self.cluster = PostgisCluster(self.cache_dir)
         self._database: str | None = None
         self._map: Any = None
+        self._marked_map: Any = None
+        self._marked_layers: frozenset[str] = frozenset()
         self._bounds: tuple[float, float, float, float] | None = extract.bounds
         self.tiles_rendered = 0
 
@@ -299,6 +302,103 @@ class TileRenderer:
             for layer, active in zip(layers, saved, strict=True):
                 layer.active = active
 
+    def render_label_marks(
+        self,
+        *,
+        center: tuple[float, float],
+        zoom: int,
+        width: int,
+        height: int,
+        names: Sequence[str],
+        pad: int = 0,
+    ) -> bytes:
+        """Render where Mapnik writes ``names`` on the tiles of a view, each in its colour.
+
+        Every metatile under the box is drawn again exactly as the tiles were (same
+        box, buffer and style), with only the layers that take part in label placement
+        (:func:`renderers.label_marks.placement_layers`) and the labels named in
+        ``names`` filled with :data:`renderers.label_marks.MARK_COLOURS` (``names[k]``
+        in colour *k*); so the marked labels lie on the pixels where the tiles have them.
+
+        Parameters
+        ----------
+        center : tuple of float
+            ``(lat, lon)`` of the view centre (as for :meth:`render_image`).
+        zoom : int
+            Zoom level, 15-19.
+        width, height : int
+            View size in pixels.
+        names : sequence of str
+            Names to mark, at most :data:`renderers.label_marks.MARK_SLOTS`.
+        pad : int, optional
+            Pixels added on every side of the view (labels running off it show there).
+
+        Returns
+        -------
+        bytes
+            A 32-bit PNG of ``width + 2 pad`` x ``height + 2 pad`` pixels; pixel
+            ``(pad, pad)`` is the view's top-left pixel. Off the world it is transparent.
+        """
+        import mapnik
+        from PIL import Image
+
+        from renderers.label_marks import mark_label_rules, mark_variables, placement_layers
+
+        check_zoom(zoom)
+        self._check_centre(center)
+        variables = mark_variables(list(names))
+        if self._marked_map is None:
+            self._prepare_database()
+            self.start()
+            env = self.cluster.env(self._database or "")
+            timeout = 60 + self.cluster.server_run_id() % 100_000
+            marked: Any = load_carto_map(
+                dbname=self._database or "",
+                pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
+                           "connect_timeout": str(timeout)},
+                assets_dir=self.cache_dir / "style-assets" / self.style_version,
+                transform=mark_label_rules,
+            )
+            marked.buffer_size = BUFFER_PX
+            from renderers.style import CARTO_DIR, carto_file
+
+            xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
+            self._marked_layers = placement_layers(xml)
+            for layer in marked.layers:
+                layer.active = layer.name in self._marked_layers
+            self._marked_map = marked
+        view = View(center=center, zoom=zoom, width=width, height=height)
+        ox, oy = view.origin_px
+        x0, y0 = math.floor(ox) - pad, math.floor(oy) - pad
+        w, h = width + 2 * pad, height + 2 * pad
+        out = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        n = 2**zoom
+        tiles = {(zoom, tx, ty)
+                 for tx in range(max(0, x0 // TILE_SIZE), min(n, (x0 + w - 1) // TILE_SIZE + 1))
+                 for ty in range(max(0, y0 // TILE_SIZE), min(n, (y0 + h - 1) // TILE_SIZE + 1))}
+        m = self._marked_map
+        for meta in sorted({metatile_of(t, self.metatile) for t in tiles}):
+            block = metatile_tiles(meta, self.metatile)
+            tx0 = min(t[1] for t in block)
+            ty0 = min(t[2] for t in block)
+            mw = (max(t[1] for t in block) + 1 - tx0) * TILE_SIZE
+            mh = (max(t[2] for t in block) + 1 - ty0) * TILE_SIZE
+            m.resize(mw, mh)
+            bx0, by1 = global_px_to_mercator(tx0 * TILE_SIZE, ty0 * TILE_SIZE, zoom)
+            bx1, by0 = global_px_to_mercator(tx0 * TILE_SIZE + mw, ty0 * TILE_SIZE + mh, zoom)
+            m.zoom_to_box(mapnik.Box2d(bx0, by0, bx1, by1))
+            image = mapnik.Image(mw, mh)
+            try:
+                mapnik.render_with_vars(m, image, variables)
+            except RuntimeError as exc:
+                raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
+                                  f"see {self.cluster.log_path}") from exc
+            tile_img = Image.open(io.BytesIO(bytes(image.to_string("png32")))).convert("RGBA")
+            out.paste(tile_img, (tx0 * TILE_SIZE - x0, ty0 * TILE_SIZE - y0))
+        buf = io.BytesIO()
+        out.save(buf, format="PNG")
+        return buf.getvalue()
+
     @property
     def layer_names(self) -> list[str]:
         """Names of the style's layers, in drawing order (loads the style)."""
@@ -343,6 +443,7 @@ class TileRenderer:
     def close(self) -> None:
         """Drop the loaded style and leave the cluster (stopping it if no one else uses it)."""
         self._map = None
+        self._marked_map = None
         self._database = None
         self.cluster.stop()  # a no-op when this object never started it
 

@@ -113,6 +113,9 @@ class BuildContext:
         self.options: dict[str, Any] = {}
         #: Set by the builder: whether an image name is already in the output folder.
         self.image_exists: Any = lambda name: False
+        #: Zooms a task left out because the extract cannot fill a view there:
+        #: task -> zoom -> why (see :func:`cartoqa.tasks.views.unfillable_zooms`).
+        self.unfilled_zooms: dict[str, dict[int, str]] = {}
 
     # -- ground truth ----------------------------------------------------------------
     def graph(self) -> nx.MultiDiGraph:

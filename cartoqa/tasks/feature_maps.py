@@ -2,11 +2,11 @@
 default.
 
 Map number ``j`` at a zoom is a pure function of the seed, the extract, the zoom and
-``j``: centres are
-drawn at random inside the extract, nudged so that no map symbol sits on the edge of
-the view, rendered, and kept only when every catalogue type is unambiguous on the
-image (no icon cut by an edge, no icon that no data feature explains, no label running
-off the view).
+``j``: map ``j`` takes its own cell of a grid over the extract (:func:`map_cells`, so
+no two maps are near-duplicates), its centre is drawn at random inside that cell,
+nudged so that no map symbol sits on the edge of the view, rendered, and kept only
+when every catalogue type is unambiguous on the image (no icon cut by an edge, no
+icon that no data feature explains, no label running off the view).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, slot_rng
 from cartoqa.tasks.drawing import draw_scene, scene_exclusion
+from cartoqa.tasks.sampling import permuted
 from cartoqa.visibility import ViewFeatures, analyse_view
 from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
-from groundtruth.projection import View
+from groundtruth.projection import View, global_px_to_latlon, latlon_to_global_px
 
 #: Zoom of the STMF/MTMF maps (the default of every function here).
 FEATURE_MAP_ZOOM = 19
@@ -29,6 +30,12 @@ MAX_MAP_ATTEMPTS = 12
 MAX_NUDGES = 12
 #: A map must show at least this many catalogue features.
 MIN_DRAWN_FEATURES = 3
+#: Map centres lie in a grid of cells at least this share of a view wide and high ...
+MAP_CELL_FRACTION = 2 / 3
+#: ... and keep this share of their cell from each of its sides; so two maps' centres
+#: are at least this share of a view apart horizontally or vertically (no near-duplicates).
+MAP_CELL_MARGIN = 0.25
+MAP_MIN_SEPARATION = 2 * MAP_CELL_MARGIN * MAP_CELL_FRACTION
 
 
 @dataclass
@@ -70,31 +77,70 @@ def _symbols_clear_of_edges(view: View, symbol_px: list[tuple[float, float]]) ->
         for x, y in symbol_px)
 
 
+def map_cells(bounds: tuple[float, float, float, float], zoom: int, *,
+              width: int = VIEW_WIDTH, height: int = VIEW_HEIGHT,
+              ) -> list[tuple[float, float, float, float]]:
+    """The cells a map's centre may lie in: a grid over the centres that keep the view inside.
+
+    Cells are at least :data:`MAP_CELL_FRACTION` of a view in each direction; a map's
+    centre keeps :data:`MAP_CELL_MARGIN` of its cell from every side, so two maps in
+    different cells have centres at least ``2 * MAP_CELL_MARGIN * MAP_CELL_FRACTION`` of
+    a view (a third) apart horizontally or vertically (:data:`MAP_MIN_SEPARATION`).
+
+    Returns
+    -------
+    list of (x0, y0, x1, y1)
+        Global pixel boxes at ``zoom`` where a centre may lie, row by row; empty when
+        the extract is smaller than one view.
+
+    Examples
+    --------
+    A region of centres 2.2 views wide and 1 view high has 3 x 1 cells:
+
+    >>> from groundtruth.projection import global_px_to_latlon
+    >>> n, w = global_px_to_latlon(1000.0, 1000.0, 10)
+    >>> s, e = global_px_to_latlon(1000.0 + 3.2 * 300, 1000.0 + 2 * 100, 10)
+    >>> cells = map_cells((s, w, n, e), 10, width=300, height=100)
+    >>> [(round(x0), round(x1)) for x0, _, x1, _ in cells]
+    [(1205, 1315), (1425, 1535), (1645, 1755)]
+    """
+    s, w, n, e = bounds
+    gx0, gy0 = latlon_to_global_px(n, w, zoom)
+    gx1, gy1 = latlon_to_global_px(s, e, zoom)
+    x0, x1 = gx0 + width / 2, gx1 - width / 2
+    y0, y1 = gy0 + height / 2, gy1 - height / 2
+    if x1 <= x0 or y1 <= y0:
+        return []
+    cols = max(1, int((x1 - x0) // (MAP_CELL_FRACTION * width)))
+    rows = max(1, int((y1 - y0) // (MAP_CELL_FRACTION * height)))
+    cw, ch = (x1 - x0) / cols, (y1 - y0) / rows
+    mx, my = MAP_CELL_MARGIN * cw, MAP_CELL_MARGIN * ch
+    return [(x0 + i * cw + mx, y0 + j * ch + my, x0 + (i + 1) * cw - mx, y0 + (j + 1) * ch - my)
+            for j in range(rows) for i in range(cols)]
+
+
 def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
                    zoom: int = FEATURE_MAP_ZOOM) -> View | None:
     """A geometric candidate view for a map slot's attempt, or None (pure of rendering).
 
+    Map ``slot`` draws its centre in its own cell (:func:`map_cells`, taken in a seeded
+    order), so no two maps are near-duplicates; past the last cell there is no map.
     Only the symbol types OSM-Carto draws at ``zoom`` are kept off the edges.
     """
     bounds = ctx.extract.bounds
     if bounds is None:
         return None
-    s, w, n, e = bounds
+    cells = permuted(map_cells(bounds, zoom), ctx.seed, f"map{zoom}-cells")
+    if slot >= len(cells):
+        return None
+    cx0, cy0, cx1, cy1 = cells[slot]
     rng = slot_rng(ctx.seed, f"map{zoom}", slot, attempt)
     drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
                    and ft.drawn_at(zoom)}
     symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
-    probe = View(center=((s + n) / 2, (w + e) / 2), zoom=zoom)
-    half_lat = (probe.bounds[2] - probe.bounds[0]) / 2
-    half_lon = (probe.bounds[3] - probe.bounds[1]) / 2
-    lat_lo, lat_hi = s + half_lat, n - half_lat
-    lon_lo, lon_hi = w + half_lon, e - half_lon
-    if lat_lo >= lat_hi or lon_lo >= lon_hi:
-        lat_lo = lat_hi = (s + n) / 2
-        lon_lo = lon_hi = (w + e) / 2
-    lat = rng.uniform(lat_lo, lat_hi)
-    lon = rng.uniform(lon_lo, lon_hi)
+    gx, gy = rng.uniform(cx0, cx1), rng.uniform(cy0, cy1)
     for _ in range(MAX_NUDGES):
+        lat, lon = global_px_to_latlon(gx, gy, zoom)
         view = View(center=(round(lat, 7), round(lon, 7)), zoom=zoom,
                     width=VIEW_WIDTH, height=VIEW_HEIGHT)
         pxs = [view.to_view_px(f.lat, f.lon) for f in symbols]
@@ -103,8 +149,8 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
             return None
         if _symbols_clear_of_edges(view, pxs):
             return view
-        dx, dy = rng.uniform(-40, 40), rng.uniform(-40, 40)
-        lat, lon = view.to_latlon(view.width / 2 + dx, view.height / 2 + dy)
+        gx = min(cx1, max(cx0, gx + rng.uniform(-40, 40)))
+        gy = min(cy1, max(cy0, gy + rng.uniform(-40, 40)))
     return None
 
 

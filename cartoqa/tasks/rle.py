@@ -1,7 +1,8 @@
 """RLE: the real length of a blue path between two blue markers (metres and feet).
 
 A scenario draws a drivable route between two graph nodes as a blue path with a blue
-marker at each end, at zoom 15-19 (rotating with the slot), with Leaflet's scale bar.
+marker at each end, at zoom 15-19 (rotating with the slot over the zooms the extract
+can fill, :func:`cartoqa.tasks.views.unfillable_zooms`), with Leaflet's scale bar.
 Its difficulty (simple or complex, alternating every five slots) follows the rule in
 :func:`cartoqa.tasks.rules.rle_difficulty`. Two items per scenario: the answer in
 metres and in feet.
@@ -27,7 +28,7 @@ from cartoqa.tasks.rules import (
     rle_difficulty,
 )
 from cartoqa.tasks.sampling import permuted, pick_round
-from cartoqa.tasks.views import inside_extract, view_around
+from cartoqa.tasks.views import inside_extract, unfillable_zooms, view_around
 from groundtruth.projection import meters_per_pixel, path_length_px
 from groundtruth.routing import random_route
 from groundtruth.turns import route_steps
@@ -55,17 +56,22 @@ class State:
     graph: nx.MultiDiGraph
     origins: list[int]
     n_slots: int
+    zooms: tuple[int, ...] = ZOOMS
 
 
-def slot_plan(slot: int) -> tuple[int, str]:
-    """Zoom and difficulty of a slot: zooms rotate every slot, difficulty every five.
+def slot_plan(slot: int, zooms: tuple[int, ...] = ZOOMS) -> tuple[int, str]:
+    """Zoom and difficulty of a slot: zooms rotate every slot, difficulty every round.
+
+    ``zooms`` are the zooms the extract can fill (:func:`cartoqa.tasks.views.unfillable_zooms`).
 
     Examples
     --------
     >>> slot_plan(0), slot_plan(4), slot_plan(5)
     ((15, 'simple'), (19, 'simple'), (15, 'complex'))
+    >>> slot_plan(2, (17, 18, 19)), slot_plan(3, (17, 18, 19))
+    ((19, 'simple'), (17, 'complex'))
     """
-    return ZOOMS[slot % len(ZOOMS)], DIFFICULTIES[(slot // len(ZOOMS)) % len(DIFFICULTIES)]
+    return zooms[slot % len(zooms)], DIFFICULTIES[(slot // len(zooms)) % len(DIFFICULTIES)]
 
 
 def prepare(ctx: BuildContext) -> State:
@@ -75,13 +81,18 @@ def prepare(ctx: BuildContext) -> State:
     if not nodes:
         raise CartoqaError(f"extract {ctx.extract.name} has no road junctions for RLE",
                            fix="use an extract with a street network")
+    skipped = unfillable_zooms(ctx, NAME, ZOOMS)
+    zooms = tuple(z for z in ZOOMS if z not in skipped)
+    if not zooms:
+        raise CartoqaError(f"extract {ctx.extract.name} is too small for a view at any zoom "
+                           f"{ZOOMS[0]}-{ZOOMS[-1]}", fix="use a larger extract")
     return State(graph, permuted(nodes, ctx.seed, NAME),
-                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO))
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), zooms)
 
 
 def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
     """Two RLE items (metres, feet) for one path."""
-    zoom, difficulty = slot_plan(slot)
+    zoom, difficulty = slot_plan(slot, state.zooms)
     graph = state.graph
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)

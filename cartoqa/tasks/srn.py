@@ -118,7 +118,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         if not all(marker_on_screen(p) for p in mpx) or markers_overlap(mpx):
             continue
         scene = draw_scene(ctx, view, markers=markers)
-        if names_not_drawn(roads, names_drawn(scene, state.roads, roads, markers=markers)):
+        if names_not_drawn(roads, names_drawn(ctx, scene, state.roads, roads, markers=markers)):
             continue
         image_name = f"{NAME}-{slot:04d}.png"
         prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
