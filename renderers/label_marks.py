@@ -6,9 +6,9 @@ loaded a second time with every text rule of the :data:`MARKABLE_STYLES` precede
 equals the render variable ``@cartoqa_mark<k>`` and fills its text with
 :data:`MARK_COLOURS` ``[k]``; the styles' filter mode is ``first``, so a feature so
 named is drawn by the copy instead of the original rule, with the same font, size,
-halo and placement rules. Placement does not depend on the fill colour, so a render of
-the same metatile with the same layers puts every label where the tiles have it, and
-the marked names can be found by their colour.
+halo and placement rules. Placement does not depend on the fill colour, so the marked
+names can be found by their colour where Mapnik places them
+(:meth:`renderers.tiles.TileRenderer.render_label_marks`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ Labels never cross a metatile's edge (they are left out there instead of being c
 
 from __future__ import annotations
 
-import io
 import math
 import sys
 from collections import defaultdict
@@ -312,13 +311,17 @@ class TileRenderer:
         names: Sequence[str],
         pad: int = 0,
     ) -> bytes:
-        """Render where Mapnik writes ``names`` on the tiles of a view, each in its colour.
+        """Render where Mapnik writes ``names`` around a view, each name in its colour.
 
-        Every metatile under the box is drawn again exactly as the tiles were (same
-        box, buffer and style), with only the layers that take part in label placement
-        (:func:`renderers.label_marks.placement_layers`) and the labels named in
-        ``names`` filled with :data:`renderers.label_marks.MARK_COLOURS` (``names[k]``
-        in colour *k*); so the marked labels lie on the pixels where the tiles have them.
+        The view and a band of ``pad`` pixels around it are drawn with the tiles' style
+        and buffer, only the layers that take part in label placement
+        (:func:`renderers.label_marks.placement_layers`) switched on, and the labels
+        named in ``names`` filled with :data:`renderers.label_marks.MARK_COLOURS`
+        (``names[k]`` in colour *k*). Placement does not depend on the colour, but the
+        tiles were drawn a metatile at a time, so near a metatile's edge a label may
+        sit elsewhere (or nowhere) on the tiles: whoever reads the marks checks them
+        against the screenshot (:mod:`cartoqa.visibility.written`). Drawing the box
+        costs about a fifth of drawing the metatiles under it.
 
         Parameters
         ----------
@@ -337,10 +340,10 @@ class TileRenderer:
         -------
         bytes
             A 32-bit PNG of ``width + 2 pad`` x ``height + 2 pad`` pixels; pixel
-            ``(pad, pad)`` is the view's top-left pixel. Off the world it is transparent.
+            ``(pad, pad)`` is the view's top-left pixel; transparent where nothing
+            that takes part in placement is drawn.
         """
         import mapnik
-        from PIL import Image
 
         from renderers.label_marks import mark_label_rules, mark_variables, placement_layers
 
@@ -369,35 +372,19 @@ class TileRenderer:
             self._marked_map = marked
         view = View(center=center, zoom=zoom, width=width, height=height)
         ox, oy = view.origin_px
-        x0, y0 = math.floor(ox) - pad, math.floor(oy) - pad
         w, h = width + 2 * pad, height + 2 * pad
-        out = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-        n = 2**zoom
-        tiles = {(zoom, tx, ty)
-                 for tx in range(max(0, x0 // TILE_SIZE), min(n, (x0 + w - 1) // TILE_SIZE + 1))
-                 for ty in range(max(0, y0 // TILE_SIZE), min(n, (y0 + h - 1) // TILE_SIZE + 1))}
         m = self._marked_map
-        for meta in sorted({metatile_of(t, self.metatile) for t in tiles}):
-            block = metatile_tiles(meta, self.metatile)
-            tx0 = min(t[1] for t in block)
-            ty0 = min(t[2] for t in block)
-            mw = (max(t[1] for t in block) + 1 - tx0) * TILE_SIZE
-            mh = (max(t[2] for t in block) + 1 - ty0) * TILE_SIZE
-            m.resize(mw, mh)
-            bx0, by1 = global_px_to_mercator(tx0 * TILE_SIZE, ty0 * TILE_SIZE, zoom)
-            bx1, by0 = global_px_to_mercator(tx0 * TILE_SIZE + mw, ty0 * TILE_SIZE + mh, zoom)
-            m.zoom_to_box(mapnik.Box2d(bx0, by0, bx1, by1))
-            image = mapnik.Image(mw, mh)
-            try:
-                mapnik.render_with_vars(m, image, variables)
-            except RuntimeError as exc:
-                raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
-                                  f"see {self.cluster.log_path}") from exc
-            tile_img = Image.open(io.BytesIO(bytes(image.to_string("png32")))).convert("RGBA")
-            out.paste(tile_img, (tx0 * TILE_SIZE - x0, ty0 * TILE_SIZE - y0))
-        buf = io.BytesIO()
-        out.save(buf, format="PNG")
-        return buf.getvalue()
+        m.resize(w, h)
+        bx0, by1 = global_px_to_mercator(ox - pad, oy - pad, zoom)
+        bx1, by0 = global_px_to_mercator(ox - pad + w, oy - pad + h, zoom)
+        m.zoom_to_box(mapnik.Box2d(bx0, by0, bx1, by1))
+        image = mapnik.Image(w, h)
+        try:
+            mapnik.render_with_vars(m, image, variables)
+        except RuntimeError as exc:
+            raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
+                              f"see {self.cluster.log_path}") from exc
+        return bytes(image.to_string("png32"))
 
     @property
     def layer_names(self) -> list[str]:

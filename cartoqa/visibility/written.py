@@ -1,9 +1,11 @@
 """Whether a name is written on a view, asked of Mapnik rather than judged from ink.
 
-The tiles are drawn a second time with the names in question filled with colours of
-their own (:meth:`renderers.tiles.TileRenderer.render_label_marks`): Mapnik places
-every label exactly where the tiles have it, so the pixels of that colour are where the
-name is written. Each separate label of a name (an *instance*: its pixels joined across
+The view is drawn a second time with the names in question filled with colours of
+their own (:meth:`renderers.tiles.TileRenderer.render_label_marks`): placement does
+not depend on colour, so the pixels of that colour are where Mapnik writes the name.
+The tiles were drawn a metatile at a time, so near a metatile's edge a label may sit
+elsewhere on them: every label found is checked against the screenshot. Each separate
+label of a name (an *instance*: its pixels joined across
 the gaps between letters) is then judged against the screenshot:
 
 * **cut**: part of it lies outside the view (the render covers a band around it);
