@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,8 @@ class BuildReport:
         The folder already held this exact dataset; nothing was done.
     resumed_slots : int
         Slots taken over from an interrupted earlier run.
+    rejections : dict
+        Candidate scenarios rejected in this run, by ``(task, reason)``.
     """
 
     out: Path
@@ -58,6 +60,7 @@ class BuildReport:
     shortfalls: dict[str, dict[str, Any]] = field(default_factory=dict)
     already_complete: bool = False
     resumed_slots: int = 0
+    rejections: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -82,13 +85,41 @@ def build_key(extract: Extract, *, tasks: Sequence[str], per_task: int,
     return key
 
 
-def _check_roads(ctx: BuildContext) -> None:
+def _check_roads(ctx: BuildContext, say: Callable[[str], None]) -> None:
     graph = ctx.graph()
     if graph.number_of_edges() == 0:
         raise CartoqaError(
             f"extract {ctx.extract.name} has no drivable roads",
             fix="use an extract that contains streets, or build only --tasks stmf,mtmf",
         )
+    dropped = graph.graph.get("restrictions_dropped", 0)
+    if dropped:
+        reasons = ", ".join(f"{n} {why}" for why, n in
+                            graph.graph.get("restrictions_dropped_by_reason", {}).items())
+        say(f"extract {ctx.extract.name}: {dropped} turn restriction(s) dropped ({reasons}); "
+            f"{len(graph.graph.get('restrictions', []))} applied")
+
+
+def rejection_lines(rejections: Mapping[tuple[str, str], int]) -> list[str]:
+    """One log line per task: its rejected candidates by reason, most frequent first.
+
+    Examples
+    --------
+    >>> for line in rejection_lines({("srn", "short leg"): 3, ("srn", "marker on a step"): 5,
+    ...                              ("rle", "doubles back"): 1}):
+    ...     print(line)
+    rle: rejected 1 candidate(s): 1 doubles back
+    srn: rejected 8 candidate(s): 5 marker on a step, 3 short leg
+    """
+    by_task: dict[str, list[tuple[int, str]]] = {}
+    for (task, reason), n in rejections.items():
+        by_task.setdefault(task, []).append((n, reason))
+    lines = []
+    for task in sorted(by_task):
+        counts = sorted(by_task[task], key=lambda c: (-c[0], c[1]))
+        lines.append(f"{task}: rejected {sum(n for n, _ in counts)} candidate(s): "
+                     + ", ".join(f"{n} {reason}" for n, reason in counts))
+    return lines
 
 
 def build_dataset(
@@ -163,7 +194,7 @@ def build_dataset(
     ctx.options = dict(task_options or {})
     try:
         if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
-            _check_roads(ctx)
+            _check_roads(ctx, say)
         states = [m.prepare(ctx) for m in modules]
         for task, zooms in sorted(ctx.unfilled_zooms.items()):
             for zoom, why in sorted(zooms.items()):
@@ -178,6 +209,9 @@ def build_dataset(
         raise
     finally:
         ctx.close()
+    report.rejections = dict(ctx.rejections)
+    for line in rejection_lines(ctx.rejections):
+        say(line)
     items = writer.items()
     if not items:
         writer.abandon_all()

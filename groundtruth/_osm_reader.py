@@ -15,7 +15,7 @@ from typing import TypeVar
 
 import osmium
 import shapely.wkb
-from osmium.osm import NODE, RELATION, WAY, Area, Node, Way
+from osmium.osm import NODE, RELATION, WAY, Area, Node, Relation, Way
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
@@ -45,12 +45,38 @@ class RawWay:
     runs: tuple[tuple[int, ...], ...]
 
 
+@dataclass(frozen=True)
+class RawRestriction:
+    """A ``type=restriction`` relation as read from the file.
+
+    Attributes
+    ----------
+    id : int
+        OSM relation id.
+    tags : dict
+        All tags of the relation.
+    members : tuple of (str, int, str)
+        ``(type, ref, role)`` per member, type ``"n"``, ``"w"`` or ``"r"``, in order.
+    """
+
+    id: int
+    tags: dict[str, str]
+    members: tuple[tuple[str, int, str], ...]
+
+
 @dataclass
 class RoadData:
-    """Ways with a ``highway`` tag and the ``(lat, lon)`` of the nodes they use."""
+    """Ways with a ``highway`` tag and the ``(lat, lon)`` of the nodes they use.
+
+    ``barriers`` maps the id of every node tagged ``barrier=*`` to its tags and
+    ``restrictions`` holds the turn-restriction relations (both empty when the reader
+    was not asked for them).
+    """
 
     ways: list[RawWay] = field(default_factory=list)
     coords: dict[int, LatLon] = field(default_factory=dict)
+    barriers: dict[int, dict[str, str]] = field(default_factory=dict)
+    restrictions: list[RawRestriction] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -136,7 +162,7 @@ def located_runs(refs: list[tuple[int, LatLon | None]]) -> tuple[tuple[int, ...]
 
 
 def read_highway_ways(path: Path) -> RoadData:
-    """Read every way tagged ``highway=*`` with the locations of its nodes.
+    """Read every way tagged ``highway=*``, barrier nodes and turn restrictions.
 
     Parameters
     ----------
@@ -146,8 +172,10 @@ def read_highway_ways(path: Path) -> RoadData:
     Returns
     -------
     RoadData
-        The ways (split into located runs) and a ``node id -> (lat, lon)`` map for
-        the nodes they use.
+        The ways (split into located runs), a ``node id -> (lat, lon)`` map for the
+        nodes they use, the tags of every located ``barrier=*`` node, and every
+        ``type=restriction`` relation (members as the file lists them, whether or
+        not the file holds them: a clipped extract may not).
 
     Raises
     ------
@@ -157,29 +185,36 @@ def read_highway_ways(path: Path) -> RoadData:
     """
     data = RoadData()
     fp = (
-        _processor(path, NODE | WAY)
+        _processor(path, NODE | WAY | RELATION)
         .with_locations()
-        .with_filter(osmium.filter.EntityFilter(WAY))
-        .with_filter(osmium.filter.KeyFilter("highway"))
+        .with_filter(osmium.filter.KeyFilter("highway", "barrier", "type"))
     )
     highway_ways = 0
     for obj in _guarded(iter(fp), path):
-        if not isinstance(obj, Way):
-            continue
-        highway_ways += 1
-        refs: list[tuple[int, LatLon | None]] = []
-        for nd in obj.nodes:
-            loc = nd.location
-            if loc.valid():
-                latlon = (loc.lat, loc.lon)
-                data.coords[nd.ref] = latlon
-                refs.append((nd.ref, latlon))
-            else:
-                refs.append((nd.ref, None))
-        runs = located_runs(refs)
-        if runs:
-            tags = {t.k: t.v for t in obj.tags}
-            data.ways.append(RawWay(id=obj.id, tags=tags, runs=runs))
+        if isinstance(obj, Way):
+            if "highway" not in obj.tags:
+                continue
+            highway_ways += 1
+            refs: list[tuple[int, LatLon | None]] = []
+            for nd in obj.nodes:
+                loc = nd.location
+                if loc.valid():
+                    latlon = (loc.lat, loc.lon)
+                    data.coords[nd.ref] = latlon
+                    refs.append((nd.ref, latlon))
+                else:
+                    refs.append((nd.ref, None))
+            runs = located_runs(refs)
+            if runs:
+                tags = {t.k: t.v for t in obj.tags}
+                data.ways.append(RawWay(id=obj.id, tags=tags, runs=runs))
+        elif isinstance(obj, Node):
+            if "barrier" in obj.tags and obj.location.valid():
+                data.barriers[obj.id] = {t.k: t.v for t in obj.tags}
+        elif isinstance(obj, Relation) and obj.tags.get("type") == "restriction":
+            members = tuple((m.type, m.ref, m.role) for m in obj.members)
+            data.restrictions.append(
+                RawRestriction(obj.id, {t.k: t.v for t in obj.tags}, members))
     if highway_ways and not data.ways:
         raise GroundTruthError(
             f"{path}: none of its {highway_ways} roads has node locations (are the nodes"

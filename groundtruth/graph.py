@@ -13,10 +13,18 @@ way between two such nodes, with attributes
 ``start_bearing`` / ``end_bearing``: degrees clockwise from north of the road as the
 edge leaves ``u`` and reaches ``v``, measured over
 :data:`~groundtruth.bearings.BEARING_SAMPLE_M` metres of the way's geometry (running on
-past the edge's end along the same way when the edge is shorter than that).
+past the edge's end along the same way when the edge is shorter than that), and
+``access``: ``"yes"``, or ``"destination"`` for a destination-only way (see
+:mod:`groundtruth.access`).
 
-The graph attributes hold ``crs`` (``"epsg:4326"``), ``name``, ``extract_sha256`` and
-``simplified`` (True: as osmnx marks a graph whose nodes are junctions and ends only).
+The graph attributes hold ``crs`` (``"epsg:4326"``), ``name``, ``extract_sha256``,
+``simplified`` (True: as osmnx marks a graph whose nodes are junctions and ends only),
+``legal`` (whether access, barriers and turn restrictions were applied), and for a
+legal graph ``restrictions`` (list of :class:`~groundtruth.restrictions.TurnRestriction`),
+``restrictions_dropped`` (how many relations could not be placed, e.g. clipped at the
+extract's border) with ``restrictions_dropped_by_reason``, ``barrier_nodes`` (junctions
+a car may not pass through) and ``barrier_edges_dropped`` (stretches of road with a
+blocking barrier inside, left out).
 """
 
 from __future__ import annotations
@@ -30,8 +38,10 @@ import numpy as np
 import shapely
 
 from groundtruth._osm_reader import RawWay, RoadData, read_highway_ways
+from groundtruth.access import CLOSED, barrier_blocks, car_access
 from groundtruth.bearings import piece_bearings, run_profile
 from groundtruth.extracts import Extract, resolve_extract
+from groundtruth.restrictions import compile_restrictions
 
 #: ``highway=*`` values a car may drive on.
 DRIVABLE_HIGHWAYS: frozenset[str] = frozenset(
@@ -45,8 +55,6 @@ DRIVABLE_HIGHWAYS: frozenset[str] = frozenset(
 EXCLUDED_SERVICE: frozenset[str] = frozenset(
     {"parking_aisle", "driveway", "drive-through", "emergency_access", "private"}
 )
-#: ``access`` / ``motor_vehicle`` / ``motorcar`` values that close a way to cars.
-NO_ACCESS: frozenset[str] = frozenset({"no", "private"})
 #: ``oneway=*`` values meaning one-way in the way's node order.
 ONEWAY_FORWARD: frozenset[str] = frozenset({"yes", "true", "1"})
 #: ``oneway=*`` values meaning one-way against the way's node order.
@@ -57,19 +65,24 @@ ONEWAY_JUNCTIONS: frozenset[str] = frozenset({"roundabout", "circular"})
 Edge = tuple[int, int, int]
 
 
-def is_drivable(tags: Mapping[str, str]) -> bool:
+def is_drivable(tags: Mapping[str, str], *, access: bool = True) -> bool:
     """Whether a way with these tags belongs to the drivable road network.
 
     Parameters
     ----------
     tags : mapping
         The way's OSM tags.
+    access : bool, optional
+        Apply the access tags (:func:`groundtruth.access.car_access`); with False,
+        only the road class decides (the network as a reader who ignores access
+        signs sees it).
 
     Returns
     -------
     bool
         True for a :data:`DRIVABLE_HIGHWAYS` class that is not an area, not closed
-        to motor vehicles and not an excluded service road.
+        to private cars (unless ``access=False``), not reversible and not an excluded
+        service road. Destination-only ways are drivable.
 
     Examples
     --------
@@ -81,6 +94,10 @@ def is_drivable(tags: Mapping[str, str]) -> bool:
     False
     >>> is_drivable({"highway": "primary", "motor_vehicle": "no"})
     False
+    >>> is_drivable({"highway": "service", "vehicle": "no", "bus": "yes"})
+    False
+    >>> is_drivable({"highway": "service", "vehicle": "no", "bus": "yes"}, access=False)
+    True
     """
     if tags.get("highway") not in DRIVABLE_HIGHWAYS:
         return False
@@ -88,15 +105,8 @@ def is_drivable(tags: Mapping[str, str]) -> bool:
         return False
     if tags.get("highway") == "service" and tags.get("service") in EXCLUDED_SERVICE:
         return False
-    for key in ("access", "motor_vehicle", "motorcar"):
-        if tags.get(key) in NO_ACCESS:
-            # a more specific key may open the way again (access=no + motor_vehicle=yes)
-            if key == "access" and (
-                tags.get("motor_vehicle") in {"yes", "designated", "permissive"}
-                or tags.get("motorcar") in {"yes", "designated", "permissive"}
-            ):
-                continue
-            return False
+    if access and car_access(tags) == CLOSED:
+        return False
     return tags.get("oneway") not in {"reversible", "alternating"}
 
 
@@ -174,28 +184,36 @@ def _piece_lines(
 
 
 def build_road_graph(
-    data: RoadData, *, name: str = "", extract_sha256: str = ""
+    data: RoadData, *, name: str = "", extract_sha256: str = "", legal: bool = True
 ) -> nx.MultiDiGraph:
     """Build the directed drivable graph from ways read off an extract (pure).
 
     Parameters
     ----------
     data : RoadData
-        Ways with their located node runs and node coordinates.
+        Ways with their located node runs and node coordinates (and, for a legal
+        graph, the barrier nodes and restriction relations).
     name : str, optional
         Stored as the graph's ``name`` attribute.
     extract_sha256 : str, optional
         Stored as the graph's ``extract_sha256`` attribute.
+    legal : bool, optional
+        Apply access tags, barriers and turn restrictions (default). With False the
+        graph is the network a reader who ignores them sees: every drivable class of
+        road, one-way streets kept.
 
     Returns
     -------
     networkx.MultiDiGraph
-        See the module docstring for node and edge attributes.
+        See the module docstring for node, edge and graph attributes.
     """
-    ways: list[RawWay] = [w for w in data.ways if is_drivable(w.tags)]
+    ways: list[RawWay] = [w for w in data.ways if is_drivable(w.tags, access=legal)]
     junctions = _graph_nodes(run for w in ways for run in w.runs)
+    blocking = ({n for n, tags in data.barriers.items() if barrier_blocks(tags)}
+                if legal else set())
     graph = nx.MultiDiGraph(crs="epsg:4326", name=name, extract_sha256=extract_sha256,
-                            simplified=True)
+                            simplified=True, legal=legal)
+    barrier_edges = 0
     for way in ways:
         direction = oneway_direction(way.tags)
         attrs = {
@@ -204,6 +222,7 @@ def build_road_graph(
             "highway": way.tags["highway"],
             "ref": way.tags.get("ref") or None,
             "oneway": direction != 0,
+            "access": car_access(way.tags),
         }
         for run in way.runs:
             lats = [data.coords[n][0] for n in run]
@@ -218,6 +237,9 @@ def build_road_graph(
                 pieces, *(b.tolist() for b in bearings), forwards, backwards, strict=True
             ):
                 u, v = run[i], run[j]
+                if blocking and not blocking.isdisjoint(run[i + 1 : j]):
+                    barrier_edges += 1  # a bollard (or the like) inside this stretch
+                    continue
                 length = float(cum[j] - cum[i])
                 for n in (u, v):
                     if n not in graph:
@@ -238,10 +260,19 @@ def build_road_graph(
     for n, nbrs in neighbours.items():
         # a self-loop leaves and enters the node: two street ends
         graph.nodes[n]["street_count"] = len(nbrs - {n}) + (2 if n in nbrs else 0)
+    if legal:
+        graph.graph["barrier_nodes"] = frozenset(n for n in blocking if n in graph)
+        graph.graph["barrier_edges_dropped"] = barrier_edges
+        way_nodes = {w.id: {n for run in w.runs for n in run} for w in data.ways}
+        restrictions, dropped = compile_restrictions(graph, data.restrictions, way_nodes,
+                                                     set(data.coords))
+        graph.graph["restrictions"] = restrictions
+        graph.graph["restrictions_dropped"] = sum(dropped.values())
+        graph.graph["restrictions_dropped_by_reason"] = dict(sorted(dropped.items()))
     return graph
 
 
-def load_road_graph(source: Extract | str | Path) -> nx.MultiDiGraph:
+def load_road_graph(source: Extract | str | Path, *, legal: bool = True) -> nx.MultiDiGraph:
     """Load the directed drivable road graph of an extract.
 
     Parameters
@@ -249,6 +280,9 @@ def load_road_graph(source: Extract | str | Path) -> nx.MultiDiGraph:
     source : Extract, str or pathlib.Path
         An :class:`~groundtruth.extracts.Extract`, a bundled name (``"helsinki"``)
         or the path of an ``.osm.pbf``, ``.osm`` or ``.osm.bz2`` file.
+    legal : bool, optional
+        Apply access tags, barriers and turn restrictions (default); see
+        :func:`build_road_graph`.
 
     Returns
     -------
@@ -270,4 +304,5 @@ def load_road_graph(source: Extract | str | Path) -> nx.MultiDiGraph:
     """
     extract = source if isinstance(source, Extract) else resolve_extract(source)
     data = read_highway_ways(extract.path)
-    return build_road_graph(data, name=extract.name, extract_sha256=extract.sha256)
+    return build_road_graph(data, name=extract.name, extract_sha256=extract.sha256,
+                            legal=legal)

@@ -1,12 +1,23 @@
-"""Shortest drivable routes by length, route lengths along the road geometry, and
-routes picked at random (:func:`random_route`)."""
+"""Shortest legal drivable routes by length, route lengths along the road geometry,
+and routes picked at random (:func:`random_route`).
+
+:func:`shortest_route` searches over edges, not nodes (a line-graph Dijkstra), so that
+it can obey what a node-based search cannot: turn restrictions (a turn forbidden after
+one edge but not after another, ``only_*`` turns, restrictions through ``via`` ways),
+barriers on junctions, destination-only roads (used only at the start or the end of
+a route), and no U-turn straight back along the road just driven. On a graph without
+those attributes (built elsewhere, or with
+``load_road_graph(..., legal=False)``) it is the plain shortest path.
+"""
 
 from __future__ import annotations
 
+import heapq
 import random
-from collections.abc import Container, Sequence
+from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import count, pairwise
+from typing import Any
 
 import networkx as nx
 
@@ -15,6 +26,9 @@ from groundtruth.errors import GroundTruthError
 
 Edge = tuple[int, int, int]
 LatLon = tuple[float, float]
+#: A search state: the edge just driven, the destination-only phase, and the
+#: ``(restriction, position)`` pairs of the turn restrictions under way.
+State = tuple[Edge, int, tuple[tuple[int, int], ...]]
 
 
 class NoRouteError(GroundTruthError):
@@ -127,6 +141,154 @@ def route_from_nodes(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> Route:
     return Route(nodes=tuple(nodes), edges=edges, length_m=length, coords=tuple(coords))
 
 
+def route_from_edges(graph: nx.MultiDiGraph, edges: Sequence[Edge],
+                     origin: int | None = None) -> Route:
+    """Build a :class:`Route` from consecutive edges (exactly those edges).
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph.
+    edges : sequence of (u, v, key)
+        Consecutive edges; may be empty when ``origin`` is given.
+    origin : int, optional
+        The start node, needed only for an empty route.
+
+    Returns
+    -------
+    Route
+
+    Raises
+    ------
+    GroundTruthError
+        If an edge is missing or two edges do not follow each other.
+    """
+    if not edges:
+        if origin is None:
+            raise GroundTruthError("a route needs at least one node")
+        return route_from_nodes(graph, [origin])
+    nodes = [edges[0][0]]
+    first = graph.nodes[nodes[0]]
+    coords: list[LatLon] = [(first["y"], first["x"])]
+    length = 0.0
+    for u, v, k in edges:
+        if u != nodes[-1] or not graph.has_edge(u, v, k):
+            raise GroundTruthError(f"edge {(u, v, k)} does not continue the route")
+        data = graph.edges[u, v, k]
+        length += data["length"]
+        coords.extend((lat, lon) for lon, lat in list(data["geometry"].coords)[1:])
+        nodes.append(v)
+    return Route(nodes=tuple(nodes), edges=tuple(edges), length_m=length,
+                 coords=tuple(coords))
+
+
+#: Phases of a route with respect to destination-only roads: still on the roads
+#: around the origin, on through roads, on the roads around the destination.
+_START_ZONE, _THROUGH, _END_ZONE = 0, 1, 2
+
+
+def _next_phase(phase: int, destination_only: bool) -> int | None:
+    """The phase after taking an edge, or None when the edge would be through traffic
+    on a destination-only road."""
+    if phase == _START_ZONE:
+        return _START_ZONE if destination_only else _THROUGH
+    if phase == _THROUGH:
+        return _END_ZONE if destination_only else _THROUGH
+    return _END_ZONE if destination_only else None
+
+
+def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
+                    banned: Collection[Edge] = ()) -> list[Edge] | None:
+    """The edges of the shortest legal route, or None when there is none.
+
+    A line-graph Dijkstra over states ``(edge, phase, restrictions in progress)``.
+    A transition from edge ``(u, v)`` to edge ``(v, w)`` is refused when ``v`` is in
+    ``graph.graph["barrier_nodes"]``; when it breaks a turn restriction of
+    ``graph.graph["restrictions"]`` (``no_*``: the edge is a ``to`` edge right after
+    the restriction's whole prefix; ``only_*``: it is not); when ``w == u`` along the
+    same way (a U-turn on the spot, not even at a dead end: at the border of a
+    clipped extract a dead end is often none, and Routino makes none either); and when
+    it would
+    use a destination-only edge (``access == "destination"``) between two open ones.
+
+    Parameters
+    ----------
+    graph : networkx.MultiDiGraph
+        A road graph.
+    origin, destination : int
+        Graph nodes.
+    banned : collection of (u, v, key), optional
+        Edges not to use.
+
+    Returns
+    -------
+    list of (u, v, key) or None
+        Empty when ``origin == destination``.
+    """
+    if origin == destination:
+        return []
+    restrictions: list[Any] = graph.graph.get("restrictions") or []
+    barriers: Collection[int] = graph.graph.get("barrier_nodes") or frozenset()
+    starts: dict[Edge, list[int]] = {}
+    for i, r in enumerate(restrictions):
+        starts.setdefault(r.prefix[0], []).append(i)
+    def enter(edge: Edge, phase: int | None,
+              track: tuple[tuple[int, int], ...]) -> State | None:
+        if edge in banned:
+            return None
+        dest_only = graph.edges[edge].get("access") == "destination"
+        new_phase = (_START_ZONE if dest_only else _THROUGH) if phase is None else \
+            _next_phase(phase, dest_only)
+        if new_phase is None:
+            return None
+        moved: set[tuple[int, int]] = set()
+        for r, pos in track:
+            prefix = restrictions[r].prefix
+            if pos == len(prefix) - 1:
+                if restrictions[r].forbids(edge):
+                    return None
+            elif prefix[pos + 1] == edge:
+                moved.add((r, pos + 1))
+        moved.update((r, 0) for r in starts.get(edge, ()))
+        return (edge, new_phase, tuple(sorted(moved)))
+
+    best: dict[State, float] = {}
+    previous: dict[State, State | None] = {}
+    heap: list[tuple[float, int, State, State | None]] = []
+    tie = count()
+    for edge in sorted(graph.out_edges(origin, keys=True)):
+        state = enter(edge, None, ())
+        if state is not None:
+            heapq.heappush(heap, (graph.edges[edge]["length"], next(tie), state, None))
+    while heap:
+        dist, _, state, prev = heapq.heappop(heap)
+        if state in previous:
+            continue
+        previous[state] = prev
+        (u, v, _k), phase, track = state
+        if v == destination:
+            path = [state[0]]
+            back = prev
+            while back is not None:
+                path.append(back[0])
+                back = previous[back]
+            return path[::-1]
+        if v in barriers:
+            continue
+        way = graph.edges[state[0]].get("osmid")
+        for nxt in sorted(graph.out_edges(v, keys=True)):
+            if nxt[1] == u and graph.edges[nxt].get("osmid") == way:
+                continue  # no U-turn on the spot
+            new = enter(nxt, phase, track)
+            if new is None or new in previous:
+                continue
+            nd = dist + graph.edges[nxt]["length"]
+            if nd < best.get(new, float("inf")):
+                best[new] = nd
+                heapq.heappush(heap, (nd, next(tie), new, state))
+    return None
+
+
 def route_length_m(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> float:
     """Length in metres of a node path along the road geometry.
 
@@ -146,7 +308,11 @@ def route_length_m(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> float:
 
 
 def shortest_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> Route:
-    """The shortest drivable route by length, respecting one-way streets.
+    """The shortest legal drivable route by length.
+
+    One-way streets, and on a legal graph (:func:`groundtruth.graph.load_road_graph`)
+    turn restrictions, barriers and destination-only roads are obeyed; see
+    :func:`legal_edge_path`.
 
     Parameters
     ----------
@@ -177,14 +343,13 @@ def shortest_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> Rou
     """
     _check_node(graph, origin, "origin")
     _check_node(graph, destination, "destination")
-    try:
-        _, nodes = nx.bidirectional_dijkstra(graph, origin, destination, weight="length")
-    except nx.NetworkXNoPath as exc:
+    edges = legal_edge_path(graph, origin, destination)
+    if edges is None:
         raise NoRouteError(
-            f"no drivable route from node {origin} to node {destination}",
+            f"no legal drivable route from node {origin} to node {destination}",
             "choose nodes in the same strongly connected part of the road graph",
-        ) from exc
-    return route_from_nodes(graph, nodes)
+        )
+    return route_from_edges(graph, edges, origin)
 
 
 def has_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> bool:
@@ -200,8 +365,13 @@ def has_route(graph: nx.MultiDiGraph, origin: int, destination: int) -> bool:
     Returns
     -------
     bool
+        True when a legal route exists (see :func:`legal_edge_path`).
     """
-    return origin in graph and destination in graph and nx.has_path(graph, origin, destination)
+    if origin not in graph or destination not in graph:
+        return False
+    if not nx.has_path(graph, origin, destination):
+        return False
+    return legal_edge_path(graph, origin, destination) is not None
 
 
 def nearest_node(graph: nx.MultiDiGraph, lat: float, lon: float) -> int:
@@ -241,8 +411,8 @@ def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
                        within: float = 0.05) -> list[Route]:
     """Other drivable routes between the same nodes at most ``within`` longer.
 
-    For each edge of ``route``, the shortest route that avoids that edge (any other
-    simple route must avoid at least one of them, so the second-shortest route is
+    For each edge of ``route``, the shortest legal route that avoids that edge (any
+    other route must avoid at least one of them, so the second-shortest route is
     always among these). Use it to skip scenarios whose answer is nearly a tie.
 
     Parameters
@@ -274,24 +444,14 @@ def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
     limit = route.length_m * (1.0 + within) + 1e-9
     found: dict[tuple[int, ...], Route] = {}
     for banned in route.edges:
-
-        def weight(u: int, v: int, data: dict[int, dict[str, object]],
-                   banned: Edge = banned) -> float | None:
-            lengths = [float(d["length"]) for k, d in data.items()  # type: ignore[arg-type]
-                       if (u, v, k) != banned]
-            return min(lengths) if lengths else None
-
-        try:
-            _, nodes = nx.bidirectional_dijkstra(graph, route.origin, route.destination,
-                                                 weight=weight)
-        except nx.NetworkXNoPath:
+        edges = legal_edge_path(graph, route.origin, route.destination, banned={banned})
+        if edges is None:
             continue
-        key = tuple(nodes)
-        if key == route.nodes or key in found:
+        alt = route_from_edges(graph, edges, route.origin)
+        if alt.nodes == route.nodes or alt.nodes in found:
             continue
-        alt = route_from_nodes(graph, nodes)
         if alt.length_m <= limit:
-            found[key] = alt
+            found[alt.nodes] = alt
     return sorted(found.values(), key=lambda r: (r.length_m, r.nodes))
 
 

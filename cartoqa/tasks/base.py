@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -116,6 +117,24 @@ class BuildContext:
         #: Zooms a task left out because the extract cannot fill a view there:
         #: task -> zoom -> why (see :func:`cartoqa.tasks.views.unfillable_zooms`).
         self.unfilled_zooms: dict[str, dict[int, str]] = {}
+        #: Candidate scenarios rejected, by ``(task, reason)`` (see :meth:`reject`).
+        self.rejections: Counter[tuple[str, str]] = Counter()
+        self._naive_graph: nx.MultiDiGraph | None = None
+
+    def reject(self, task: str, reason: str) -> None:
+        """Count one rejected candidate scenario of ``task`` (the build logs the counts).
+
+        Examples
+        --------
+        >>> from pathlib import Path
+        >>> from groundtruth.extracts import Extract
+        >>> ctx = BuildContext(Extract("x", Path("x.osm"), "osm", "", None), seed=0, per_task=1,
+        ...                    cache_dir=Path("."), assets_dir=Path("."))
+        >>> ctx.reject("srn", "short leg"); ctx.reject("srn", "short leg")
+        >>> ctx.rejections[("srn", "short leg")]
+        2
+        """
+        self.rejections[(task, reason)] += 1
 
     # -- ground truth ----------------------------------------------------------------
     def graph(self) -> nx.MultiDiGraph:
@@ -125,6 +144,15 @@ class BuildContext:
 
             self._graph = load_road_graph(self.extract)
         return self._graph
+
+    def naive_graph(self) -> nx.MultiDiGraph:
+        """The road graph as a reader who ignores turn restrictions, access signs and
+        barriers sees it (one-way streets kept; loaded once)."""
+        if self._naive_graph is None:
+            from groundtruth.graph import load_road_graph
+
+            self._naive_graph = load_road_graph(self.extract, legal=False)
+        return self._naive_graph
 
     def features(self) -> Any:
         """All catalogue features of the extract (loaded once)."""

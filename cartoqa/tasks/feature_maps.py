@@ -36,6 +36,12 @@ MAP_CELL_FRACTION = 2 / 3
 #: are at least this share of a view apart horizontally or vertically (no near-duplicates).
 MAP_CELL_MARGIN = 0.25
 MAP_MIN_SEPARATION = 2 * MAP_CELL_MARGIN * MAP_CELL_FRACTION
+#: Why drawn candidate maps (shared by STMF and MTMF, logged as "maps") are rejected.
+MAP_REJECT_REASONS = {
+    "ambiguous": "a type a reader may count otherwise (edge, unexplained or unclear icon, "
+                 "label cut)",
+    "few": "fewer catalogue features drawn than the minimum",
+}
 
 
 @dataclass
@@ -187,8 +193,10 @@ def feature_map(ctx: BuildContext, slot: int, *,
                           exclude=scene_exclusion(view, [], None, reserved=scene.reserved),
                           reserved=scene.reserved)
         if any(vf.ambiguous(t, names=True) for t in vf.by_type):
+            ctx.reject("maps", MAP_REJECT_REASONS["ambiguous"])
             continue
         if sum(vf.count(t) for t in vf.by_type) < MIN_DRAWN_FEATURES:
+            ctx.reject("maps", MAP_REJECT_REASONS["few"])
             continue
         found = FeatureMap(slot, attempt, view, image_name(slot, zoom), scene.png, vf)
         break

@@ -36,6 +36,13 @@ COLORS = ("blue", "red")
 MAX_ATTEMPTS = 12
 #: Junctions of one road pair tried (in a seeded order).
 MAX_NODES_PER_PAIR = 3
+#: Why candidates are rejected, as the build log counts them.
+REJECT_REASONS = {
+    "roads": "not exactly two named roads at the junction",
+    "outside_extract": "view not 99% inside the extract's data",
+    "marker": "marker off screen",
+    "name_not_drawn": "a road name not written whole and unhidden along its road",
+}
 #: How far the marker may sit from the view centre (pixels, horizontally).
 JITTER_PX = 380.0
 
@@ -114,13 +121,19 @@ def _try_junction(ctx: BuildContext, state: State, slot: int, attempt: int, node
     lat, lon = state.graph.nodes[node]["y"], state.graph.nodes[node]["x"]
     names = road_names_at(state.graph, node)
     if len(names) != 2:
+        ctx.reject(NAME, REJECT_REASONS["roads"])
         return None
     view = view_around([(lat, lon)], zoom, rng, jitter_px=JITTER_PX)
     marker = MarkerSpec(color, lat, lon, node)
-    if not inside_extract(ctx, view) or not marker_on_screen(view.to_view_px(lat, lon)):
+    if not inside_extract(ctx, view):
+        ctx.reject(NAME, REJECT_REASONS["outside_extract"])
+        return None
+    if not marker_on_screen(view.to_view_px(lat, lon)):
+        ctx.reject(NAME, REJECT_REASONS["marker"])
         return None
     scene = draw_scene(ctx, view, markers=[marker])
     if names_not_drawn(names, names_drawn(ctx, scene, state.roads, names, markers=[marker])):
+        ctx.reject(NAME, REJECT_REASONS["name_not_drawn"])
         return None
     image_name = f"{NAME}-{slot:04d}.png"
     prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=[marker])

@@ -4,8 +4,12 @@ A scenario draws a drivable route between two graph nodes as a blue path with a 
 marker at each end, at zoom 15-19 (rotating with the slot over the zooms the extract
 can fill, :func:`cartoqa.tasks.views.unfillable_zooms`), with Leaflet's scale bar.
 Its difficulty (simple or complex, alternating every five slots) follows the rule in
-:func:`cartoqa.tasks.rules.rle_difficulty`. Two items per scenario: the answer in
-metres and in feet.
+:func:`cartoqa.tasks.rules.rle_difficulty`, with turns counted from the path's
+geometry (:func:`cartoqa.tasks.rules.path_turns`: bearing changes, U-turns included),
+not from changes of road name. A path that overlaps itself or doubles back
+(:func:`cartoqa.tasks.rules.path_doubles_back`: up one carriageway and back down the
+other) is rejected. Two items per scenario: the answer in metres and in feet.
+Rejected candidates are counted by reason (:data:`REJECT_REASONS`).
 """
 
 from __future__ import annotations
@@ -21,17 +25,17 @@ from cartoqa.tasks.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.rules import (
-    count_turns,
     marker_on_screen,
     markers_overlap,
+    path_doubles_back,
     path_inside,
+    path_turns,
     rle_difficulty,
 )
 from cartoqa.tasks.sampling import permuted, pick_round
 from cartoqa.tasks.views import inside_extract, unfillable_zooms, view_around
-from groundtruth.projection import meters_per_pixel, path_length_px
+from groundtruth.projection import latlon_to_global_px, meters_per_pixel, path_length_px
 from groundtruth.routing import random_route
-from groundtruth.turns import route_steps
 
 NAME = "rle"
 ITEMS_PER_SCENARIO = 2
@@ -47,6 +51,17 @@ MIN_PATH_PX = 150.0
 UNITS = {"m": "metres", "ft": "feet"}
 #: Example numbers shown in the answer-format line.
 EXAMPLES = {"m": "120", "ft": "390"}
+#: Why candidates are rejected, as the build log counts them.
+REJECT_REASONS = {
+    "no_route": "no destination junction in range, or no legal route to it",
+    "short": "path too short on screen",
+    "doubles_back": "path overlaps itself or doubles back",
+    "difficulty": "path is not of the slot's difficulty",
+    "outside_extract": "view not 99% inside the extract's data",
+    "path_outside": "path leaves the view",
+    "markers": "marker off screen or markers overlap",
+    "scale_bar": "scale bar not drawn in both units",
+}
 
 
 @dataclass
@@ -94,6 +109,10 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
     """Two RLE items (metres, feet) for one path."""
     zoom, difficulty = slot_plan(slot, state.zooms)
     graph = state.graph
+
+    def reject(key: str) -> None:
+        ctx.reject(NAME, REJECT_REASONS[key])
+
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
         origin, round_, rounds = pick_round(state.origins, slot, attempt, state.n_slots,
@@ -102,30 +121,42 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         route = random_route(graph, origin, rng, cutoff_m=1.3 * (VIEW_WIDTH * mpp),
                              min_m=MIN_PATH_PX * mpp, round_=round_, rounds=rounds)
         if route is None:
+            reject("no_route")
             continue
         path = list(route.coords)
         px_len = path_length_px(path, zoom)
-        turns = count_turns(route_steps(graph, route))
-        if px_len < MIN_PATH_PX or rle_difficulty(turns, px_len) != difficulty:
+        if px_len < MIN_PATH_PX:
+            reject("short")
+            continue
+        if path_doubles_back([latlon_to_global_px(lat, lon, zoom) for lat, lon in path]):
+            reject("doubles_back")
+            continue
+        turns, u_turns = path_turns(path)
+        if rle_difficulty(turns, px_len) != difficulty:
+            reject("difficulty")
             continue
         view = view_around(path, zoom, rng, jitter_px=60.0)
         if not inside_extract(ctx, view):
+            reject("outside_extract")
             continue
         markers = [MarkerSpec("blue", path[0][0], path[0][1], route.origin),
                    MarkerSpec("blue", path[-1][0], path[-1][1], route.destination)]
         mpx = [view.to_view_px(m.lat, m.lon) for m in markers]
         if not path_inside([view.to_view_px(lat, lon) for lat, lon in path]):
+            reject("path_outside")
             continue
         if not all(marker_on_screen(p) for p in mpx) or markers_overlap(mpx):
+            reject("markers")
             continue
         scene = draw_scene(ctx, view, markers=markers, path=path)
         scale = scene.drawn.get("scale_bar") or {}
         if not (scale.get("metric") and scale.get("imperial")):
+            reject("scale_bar")
             continue
         image_name = f"{NAME}-{slot:04d}.png"
         prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
                           route_nodes=route.nodes, difficulty=difficulty, turns=turns,
-                          path_px=round(px_len, 1))
+                          u_turns=u_turns, path_px=round(px_len, 1))
         values = {"m": round(route.length_m, 1), "ft": round(route.length_ft, 1)}
         items = [
             base_item(item_id(NAME, slot, unit), NAME, "length", f"images/{image_name}",

@@ -1,11 +1,26 @@
 """SRN: the shortest drivable route from a blue to a red marker, as steps.
 
-Both markers stand on junctions; the route is the shortest drivable one (one-way
-streets respected) and lies wholly inside the view, at zoom 17-19 (rotating with the
-slot). Every road of the route must be named and its name written in the view; every
-action must be clear of the thresholds between actions
-(:func:`groundtruth.turns.actions_are_clear`), and no route at most
-:data:`ALTERNATIVE_SLACK` longer may have other steps.
+Both markers stand on junctions; the route is the shortest legal one (one-way
+streets, turn restrictions, access and barriers: :mod:`groundtruth.routing`) and lies
+wholly inside the view, at zoom 17-19 (rotating with the slot). A scenario is kept
+only when a careful reader derives the same answer from the picture:
+
+* the legal route is also the shortest route when turn restrictions, access signs and
+  barriers are ignored (OSM-Carto draws one-way arrows, not turn restrictions), see
+  :func:`cartoqa.tasks.rules.reader_route_differs`;
+* no route at most :data:`ALTERNATIVE_SLACK` longer (ignoring those rules too) has
+  other steps, and every action is clear of the thresholds between actions
+  (:func:`groundtruth.turns.actions_are_clear`);
+* every leg is at least :data:`~cartoqa.tasks.rules.MIN_LEG_PX` long on screen and
+  none turns back on itself (its heading winds by at least
+  :data:`~cartoqa.tasks.rules.PATH_UTURN_MIN_DEG`,
+  :func:`cartoqa.tasks.rules.path_winding_deg`: a loop the steps do not say), no
+  action junction lies under a marker pin, and neither marker stands on a dual
+  carriageway (:func:`cartoqa.tasks.rules.on_dual_carriageway`);
+* every road of the route is named and its name written in the view.
+
+Rejected candidates are counted by reason (:data:`REJECT_REASONS`) and logged by the
+build.
 """
 
 from __future__ import annotations
@@ -21,11 +36,22 @@ from cartoqa.tasks.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.roads import RoadIndex, names_drawn
-from cartoqa.tasks.rules import marker_on_screen, markers_overlap, names_not_drawn, path_inside
+from cartoqa.tasks.rules import (
+    PATH_UTURN_MIN_DEG,
+    marker_on_screen,
+    markers_overlap,
+    names_not_drawn,
+    on_dual_carriageway,
+    path_inside,
+    path_winding_deg,
+    reader_route_differs,
+    short_legs,
+    steps_under_markers,
+)
 from cartoqa.tasks.sampling import permuted, pick_round
-from cartoqa.tasks.views import inside_extract, view_around
+from cartoqa.tasks.views import inside_extract, unfillable_zooms, view_around
 from groundtruth.projection import meters_per_pixel, path_length_px
-from groundtruth.routing import random_route
+from groundtruth.routing import NoRouteError, random_route, shortest_route
 from groundtruth.turns import (
     UNNAMED_ROAD,
     actions_are_clear,
@@ -48,20 +74,51 @@ MIN_ROUTE_PX = 200.0
 #: A route is rejected when another route at most this much longer (relative) has
 #: different steps.
 ALTERNATIVE_SLACK = 0.05
+#: Why candidates are rejected, as the build log counts them.
+REJECT_REASONS = {
+    "no_route": "no destination junction in range, or no legal route to it",
+    "legs": "route has too few or too many legs",
+    "unnamed": "route uses an unnamed road",
+    "dual_carriageway": "marker on a dual carriageway",
+    "dual_carriageway_junction": "junction on a dual carriageway left out as a marker",
+    "reader_route": "answer changes if turn restrictions/access/barriers are ignored",
+    "unclear_action": "an action near a threshold",
+    "ambiguous": "a nearly-as-short route has other steps",
+    "short": "route too short on screen",
+    "short_leg": "a leg shorter than the minimum on screen",
+    "leg_turns_back": "a leg turns back on itself (a loop its step does not say)",
+    "outside_extract": "view not 99% inside the extract's data",
+    "path_outside": "route leaves the view",
+    "markers": "marker off screen or markers overlap",
+    "step_under_marker": "a step hidden under a marker",
+    "name_not_drawn": "a road name not written in the view",
+}
 
 
 @dataclass
 class State:
-    """Junctions in a seeded order, and the road index."""
+    """Junctions in a seeded order, the road index, and the graph a reader sees."""
 
     graph: nx.MultiDiGraph
     junctions: list[int]
     roads: RoadIndex
     n_slots: int
+    naive: nx.MultiDiGraph
+    zooms: tuple[int, ...] = ZOOMS
+
+
+def _leg_path(graph: nx.MultiDiGraph, edges: tuple[tuple[int, int, int], ...],
+              ) -> list[tuple[float, float]]:
+    """``(lat, lon)`` along a leg's edges."""
+    out: list[tuple[float, float]] = []
+    for edge in edges:
+        coords = [(lat, lon) for lon, lat in graph.edges[edge]["geometry"].coords]
+        out.extend(coords if not out else coords[1:])
+    return out
 
 
 def prepare(ctx: BuildContext) -> State:
-    """Find junctions whose roads are all named."""
+    """Find junctions whose roads are all named, off dual carriageways."""
     graph = ctx.graph()
     junctions = []
     for node, count in sorted(graph.nodes(data="street_count")):
@@ -71,18 +128,33 @@ def prepare(ctx: BuildContext) -> State:
         names += [d.get("name") for _, _, d in graph.in_edges(node, data=True)]
         if names and all(names):
             junctions.append(node)
+    # a pin on one carriageway of a dual carriageway is ambiguous: such junctions are
+    # never markers (counted once each, before sampling)
+    dual = [n for n in junctions if on_dual_carriageway(graph, n)]
+    for _ in dual:
+        ctx.reject(NAME, REJECT_REASONS["dual_carriageway_junction"])
+    junctions = [n for n in junctions if n not in set(dual)]
     if not junctions:
         raise CartoqaError(f"extract {ctx.extract.name} has no junction of named roads",
                            fix="use an extract with named streets, or leave out srn")
+    skipped = unfillable_zooms(ctx, NAME, ZOOMS)
+    zooms = tuple(z for z in ZOOMS if z not in skipped)
+    if not zooms:
+        raise CartoqaError(f"extract {ctx.extract.name} is too small for a view at any zoom "
+                           f"{ZOOMS[0]}-{ZOOMS[-1]}", fix="use a larger extract")
     return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
-                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO))
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms)
 
 
 def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
     """One SRN item."""
-    zoom = ZOOMS[slot % len(ZOOMS)]
+    zoom = state.zooms[slot % len(state.zooms)]
     graph = state.graph
     junction_set = set(state.junctions)
+
+    def reject(key: str) -> None:
+        ctx.reject(NAME, REJECT_REASONS[key])
+
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
         origin, round_, rounds = pick_round(state.junctions, slot, attempt, state.n_slots,
@@ -92,37 +164,80 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
                              min_m=MIN_ROUTE_PX * mpp, round_=round_, rounds=rounds,
                              destinations=junction_set)
         if route is None:
+            reject("no_route")
             continue
         steps = route_steps(graph, route)
         legs = (len(steps) - 2) // 2
         roads = sorted(set(steps[2:-1:2]))
-        if not (MIN_LEGS <= legs <= MAX_LEGS) or UNNAMED_ROAD in roads:
+        if not (MIN_LEGS <= legs <= MAX_LEGS):
+            reject("legs")
+            continue
+        if UNNAMED_ROAD in roads:
+            reject("unnamed")
+            continue
+        if any(on_dual_carriageway(graph, n) for n in (route.origin, route.destination)):
+            reject("dual_carriageway")
+            continue
+        # The picture shows one-way arrows but not turn restrictions, access signs or
+        # barriers: the legal answer must be the one a reader derives without them.
+        try:
+            naive = shortest_route(state.naive, route.origin, route.destination)
+        except NoRouteError:
+            naive = None
+        naive_steps = route_steps(state.naive, naive) if naive is not None else None
+        if reader_route_differs(steps, route.length_m, naive_steps,
+                                naive.length_m if naive is not None else None):
+            reject("reader_route")
             continue
         # A reader must be able to tell each action, and no nearly-as-short route may
         # have other steps (both would make the question unfair).
-        if not actions_are_clear(route_legs(graph, route)):
+        route_legs_ = route_legs(graph, route)
+        if not actions_are_clear(route_legs_):
+            reject("unclear_action")
             continue
-        if not steps_are_unambiguous(graph, route, within=ALTERNATIVE_SLACK):
+        assert naive is not None
+        if not steps_are_unambiguous(state.naive, naive, within=ALTERNATIVE_SLACK):
+            reject("ambiguous")
             continue
         path = list(route.coords)
         if path_length_px(path, zoom) < MIN_ROUTE_PX:
+            reject("short")
+            continue
+        leg_paths = [_leg_path(graph, leg.edges) for leg in route_legs_]
+        leg_px = [path_length_px(p, zoom) for p in leg_paths]
+        if short_legs(leg_px):
+            reject("short_leg")
+            continue
+        if any(abs(path_winding_deg(p)) >= PATH_UTURN_MIN_DEG for p in leg_paths):
+            reject("leg_turns_back")
             continue
         view = view_around(path, zoom, rng, jitter_px=40.0)
         markers = [MarkerSpec("blue", path[0][0], path[0][1], route.origin),
                    MarkerSpec("red", path[-1][0], path[-1][1], route.destination)]
         mpx = [view.to_view_px(m.lat, m.lon) for m in markers]
         if not inside_extract(ctx, view):
+            reject("outside_extract")
             continue
         if not path_inside([view.to_view_px(lat, lon) for lat, lon in path]):
+            reject("path_outside")
             continue
         if not all(marker_on_screen(p) for p in mpx) or markers_overlap(mpx):
+            reject("markers")
+            continue
+        step_px = [view.to_view_px(graph.nodes[leg.start_node]["y"],
+                                   graph.nodes[leg.start_node]["x"])
+                   for leg in route_legs_[1:]]
+        if steps_under_markers(step_px, mpx):
+            reject("step_under_marker")
             continue
         scene = draw_scene(ctx, view, markers=markers)
         if names_not_drawn(roads, names_drawn(ctx, scene, state.roads, roads, markers=markers)):
+            reject("name_not_drawn")
             continue
         image_name = f"{NAME}-{slot:04d}.png"
         prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
-                          route_nodes=route.nodes, length_m=round(route.length_m, 1))
+                          route_nodes=route.nodes, length_m=round(route.length_m, 1),
+                          min_leg_px=round(min(leg_px), 1))
         item = base_item(item_id(NAME, slot), NAME, "route", f"images/{image_name}",
                          prompt("srn_route"), {"steps": steps},
                          {"zoom": zoom, "n_steps": legs}, prov)

@@ -188,3 +188,17 @@ def test_count_items_by_stratum() -> None:
     c = count_items(items)
     assert c["total"] == 2
     assert c["by_stratum"]["mml"] == {"color": {"blue": 1, "red": 1}, "zoom": {"17": 2}}
+
+
+def test_clipped_restrictions_are_counted_in_the_build_log(tmp_path: Path) -> None:
+    from cartoqa.build import _check_roads
+    from cartoqa.tasks.base import BuildContext
+    from groundtruth.assets import asset_path
+    from groundtruth.extracts import resolve_extract
+
+    ctx = BuildContext(resolve_extract(asset_path("osm", "legal.osm")), seed=0, per_task=1,
+                       cache_dir=tmp_path, assets_dir=tmp_path)
+    lines: list[str] = []
+    _check_roads(ctx, lines.append)
+    assert lines == ["extract legal.osm: 3 turn restriction(s) dropped (2 member missing from "
+                     "the extract, 1 via not on the ways); 5 applied"]

@@ -23,6 +23,7 @@ from helpers.postgis_cache import postgis_cache_dir
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.settings import web_assets_dir
+from cartoqa.tasks.rules import MIN_LEG_PX, path_doubles_back, path_turns
 from groundtruth.assets import asset_path
 from groundtruth.distance import meters_to_feet
 from groundtruth.graph import load_road_graph
@@ -88,6 +89,7 @@ def test_every_task_builds_and_validates(small: Path) -> None:
 
 def test_answers_agree_with_groundtruth(small: Path) -> None:
     graph = load_road_graph("helsinki")
+    naive = load_road_graph("helsinki", legal=False)
     for it in items_of(small):
         prov, ans = it["provenance"], it["answer"]
         view = View(center=tuple(prov["center"]), zoom=prov["zoom"])
@@ -103,6 +105,10 @@ def test_answers_agree_with_groundtruth(small: Path) -> None:
             assert list(shortest_route(graph, nodes[0], nodes[-1]).nodes) == nodes
             assert ans["steps"] == route_steps(graph, nodes)
             assert steps_connect(graph, ans["steps"], nodes[0], nodes[-1])
+            # the reader who ignores turn restrictions and access signs gets it too
+            reader = shortest_route(naive, nodes[0], nodes[-1])
+            assert route_steps(naive, reader) == ans["steps"]
+            assert prov["min_leg_px"] >= MIN_LEG_PX
             assert [m["color"] for m in prov["markers"]] == ["blue", "red"]
             for lat, lon in prov["path"]:
                 assert view.contains(lat, lon)
@@ -111,6 +117,10 @@ def test_answers_agree_with_groundtruth(small: Path) -> None:
             want = length if ans["unit"] == "m" else meters_to_feet(length)
             assert math.isclose(ans["value"], round(want, 1), abs_tol=0.051)
             assert it["strata"]["difficulty"] == prov["difficulty"]
+            assert path_turns(prov["path"])[0] == prov["turns"]
+            assert not path_doubles_back(
+                [View(center=tuple(prov["center"]), zoom=prov["zoom"]).to_view_px(lat, lon)
+                 for lat, lon in prov["path"]])
         elif it["task"] == "stmf":
             assert prov["zoom"] == 19
         assert it["question"] and "Answer" in it["question"]
