@@ -129,21 +129,32 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
                    zoom: int = FEATURE_MAP_ZOOM) -> View | None:
     """A geometric candidate view for a map slot's attempt, or None (pure of rendering).
 
-    Map ``slot`` draws its centre in its own cell (:func:`map_cells`, taken in a seeded
-    order), so no two maps are near-duplicates; past the last cell there is no map.
+    Map ``slot`` draws its centre in its own cell (:func:`map_cells`, those where a view
+    may show :data:`MIN_DRAWN_FEATURES` symbols, taken in a seeded order), so no two
+    maps are near-duplicates; past the last cell there is no map.
     Only the symbol types OSM-Carto draws at ``zoom`` are kept off the edges.
     """
     bounds = ctx.extract.bounds
     if bounds is None:
         return None
-    cells = permuted(map_cells(bounds, zoom), ctx.seed, f"map{zoom}-cells")
+    drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
+                   and ft.drawn_at(zoom)}
+    symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
+    key = ("map_cells", zoom)
+    if key not in ctx.shared:
+        # cells where no view can show MIN_DRAWN_FEATURES symbols are left out
+        gpx = [latlon_to_global_px(f.lat, f.lon, zoom) for f in symbols]
+        viable = [c for c in map_cells(bounds, zoom)
+                  if sum(1 for x, y in gpx
+                         if c[0] - VIEW_WIDTH / 2 <= x <= c[2] + VIEW_WIDTH / 2
+                         and c[1] - VIEW_HEIGHT / 2 <= y <= c[3] + VIEW_HEIGHT / 2)
+                  >= MIN_DRAWN_FEATURES]
+        ctx.shared[key] = permuted(viable, ctx.seed, f"map{zoom}-cells")
+    cells: list[tuple[float, float, float, float]] = ctx.shared[key]
     if slot >= len(cells):
         return None
     cx0, cy0, cx1, cy1 = cells[slot]
     rng = slot_rng(ctx.seed, f"map{zoom}", slot, attempt)
-    drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
-                   and ft.drawn_at(zoom)}
-    symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
     gx, gy = rng.uniform(cx0, cx1), rng.uniform(cy0, cy1)
     for _ in range(MAX_NUDGES):
         lat, lon = global_px_to_latlon(gx, gy, zoom)
