@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-#: Styles whose name labels can be marked: the road names (lines and pedestrian areas)
-#: and the labels of points and areas (shops, amenities, parks).
+#: Styles whose name labels can be marked: the road names (lines and pedestrian areas),
+#: waterway names, and the labels of points and areas (shops, amenities, parks).
 MARKABLE_STYLES: frozenset[str] = frozenset({
-    "roads-text-name", "roads-area-text-name", "paths-text-name",
+    "roads-text-name", "roads-area-text-name", "paths-text-name", "water-lines-text",
     "text-point", "text-low-priority",
 })
 #: Fill colours of the marks, one per slot: pure colours no OSM-Carto label uses.

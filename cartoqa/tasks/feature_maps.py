@@ -11,13 +11,15 @@ icon that no data feature explains, no label running off the view).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, slot_rng
-from cartoqa.tasks.drawing import draw_scene, scene_exclusion
+from cartoqa.tasks.drawing import Drawn, draw_scene, scene_exclusion
+from cartoqa.tasks.roads import name_instances
 from cartoqa.tasks.sampling import permuted
 from cartoqa.visibility import ViewFeatures, analyse_view
+from cartoqa.visibility.geometry import lines_px
 from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
 from groundtruth.projection import View, global_px_to_latlon, latlon_to_global_px
@@ -41,6 +43,7 @@ MAP_REJECT_REASONS = {
     "ambiguous": "a type a reader may count otherwise (edge, unexplained or unclear icon, "
                  "label cut)",
     "few": "fewer catalogue features drawn than the minimum",
+    "line_name_cut": "the name of a road or stream shows only cut at the edge or hidden",
 }
 
 
@@ -171,6 +174,35 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
     return None
 
 
+def written_line_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> None:
+    """Decide the names of the drawn lines (primary roads, streams, rivers) with Mapnik.
+
+    Each drawn, named line's name is legible when Mapnik writes it whole, unhidden and
+    along the line in the view (:func:`cartoqa.tasks.roads.name_instances`), not when
+    dark ink lies along it (traffic-signal icons); a name shown only cut at the edge or
+    hidden marks the line's label as cut (its type is then ambiguous for names).
+    """
+    named = {name: ss for name, ss in vf.by_type.items() if vf.kinds.get(name) == "line"}
+    lines: dict[str, list[list[tuple[float, float]]]] = {}
+    for ss in named.values():
+        for s in ss:
+            if s.drawn and s.feature.name:
+                lines.setdefault(s.feature.name, []).extend(
+                    lines_px(scene.view, s.feature.geometry))
+    if not lines:
+        return
+    judged = name_instances(ctx, scene, sorted(lines), lines=lines,
+                            markers=(), path=None)
+    for name, ss in named.items():
+        for i, s in enumerate(ss):
+            if not (s.drawn and s.feature.name):
+                continue
+            parts = judged.get(s.feature.name, [])
+            written = any(p.reason is None for p in parts)
+            cut = not written and any(p.reason in ("cut", "hidden") for p in parts)
+            vf.by_type[name][i] = replace(s, name_legible=written, label_cut=cut)
+
+
 def feature_map(ctx: BuildContext, slot: int, *,
                 zoom: int = FEATURE_MAP_ZOOM) -> FeatureMap | None:
     """Map number ``slot`` at ``zoom`` (shared by STMF and MTMF; cached in the context).
@@ -208,6 +240,10 @@ def feature_map(ctx: BuildContext, slot: int, *,
             continue
         if sum(vf.count(t) for t in vf.by_type) < MIN_DRAWN_FEATURES:
             ctx.reject("maps", MAP_REJECT_REASONS["few"])
+            continue
+        written_line_names(ctx, scene, vf)
+        if any(vf.ambiguous(t, names=True) for t in vf.by_type):
+            ctx.reject("maps", MAP_REJECT_REASONS["line_name_cut"])
             continue
         found = FeatureMap(slot, attempt, view, image_name(slot, zoom), scene.png, vf)
         break

@@ -6,7 +6,7 @@ judged from dark ink, which traffic-signal icons also leave along a road.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
@@ -66,16 +66,20 @@ class RoadIndex:
 
 def name_instances(ctx: BuildContext, drawn: Drawn, names: Sequence[str], *,
                    roads: RoadIndex | None = None, markers: Sequence[MarkerSpec] = (),
-                   path: Sequence[LatLon] | None = None) -> dict[str, list[Instance]]:
+                   path: Sequence[LatLon] | None = None,
+                   lines: Mapping[str, Sequence[Line]] | None = None,
+                   ) -> dict[str, list[Instance]]:
     """Each label of ``names`` in a drawn scene, judged (:mod:`cartoqa.visibility.written`).
 
     Mapnik draws the scene's tiles again with the names in colours of their own
     (:func:`cartoqa.visibility.reference.render_marks`), :data:`MARK_SLOTS` names a render.
-    With ``roads``, a label counts only along the road of that name.
+    With ``roads`` (or ``lines``: name -> lines in view pixels), a label counts only
+    along the road of that name.
     """
     exclude = scene_exclusion(drawn.view, markers, path, reserved=drawn.reserved)
     ink = ink_mask(drawn.screen, drawn.reference)
-    lines = roads.lines_px(drawn.view, names) if roads is not None else None
+    if roads is not None:
+        lines = roads.lines_px(drawn.view, names)
     out: dict[str, list[Instance]] = {}
     unique = list(dict.fromkeys(names))
     for start in range(0, len(unique), MARK_SLOTS):
