@@ -34,8 +34,10 @@ ZOOMS = (17, 18, 19)
 COLORS = ("blue", "red")
 #: Road pairs tried per slot.
 MAX_ATTEMPTS = 12
-#: Junctions of one road pair tried (in a seeded order).
+#: Junctions of one road pair tried (in a seeded order), and views (jittered
+#: differently, so the names' labels fall elsewhere) tried per junction.
 MAX_NODES_PER_PAIR = 3
+MAX_VIEWS_PER_NODE = 2
 #: Why candidates are rejected, as the build log counts them.
 REJECT_REASONS = {
     "roads": "not exactly two named roads at the junction",
@@ -109,9 +111,10 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         nodes = list(group)
         rng.shuffle(nodes)
         for node in nodes[:MAX_NODES_PER_PAIR]:
-            scenario = _try_junction(ctx, state, slot, attempt, node, zoom, color, rng)
-            if scenario is not None:
-                return scenario
+            for _ in range(MAX_VIEWS_PER_NODE):
+                scenario = _try_junction(ctx, state, slot, attempt, node, zoom, color, rng)
+                if scenario is not None:
+                    return scenario
     return None
 
 
