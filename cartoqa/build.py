@@ -179,6 +179,21 @@ def build_dataset(
     ext = resolve_extract(extract) if not isinstance(extract, Extract) else extract
     writer = DatasetWriter(out, build_key=build_key(ext, tasks=tasks, per_task=per_task,
                                                     seed=seed, task_options=task_options))
+    writer.lock()
+    try:
+        return _build_locked(writer, ext, modules, out=out, tasks=tasks, per_task=per_task,
+                             seed=seed, progress=progress, say=say, cache_dir=cache_dir,
+                             assets_dir=assets_dir, task_options=task_options)
+    finally:
+        writer.unlock()
+
+
+def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, out: Path,
+                  tasks: Sequence[str], per_task: int, seed: int, progress: bool,
+                  say: Callable[[str], None], cache_dir: Path | None,
+                  assets_dir: Path | None, task_options: dict[str, Any] | None
+                  ) -> BuildReport:
+    """The body of :func:`build_dataset`, run while the output folder is locked."""
     report = BuildReport(out=out)
     if writer.is_complete():
         report.already_complete = True
@@ -238,8 +253,7 @@ def build_dataset(
     for item in written:
         report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
     for task, info in report.shortfalls.items():
-        say(f"{task}: the extract gave only {info['written']} of {info['requested']} "
-            f"items ({info['reason']}); wrote what it could")
+        say(f"{task}: wrote {info['written']} of {info['requested']} items: {info['reason']}")
     return report
 
 
@@ -284,5 +298,37 @@ def _run_task(module: Any, state: Any, ctx: BuildContext, writer: DatasetWriter,
     if written < per_task:
         report.shortfalls[name] = {
             "requested": per_task, "written": written,
-            "reason": "no more acceptable scenarios in this extract",
+            "reason": shortfall_reason(tried=slot, failed_in_a_row=failed_in_a_row,
+                                       max_slots=max_slots),
         }
+
+
+def shortfall_reason(*, tried: int, failed_in_a_row: int, max_slots: int) -> str:
+    """Say why a task stopped short, without claiming more than was tried.
+
+    Parameters
+    ----------
+    tried : int
+        Scenario slots tried.
+    failed_in_a_row : int
+        Slots in a row, at the end, that found no acceptable scenario.
+    max_slots : int
+        The most slots a task may try (its seed stride).
+
+    Returns
+    -------
+    str
+        One clause for the build's notice and the manifest.
+
+    Examples
+    --------
+    >>> shortfall_reason(tried=90, failed_in_a_row=3, max_slots=1000)[:60]
+    'stopped after 3 scenario slots in a row found no acceptable '
+    >>> shortfall_reason(tried=12, failed_in_a_row=1, max_slots=12)
+    'all 12 scenario slots were tried'
+    """
+    if tried >= max_slots:
+        return f"all {max_slots} scenario slots were tried"
+    return (f"stopped after {failed_in_a_row} scenario slots in a row found no acceptable "
+            f"scenario ({tried} slots tried); the extract may hold more: a new --seed "
+            "samples other ones")

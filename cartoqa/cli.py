@@ -8,10 +8,14 @@ reported in one line on stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
-from types import ModuleType
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType, ModuleType
+from typing import NoReturn
 
 from cartoqa import __version__
 from groundtruth.errors import UserFacingError
@@ -30,6 +34,60 @@ COMMAND_MODULES: tuple[str, ...] = (
 USER_ERRORS = (UserFacingError,)
 
 
+#: Signals that stop a command the way Ctrl-C does (cleanup runs, then exit 128 + n).
+STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGHUP)
+
+
+class StopRequested(KeyboardInterrupt):
+    """Raised in the main thread when SIGTERM or SIGHUP arrives.
+
+    A subclass of :class:`KeyboardInterrupt`, so every cleanup that handles Ctrl-C
+    (closing the browser, stopping the database, keeping a resumable journal) runs.
+
+    Parameters
+    ----------
+    signum : int
+        The signal received.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    raise StopRequested(signum)
+
+
+@contextlib.contextmanager
+def stop_signals_as_interrupts() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into :class:`StopRequested` for a ``with`` block.
+
+    Outside the main thread (where Python cannot set handlers) this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _raise_stop) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line plus a hint, like the rest of the CLI.
+
+    argparse prints the whole usage before an error; cartoqa prints
+    ``cartoqa build: error: <what>`` and where to look, and exits with status 2.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print one line (the error and a ``--help`` hint) on stderr and exit 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def _load_commands() -> list[ModuleType]:
     return [importlib.import_module(name) for name in COMMAND_MODULES]
 
@@ -42,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     argparse.ArgumentParser
         The top-level parser.
     """
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="cartoqa",
         description=(
             "Build map visual-question-answering benchmarks from OpenStreetMap extracts "
@@ -70,15 +128,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0 on success, 2 for a user error, 130 when interrupted.
+        The exit status: 0 on success, 2 for a user error, 130 when interrupted
+        (Ctrl-C), 128 + n when stopped by signal n (SIGTERM, SIGHUP).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args._run(args) or 0)
+        with stop_signals_as_interrupts():
+            return int(args._run(args) or 0)
     except USER_ERRORS as exc:
         print(f"cartoqa {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except StopRequested as exc:
+        print(f"cartoqa {args.command}: stopped by {exc}", file=sys.stderr)
+        return 128 + exc.signum
     except KeyboardInterrupt:
         print(f"cartoqa {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -7,6 +7,7 @@ ships, read without network) or a user file (``.osm.pbf``, ``.osm``, ``.osm.bz2`
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from importlib import util as importlib_util
 from pathlib import Path
@@ -43,7 +44,8 @@ class Extract:
     sha256 : str
         Hex SHA-256 of the file's bytes: the extract's identity in caches and datasets.
     bounds : tuple of float or None
-        ``(south, west, north, east)`` from the file header when it has one.
+        ``(south, west, north, east)`` from the file header when it has one, else the
+        extent of the file's nodes (``None`` only for a file without nodes).
     """
 
     name: str
@@ -173,6 +175,52 @@ def _header_bounds(path: Path) -> tuple[float, float, float, float] | None:
     return (box.bottom_left.lat, box.bottom_left.lon, box.top_right.lat, box.top_right.lon)
 
 
+def data_bounds(path: Path) -> tuple[float, float, float, float] | None:
+    """Return the bounding box of an extract's nodes, for files whose header has none.
+
+    ``osmium extract`` and many tools write no header box; the nodes' own extent is then
+    the area the extract covers.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The extract file.
+
+    Returns
+    -------
+    tuple of float or None
+        ``(south, west, north, east)`` over every node with a valid location; ``None``
+        for a file without any.
+
+    Raises
+    ------
+    GroundTruthError
+        If the file cannot be read as OSM data.
+    """
+    import osmium
+
+    south = west = math.inf
+    north = east = -math.inf
+    try:
+        for node in osmium.FileProcessor(str(path), osmium.osm.NODE):
+            if not isinstance(node, osmium.osm.Node):
+                continue
+            location = node.location
+            if not location.valid():
+                continue
+            lat, lon = location.lat, location.lon
+            south, north = min(south, lat), max(north, lat)
+            west, east = min(west, lon), max(east, lon)
+    except Exception as exc:  # osmium raises RuntimeError subclasses for bad data
+        raise GroundTruthError(
+            f"{path}: cannot read this OSM extract ({exc})",
+            "check that the file is a complete .osm.pbf, .osm or .osm.bz2 download",
+        ) from exc
+    if south > north:
+        return None
+    return (south, west, north, east)
+
+
 def resolve_extract(source: str | Path) -> Extract:
     """Turn a bundled name or a file path into an :class:`Extract`.
 
@@ -212,5 +260,5 @@ def resolve_extract(source: str | Path) -> Extract:
     fmt = extract_format(path)
     if path.stat().st_size == 0:
         raise GroundTruthError(f"{path}: the extract file is empty")
-    bounds = _header_bounds(path)
+    bounds = _header_bounds(path) or data_bounds(path)
     return Extract(name=name, path=path, format=fmt, sha256=file_sha256(path), bounds=bounds)

@@ -1,10 +1,22 @@
-"""One long-lived headless Chromium, driven by Selenium, that screenshots local pages.
+"""One long-lived headless Chromium, driven over a private pipe, that screenshots local pages.
 
 Starting Chromium costs about a second; loading a local page and taking a screenshot
 costs a fraction of that. A :class:`Browser` starts Chromium once, sizes the viewport
 exactly with DevTools (``Emulation.setDeviceMetricsOverride``), and is reused for every
 capture. If Chromium dies, the next capture starts a new one and retries once.
-Waiting is on a JavaScript predicate, never a fixed sleep.
+Waiting is on a JavaScript predicate evaluated inside the page, never a fixed sleep.
+
+Nobody else can drive it. Chromium is started with ``--remote-debugging-pipe``: the
+DevTools protocol runs over two anonymous pipes (file descriptors 3 and 4 of Chromium)
+that only this process holds. There is no chromedriver, no TCP port and no socket
+file, so another local user has nothing to connect to. The browser's profile and
+temporary files live in a private mode-0700 folder
+(:func:`renderers.scratch.private_tempdir`) that :meth:`Browser.close` removes; the
+kernel kills Chromium when the process that started it dies, even by ``SIGKILL``
+(:func:`renderers.children.die_with_parent`), and the next browser removes the folder
+such a death left behind. Chromium's own network traffic (component updates, sync,
+safe browsing, metrics, DNS prefetching) is switched off and every host name resolves
+to nothing (``--host-resolver-rules``), so a capture makes no DNS query.
 """
 
 from __future__ import annotations
@@ -12,30 +24,42 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
+import json
 import os
+import select
 import shutil
 import signal
+import subprocess
+import tempfile
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from PIL import Image
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
-from urllib3.exceptions import HTTPError as Urllib3Error
 
+from renderers.children import die_with_parent
 from renderers.errors import RenderError
+from renderers.scratch import private_tempdir
+from renderers.waiting import wait_for_exit
 
-#: Where Debian's ``chromium`` and ``chromium-driver`` packages put the binaries.
+#: Where Debian's ``chromium`` package puts the browser.
 CHROMIUM_PATH = Path("/usr/bin/chromium")
-CHROMEDRIVER_PATH = Path("/usr/bin/chromedriver")
 
-#: Chromium flags: headless, no sandbox (root in containers), no GPU, no network chatter.
+#: Chromium features that talk to Google's servers or otherwise reach the network.
+_NETWORK_FEATURES = (
+    "AutofillServerCommunication",
+    "CertificateTransparencyComponentUpdater",
+    "DialMediaRouteProvider",
+    "InterestFeedContentSuggestions",
+    "MediaRouter",
+    "OptimizationHints",
+    "Translate",
+)
+
+#: Chromium flags: headless, no GPU, no network chatter, no host name resolution.
 CHROMIUM_FLAGS: tuple[str, ...] = (
     "--headless=new",
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-dev-shm-usage",
     "--disable-background-networking",
@@ -43,18 +67,57 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--disable-default-apps",
     "--disable-extensions",
     "--disable-sync",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-breakpad",
+    "--disable-quic",
+    "--dns-prefetch-disable",
+    "--no-pings",
+    "--no-proxy-server",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--disable-features=" + ",".join(_NETWORK_FEATURES),
+    "--host-resolver-rules=MAP * ~NOTFOUND",
     "--no-first-run",
+    "--no-default-browser-check",
     "--hide-scrollbars",
     "--force-device-scale-factor=1",
 )
 
-#: What a dead Chromium or chromedriver raises through Selenium.
-_CRASHES: tuple[type[Exception], ...] = (WebDriverException, Urllib3Error, ConnectionError)
+#: Added when running as root: Chromium's sandbox refuses root. As another user it is on.
+ROOT_ONLY_FLAGS: tuple[str, ...] = ("--no-sandbox",)
+
+#: Longest temporary-folder path under which Chromium's socket path stays short enough.
+MAX_TMPDIR = 18
+#: Seconds allowed for Chromium to start and answer its first command.
+START_TIMEOUT_S = 30.0
+#: Seconds allowed for Chromium to exit after ``Browser.close`` before it is killed.
+QUIT_TIMEOUT_S = 5.0
 
 _MISSING_FIX = (
-    "install the Debian packages chromium and chromium-driver "
-    "(sudo apt-get install chromium chromium-driver, or run scripts/install.sh)"
+    "install the Debian package chromium "
+    "(sudo apt-get install chromium, or run scripts/install.sh)"
 )
+
+
+class BrowserGoneError(ConnectionError):
+    """Chromium exited or closed its DevTools pipe."""
+
+
+class DevToolsError(RuntimeError):
+    """Chromium answered a DevTools command with an error."""
+
+
+#: DevTools events that say the page's renderer process died.
+_CRASH_EVENTS = frozenset({"Inspector.targetCrashed", "Target.targetCrashed",
+                           "Target.detachedFromTarget"})
+
+#: What a dead Chromium raises.
+_CRASHES: tuple[type[Exception], ...] = (BrowserGoneError, BrokenPipeError)
+#: What a browser that does not start properly raises.
+_START_FAILURES: tuple[type[Exception], ...] = (*_CRASHES, TimeoutError, DevToolsError,
+                                                ValueError)
 
 
 def _require_binary(path: Path, package: str) -> Path:
@@ -97,11 +160,163 @@ def child_pids(pid: int) -> list[int]:
     return sorted(children)
 
 
-def _is_chromium(pid: int) -> bool:
-    try:
-        return b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
+def descendant_pids(pid: int) -> list[int]:
+    """Return every process below ``pid`` (children, their children, ...).
+
+    Parameters
+    ----------
+    pid : int
+        The ancestor.
+
+    Returns
+    -------
+    list of int
+        Process ids, sorted.
+    """
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        kids = child_pids(todo.pop())
+        found.extend(kids)
+        todo.extend(kids)
+    return sorted(found)
+
+
+class DevToolsPipe:
+    """The DevTools protocol over Chromium's ``--remote-debugging-pipe``.
+
+    Messages are JSON texts ended by a NUL byte; Chromium reads commands on its file
+    descriptor 3 and writes replies and events on its descriptor 4.
+
+    Parameters
+    ----------
+    process : subprocess.Popen
+        The Chromium process (to tell a dead browser from a slow one).
+    to_browser, from_browser : int
+        This side's ends of the two pipes.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes], to_browser: int,
+                 from_browser: int) -> None:
+        self.process = process
+        self._out = to_browser
+        self._in = from_browser
+        self._buffer = b""
+        self._next_id = 0
+        self._replies: dict[int, dict[str, Any]] = {}
+        self._events: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        """Close this side of both pipes (Chromium then exits)."""
+        for fd in (self._out, self._in):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._out = self._in = -1
+
+    def send(self, method: str, params: dict[str, Any] | None = None, *,
+             session: str | None = None) -> int:
+        """Send a command without waiting; return its id."""
+        self._next_id += 1
+        message: dict[str, Any] = {"id": self._next_id, "method": method,
+                                   "params": params or {}}
+        if session is not None:
+            message["sessionId"] = session
+        data = json.dumps(message).encode("utf-8") + b"\0"
+        try:
+            while data:
+                data = data[os.write(self._out, data):]
+        except OSError as exc:
+            raise BrowserGoneError(f"chromium closed its DevTools pipe ({exc})") from None
+        return self._next_id
+
+    def _read_some(self, deadline: float) -> bool:
+        """Read what Chromium wrote, waiting until ``deadline``; False on time out."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        ready, _, _ = select.select([self._in], [], [], left)
+        if not ready:
+            return False
+        try:
+            chunk = os.read(self._in, 1 << 20)
+        except OSError as exc:
+            raise BrowserGoneError(f"chromium's DevTools pipe failed ({exc})") from None
+        if not chunk:
+            raise BrowserGoneError("chromium exited")
+        self._buffer += chunk
+        if b"\0" not in chunk:  # a long message (a screenshot) still arriving
+            return True
+        *messages, self._buffer = self._buffer.split(b"\0")
+        for raw in messages:
+            message = json.loads(raw)
+            if "id" in message:
+                self._replies[int(message["id"])] = message
+            elif message.get("method") in _CRASH_EVENTS:
+                raise BrowserGoneError(f"the page crashed ({message['method']})")
+            else:
+                self._events.append(message)
+        return True
+
+    def call(self, method: str, params: dict[str, Any] | None = None, *,
+             session: str | None = None, timeout_s: float = 30.0) -> dict[str, Any]:
+        """Send a command and wait for its result.
+
+        Raises
+        ------
+        DevToolsError
+            Chromium answered with an error.
+        TimeoutError
+            No answer within ``timeout_s``.
+        BrowserGoneError
+            Chromium exited.
+        """
+        command_id = self.send(method, params, session=session)
+        deadline = time.monotonic() + timeout_s
+        while command_id not in self._replies:
+            if not self._read_some(deadline):
+                raise TimeoutError(f"chromium did not answer {method} within {timeout_s:g} s")
+        reply = self._replies.pop(command_id)
+        if "error" in reply:
+            raise DevToolsError(f"{method}: {reply['error'].get('message', reply['error'])}")
+        result: dict[str, Any] = reply.get("result", {})
+        return result
+
+    def wait_event(self, method: str, *, session: str | None = None,
+                   timeout_s: float = 30.0) -> dict[str, Any]:
+        """Wait for an event (ones seen earlier count); return its parameters."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            for index, event in enumerate(self._events):
+                if event.get("method") == method and event.get("sessionId") == session:
+                    del self._events[: index + 1]
+                    params: dict[str, Any] = event.get("params", {})
+                    return params
+            self._events.clear()
+            if not self._read_some(deadline):
+                raise TimeoutError(f"no {method} within {timeout_s:g} s")
+
+    def drop_events(self) -> None:
+        """Forget the events received so far."""
+        self._events.clear()
+
+
+def _wrap_body(body: str) -> str:
+    """Turn a JavaScript function body into an expression that calls it."""
+    return f"(function () {{\n{body}\n}})()"
+
+
+def _ready_promise(ready_js: str) -> str:
+    """A promise that resolves once ``ready_js`` returns true, checking every 20 ms."""
+    return (
+        "new Promise(function (resolve) {\n"
+        "  function check() {\n"
+        "    var ok = false;\n"
+        f"    try {{ ok = !!{_wrap_body(ready_js)}; }} catch (e) {{ ok = false; }}\n"
+        "    if (ok) { resolve(true); } else { setTimeout(check, 20); }\n"
+        "  }\n"
+        "  check();\n"
+        "})"
+    )
 
 
 class Browser:
@@ -111,19 +326,22 @@ class Browser:
     ----------
     width, height : int, optional
         Viewport (and screenshot) size in pixels; the device scale factor is 1.
-    chromium, chromedriver : pathlib.Path, optional
-        The binaries (default: :data:`CHROMIUM_PATH` and :data:`CHROMEDRIVER_PATH`, read
-        when the browser starts). A missing one raises :class:`RenderError` then.
+    chromium : pathlib.Path, optional
+        The binary (default: :data:`CHROMIUM_PATH`, read when the browser starts). A
+        missing one raises :class:`RenderError` then.
     timeout_s : float, optional
         Longest wait for a page to become ready.
     fast_png : bool, optional
         Have Chromium encode screenshots for speed (about twice as fast, files about
         20% larger, the same pixels); ``False`` compresses harder.
+    extra_flags : sequence of str, optional
+        More Chromium flags (tests use ``--log-net-log=FILE``).
 
     Notes
     -----
     Chromium starts lazily on the first capture (or :meth:`start`); use the browser
-    as a context manager or call :meth:`close`.
+    as a context manager or call :meth:`close`. Start it from the thread that will
+    outlive it (the kernel kills it when that thread exits).
     """
 
     def __init__(
@@ -132,18 +350,19 @@ class Browser:
         width: int = 1366,
         height: int = 768,
         chromium: Path | None = None,
-        chromedriver: Path | None = None,
         timeout_s: float = 30.0,
         fast_png: bool = True,
+        extra_flags: tuple[str, ...] = (),
     ) -> None:
         self.width = width
         self.height = height
         self.chromium = Path(chromium) if chromium is not None else None
-        self.chromedriver = Path(chromedriver) if chromedriver is not None else None
         self.timeout_s = timeout_s
         self.fast_png = fast_png
-        self._driver: webdriver.Chrome | None = None
-        self._chromium_pids: list[int] = []
+        self.extra_flags = tuple(extra_flags)
+        self._pipe: DevToolsPipe | None = None
+        self._session: str | None = None
+        self._scratch: Path | None = None
         #: How many times Chromium was started (1 after the first capture).
         self.starts = 0
 
@@ -152,7 +371,26 @@ class Browser:
     @property
     def running(self) -> bool:
         """Whether a Chromium session is open."""
-        return self._driver is not None
+        return self._pipe is not None
+
+    @property
+    def pid(self) -> int | None:
+        """Chromium's main process id while it runs."""
+        return self._pipe.process.pid if self._pipe is not None else None
+
+    @property
+    def scratch_dir(self) -> Path | None:
+        """The private folder with Chromium's profile and temporary files, while running."""
+        return self._scratch
+
+    def flags(self) -> list[str]:
+        """The command-line flags Chromium is started with (profile folder excluded)."""
+        flags = list(CHROMIUM_FLAGS)
+        if os.geteuid() == 0:
+            flags.extend(ROOT_ONLY_FLAGS)
+        flags.append(f"--window-size={self.width},{self.height}")
+        flags.extend(self.extra_flags)
+        return flags
 
     def start(self) -> None:
         """Start Chromium if it is not running.
@@ -160,48 +398,101 @@ class Browser:
         Raises
         ------
         RenderError
-            If chromium or chromedriver is missing or does not start.
+            If chromium is missing or does not start.
         """
-        if self._driver is not None:
+        if self._pipe is not None:
             return
         chromium = _require_binary(self.chromium or CHROMIUM_PATH, "chromium")
-        chromedriver = _require_binary(self.chromedriver or CHROMEDRIVER_PATH, "chromium-driver")
-        options = webdriver.ChromeOptions()
-        options.binary_location = str(chromium)
-        for flag in CHROMIUM_FLAGS:
-            options.add_argument(flag)
-        options.add_argument(f"--window-size={self.width},{self.height}")
+        # Chromium's SingletonSocket lands at <scratch>/org.chromium.Chromium.XXXXXX/
+        # SingletonSocket, and a unix socket path has at most 107 characters.
+        base = Path(tempfile.gettempdir())
+        scratch = private_tempdir("browser", folder=None if len(str(base)) <= MAX_TMPDIR
+                                  else Path("/tmp"))
+        argv = [str(chromium), *self.flags(), f"--user-data-dir={scratch / 'profile'}",
+                "--remote-debugging-pipe", "about:blank"]
+        # Pipe 1: commands, read by Chromium on fd 3. Pipe 2: replies, written on fd 4.
+        cmd_read, cmd_write = os.pipe()
+        reply_read, reply_write = os.pipe()
+        parent = os.getpid()
+
+        def in_child() -> None:
+            die_with_parent(parent)
+            # Move the two ends out of the way first so that no dup2 clobbers the other;
+            # dup2 makes 3 and 4 inheritable, every other descriptor is close-on-exec.
+            high_read = os.dup2(cmd_read, 1000)
+            high_write = os.dup2(reply_write, 1001)
+            os.dup2(high_read, 3)
+            os.dup2(high_write, 4)
+            os.close(high_read)
+            os.close(high_write)
+
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("CHROME", "GOOGLE_"))}
+        # Chromium's shared-memory files and its SingletonSocket go here (the socket's
+        # path must stay under the 107 characters a unix socket allows: no subfolder).
+        env["TMPDIR"] = str(scratch)
+        env["HOME"] = str(scratch)
+        log = open(scratch / "chromium.log", "wb")  # noqa: SIM115 - closed just below
         try:
-            driver = webdriver.Chrome(service=Service(str(chromedriver)), options=options)
-        except WebDriverException as exc:
-            first = (exc.msg or str(exc)).strip().splitlines()[0] if (exc.msg or str(exc)) else ""
-            raise RenderError(f"chromium did not start: {first}", _MISSING_FIX) from exc
-        try:
-            driver.set_page_load_timeout(self.timeout_s)
-            driver.execute_cdp_cmd(
-                "Emulation.setDeviceMetricsOverride",
-                {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
-                 "mobile": False},
+            process = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=log, env=env, cwd=scratch, close_fds=False,
+                preexec_fn=in_child,
             )
-        except WebDriverException:
-            driver.quit()
-            raise
-        self._driver = driver
-        self._chromium_pids = child_pids(driver.service.process.pid)
+        except OSError as exc:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise RenderError(f"chromium did not start: {exc}", _MISSING_FIX) from exc
+        finally:
+            log.close()
+            os.close(cmd_read)
+            os.close(reply_write)
+        pipe = DevToolsPipe(process, cmd_write, reply_read)
+        self._pipe, self._scratch = pipe, scratch
+        try:
+            target = pipe.call("Target.createTarget", {"url": "about:blank"},
+                               timeout_s=START_TIMEOUT_S)
+            attached = pipe.call("Target.attachToTarget",
+                                 {"targetId": target["targetId"], "flatten": True})
+            session = str(attached["sessionId"])
+            pipe.call("Target.setDiscoverTargets", {"discover": True})
+            pipe.call("Inspector.enable", session=session)
+            pipe.call("Page.enable", session=session)
+            pipe.call("Emulation.setDeviceMetricsOverride",
+                      {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
+                       "mobile": False}, session=session)
+        except _START_FAILURES as exc:
+            said = _last_error(scratch / "chromium.log")
+            self.close()
+            raise RenderError(
+                f"chromium did not start: {exc}" + (f" ({said})" if said else ""),
+                "check that chromium runs: chromium --headless=new --dump-dom about:blank",
+            ) from exc
+        self._session = session
         self.starts += 1
 
     def close(self) -> None:
-        """Quit Chromium (safe to call twice)."""
-        driver, self._driver = self._driver, None
-        if driver is not None:
-            # If chromedriver is dead, quitting fails and its Chromium may be orphaned.
-            with contextlib.suppress(*_CRASHES):
-                driver.quit()
-        pids, self._chromium_pids = self._chromium_pids, []
-        for pid in pids:  # the Chromium this browser started, if it outlived chromedriver
-            if _is_chromium(pid):
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+        """Quit Chromium and remove its private folder (safe to call twice)."""
+        pipe, self._pipe, self._session = self._pipe, None, None
+        scratch, self._scratch = self._scratch, None
+        if pipe is not None:
+            process = pipe.process
+            family = [process.pid, *descendant_pids(process.pid)]
+            with contextlib.suppress(*_START_FAILURES):
+                pipe.send("Browser.close")
+            pipe.close()  # Chromium also exits when its pipe closes
+            try:
+                process.wait(QUIT_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            # Helper processes (renderer, GPU, zygote) follow; kill any that lingers.
+            if not wait_for_exit(family[1:], QUIT_TIMEOUT_S):
+                for pid in family[1:]:
+                    if _is_chromium(pid):
+                        with contextlib.suppress(OSError):
+                            os.kill(pid, signal.SIGKILL)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def __enter__(self) -> Browser:
         return self
@@ -249,7 +540,7 @@ class Browser:
         except RenderError:
             raise
         except _CRASHES:
-            # Chromium crashed or the session was lost: start a fresh one and retry once.
+            # Chromium crashed: start a fresh one and retry once.
             self.close()
             try:
                 return self._capture_once(url, ready_js=ready_js, probe_js=probe_js)
@@ -260,26 +551,49 @@ class Browser:
                     "check that chromium runs: chromium --headless=new --dump-dom about:blank",
                 ) from exc
 
+    def _evaluate(self, expression: str, *, await_promise: bool = False,
+                  timeout_s: float = 30.0) -> Any:
+        assert self._pipe is not None
+        result = self._pipe.call(
+            "Runtime.evaluate",
+            {"expression": expression, "returnByValue": True, "awaitPromise": await_promise},
+            session=self._session, timeout_s=timeout_s,
+        )
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text")
+            raise RenderError(f"a script on the map page failed: {text}",
+                              "report this as a bug in renderers")
+        return result.get("result", {}).get("value")
+
     def _capture_once(
         self, url: str, *, ready_js: str, probe_js: str | None
     ) -> tuple[bytes, Any]:
         self.start()
-        driver = self._driver
-        assert driver is not None
-        driver.get(url)
+        pipe = self._pipe
+        assert pipe is not None
         try:
-            WebDriverWait(driver, self.timeout_s, poll_frequency=0.02).until(
-                lambda d: bool(d.execute_script(ready_js))
-            )
-        except TimeoutException as exc:
+            pipe.drop_events()
+            navigated = pipe.call("Page.navigate", {"url": url}, session=self._session,
+                                  timeout_s=self.timeout_s)
+            if navigated.get("errorText"):
+                raise RenderError(f"chromium could not open {url}: {navigated['errorText']}",
+                                  "check that the page file exists")
+            pipe.wait_event("Page.loadEventFired", session=self._session,
+                            timeout_s=self.timeout_s)
+            self._evaluate(_ready_promise(ready_js), await_promise=True,
+                           timeout_s=self.timeout_s)
+        except TimeoutError as exc:
+            self.close()  # the page may still run its wait: start afresh next time
             raise RenderError(
                 f"the map page was not ready after {self.timeout_s:g} s: {url}",
                 "check that the tile files exist and are readable",
             ) from exc
-        probe = driver.execute_script(probe_js) if probe_js else None
-        shot = driver.execute_cdp_cmd(
+        probe = self._evaluate(_wrap_body(probe_js)) if probe_js else None
+        shot = pipe.call(
             "Page.captureScreenshot",
             {"format": "png", "optimizeForSpeed": self.fast_png, "captureBeyondViewport": False},
+            session=self._session, timeout_s=self.timeout_s,
         )
         png = base64.b64decode(shot["data"])
         size = Image.open(io.BytesIO(png)).size
@@ -289,3 +603,23 @@ class Browser:
                 "report this as a bug in renderers.browser",
             )
         return png, probe
+
+
+def _last_error(log: Path) -> str:
+    """The last FATAL or ERROR line Chromium wrote, without its prefix."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    for marker in (":FATAL:", ":ERROR:"):
+        found = [line for line in lines if marker in line]
+        if found:
+            return found[-1].split("] ", 1)[-1][:200]
+    return ""
+
+
+def _is_chromium(pid: int) -> bool:
+    try:
+        return b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False

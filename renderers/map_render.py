@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 import re
 import shutil
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from renderers.browser import Browser
 from renderers.errors import RenderError
 from renderers.markers import MARKER_COLORS, Marker
 from renderers.page import build_map_html
+from renderers.scratch import private_tempdir
 
 __all__ = [
     "MAX_ZOOM",
@@ -390,7 +390,7 @@ class MapRenderer:
         self.assets_dir = Path(assets_dir)
         self._own_browser = browser is None
         self.browser = browser if browser is not None else Browser()
-        self._workdir = Path(tempfile.mkdtemp(prefix="cartoqa-page-"))
+        self._workdir = private_tempdir("page")
         self._counter = itertools.count()
 
     def render(

@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 import shapely
@@ -23,9 +22,11 @@ from pyproj import Transformer
 from shapely.geometry import box
 
 from groundtruth.extracts import Extract
+from renderers.children import die_with_parent
 from renderers.coastline import sea_polygons
 from renderers.errors import RenderError
 from renderers.postgis import PostgisCluster, find_pg_binary
+from renderers.scratch import private_tempdir
 from renderers.style import carto_file
 from renderers.waiting import exclusive_lock
 
@@ -151,7 +152,7 @@ def ensure_imported(cluster: PostgisCluster, extract: Extract, *, verbose: bool 
     if not cluster.started:
         cluster.start()
     database = database_name(extract)
-    with exclusive_lock(cluster.lock_file(database)):
+    with exclusive_lock(cluster.lock_file(database), remove=True):
         if _import_complete(cluster, database):
             return database
         started = time.monotonic()
@@ -208,9 +209,13 @@ def _run_osm2pgsql(cluster: PostgisCluster, database: str, extract: Extract, exe
         "-d", database, "-H", env["PGHOST"], "-P", env["PGPORT"], "-U", env["PGUSER"],
         str(extract.path),
     ]
-    with tempfile.TemporaryDirectory(prefix="cartoqa-osm2pgsql-") as work:
+    work = private_tempdir("import")
+    parent = os.getpid()
+    try:
         result = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True,
-                                check=False)
+                                check=False, preexec_fn=lambda: die_with_parent(parent))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     if result.returncode != 0:
         tail = " / ".join((result.stderr or result.stdout).strip().splitlines()[-3:])
         raise RenderError(

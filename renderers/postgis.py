@@ -5,7 +5,8 @@ for the socket, ``server.log``). It never listens on TCP (``listen_addresses=''`
 ``initdb`` refuses to run as root, so when cartoqa runs as root the server runs as the
 unprivileged Debian ``postgres`` user, which then owns the cluster folder; when that user
 cannot reach the cache folder (``/root`` is private), one shared cluster folder in the
-system's temporary folder (``/tmp/cartoqa-postgis-<uid>``) is used instead; databases are
+system's temporary folder (``/tmp/cartoqa-<uid>/postgis``, inside a folder that
+only this user may write, created without following links) is used instead; databases are
 named by extract checksum, so caches can share a cluster.
 
 Processes that share a cluster share one server. Lock files beside the cluster folder
@@ -32,6 +33,7 @@ from types import TracebackType
 from typing import IO
 
 from renderers.errors import RenderError
+from renderers.scratch import ensure_private_folder
 from renderers.waiting import exclusive_lock, processes_in, wait_for_exit
 
 #: Where Debian's ``postgresql-15`` puts the server binaries.
@@ -226,7 +228,18 @@ class PostgisCluster:
         preferred = self.cache_dir / "postgis"
         if not self.running_as_root or self._service_user_can_reach(self.cache_dir):
             return preferred
-        return Path(tempfile.gettempdir()) / f"cartoqa-postgis-{os.geteuid()}"
+        # /tmp is writable by everyone: the fallback lives in a folder only this user may
+        # write (mode 0711 so that the service user can pass through to its cluster).
+        base = Path(tempfile.gettempdir()) / f"cartoqa-{os.geteuid()}"
+        try:
+            ensure_private_folder(base, mode=0o711)
+        except PermissionError as exc:
+            raise RenderError(
+                f"refusing the shared cluster folder: {exc}",
+                f"remove {base} (someone else may have planted it), or set CARTOQA_CACHE "
+                f"to a folder the {SERVICE_USER} user can reach",
+            ) from None
+        return base / "postgis"
 
     def _service_user_can_reach(self, folder: Path) -> bool:
         folder.mkdir(parents=True, exist_ok=True)
@@ -409,15 +422,26 @@ class PostgisCluster:
                 f"{MAX_SOCKET_PATH} characters unix sockets allow",
                 "use a shorter cache folder (set CARTOQA_CACHE)",
             )
+        root.parent.mkdir(parents=True, exist_ok=True)
         for folder in (root, self.socket_dir):
-            folder.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                folder.mkdir()
             self._give_to_service_user(folder)
-            folder.chmod(0o700)
 
     def _give_to_service_user(self, path: Path) -> None:
-        if self.running_as_root:
-            entry = pwd.getpwnam(SERVICE_USER)
-            os.chown(path, entry.pw_uid, entry.pw_gid)
+        """Make ``path`` a mode-0700 folder of the server's owner, never through a link."""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError as exc:
+            raise RenderError(f"{path} is a symbolic link or not a folder ({exc.strerror})",
+                              f"remove {path}; cartoqa recreates it") from None
+        try:
+            if self.running_as_root:
+                entry = pwd.getpwnam(SERVICE_USER)
+                os.fchown(fd, entry.pw_uid, entry.pw_gid)
+            os.fchmod(fd, 0o700)
+        finally:
+            os.close(fd)
 
     def _run_as_owner(
         self, argv: list[str], *, check: bool = True, timeout: float = 300.0

@@ -57,7 +57,8 @@ def _wait_for_lock(path: Path, timeout_s: float | None) -> int | None:
 
 @contextlib.contextmanager
 def exclusive_lock(
-    path: Path, *, timeout_s: float | None = None, on_wait: Callable[[], None] | None = None
+    path: Path, *, timeout_s: float | None = None, on_wait: Callable[[], None] | None = None,
+    remove: bool = False,
 ) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``path`` (created if missing) for a ``with`` block.
 
@@ -69,6 +70,10 @@ def exclusive_lock(
         Longest wait for another holder to release it; no bound when omitted.
     on_wait : callable, optional
         Called once, before waiting, when another process holds the lock.
+    remove : bool, optional
+        Delete the lock file when releasing it. A process that was waiting on the
+        deleted file notices (its descriptor no longer names ``path``) and locks the
+        new file instead, so two holders never overlap.
 
     Raises
     ------
@@ -85,22 +90,43 @@ def exclusive_lock(
     Traceback (most recent call last):
     TimeoutError: ...demo.lock is still locked after 0.05 s
     """
-    fd = _open_lock_file(path)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        if on_wait is not None:
-            on_wait()
-        waited = _wait_for_lock(path, timeout_s)
-        if waited is None:
-            raise TimeoutError(f"{path} is still locked after {timeout_s} s") from None
-        fd = waited
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    warned = False
+    while True:
+        fd = _open_lock_file(path)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if on_wait is not None and not warned:
+                on_wait()
+            warned = True
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            waited = _wait_for_lock(path, left)
+            if waited is None:
+                raise TimeoutError(f"{path} is still locked after {timeout_s} s") from None
+            fd = waited
+        if _names(fd, path):
+            break
+        os.close(fd)  # the holder removed this file while we waited: lock the new one
     try:
         yield
     finally:
+        if remove:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _names(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is still the file at ``path``."""
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino)
 
 
 def wait_for_exit(pids: Iterable[int], timeout_s: float) -> bool:

@@ -27,13 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-
 from cartoqa.settings import web_assets_dir
 from groundtruth.extracts import resolve_extract
 from groundtruth.projection import View
-from renderers.browser import CHROMEDRIVER_PATH, CHROMIUM_FLAGS, CHROMIUM_PATH, Browser
+from renderers.browser import Browser
 from renderers.map_render import MapRenderer, Marker
 from renderers.osm_import import ensure_imported
 from renderers.tiles import TileRenderer
@@ -62,22 +59,15 @@ def scene(view: View) -> tuple[list[Marker], list[tuple[float, float]]]:
 
 
 def naive_capture(html_path: Path, *, sleep_s: float, width: int, height: int) -> bytes:
-    """New Chromium, load, fixed sleep, screenshot, quit (how folium's ``_to_png`` works)."""
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM_PATH)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--window-size={width},{height}")
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER_PATH)), options=options)
-    try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1,
-                                "mobile": False})
-        driver.get(html_path.as_uri())
-        time.sleep(sleep_s)
-        return bytes(driver.get_screenshot_as_png())
-    finally:
-        driver.quit()
+    """New Chromium, load, fixed wait, screenshot, quit (how folium's ``_to_png`` works).
+
+    The fixed wait is a page-side condition (``sleep_s`` after the page started), so
+    the same DevTools transport is timed in both pipelines.
+    """
+    with Browser(width=width, height=height) as browser:
+        png, _ = browser.capture(html_path.as_uri(),
+                                 ready_js=f"return performance.now() >= {sleep_s * 1000:.0f};")
+    return png
 
 
 def main(argv: list[str] | None = None) -> int:

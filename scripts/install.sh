@@ -6,10 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
-  chromium chromium-driver
+  chromium
   postgresql-15 postgresql-15-postgis-3 osm2pgsql
   openstreetmap-carto-common fonts-noto-core
   nodejs npm
+  strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
 )
 LEAFLET_VERSION=1.9.4
 

@@ -76,5 +76,6 @@ def run(args: argparse.Namespace) -> int:
     if report.shortfalls:
         short = ", ".join(f"{t} {v['written']}/{v['requested']}"
                           for t, v in report.shortfalls.items())
-        print(f"short of the requested size: {short} (the extract cannot give more)")
+        print(f"short of the requested size: {short} (see the reasons above and "
+              "`shortfalls` in manifest.json)")
     return 0

@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("out", type=Path, metavar="OUT",
                         help="output folder to create (must not exist)")
     parser.add_argument("--overwrite", action="store_true",
-                        help="replace OUT if it exists")
+                        help="replace OUT if it is an earlier cartoqa export (it holds a "
+                             ".cartoqa-export file) or empty; any other folder is refused")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
+from cartoqa.errors import CartoqaError
 from cartoqa.scoring.connectivity import extract_map
 from cartoqa.scoring.core import score_dataset
 from cartoqa.scoring.io import write_json_atomic
@@ -39,6 +41,64 @@ def default_report_path(predictions: Path) -> Path:
     name = predictions.name
     stem = name[: -len(".jsonl")] if name.endswith(".jsonl") else predictions.stem
     return predictions.with_name(f"{stem}.score.json")
+
+
+#: Files of a dataset folder that a report must never replace.
+_DATASET_FILES = ("items.jsonl", "manifest.json", "README.md")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return False
+
+
+def check_output_paths(dataset: Path, predictions: Path, out: Path,
+                       plot: Path | None) -> None:
+    """Refuse report and figure paths that would destroy inputs or cannot be written.
+
+    Parameters
+    ----------
+    dataset : pathlib.Path
+        The dataset folder.
+    predictions : pathlib.Path
+        The predictions file.
+    out : pathlib.Path
+        Where the JSON report goes.
+    plot : pathlib.Path or None
+        The figures folder.
+
+    Raises
+    ------
+    CartoqaError
+        ``out`` is the predictions file, a file of the dataset, inside its
+        ``images/``, or a folder; ``plot`` is an existing file.
+    """
+    if out.is_dir():
+        raise CartoqaError(f"--out {out} is a folder", fix="give a file path such as "
+                           f"{out / default_report_path(predictions).name}")
+    if _same_file(out, predictions) or os.path.abspath(out) == os.path.abspath(predictions):
+        raise CartoqaError(f"--out {out} is the predictions file: the report would replace it",
+                           fix="give another --out, or leave it out for "
+                               f"{default_report_path(predictions)}")
+    for name in _DATASET_FILES:
+        if _same_file(out, dataset / name):
+            raise CartoqaError(f"--out {out} is the dataset's {name}",
+                               fix="write the report outside the dataset's own files")
+    images = (dataset / "images").resolve()
+    if Path(os.path.abspath(out)).resolve().is_relative_to(images):
+        raise CartoqaError(f"--out {out} is inside the dataset's images folder",
+                           fix="write the report elsewhere")
+    for parent in Path(os.path.abspath(out)).parents:
+        if parent.exists() and not parent.is_dir():
+            raise CartoqaError(f"--out {out}: {parent} is a file, not a folder",
+                               fix="give a report path in a folder")
+    if plot is not None:
+        for folder in (Path(os.path.abspath(plot)), *Path(os.path.abspath(plot)).parents):
+            if folder.exists() and not folder.is_dir():
+                raise CartoqaError(f"--plot {plot}: {folder} is a file, not a folder",
+                                   fix="give a folder for the figures (created if missing)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
+    out = args.out if args.out is not None else default_report_path(args.predictions)
+    check_output_paths(args.dataset, args.predictions, out, args.plot)
     report = score_dataset(
         args.dataset,
         args.predictions,
@@ -99,7 +161,6 @@ def run(args: argparse.Namespace) -> int:
         figures = write_plots(report, args.plot)
     if args.no_items:
         report.pop("items", None)
-    out = args.out if args.out is not None else default_report_path(args.predictions)
     write_json_atomic(out, report)
     sys.stdout.write(format_report(report))
     print(f"\nreport: {out}")

@@ -13,7 +13,14 @@ from PIL import Image, UnidentifiedImageError
 from cartoqa.dataset import ATTRIBUTION
 from cartoqa.dataset.manifest import count_items
 from cartoqa.dataset.schema import item_errors
-from cartoqa.dataset.writer import ITEMS_FILE, MANIFEST_FILE, STAGING_DIR
+from cartoqa.dataset.writer import (
+    CHECKSUMS_KEY,
+    IMAGES_DIR,
+    ITEMS_FILE,
+    MANIFEST_FILE,
+    STAGING_DIR,
+    sha256_bytes,
+)
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 
@@ -176,10 +183,117 @@ def validate_dataset(root: Path, *, max_errors: int = 200) -> ValidationReport:
     if manifest:
         if ATTRIBUTION not in str(manifest.get("attribution", "")):
             add(f"{MANIFEST_FILE}: attribution must contain '{ATTRIBUTION}'")
-        want_counts = count_items(items)
-        got_counts = manifest.get("counts")
-        if got_counts != want_counts:
-            got_tasks = got_counts.get("by_task") if isinstance(got_counts, dict) else None
-            add(f"{MANIFEST_FILE}: counts do not match the items "
-                f"(manifest by_task {got_tasks}, items by_task {want_counts['by_task']})")
+        for problem in count_problems(manifest.get("counts"), count_items(items)):
+            add(problem)
+        for problem in checksum_problems(root, manifest, items_path):
+            add(problem)
+    for problem in orphan_images(root, items):
+        add(problem)
     return report
+
+
+def count_problems(got: Any, want: dict[str, Any]) -> list[str]:
+    """Say where the manifest's counts differ from the items' (at most five places).
+
+    Parameters
+    ----------
+    got : object
+        The manifest's ``counts``.
+    want : dict
+        :func:`cartoqa.dataset.manifest.count_items` of the items.
+
+    Returns
+    -------
+    list of str
+        Empty when they agree; otherwise one message naming the differing counts.
+
+    Examples
+    --------
+    >>> got = {"total": 2, "by_task": {"mml": 2}}
+    >>> want = {"total": 2, "by_task": {"mml": 3}}
+    >>> count_problems(got, want)[0].split("items: ")[1]
+    'by_task.mml is 2 in the manifest, 3 in items.jsonl'
+    """
+    if got == want:
+        return []
+    diffs: list[str] = []
+
+    def walk(a: Any, b: Any, path: str) -> None:
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in sorted(set(a) | set(b), key=str):
+                walk(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+        elif a != b:
+            diffs.append(f"{path or 'counts'} is {json.dumps(a)} in the manifest, "
+                         f"{json.dumps(b)} in {ITEMS_FILE}")
+
+    walk(got, want, "")
+    more = f" (and {len(diffs) - 5} more)" if len(diffs) > 5 else ""
+    return [f"{MANIFEST_FILE}: counts do not match the items: " + "; ".join(diffs[:5]) + more]
+
+
+def checksum_problems(root: Path, manifest: dict[str, Any], items_path: Path) -> list[str]:
+    """Compare ``items.jsonl`` and every recorded image with the manifest's checksums.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The dataset folder.
+    manifest : dict
+        The manifest (its ``checksums``: relative path to SHA-256).
+    items_path : pathlib.Path
+        ``items.jsonl``.
+
+    Returns
+    -------
+    list of str
+        One message per file that changed or went missing, or for missing checksums.
+    """
+    sums = manifest.get(CHECKSUMS_KEY)
+    if not isinstance(sums, dict) or ITEMS_FILE not in sums:
+        return [f"{MANIFEST_FILE}: records no checksums, so edits cannot be detected "
+                "(rebuild the dataset with this cartoqa version)"]
+    problems = []
+    for rel, want in sorted(sums.items()):
+        path = root / rel
+        inside = rel.startswith(IMAGES_DIR + "/") and ".." not in Path(rel).parts
+        if rel != ITEMS_FILE and not inside:
+            problems.append(f"{MANIFEST_FILE}: checksum for an unexpected path {rel!r}")
+            continue
+        try:
+            got = sha256_bytes(path.read_bytes())
+        except OSError:
+            problems.append(f"{rel}: missing (the manifest records its checksum)")
+            continue
+        if got != want:
+            what = "items.jsonl was edited after the build" if rel == ITEMS_FILE else \
+                f"{rel} was changed or replaced after the build"
+            problems.append(f"{what} (sha256 {got[:12]}..., manifest {str(want)[:12]}...)")
+    return problems
+
+
+def orphan_images(root: Path, items: list[dict[str, Any]]) -> list[str]:
+    """Name files in ``images/`` that no item refers to.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The dataset folder.
+    items : list of dict
+        The items read.
+
+    Returns
+    -------
+    list of str
+        One message listing up to five orphans, or nothing.
+    """
+    folder = root / IMAGES_DIR
+    if not folder.is_dir():
+        return []
+    referenced = {str(it.get("image")) for it in items}
+    orphans = sorted(f"{IMAGES_DIR}/{p.name}" for p in folder.iterdir()
+                     if f"{IMAGES_DIR}/{p.name}" not in referenced)
+    if not orphans:
+        return []
+    more = f" and {len(orphans) - 5} more" if len(orphans) > 5 else ""
+    return [f"{len(orphans)} file(s) in {IMAGES_DIR}/ belong to no item: "
+            + ", ".join(orphans[:5]) + more]

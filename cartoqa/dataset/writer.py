@@ -14,6 +14,8 @@ complete, valid dataset.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -38,6 +40,42 @@ ITEMS_FILE = "items.jsonl"
 MANIFEST_FILE = "manifest.json"
 CARD_FILE = "README.md"
 IMAGES_DIR = "images"
+#: Manifest key holding ``{relative path: sha256}`` of items.jsonl and every image.
+CHECKSUMS_KEY = "checksums"
+
+
+def sha256_bytes(data: bytes) -> str:
+    """Return the hex SHA-256 of ``data``.
+
+    Examples
+    --------
+    >>> sha256_bytes(b"")[:12]
+    'e3b0c44298fc'
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def dataset_checksums(root: Path, items_text: str, images: Iterable[str]) -> dict[str, str]:
+    """Checksums of a dataset's files, as recorded in its manifest.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The dataset folder.
+    items_text : str
+        The exact text of ``items.jsonl``.
+    images : iterable of str
+        Dataset-relative image paths (``images/<name>.png``).
+
+    Returns
+    -------
+    dict
+        ``{"items.jsonl": sha256, "images/<name>.png": sha256, ...}``, sorted by path.
+    """
+    sums = {ITEMS_FILE: sha256_bytes(items_text.encode("utf-8"))}
+    for image in sorted(set(images)):
+        sums[image] = sha256_bytes((root / image).read_bytes())
+    return dict(sorted(sums.items()))
 
 
 @dataclass(frozen=True)
@@ -142,6 +180,39 @@ class DatasetWriter:
         self.images = out / IMAGES_DIR
         self._records: dict[tuple[str, int], SlotRecord] = {}
         self._created_out = False
+        self._lock_fd: int | None = None
+
+    # -- exclusive use of the folder -------------------------------------------------
+    def lock(self) -> None:
+        """Create ``out`` if needed and take it for this build alone.
+
+        An exclusive ``flock`` on the folder itself (no lock file is left behind); the
+        kernel drops it when this process exits, however it exits.
+
+        Raises
+        ------
+        CartoqaError
+            If the folder cannot be created or written, or another build holds it.
+        """
+        if self._lock_fd is not None:
+            return
+        self._created_out = check_writable_folder(self.out)
+        fd = os.open(self.out, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise CartoqaError(
+                f"{self.out} is in use by another cartoqa build",
+                fix="wait for that build to finish, or choose another --out folder",
+            ) from None
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        """Release the folder (safe to call twice)."""
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            os.close(fd)
 
     # -- state of the folder ---------------------------------------------------------
     def is_complete(self) -> bool:
@@ -183,7 +254,8 @@ class DatasetWriter:
             If the folder cannot be written, is not empty and not a build of ours, or
             holds an unfinished build with other options.
         """
-        self._created_out = check_writable_folder(self.out)
+        if self._lock_fd is None:
+            self._created_out = check_writable_folder(self.out)
         build_file = self.staging / BUILD_FILE
         if self.staging.exists():
             try:
@@ -196,7 +268,8 @@ class DatasetWriter:
                     fix="rerun with the same options to resume it, or delete the folder",
                 )
         else:
-            extra = [p.name for p in self.out.iterdir() if p.name != IMAGES_DIR]
+            # images/ is no exception: images of another build would be taken as ours.
+            extra = [p.name for p in self.out.iterdir()]
             if extra:
                 raise CartoqaError(
                     f"output folder {self.out} is not empty and holds no cartoqa build "
@@ -221,9 +294,10 @@ class DatasetWriter:
         """Remove what :meth:`open` made when nothing was written yet (a failed start)."""
         if self._records:
             return
+        # No slot was recorded, so any image is one this build (or an earlier start of
+        # it, with the same options) wrote before failing: remove them with the staging.
         shutil.rmtree(self.staging, ignore_errors=True)
-        if self.images.exists() and not any(self.images.iterdir()):
-            self.images.rmdir()
+        shutil.rmtree(self.images, ignore_errors=True)
         if self._created_out and self.out.exists() and not any(self.out.iterdir()):
             self.out.rmdir()
 
@@ -332,11 +406,14 @@ class DatasetWriter:
         for path in self.images.iterdir():
             if path.name not in referenced:
                 path.unlink()
+        items_text = "".join(dumps_line(it) + "\n" for it in items)
         manifest = manifest_for(items)
         manifest["build"] = self.build_key
+        manifest[CHECKSUMS_KEY] = dataset_checksums(self.out, items_text,
+                                                    (str(it["image"]) for it in items))
         write_json_atomic(self.out / MANIFEST_FILE, manifest)
         write_text_atomic(self.out / CARD_FILE, card_for(manifest))
-        write_text_atomic(self.out / ITEMS_FILE, "".join(dumps_line(it) + "\n" for it in items))
+        write_text_atomic(self.out / ITEMS_FILE, items_text)
         shutil.rmtree(self.staging, ignore_errors=True)
         return items
 

@@ -12,7 +12,7 @@ from cartoqa.errors import CartoqaError
 from cartoqa.exports.answers import plain_answer
 from cartoqa.exports.hf import write_hf
 from cartoqa.exports.lmms_eval import write_lmms_eval
-from cartoqa.exports.output import atomic_folder
+from cartoqa.exports.output import EXPORT_MARKER, atomic_folder
 from cartoqa.exports.vlmevalkit import write_vlmevalkit
 
 #: Format names ``cartoqa export --format`` accepts, with a one-line description.
@@ -126,9 +126,13 @@ def export_dataset(dataset: Path, out: Path, fmt: str, *, overwrite: bool = Fals
     counts: dict[str, int] = {}
     for item in items:
         counts[str(item["task"])] = counts.get(str(item["task"]), 0) + 1
-    if out.resolve() == dataset.resolve() or out.resolve().is_relative_to(dataset.resolve()):
+    target, source = out.resolve(), dataset.resolve()
+    if target == source or target.is_relative_to(source):
         raise CartoqaError("the export folder must be outside the dataset folder",
                            fix="choose another OUT")
+    if source.is_relative_to(target):
+        raise CartoqaError(f"the export folder {out} holds the dataset {dataset}",
+                           fix="choose an OUT folder that does not contain the dataset")
     with atomic_folder(out, overwrite=overwrite) as folder:
         if fmt == "hf":
             write_hf(dataset, items, folder, name=name)
@@ -137,5 +141,6 @@ def export_dataset(dataset: Path, out: Path, fmt: str, *, overwrite: bool = Fals
                              answer_text=plain_answer)
         else:
             write_lmms_eval(dataset, items, folder, name=name, final_folder=out)
-        files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+        files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
+                       if p.is_file() and p.name != EXPORT_MARKER)
     return ExportResult(out=out, fmt=fmt, counts=counts, files=files)

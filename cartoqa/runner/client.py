@@ -7,6 +7,7 @@ import json
 import random
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -108,6 +109,19 @@ def _error_detail(exc: urllib.error.HTTPError) -> str:
     return f": {text[:200]}" if text else ""
 
 
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow no redirect: the request (and its key) goes only to the URL given."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str,
+                         headers: Any, newurl: str) -> None:
+        return None  # urllib then raises the 3xx as an HTTPError
+
+
+#: An opener that never follows redirects (urllib's default follows 301/302/303
+#: to any host and re-sends the Authorization header there).
+_OPENER = urllib.request.build_opener(_RefuseRedirects)
+
+
 class ChatClient:
     """Posts chat-completions requests to one URL, retrying transient failures.
 
@@ -164,10 +178,19 @@ class ChatClient:
         request = urllib.request.Request(self.url, data=data, headers=self._headers(),
                                          method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=self.policy.timeout_s) as response:
+            with _OPENER.open(request, timeout=self.policy.timeout_s) as response:
                 raw = response.read()
         except urllib.error.HTTPError as exc:
             status = exc.code
+            if 300 <= status < 400:
+                location = exc.headers.get("Location") if exc.headers else None
+                exc.close()
+                target = urllib.parse.urljoin(self.url, location) if location else "nowhere"
+                raise EndpointError(
+                    f"the endpoint answered HTTP {status}, a redirect to {target}; cartoqa "
+                    "follows no redirect, so that the key is only sent where you said",
+                    fix="check that URL and pass it as --endpoint if you trust it",
+                ) from None
             retry_after = parse_retry_after(exc.headers.get("Retry-After") if exc.headers
                                             else None, now=time.time())
             detail = _error_detail(exc)

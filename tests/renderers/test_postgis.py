@@ -228,7 +228,7 @@ def test_cache_the_postgres_user_cannot_reach_uses_a_shared_temp_cluster(tmp_pat
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     cluster = PostgisCluster(private / "cache")
-    assert cluster.root == Path(tempfile.gettempdir()) / f"cartoqa-postgis-{os.geteuid()}"
+    assert cluster.root == Path(tempfile.gettempdir()) / f"cartoqa-{os.geteuid()}" / "postgis"
     assert cluster.lock_path.parent == cluster.root.parent
     reachable = PostgisCluster(Path(tempfile.gettempdir()) / "cartoqa-test-reachable")
     try:

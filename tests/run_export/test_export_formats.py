@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import importlib.util
+import os
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -89,7 +90,7 @@ def test_hf_parquet_round_trip(dataset: Path, tmp_path: Path, hf_env: Path) -> N
 def test_vlmevalkit_tsv_columns_and_values(dataset: Path, tmp_path: Path) -> None:
     out = tmp_path / "vlm"
     _export(dataset, out, "vlmevalkit")
-    files = sorted(p.name for p in out.iterdir())
+    files = sorted(p.name for p in out.iterdir() if p.name != ".cartoqa-export")
     assert files == sorted(f"CartoQA_synthetic_{t.upper()}.tsv" for t in TASKS)
     items = {item["id"]: item for item in read_items(dataset)}
     for task in TASKS:
@@ -219,8 +220,39 @@ def test_existing_output_and_missing_image_are_user_errors(
 
 def test_overwrite_replaces_output(dataset: Path, tmp_path: Path) -> None:
     out = tmp_path / "vlm"
-    out.mkdir()
+    assert main(["export", str(dataset), "-f", "vlmevalkit", str(out)]) == 0
+    assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~_umask())  # not 0700
     (out / "stale.txt").write_text("old")
     assert main(["export", str(dataset), "-f", "vlmevalkit", str(out), "--overwrite"]) == 0
     assert not (out / "stale.txt").exists()
     assert len(list(out.glob("*.tsv"))) == 6
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_overwrite_refuses_what_is_not_an_export(
+    dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A folder of the user's own files is never replaced.
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "thesis.tex").write_text("precious")
+    assert main(["export", str(dataset), "-f", "hf", str(notes), "--overwrite"]) == 2
+    assert "not an earlier cartoqa export" in capsys.readouterr().err
+    assert (notes / "thesis.tex").read_text() == "precious"
+    # The parent of the dataset (which holds it and other files) is refused too.
+    assert main(["export", str(dataset), "-f", "hf", str(dataset.parent), "--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "holds the dataset" in err
+    assert (dataset / "items.jsonl").is_file()
+    # "." as OUT: one line, no traceback, no partial folder left behind.
+    monkeypatch.chdir(notes)
+    assert main(["export", str(dataset), "--format", "hf", ".", "--overwrite"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    assert sorted(p.name for p in notes.iterdir()) == ["thesis.tex"]
+    assert [p.name for p in tmp_path.iterdir() if "partial" in p.name] == []

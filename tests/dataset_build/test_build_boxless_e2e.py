@@ -1,0 +1,56 @@
+"""End to end: a build from an extract whose header has no bounding box.
+
+``osmium extract`` writes no header box by default; such a file used to fail with
+"lies outside the extract" (MML, SRN, RLE) or give no STMF scenario at all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import osmium
+import pytest
+from helpers.postgis_cache import postgis_cache_dir
+
+from cartoqa.cli import main
+from cartoqa.dataset.validate import validate_dataset
+from cartoqa.settings import web_assets_dir
+from groundtruth.extracts import _header_bounds, bundled_extract_path
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[None]:
+    with postgis_cache_dir("cartoqa-test-boxless-") as folder:
+        old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
+        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
+        os.environ["CARTOQA_CACHE"] = str(folder)
+        yield
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def test_a_build_from_an_extract_without_header_box(env: None, tmp_path: Path) -> None:
+    extract = tmp_path / "helsinki-nobox.osm.pbf"
+    writer = osmium.SimpleWriter(str(extract))
+    try:
+        for obj in osmium.FileProcessor(str(bundled_extract_path("helsinki"))):
+            writer.add(obj)
+    finally:
+        writer.close()
+    assert _header_bounds(extract) is None
+    out = tmp_path / "ds"
+    rc = main(["build", "--extract", str(extract), "--tasks", "mml,stmf", "--per-task", "1",
+               "--out", str(out), "--no-progress"])
+    assert rc == 0
+    report = validate_dataset(out)
+    assert report.ok, report.errors
+    assert {line.split('"task":"')[1].split('"')[0]
+            for line in (out / "items.jsonl").read_text("utf-8").splitlines()} == {"mml",
+                                                                                  "stmf"}
