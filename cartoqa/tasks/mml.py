@@ -21,7 +21,7 @@ from cartoqa.tasks.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.roads import RoadIndex, names_drawn
-from cartoqa.tasks.rules import marker_on_screen, names_not_drawn
+from cartoqa.tasks.rules import marker_on_screen, names_not_drawn, other_road_near
 from cartoqa.tasks.sampling import permuted, pick
 from cartoqa.tasks.views import inside_extract, unfillable_zooms, view_around
 from groundtruth.junctions import road_names_at, two_road_junctions
@@ -43,6 +43,7 @@ REJECT_REASONS = {
     "roads": "not exactly two named roads at the junction",
     "outside_extract": "view not 99% inside the extract's data",
     "marker": "marker off screen",
+    "other_road": "another named road passes near the marker",
     "name_not_drawn": "a road name not written whole and unhidden along its road",
 }
 #: How far the marker may sit from the view centre (pixels, horizontally).
@@ -131,8 +132,13 @@ def _try_junction(ctx: BuildContext, state: State, slot: int, attempt: int, node
     if not inside_extract(ctx, view):
         ctx.reject(NAME, REJECT_REASONS["outside_extract"])
         return None
-    if not marker_on_screen(view.to_view_px(lat, lon)):
+    marker_px = view.to_view_px(lat, lon)
+    if not marker_on_screen(marker_px):
         ctx.reject(NAME, REJECT_REASONS["marker"])
+        return None
+    others = state.roads.lines_px(view, [n for n in state.roads.lines if n not in names])
+    if other_road_near(marker_px, [line for lines in others.values() for line in lines]):
+        ctx.reject(NAME, REJECT_REASONS["other_road"])
         return None
     scene = draw_scene(ctx, view, markers=[marker])
     if names_not_drawn(names, names_drawn(ctx, scene, state.roads, names, markers=[marker])):

@@ -65,3 +65,15 @@ def test_mml_groups_junctions_by_road_pair() -> None:
     road(2, 7, "A"); road(2, 8, "B"); road(2, 9, "A")  # noqa: E702
     road(3, 4, "A"); road(3, 0, "C"); road(3, 7, "C")  # noqa: E702
     assert junctions_by_pair(g, [1, 2, 3]) == [[1, 2], [3]]
+
+
+def test_mml_rejects_a_pin_near_a_third_named_road() -> None:
+    from cartoqa.tasks.rules import MML_OTHER_ROAD_CLEAR_PX, other_road_near
+
+    pin = (100.0, 100.0)
+    # a road 40 px east of the pin (vertical line x = 140): too near at 50 px
+    assert other_road_near(pin, [[(140.0, 0.0), (140.0, 300.0)]])
+    # 60 px away: clear; the distance is to the segment, not its end points
+    assert not other_road_near(pin, [[(160.0, 0.0), (160.0, 300.0)]])
+    assert other_road_near(pin, [[(0.0, 145.0), (300.0, 145.0)]])  # 45 px below
+    assert MML_OTHER_ROAD_CLEAR_PX == 50.0
