@@ -33,7 +33,7 @@ MAX_NUDGES = 12
 #: A map must show at least this many catalogue features.
 MIN_DRAWN_FEATURES = 3
 #: Map centres lie in a grid of cells at least this share of a view wide and high ...
-MAP_CELL_FRACTION = 2 / 3
+MAP_CELL_FRACTION = 0.5
 #: ... and keep this share of their cell from each of its sides; so two maps' centres
 #: are at least this share of a view apart horizontally or vertically (no near-duplicates).
 MAP_CELL_MARGIN = 0.25
@@ -132,9 +132,10 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
                    zoom: int = FEATURE_MAP_ZOOM) -> View | None:
     """A geometric candidate view for a map slot's attempt, or None (pure of rendering).
 
-    Map ``slot`` draws its centre in its own cell (:func:`map_cells`, those where a view
-    may show :data:`MIN_DRAWN_FEATURES` symbols, taken in a seeded order), so no two
-    maps are near-duplicates; past the last cell there is no map.
+    Map ``slot`` draws its centre in one of its own two cells (:func:`map_cells`, those
+    where a view may show :data:`MIN_DRAWN_FEATURES` symbols, in a seeded order: cells
+    ``slot`` and ``slot + stride``, stride half their number, alternating by attempt),
+    so no two maps are near-duplicates; past the stride there is no map.
     Only the symbol types OSM-Carto draws at ``zoom`` are kept off the edges.
     """
     bounds = ctx.extract.bounds
@@ -154,9 +155,13 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
                   >= MIN_DRAWN_FEATURES]
         ctx.shared[key] = permuted(viable, ctx.seed, f"map{zoom}-cells")
     cells: list[tuple[float, float, float, float]] = ctx.shared[key]
-    if slot >= len(cells):
+    # map `slot` owns cells `slot` and `slot + stride` (its attempts alternate between
+    # them), so no two maps share a cell and a cell hard to map does not sink the slot
+    stride = (len(cells) + 1) // 2
+    if slot >= stride:
         return None
-    cx0, cy0, cx1, cy1 = cells[slot]
+    index = slot + (attempt % 2) * stride
+    cx0, cy0, cx1, cy1 = cells[index if index < len(cells) else slot]
     rng = slot_rng(ctx.seed, f"map{zoom}", slot, attempt)
     gx, gy = rng.uniform(cx0, cx1), rng.uniform(cy0, cy1)
     for _ in range(MAX_NUDGES):

@@ -40,8 +40,8 @@ def test_map_cells_keep_centres_apart() -> None:
         gap_y = max(a[1] - b[3], b[1] - a[3])
         assert gap_x >= MAP_MIN_SEPARATION * VIEW_WIDTH - 1e-6 or \
             gap_y >= MAP_MIN_SEPARATION * VIEW_HEIGHT - 1e-6
-    # a third of a view: 455 px across or 256 px down at the defaults
-    assert round(MAP_MIN_SEPARATION * VIEW_WIDTH) == 455
+    # a quarter of a view: 342 px across or 192 px down at the defaults
+    assert round(MAP_MIN_SEPARATION * VIEW_WIDTH) == 342
 
 
 def test_no_map_past_the_last_cell(tmp_path: Path) -> None:
@@ -51,4 +51,4 @@ def test_no_map_past_the_last_cell(tmp_path: Path) -> None:
 
     cells = map_cells(ctx.extract.bounds or (0, 0, 0, 0), 19)
     assert len(cells) > 12
-    assert candidate_view(ctx, len(cells), 0) is None  # past the last cell: no map
+    assert candidate_view(ctx, len(cells), 0) is None  # past the cells: no map
