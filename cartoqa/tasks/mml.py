@@ -23,7 +23,13 @@ from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.roads import RoadIndex, names_drawn
 from cartoqa.tasks.rules import marker_on_screen, names_not_drawn, other_road_near
 from cartoqa.tasks.sampling import permuted, pick
-from cartoqa.tasks.views import inside_extract, unfillable_zooms, view_around
+from cartoqa.tasks.views import (
+    extract_bounds,
+    fit_to_data,
+    inside_extract,
+    unfillable_zooms,
+    view_around,
+)
 from groundtruth.junctions import road_names_at, two_road_junctions
 
 NAME = "mml"
@@ -128,6 +134,7 @@ def _try_junction(ctx: BuildContext, state: State, slot: int, attempt: int, node
         ctx.reject(NAME, REJECT_REASONS["roads"])
         return None
     view = view_around([(lat, lon)], zoom, rng, jitter_px=JITTER_PX)
+    view = fit_to_data(view, extract_bounds(ctx))
     marker = MarkerSpec(color, lat, lon, node)
     if not inside_extract(ctx, view):
         ctx.reject(NAME, REJECT_REASONS["outside_extract"])

@@ -33,7 +33,13 @@ from cartoqa.tasks.rules import (
     rle_difficulty,
 )
 from cartoqa.tasks.sampling import permuted, pick_round
-from cartoqa.tasks.views import inside_extract, unfillable_zooms, view_around
+from cartoqa.tasks.views import (
+    extract_bounds,
+    fit_to_data,
+    inside_extract,
+    unfillable_zooms,
+    view_around,
+)
 from groundtruth.projection import latlon_to_global_px, meters_per_pixel, path_length_px
 from groundtruth.routing import random_route
 
@@ -136,6 +142,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
             reject("difficulty")
             continue
         view = view_around(path, zoom, rng, jitter_px=60.0)
+        view = fit_to_data(view, extract_bounds(ctx))
         if not inside_extract(ctx, view):
             reject("outside_extract")
             continue

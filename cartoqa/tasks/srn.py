@@ -49,7 +49,13 @@ from cartoqa.tasks.rules import (
     steps_under_markers,
 )
 from cartoqa.tasks.sampling import permuted, pick_round
-from cartoqa.tasks.views import inside_extract, unfillable_zooms, view_around
+from cartoqa.tasks.views import (
+    extract_bounds,
+    fit_to_data,
+    inside_extract,
+    unfillable_zooms,
+    view_around,
+)
 from groundtruth.projection import meters_per_pixel, path_length_px
 from groundtruth.routing import NoRouteError, random_route, shortest_route
 from groundtruth.turns import (
@@ -212,6 +218,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
             reject("leg_turns_back")
             continue
         view = view_around(path, zoom, rng, jitter_px=40.0)
+        view = fit_to_data(view, extract_bounds(ctx))
         markers = [MarkerSpec("blue", path[0][0], path[0][1], route.origin),
                    MarkerSpec("red", path[-1][0], path[-1][1], route.destination)]
         mpx = [view.to_view_px(m.lat, m.lon) for m in markers]

@@ -89,6 +89,38 @@ def extract_bounds(ctx: BuildContext) -> Bounds:
     return ctx.extract.bounds if ctx.extract.bounds is not None else ctx.tiles().bounds
 
 
+def fit_to_data(view: View, bounds: Bounds) -> View:
+    """The view shifted (least in pixels) to lie inside the bounds where they are larger.
+
+    Along an axis where the data is narrower than the view the view is centred on it.
+    The samplers check afterwards that their markers and paths are still on screen.
+
+    Examples
+    --------
+    >>> v = View(center=(0.0, 0.0), zoom=12, width=200, height=100)
+    >>> s, w, n, e = v.bounds
+    >>> moved = fit_to_data(v, (s, w + (e - w) / 4, n, e + (e - w)))  # data starts 50 px in
+    >>> [round(c) for c in moved.to_view_px(0.0, 0.0)]
+    [50, 50]
+    """
+    s, w, n, e = bounds
+    x0, y1 = view.to_view_px(s, w)
+    x1, y0 = view.to_view_px(n, e)
+    cx, cy = view.width / 2, view.height / 2
+
+    def shift(lo: float, hi: float, size: float, c: float) -> float:
+        if hi - lo <= size:
+            return (lo + hi) / 2
+        return min(max(c, lo + size / 2), hi - size / 2)
+
+    nx, ny = shift(x0, x1, view.width, cx), shift(y0, y1, view.height, cy)
+    if (nx, ny) == (cx, cy):
+        return view
+    lat, lon = view.to_latlon(nx, ny)
+    return View(center=(round(lat, 7), round(lon, 7)), zoom=view.zoom, width=view.width,
+                height=view.height)
+
+
 def inside_extract(ctx: BuildContext, view: View) -> bool:
     """Whether at least :data:`VIEW_MIN_DATA_COVER` of the view lies inside the extract's data."""
     return data_cover(view, extract_bounds(ctx)) >= VIEW_MIN_DATA_COVER
