@@ -1,7 +1,8 @@
 """``cartoqa build``: turn an extract into a dataset folder, resumably.
 
-The build loads the extract, asks each task module (see :mod:`cartoqa.tasks`) for its
-scenarios slot by slot, writes each finished slot's images and items through the
+The build loads the extract, asks each task (its declaration ``SPEC``, see
+:mod:`cartoqa.tasks` and :mod:`cartoqa.tasks.spec`) for its scenarios slot by slot,
+writes each finished slot's images and items through the
 :class:`~cartoqa.dataset.writer.DatasetWriter`, and finalises the folder at the end.
 """
 
@@ -23,8 +24,10 @@ from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH, cache_root, web_assets_dir
-from cartoqa.tasks import DEFAULT_TASKS, load_task
+from cartoqa.tasks import DEFAULT_TASKS
 from cartoqa.tasks.base import BuildContext, slot_stride
+from cartoqa.tasks.registry import load_spec
+from cartoqa.tasks.spec import TaskSpec
 from groundtruth.extracts import Extract, resolve_extract
 
 #: Items per task when ``--per-task`` is not given.
@@ -175,20 +178,20 @@ def build_dataset(
     say = log or (lambda msg: print(msg, file=sys.stderr))
     if per_task < 1:
         raise CartoqaError(f"--per-task must be at least 1, not {per_task}")
-    modules = [load_task(t) for t in tasks]
+    specs = [load_spec(t) for t in tasks]
     ext = resolve_extract(extract) if not isinstance(extract, Extract) else extract
     writer = DatasetWriter(out, build_key=build_key(ext, tasks=tasks, per_task=per_task,
                                                     seed=seed, task_options=task_options))
     writer.lock()
     try:
-        return _build_locked(writer, ext, modules, out=out, tasks=tasks, per_task=per_task,
+        return _build_locked(writer, ext, specs, out=out, tasks=tasks, per_task=per_task,
                              seed=seed, progress=progress, say=say, cache_dir=cache_dir,
                              assets_dir=assets_dir, task_options=task_options)
     finally:
         writer.unlock()
 
 
-def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, out: Path,
+def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *, out: Path,
                   tasks: Sequence[str], per_task: int, seed: int, progress: bool,
                   say: Callable[[str], None], cache_dir: Path | None,
                   assets_dir: Path | None, task_options: dict[str, Any] | None
@@ -208,14 +211,14 @@ def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, ou
     ctx.image_exists = writer.has_image
     ctx.options = dict(task_options or {})
     try:
-        if any(getattr(m, "NEEDS_ROADS", False) for m in modules):
+        if any(s.needs_roads for s in specs):
             _check_roads(ctx, say)
-        states = [m.prepare(ctx) for m in modules]
+        states = [s.prepare(ctx) for s in specs]
         for task, zooms in sorted(ctx.unfilled_zooms.items()):
             for zoom, why in sorted(zooms.items()):
                 say(f"{task}: no view at zoom {zoom} ({why}); its slots go to the other zooms")
-        for module, state in zip(modules, states, strict=True):
-            _run_task(module, state, ctx, writer, per_task=per_task, progress=progress,
+        for spec, state in zip(specs, states, strict=True):
+            _run_task(spec, state, ctx, writer, per_task=per_task, progress=progress,
                       report=report)
     except BaseException:
         # A build that fails before its first scenario leaves nothing behind; one that
@@ -232,10 +235,7 @@ def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, ou
         writer.abandon_all()
         raise CartoqaError(f"extract {ext.name} gave no acceptable scenario for "
                            f"{', '.join(tasks)}", fix="use a larger extract")
-    image_sizes: dict[str, tuple[int, int]] = {}
-    for m in modules:
-        w, h = getattr(m, "IMAGE_SIZE", (VIEW_WIDTH, VIEW_HEIGHT))
-        image_sizes[m.NAME] = (int(w), int(h))
+    image_sizes = {s.name: (int(s.image_size[0]), int(s.image_size[1])) for s in specs}
 
     def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
         return build_manifest(
@@ -257,10 +257,10 @@ def _build_locked(writer: DatasetWriter, ext: Extract, modules: list[Any], *, ou
     return report
 
 
-def _run_task(module: Any, state: Any, ctx: BuildContext, writer: DatasetWriter, *,
+def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWriter, *,
               per_task: int, progress: bool, report: BuildReport) -> None:
-    name: str = module.NAME
-    n_slots = math.ceil(per_task / int(module.ITEMS_PER_SCENARIO))
+    name = spec.name
+    n_slots = math.ceil(per_task / spec.items_per_scenario)
     done = sum(1 for r in writer.records() if r.task == name and r.status == "ok")
     failed_in_a_row = 0
     written = 0
@@ -270,12 +270,12 @@ def _run_task(module: Any, state: Any, ctx: BuildContext, writer: DatasetWriter,
     try:
         slot = 0
         # failed slots are replaced by further ones, until too many fail in a row
-        max_slots = slot_stride(per_task, int(module.ITEMS_PER_SCENARIO))
+        max_slots = slot_stride(per_task, spec.items_per_scenario)
         while (ok_slots < n_slots and failed_in_a_row < MAX_CONSECUTIVE_FAILED_SLOTS
                and slot < max_slots):
             record = writer.done(name, slot)
             if record is None:
-                scenario = module.make_scenario(ctx, state, slot)
+                scenario = spec.make_scenario(ctx, state, slot)
                 if scenario is None:
                     writer.record(name, slot, [], status="failed")
                 else:

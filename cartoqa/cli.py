@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cartoqa.commands.validate",
     "cartoqa.commands.run",
     "cartoqa.commands.score",
+    "cartoqa.commands.report",
     "cartoqa.commands.export",
 )
 

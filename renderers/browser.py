@@ -14,7 +14,17 @@ temporary files live in a private mode-0700 folder
 (:func:`renderers.scratch.private_tempdir`) that :meth:`Browser.close` removes; the
 kernel kills Chromium when the process that started it dies, even by ``SIGKILL``
 (:func:`renderers.children.die_with_parent`), and the next browser removes the folder
-such a death left behind. Chromium's own network traffic (component updates, sync,
+such a death left behind.
+
+As root, Chromium does not run as root. It runs as the unprivileged system user
+:data:`BROWSER_USER` (created by ``scripts/install.sh``, or by the first browser that
+finds it missing) with its own sandbox on, in a profile folder owned by that user
+(:func:`browser_account`). That user cannot read the root-only page folder, tile
+cache or Leaflet files, so this process serves them over the DevTools pipe: the
+``Fetch`` domain pauses every request the page makes, and only URLs of the private
+origin :data:`LOCAL_ORIGIN` that name a file inside a folder given to
+:meth:`Browser.allow` are answered (read by this process); every other request
+(``file://`` included) is failed. Chromium's own network traffic (component updates, sync,
 safe browsing, metrics, DNS prefetching) is switched off and every host name resolves
 to nothing (``--host-resolver-rules``), so a capture makes no DNS query.
 """
@@ -26,6 +36,7 @@ import contextlib
 import io
 import json
 import os
+import pwd
 import select
 import shutil
 import signal
@@ -35,6 +46,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from PIL import Image
 
@@ -85,8 +97,14 @@ CHROMIUM_FLAGS: tuple[str, ...] = (
     "--force-device-scale-factor=1",
 )
 
-#: Added when running as root: Chromium's sandbox refuses root. As another user it is on.
-ROOT_ONLY_FLAGS: tuple[str, ...] = ("--no-sandbox",)
+#: The unprivileged system user Chromium runs as when cartoqa runs as root.
+BROWSER_USER = "cartoqa-browser"
+#: The private origin under which a root build serves pages, tiles and Leaflet files.
+LOCAL_ORIGIN = "http://cartoqa.invalid"
+#: File types served under :data:`LOCAL_ORIGIN`; any other file is refused.
+SERVED_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript",
+                ".css": "text/css", ".png": "image/png", ".svg": "image/svg+xml",
+                ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp"}
 
 #: Longest temporary-folder path under which Chromium's socket path stays short enough.
 MAX_TMPDIR = 18
@@ -130,6 +148,49 @@ def _require_binary(path: Path, package: str) -> Path:
         raise RenderError(f"{path} not found: the {package} package is not installed",
                           _MISSING_FIX)
     return found
+
+
+def browser_account() -> tuple[int, int] | None:
+    """Return the (uid, gid) Chromium runs as, or ``None`` to run it as this user.
+
+    Only a root process changes user: it runs Chromium as :data:`BROWSER_USER`,
+    creating that system user (no home, no login shell, its own group) if it is
+    missing. Falling back to a shared account such as ``nobody`` is deliberately not
+    done: any other ``nobody`` process could then signal or trace the browser.
+
+    Returns
+    -------
+    tuple of int or None
+        The user's id and primary group id; ``None`` when not running as root.
+
+    Raises
+    ------
+    RenderError
+        If the user is missing and cannot be created.
+    """
+    if os.geteuid() != 0:
+        return None
+    try:
+        entry = pwd.getpwnam(BROWSER_USER)
+    except KeyError:
+        useradd = shutil.which("useradd") or "/usr/sbin/useradd"
+        made = subprocess.run(
+            [useradd, "--system", "--user-group", "--no-create-home",
+             "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", BROWSER_USER],
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False,
+        ) if Path(useradd).is_file() else None
+        try:
+            entry = pwd.getpwnam(BROWSER_USER)
+        except KeyError:
+            said = made.stderr.strip() if made is not None else "useradd not found"
+            raise RenderError(
+                f"cannot create the system user {BROWSER_USER} for Chromium ({said})",
+                "run scripts/install.sh as root, or run cartoqa as an ordinary user",
+            ) from None
+    if entry.pw_uid == 0:
+        raise RenderError(f"the user {BROWSER_USER} has user id 0",
+                          f"give {BROWSER_USER} an unprivileged user id")
+    return entry.pw_uid, entry.pw_gid
 
 
 def child_pids(pid: int) -> list[int]:
@@ -205,6 +266,11 @@ class DevToolsPipe:
         self._next_id = 0
         self._replies: dict[int, dict[str, Any]] = {}
         self._events: list[dict[str, Any]] = []
+        #: Called with the parameters of each ``Fetch.requestPaused`` event.
+        self.on_request: Any = None
+        #: Called with the parameters of each ``Network.requestWillBeSent`` event.
+        self.on_network_request: Any = None
+        self._unawaited: set[int] = set()
 
     def close(self) -> None:
         """Close this side of both pipes (Chromium then exits)."""
@@ -229,6 +295,11 @@ class DevToolsPipe:
             raise BrowserGoneError(f"chromium closed its DevTools pipe ({exc})") from None
         return self._next_id
 
+    def send_unawaited(self, method: str, params: dict[str, Any], *,
+                       session: str | None = None) -> None:
+        """Send a command whose reply (success or error) is dropped when it arrives."""
+        self._unawaited.add(self.send(method, params, session=session))
+
     def _read_some(self, deadline: float) -> bool:
         """Read what Chromium wrote, waiting until ``deadline``; False on time out."""
         left = deadline - time.monotonic()
@@ -250,7 +321,15 @@ class DevToolsPipe:
         for raw in messages:
             message = json.loads(raw)
             if "id" in message:
-                self._replies[int(message["id"])] = message
+                if int(message["id"]) in self._unawaited:
+                    self._unawaited.discard(int(message["id"]))
+                else:
+                    self._replies[int(message["id"])] = message
+            elif message.get("method") == "Fetch.requestPaused" and self.on_request:
+                self.on_request(message.get("params", {}))
+            elif (message.get("method") == "Network.requestWillBeSent"
+                  and self.on_network_request):
+                self.on_network_request(message.get("params", {}))
             elif message.get("method") in _CRASH_EVENTS:
                 raise BrowserGoneError(f"the page crashed ({message['method']})")
             else:
@@ -336,6 +415,11 @@ class Browser:
         20% larger, the same pixels); ``False`` compresses harder.
     extra_flags : sequence of str, optional
         More Chromium flags (tests use ``--log-net-log=FILE``).
+    record_requests : bool, optional
+        Record the URL of every request the pages make, read with :meth:`requests`:
+        where files are served (:attr:`serves_files`) from the ``Fetch`` interception
+        that every request passes through (refused ones included), else from DevTools
+        ``Network.requestWillBeSent`` events on the pipe.
 
     Notes
     -----
@@ -353,6 +437,7 @@ class Browser:
         timeout_s: float = 30.0,
         fast_png: bool = True,
         extra_flags: tuple[str, ...] = (),
+        record_requests: bool = False,
     ) -> None:
         self.width = width
         self.height = height
@@ -363,6 +448,10 @@ class Browser:
         self._pipe: DevToolsPipe | None = None
         self._session: str | None = None
         self._scratch: Path | None = None
+        self._allowed: list[Path] = []
+        self._account: tuple[int, int] | None = None
+        self.record_requests = record_requests
+        self._requests: list[str] = []
         #: How many times Chromium was started (1 after the first capture).
         self.starts = 0
 
@@ -383,11 +472,113 @@ class Browser:
         """The private folder with Chromium's profile and temporary files, while running."""
         return self._scratch
 
+    @property
+    def serves_files(self) -> bool:
+        """Whether pages load from :data:`LOCAL_ORIGIN` (cartoqa runs as root)."""
+        return os.geteuid() == 0
+
+    @property
+    def allowed(self) -> tuple[Path, ...]:
+        """The folders whose files are served under :data:`LOCAL_ORIGIN`."""
+        return tuple(self._allowed)
+
+    def allow(self, *folders: Path) -> None:
+        """Let pages load the files inside ``folders`` (used when serving files).
+
+        Parameters
+        ----------
+        *folders : pathlib.Path
+            Folders (links resolved) whose files, and their sub-folders' files, of
+            the types in :data:`SERVED_TYPES` the page may load.
+        """
+        for folder in folders:
+            resolved = Path(folder).resolve()
+            if resolved == Path(resolved.anchor):
+                raise ValueError("refusing to serve the whole file system")
+            if resolved not in self._allowed:
+                self._allowed.append(resolved)
+
+    def url_for(self, uri: str) -> str:
+        """The URL under which the browser loads a ``file://`` URI (or URL template).
+
+        Parameters
+        ----------
+        uri : str
+            A ``file:///...`` URI, or a Leaflet template such as ``file:///t/{z}/{x}/{y}.png``.
+
+        Returns
+        -------
+        str
+            ``uri`` itself when Chromium runs as this user; else the same path under
+            :data:`LOCAL_ORIGIN`.
+        """
+        if self.serves_files and uri.startswith("file:///"):
+            return LOCAL_ORIGIN + uri[len("file://"):]
+        return uri
+
+    def _served_file(self, url: str) -> Path | None:
+        """The allowed file a :data:`LOCAL_ORIGIN` URL names, else ``None``."""
+        parts = urlsplit(url)
+        if f"{parts.scheme}://{parts.netloc}" != LOCAL_ORIGIN or parts.query:
+            return None
+        wanted = Path(unquote(parts.path))
+        if not wanted.is_absolute() or wanted.suffix.lower() not in SERVED_TYPES:
+            return None
+        path = wanted.resolve()
+        if not any(path.is_relative_to(folder) for folder in self._allowed):
+            return None
+        return path
+
+    def _answer_request(self, params: dict[str, Any]) -> None:
+        """Answer one paused request: an allowed file's bytes, or a failure."""
+        assert self._pipe is not None
+        request_id = params.get("requestId")
+        url = str(params.get("request", {}).get("url", ""))
+        if self.record_requests:
+            self._requests.append(url)
+        path = self._served_file(url)
+        body: bytes | None = None
+        if path is not None:
+            try:
+                body = path.read_bytes()
+            except OSError:
+                body = None
+        if body is None:
+            self._pipe.send_unawaited(
+                "Fetch.failRequest",
+                {"requestId": request_id,
+                 "errorReason": "Failed" if path is not None else "AccessDenied"},
+                session=self._session)
+            return
+        assert path is not None
+        self._pipe.send_unawaited(
+            "Fetch.fulfillRequest",
+            {"requestId": request_id, "responseCode": 200,
+             "responseHeaders": [
+                 {"name": "Content-Type", "value": SERVED_TYPES[path.suffix.lower()]},
+                 {"name": "Cache-Control", "value": "no-store"}],
+             "body": base64.b64encode(body).decode("ascii")},
+            session=self._session)
+
+    def _note_request(self, params: dict[str, Any]) -> None:
+        """Record the URL of a ``Network.requestWillBeSent`` event."""
+        self._requests.append(str(params.get("request", {}).get("url", "")))
+
+    def requests(self) -> list[str]:
+        """URLs requested since the last call (needs ``record_requests=True``).
+
+        Returns
+        -------
+        list of str
+            Every URL the pages asked for, in order (``data:`` URLs only where files
+            are not served); empty when the browser does not record requests.
+        """
+        urls, self._requests = self._requests, []
+        return urls
+
     def flags(self) -> list[str]:
         """The command-line flags Chromium is started with (profile folder excluded)."""
         flags = list(CHROMIUM_FLAGS)
-        if os.geteuid() == 0:
-            flags.extend(ROOT_ONLY_FLAGS)
         flags.append(f"--window-size={self.width},{self.height}")
         flags.extend(self.extra_flags)
         return flags
@@ -403,11 +594,13 @@ class Browser:
         if self._pipe is not None:
             return
         chromium = _require_binary(self.chromium or CHROMIUM_PATH, "chromium")
+        account = browser_account()
         # Chromium's SingletonSocket lands at <scratch>/org.chromium.Chromium.XXXXXX/
         # SingletonSocket, and a unix socket path has at most 107 characters.
         base = Path(tempfile.gettempdir())
         scratch = private_tempdir("browser", folder=None if len(str(base)) <= MAX_TMPDIR
-                                  else Path("/tmp"))
+                                  else Path("/tmp"),
+                                  owner=account[0] if account else None)
         argv = [str(chromium), *self.flags(), f"--user-data-dir={scratch / 'profile'}",
                 "--remote-debugging-pipe", "about:blank"]
         # Pipe 1: commands, read by Chromium on fd 3. Pipe 2: replies, written on fd 4.
@@ -434,10 +627,15 @@ class Browser:
         env["HOME"] = str(scratch)
         log = open(scratch / "chromium.log", "wb")  # noqa: SIM115 - closed just below
         try:
+            # As root: drop to the browser user (groups cleared) before in_child runs,
+            # so the parent-death signal, which a change of user clears, is set after.
             process = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=log, env=env, cwd=scratch, close_fds=False,
                 preexec_fn=in_child,
+                user=account[0] if account else None,
+                group=account[1] if account else None,
+                extra_groups=[] if account else None,
             )
         except OSError as exc:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -447,7 +645,7 @@ class Browser:
             os.close(cmd_read)
             os.close(reply_write)
         pipe = DevToolsPipe(process, cmd_write, reply_read)
-        self._pipe, self._scratch = pipe, scratch
+        self._pipe, self._scratch, self._account = pipe, scratch, account
         try:
             target = pipe.call("Target.createTarget", {"url": "about:blank"},
                                timeout_s=START_TIMEOUT_S)
@@ -457,6 +655,15 @@ class Browser:
             pipe.call("Target.setDiscoverTargets", {"discover": True})
             pipe.call("Inspector.enable", session=session)
             pipe.call("Page.enable", session=session)
+            if self.record_requests and account is None:
+                pipe.on_network_request = self._note_request
+                pipe.call("Network.enable", session=session)
+            if account is not None:
+                # Every request of the page pauses here; _answer_request decides.
+                self._session = session
+                pipe.on_request = self._answer_request
+                pipe.call("Fetch.enable", {"patterns": [{"urlPattern": "*"}]},
+                          session=session)
             pipe.call("Emulation.setDeviceMetricsOverride",
                       {"width": self.width, "height": self.height, "deviceScaleFactor": 1,
                        "mobile": False}, session=session)
@@ -572,10 +779,15 @@ class Browser:
         self.start()
         pipe = self._pipe
         assert pipe is not None
+        url = self.url_for(url)
         try:
             pipe.drop_events()
             navigated = pipe.call("Page.navigate", {"url": url}, session=self._session,
                                   timeout_s=self.timeout_s)
+            if navigated.get("errorText") == "net::ERR_ABORTED":
+                # The renderer or its zygote died (seen with the sandbox on): a new
+                # browser is the way out.
+                raise BrowserGoneError(f"chromium aborted loading {url}")
             if navigated.get("errorText"):
                 raise RenderError(f"chromium could not open {url}: {navigated['errorText']}",
                                   "check that the page file exists")

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
+from urllib.parse import unquote
+from urllib.request import url2pathname
 
 from groundtruth.projection import View, path_length_px
 from renderers.browser import Browser
@@ -392,6 +394,11 @@ class MapRenderer:
         self.browser = browser if browser is not None else Browser()
         self._workdir = private_tempdir("page")
         self._counter = itertools.count()
+        # When the browser runs as another user it loads these over the DevTools pipe.
+        self.browser.allow(self._workdir, self.assets_dir / "leaflet")
+        tile_root = self.tiles.url_template.split("{", 1)[0]
+        if tile_root.startswith("file:///"):
+            self.browser.allow(Path(url2pathname(unquote(tile_root[len("file://"):]))))
 
     def render(
         self,
@@ -446,6 +453,7 @@ class MapRenderer:
             assets_dir=self.assets_dir,
             markers=markers,
             path=path,
+            url_of=self.browser.url_for,
         )
         page = self._workdir / f"view-{next(self._counter)}.html"
         page.write_text(html, encoding="utf-8")

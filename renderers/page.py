@@ -14,7 +14,7 @@ the order given), ``window.cartoqaPath`` (the polyline or ``null``) and
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from branca.element import MacroElement
 from jinja2 import Template
 
 from groundtruth.projection import View
+from renderers.browser import LOCAL_ORIGIN
 from renderers.errors import RenderError
 from renderers.markers import PIN_ANCHOR, PIN_HEIGHT, PIN_WIDTH, Marker, pin_svg
 
@@ -86,6 +87,9 @@ def leaflet_assets(assets_dir: Path) -> LeafletAssets:
 def remote_links(html: str) -> list[str]:
     """Return every ``src``/``href``/``url()`` in a page that points at the network.
 
+    Links to the browser's private origin (:data:`renderers.browser.LOCAL_ORIGIN`),
+    which the browser answers itself from local files, do not count.
+
     Parameters
     ----------
     html : str
@@ -102,8 +106,11 @@ def remote_links(html: str) -> list[str]:
     ['https://static.example.org/x.js']
     >>> remote_links('<link href="file:///tmp/leaflet.css"/> <a>https://text.only</a>')
     []
+    >>> remote_links('<script src="http://cartoqa.invalid/tmp/leaflet.js"></script>')
+    []
     """
-    return _REMOTE_LINK.findall(html)
+    return [link for link in _REMOTE_LINK.findall(html)
+            if not link.startswith(LOCAL_ORIGIN + "/")]
 
 
 class _PageHooks(MacroElement):
@@ -143,6 +150,7 @@ def build_map_html(
     attribution: str = OSM_ATTRIBUTION,
     zoom_control: bool = False,
     max_native_zoom: int = 19,
+    url_of: Callable[[str], str] | None = None,
 ) -> str:
     """Return the HTML of a Leaflet map of a view, with markers, a path and a scale bar.
 
@@ -169,6 +177,9 @@ def build_map_html(
         Show Leaflet's +/- buttons at the top left (off by default).
     max_native_zoom : int, optional
         Highest zoom the tiles exist at.
+    url_of : callable, optional
+        Maps each ``file://`` URI (the Leaflet files, the tile template) to the URL the
+        page uses, e.g. :meth:`renderers.browser.Browser.url_for`; identity by default.
 
     Returns
     -------
@@ -196,11 +207,14 @@ def build_map_html(
         marker_zoom_animation=False,
     )
     # Instance attributes: folium's class-level lists are shared and must stay untouched.
-    fmap.default_js = [("leaflet", assets.js.as_uri())]
-    fmap.default_css = [("leaflet_css", assets.css.as_uri())]
+    def link(uri: str) -> str:
+        return url_of(uri) if url_of is not None else uri
+
+    fmap.default_js = [("leaflet", link(assets.js.as_uri()))]
+    fmap.default_css = [("leaflet_css", link(assets.css.as_uri()))]
 
     tiles = folium.TileLayer(
-        tiles=tile_url_template,
+        tiles=link(tile_url_template),
         attr=attribution,
         name="osm-carto",
         max_zoom=max_native_zoom,

@@ -52,10 +52,13 @@ def _owner_alive(pid: int, start: int) -> bool:
     return process_start_ticks(pid) == start
 
 
-def reap_stale(kind: str, *, folder: Path | None = None) -> list[Path]:
+def reap_stale(kind: str, *, folder: Path | None = None,
+               owner: int | None = None) -> list[Path]:
     """Remove the ``cartoqa-<kind>-*`` folders of processes that no longer run.
 
-    Only real folders (not symbolic links) owned by this user are removed.
+    Only real folders (not symbolic links) owned by this user, or by ``owner`` (the
+    unprivileged user a root process handed its folders to, see
+    :func:`private_tempdir`), are removed.
 
     Parameters
     ----------
@@ -63,6 +66,8 @@ def reap_stale(kind: str, *, folder: Path | None = None) -> list[Path]:
         The kind of folder (``"browser"``, ``"page"``).
     folder : pathlib.Path, optional
         Where to look; the system's temporary folder by default.
+    owner : int, optional
+        Another user id whose folders of that kind are also this process's to reap.
 
     Returns
     -------
@@ -80,7 +85,9 @@ def reap_stale(kind: str, *, folder: Path | None = None) -> list[Path]:
                 info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+            if not stat.S_ISDIR(info.st_mode):
+                continue
+            if info.st_uid not in (os.geteuid(), owner):
                 continue
             if _owner_alive(int(match["pid"]), int(match["start"])):
                 continue
@@ -89,7 +96,8 @@ def reap_stale(kind: str, *, folder: Path | None = None) -> list[Path]:
     return removed
 
 
-def private_tempdir(kind: str, *, folder: Path | None = None) -> Path:
+def private_tempdir(kind: str, *, folder: Path | None = None,
+                    owner: int | None = None) -> Path:
     """Create a mode-0700 temporary folder owned by this process (reaping stale ones).
 
     Parameters
@@ -98,6 +106,9 @@ def private_tempdir(kind: str, *, folder: Path | None = None) -> Path:
         The kind of folder, lower-case letters (``"browser"``, ``"page"``).
     folder : pathlib.Path, optional
         Where to create it; the system's temporary folder by default.
+    owner : int, optional
+        As root: hand the folder (still mode 0700) to this user id, e.g. the
+        unprivileged user a child process runs as. Its name still names this process.
 
     Returns
     -------
@@ -113,10 +124,18 @@ def private_tempdir(kind: str, *, folder: Path | None = None) -> Path:
     """
     if not kind.isalpha() or not kind.islower():
         raise ValueError(f"kind must be lower-case letters, not {kind!r}")
-    reap_stale(kind, folder=folder)
+    reap_stale(kind, folder=folder, owner=owner)
     start = process_start_ticks(os.getpid()) or 0
-    return Path(tempfile.mkdtemp(prefix=f"cartoqa-{kind}-{os.getpid()}.{start}-",
+    made = Path(tempfile.mkdtemp(prefix=f"cartoqa-{kind}-{os.getpid()}.{start}-",
                                  dir=folder))
+    if owner is not None and owner != os.geteuid():
+        # Through the opened folder, never the name: nobody else can swap it meanwhile.
+        fd = os.open(made, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        try:
+            os.fchown(fd, owner, -1)
+        finally:
+            os.close(fd)
+    return made
 
 
 def ensure_private_folder(path: Path, *, mode: int = 0o700) -> Path:

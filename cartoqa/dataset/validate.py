@@ -25,8 +25,19 @@ from cartoqa.errors import CartoqaError
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-#: Tasks whose images are full map screenshots of the standard viewport.
-MAP_TASKS = frozenset({"stmf", "mtmf", "rle", "mml", "srn"})
+
+
+def map_tasks() -> frozenset[str]:
+    """Return the tasks whose images are map screenshots of the standard viewport.
+
+    Examples
+    --------
+    >>> sorted(map_tasks())
+    ['mml', 'mtmf', 'rle', 'srn', 'stmf']
+    """
+    from cartoqa.tasks.registry import task_specs
+
+    return frozenset(s.name for s in task_specs() if s.map_task)
 
 
 @dataclass
@@ -85,7 +96,7 @@ def _expected_size(task: str, manifest: dict[str, Any]) -> tuple[int, int] | Non
     if task in sizes:
         w, h = sizes[task]
         return int(w), int(h)
-    if task in MAP_TASKS:
+    if task in map_tasks():
         return VIEW_WIDTH, VIEW_HEIGHT
     return None
 
@@ -181,7 +192,11 @@ def validate_dataset(root: Path, *, max_errors: int = 200) -> ValidationReport:
     report.images = len(sizes)
 
     if manifest:
-        if ATTRIBUTION not in str(manifest.get("attribution", "")):
+        if manifest.get("suite") is not None:  # thematic suites: sources, not OSM
+            if not manifest.get("attribution") or not manifest.get("sources"):
+                add(f"{MANIFEST_FILE}: a {manifest['suite']} dataset must name its sources "
+                    "and their licences (attribution, sources)")
+        elif ATTRIBUTION not in str(manifest.get("attribution", "")):
             add(f"{MANIFEST_FILE}: attribution must contain '{ATTRIBUTION}'")
         for problem in count_problems(manifest.get("counts"), count_items(items)):
             add(problem)

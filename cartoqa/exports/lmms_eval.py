@@ -27,7 +27,7 @@ from typing import Any
 
 from cartoqa.dataset.reader import tasks_in
 from cartoqa.exports.hf import write_hf
-from cartoqa.exports.lmms_eval_support import LOWER_IS_BETTER, metric_name, task_metrics
+from cartoqa.exports.lmms_eval_support import higher_is_better, metric_name, task_metrics
 
 #: Group name and task-name prefix.
 GROUP = "cartoqa"
@@ -138,7 +138,7 @@ def task_yaml(task: str, *, data_path: Path, max_new_tokens: int = 1024) -> str:
         metric_lines += [
             f"  - metric: {name}",
             f"    aggregation: !function utils.agg_{name}",
-            f"    higher_is_better: {'false' if metric in LOWER_IS_BETTER else 'true'}",
+            f"    higher_is_better: {'true' if higher_is_better(metric) else 'false'}",
         ]
     metric_lines += [
         f"  - metric: {VALID_METRIC}",

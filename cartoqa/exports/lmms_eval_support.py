@@ -88,8 +88,27 @@ def doc_to_target(doc: dict[str, Any]) -> str:
     return answer_as_text(item_from_row(doc))
 
 
-#: Metrics where a lower value is better.
-LOWER_IS_BETTER: frozenset[str] = frozenset({"rmse", "mae", "rmse_m", "mae_m", "mape"})
+def higher_is_better(metric: str) -> bool:
+    """Return the direction of a metric, from the metric registry.
+
+    Parameters
+    ----------
+    metric : str
+        A metric name in :data:`cartoqa.metrics.METRICS`.
+
+    Returns
+    -------
+    bool
+        ``True`` when a higher value is better.
+
+    Examples
+    --------
+    >>> higher_is_better("rmse_m"), higher_is_better("step_accuracy")
+    (False, True)
+    """
+    from cartoqa.metrics import get_metric
+
+    return get_metric(metric).higher_is_better
 
 
 def metric_name(section_key: str, metric: str) -> str:
@@ -128,9 +147,9 @@ def task_metrics(task: str) -> list[tuple[str, str]]:
     list of tuple of str
         In report order, e.g. ``[("rle", "rmse_m"), ("rle", "mae_m"), ...]``.
     """
-    from cartoqa.scoring import SECTIONS
+    from cartoqa.scoring import sections
 
-    return [(s.key, m) for s in SECTIONS if s.task == task for m in s.metrics]
+    return [(s.key, m) for s in sections() if s.task == task for m in s.metrics]
 
 
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
@@ -151,18 +170,18 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
         that :func:`aggregate` scores together with the other documents.
     """
     from cartoqa.parsing import parse_response
-    from cartoqa.scoring import SECTIONS
+    from cartoqa.scoring.core import section_of
 
     item = item_from_row(doc)
     response = str(results[0]) if results else ""
     out: dict[str, Any] = {
         "cartoqa_valid": 1.0 if parse_response(item, response).valid else 0.0,
     }
-    for section in SECTIONS:
-        if (section.task, section.request) == (item["task"], item["request"]):
-            payload = {"item": item, "response": response}
-            for metric in section.metrics:
-                out[metric_name(section.key, metric)] = payload
+    section = section_of(item)
+    if section is not None:
+        payload = {"item": item, "response": response}
+        for metric in section.metrics:
+            out[metric_name(section.key, metric)] = payload
     return out
 
 
@@ -170,8 +189,9 @@ def aggregate(results: list[dict[str, Any]], section_key: str, metric: str) -> f
     """Apply one of cartoqa's metrics to the scored documents of a section.
 
     Invalid answers count as wrong (the report's ``all`` variant), as in
-    ``cartoqa score``. SRN connectivity uses the road graph when ``groundtruth`` can
-    load the items' extract, else it is NaN.
+    ``cartoqa score``. A section that uses the connectivity check (SRN) gets the road
+    graph when ``groundtruth`` can load the items' extract; its connectivity is NaN
+    otherwise.
 
     Parameters
     ----------
@@ -187,11 +207,12 @@ def aggregate(results: list[dict[str, Any]], section_key: str, metric: str) -> f
     float
         The metric (NaN when undefined, e.g. r2 on constant truth).
     """
-    from cartoqa.scoring import groundtruth_checker, score_predictions
+    from cartoqa.scoring import groundtruth_checker, score_predictions, sections
 
     items = [r["item"] for r in results]
     predictions = {str(r["item"]["id"]): str(r["response"]) for r in results}
-    checker = groundtruth_checker()[0] if section_key == "srn" else None
+    uses_graph = any(s.uses_connectivity for s in sections() if s.key == section_key)
+    checker = groundtruth_checker()[0] if uses_graph else None
     report = score_predictions(items, predictions, is_connected=checker, include_items=False)
     value = report["sections"].get(section_key, {}).get("metrics", {}).get(metric, {})
     number = value.get("all") if isinstance(value, dict) else None

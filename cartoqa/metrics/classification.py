@@ -8,7 +8,7 @@ from collections.abc import Hashable, Sequence
 from cartoqa.metrics.registry import register_metric
 
 
-@register_metric("accuracy", description="share of answers that are correct",
+@register_metric("accuracy", description="share of correct answers",
                  higher_is_better=True)
 def accuracy(correct: Sequence[bool]) -> float:
     """Share of correct answers.
@@ -33,7 +33,7 @@ def accuracy(correct: Sequence[bool]) -> float:
     return sum(bool(c) for c in correct) / len(correct)
 
 
-@register_metric("macro_f1", description="F1 per class, averaged over classes",
+@register_metric("macro_f1", description="F1 of yes and of no, averaged",
                  higher_is_better=True)
 def macro_f1(truth: Sequence[Hashable], predicted: Sequence[Hashable | None]) -> float:
     """Macro-averaged F1 over the classes in ``truth`` and ``predicted``.

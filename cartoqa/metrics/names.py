@@ -8,7 +8,10 @@ The rule (also in ``docs/scoring.md``), applied to both the true and the predict
 2. ``&`` becomes ``and``; apostrophes are deleted (``McDonald's`` → ``mcdonalds``);
    every other character that is not a letter or digit becomes a space.
 3. Words are split on spaces; each word found in :data:`NAME_ABBREVIATIONS` is
-   expanded (``st`` → ``street``, ``ave`` → ``avenue``, ``rd`` → ``road``, ...).
+   expanded (``st`` → ``street``, ``ave`` → ``avenue``, ``rd`` → ``road``, ...),
+   except that ``st``/``ste`` before a name are *saint*/*sainte*: ``st`` is *street* only
+   as the last word or before a compass word (``Main St``, ``5th St NW``), so
+   ``St. James St`` = ``Saint James Street`` and ``Rue St-Denis`` = ``Rue Saint Denis``.
 4. A leading ``the`` is dropped and words are joined by single spaces.
 
 Nothing language-specific beyond the English street abbreviations is applied: Finnish,
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 #: Abbreviations expanded word by word (after case folding and punctuation removal).
 NAME_ABBREVIATIONS: dict[str, str] = {
@@ -47,6 +51,20 @@ _APOSTROPHES = re.compile(r"['\u2019\u2018`\u00b4]")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
+_COMPASS = {"n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west",
+            "northeast", "northwest", "southeast", "southwest"}
+_SAINT = {"st": "saint", "ste": "sainte"}
+
+
+def _expand(words: list[str], i: int) -> str:
+    """Word ``i`` with its abbreviation expanded (``st`` as saint before a name)."""
+    word = words[i]
+    if word in _SAINT and i + 1 < len(words) and words[i + 1] not in _COMPASS:
+        return _SAINT[word]
+    return NAME_ABBREVIATIONS.get(word, word)
+
+
+@lru_cache(maxsize=65536)
 def normalise_name(name: str) -> str:
     """Normalise a name for matching (the rule in this module's docstring).
 
@@ -66,6 +84,8 @@ def normalise_name(name: str) -> str:
     'main street'
     >>> normalise_name("  LÖNNROTINKATU ") == normalise_name("Lonnrotinkatu")
     True
+    >>> normalise_name("St. James St")
+    'saint james street'
     >>> normalise_name("The Ben & Jerry's")
     'ben and jerrys'
     """
@@ -74,7 +94,7 @@ def normalise_name(name: str) -> str:
     text = text.replace("&", " and ")
     text = _APOSTROPHES.sub("", text)
     words = _NON_ALNUM.sub(" ", text).split()
-    words = [NAME_ABBREVIATIONS.get(w, w) for w in words]
+    words = [_expand(words, i) for i in range(len(words))]
     if len(words) > 1 and words[0] == "the":
         words = words[1:]
     return " ".join(words)

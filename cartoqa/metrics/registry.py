@@ -1,4 +1,9 @@
-"""One registry of metrics: name -> function, description and direction."""
+"""One registry of metrics: name -> function, description and direction.
+
+It is the only table of metric facts: score reports take their ``metric_labels`` from the
+descriptions, the lmms-eval export its ``higher_is_better`` from the directions, and
+task declarations (:class:`cartoqa.tasks.spec.RequestSpec`) name metrics from it.
+"""
 
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ class MetricInfo:
     function : callable
         The pure function computing it.
     description : str
-        One line for reports and ``docs/scoring.md``.
+        One line for reports (their ``metric_labels``) and ``docs/scoring.md``.
     higher_is_better : bool
         Direction of improvement.
     """

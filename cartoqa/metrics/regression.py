@@ -68,7 +68,7 @@ def mae(truth: Sequence[float], predicted: Sequence[float]) -> float:
     return sum(abs(p - t) for t, p in pairs) / len(pairs)
 
 
-@register_metric("mape", description="mean absolute percentage error, in percent",
+@register_metric("mape", description="mean absolute percentage error, %",
                  higher_is_better=False)
 def mape(truth: Sequence[float], predicted: Sequence[float]) -> float:
     """Mean absolute percentage error, as a percentage.
@@ -96,7 +96,7 @@ def mape(truth: Sequence[float], predicted: Sequence[float]) -> float:
     return 100.0 * sum(abs(p - t) / abs(t) for t, p in pairs) / len(pairs)
 
 
-@register_metric("r2", description="coefficient of determination (1 - SS_res / SS_tot)",
+@register_metric("r2", description="coefficient of determination (null when undefined)",
                  higher_is_better=True)
 def r2(truth: Sequence[float], predicted: Sequence[float]) -> float:
     """Coefficient of determination ``1 - SS_res / SS_tot``.
@@ -135,3 +135,10 @@ def r2(truth: Sequence[float], predicted: Sequence[float]) -> float:
     ss_tot = sum((t - mean) ** 2 for t in values)
     ss_res = sum((p - t) ** 2 for t, p in pairs)
     return 1.0 - ss_res / ss_tot
+
+
+# RLE compares lengths in metres: the same functions, registered under the names (and
+# labels) its report uses.
+register_metric("rmse_m", description="root mean squared error, metres",
+                higher_is_better=False)(rmse)
+register_metric("mae_m", description="mean absolute error, metres", higher_is_better=False)(mae)

@@ -51,7 +51,8 @@ def normalise_route(steps: Sequence[str]) -> list[str]:
     return [normalise_step(s) for s in steps]
 
 
-@register_metric("exact_route", description="the whole predicted route equals the true one",
+@register_metric("exact_route",
+                 description="share of routes equal to the true route, element by element",
                  higher_is_better=True)
 def exact_route(truth: Sequence[str], predicted: Sequence[str]) -> bool:
     """Whether the predicted route equals the true route, element by element.
@@ -82,7 +83,7 @@ def _after_origin(route: list[str]) -> list[str]:
 
 
 @register_metric("step_accuracy",
-                 description="longest matching prefix after the origin / number of true steps",
+                 description="longest correct prefix after the origin / true steps, averaged",
                  higher_is_better=True)
 def step_accuracy(truth: Sequence[str], predicted: Sequence[str]) -> float:
     """Share of the true steps that the prediction gets right before its first mistake.
@@ -141,7 +142,7 @@ def route_endpoints_ok(predicted: Sequence[str]) -> bool:
 
 
 @register_metric("connectivity",
-                 description="share of predicted routes that are connected drivable paths",
+                 description="share of routes that are connected drivable paths blue -> red",
                  higher_is_better=True)
 def connectivity(connected: Sequence[bool]) -> float:
     """Share of routes that are connected drivable paths from origin to destination.

@@ -149,3 +149,41 @@ def micro_prf(pairs: Iterable[tuple[Sequence[str], Sequence[str]]]) -> PRF:
         a, b, c = match_counts(truth, predicted)
         tp, fp, fn = tp + a, fp + b, fn + c
     return prf_from_counts(tp, fp, fn)
+
+
+@register_metric("precision", description="share of predicted names that are true (normalised)",
+                 higher_is_better=True)
+def precision(truth: Sequence[str], predicted: Sequence[str]) -> float:
+    """Precision of one predicted list of names (see :func:`list_prf`).
+
+    Examples
+    --------
+    >>> precision(["Main Street"], ["main st", "Esplanadi"])
+    0.5
+    """
+    return list_prf(truth, predicted).precision
+
+
+@register_metric("recall", description="share of true names that are predicted (normalised)",
+                 higher_is_better=True)
+def recall(truth: Sequence[str], predicted: Sequence[str]) -> float:
+    """Recall of one predicted list of names (see :func:`list_prf`).
+
+    Examples
+    --------
+    >>> recall(["Main Street", "Kauppatori"], ["main st"])
+    0.5
+    """
+    return list_prf(truth, predicted).recall
+
+
+@register_metric("f1", description="harmonic mean of precision and recall", higher_is_better=True)
+def f1(truth: Sequence[str], predicted: Sequence[str]) -> float:
+    """F1 of one predicted list of names (see :func:`list_prf`).
+
+    Examples
+    --------
+    >>> f1(["Main Street", "Kauppatori"], ["main st", "Esplanadi"])
+    0.5
+    """
+    return list_prf(truth, predicted).f1

@@ -8,9 +8,14 @@ or :class:`Invalid` (with the reason); none raises on any text and none guesses.
 {'letter': 'C'}
 """
 
-from cartoqa.parsing.answer_text import answer_as_text
+from cartoqa.parsing.answer_text import answer_as_text, bulleted, format_number
 from cartoqa.parsing.choice import parse_choice
-from cartoqa.parsing.dispatch import PARSERS, parse_response
+from cartoqa.parsing.dispatch import parse_response, parsers
+from cartoqa.parsing.feature_types import (
+    FEATURE_TYPE_SYNONYMS,
+    canonical_type,
+    cartomapqa_name,
+)
 from cartoqa.parsing.lists import parse_names, parse_roads
 from cartoqa.parsing.multi import parse_multi, type_key
 from cartoqa.parsing.numbers import convert_length, parse_count, parse_length
@@ -20,14 +25,18 @@ from cartoqa.parsing.yesno import parse_yes_no
 
 __all__ = [
     "ACTIONS",
-    "PARSERS",
+    "FEATURE_TYPE_SYNONYMS",
     "Invalid",
     "ParseResult",
     "Parsed",
     "answer_as_text",
+    "bulleted",
     "canonical_action",
     "canonical_marker",
+    "canonical_type",
+    "cartomapqa_name",
     "convert_length",
+    "format_number",
     "parse_choice",
     "parse_count",
     "parse_length",
@@ -37,5 +46,6 @@ __all__ = [
     "parse_roads",
     "parse_route",
     "parse_yes_no",
+    "parsers",
     "type_key",
 ]

@@ -2,21 +2,40 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 
-def _fmt_number(value: float) -> str:
+def format_number(value: float) -> str:
+    """Write a number as a model would: no ``.0`` on whole numbers.
+
+    Examples
+    --------
+    >>> format_number(12.0), format_number(12.5)
+    ('12', '12.5')
+    """
     value = float(value)
     return str(int(value)) if value.is_integer() else repr(value)
+
+
+def bulleted(names: list[str]) -> str:
+    """Write names as a bulleted list, one per line.
+
+    Examples
+    --------
+    >>> print(bulleted(["A St", "B Rd"]))
+    - A St
+    - B Rd
+    """
+    return "\n".join(f"- {n}" for n in names)
 
 
 def answer_as_text(item: Mapping[str, Any]) -> str:
     """Write the item's own answer the way a model would, in the format its prompt asks.
 
     Scoring this text gives a perfect score, which makes it the reference response for
-    tests (and for a stand-in model server).
+    tests (and for a stand-in model server). Each task declares how its requests'
+    answers are written (``RequestSpec.answer_text``, see :mod:`cartoqa.tasks.spec`).
 
     Parameters
     ----------
@@ -40,26 +59,10 @@ def answer_as_text(item: Mapping[str, Any]) -> str:
     ...                 "answer": {"value": 12.5, "unit": "ft"}})
     'Answer: 12.5 ft'
     """
-    task, request, answer = item.get("task"), item.get("request"), item.get("answer") or {}
-    if task == "mfs":
-        return f"Answer: {answer['letter']}"
-    if task == "stmf" and request == "presence":
-        return "Yes" if answer["present"] else "No"
-    if task == "stmf" and request == "count":
-        return f"Answer: {_fmt_number(answer['count'])}"
-    if task == "stmf" and request == "names":
-        names = list(answer.get("names") or [])
-        return "\n".join(f"- {n}" for n in names) if names else "None"
-    if task == "mtmf":
-        body = {
-            name: {"count": entry.get("count", 0), "names": list(entry.get("names") or [])}
-            for name, entry in (answer.get("types") or {}).items()
-        }
-        return "```json\n" + json.dumps(body, ensure_ascii=False, indent=1) + "\n```"
-    if task == "rle":
-        return f"Answer: {_fmt_number(answer['value'])} {answer.get('unit', 'm')}"
-    if task == "mml":
-        return "\n".join(f"- {n}" for n in answer["roads"])
-    if task == "srn":
-        return json.dumps(list(answer["steps"]), ensure_ascii=False)
-    raise ValueError(f"unknown task {task!r} request {request!r}")
+    from cartoqa.tasks.registry import request_spec
+
+    task, request = item.get("task"), item.get("request")
+    found = request_spec(str(task), str(request))
+    if found is None:
+        raise ValueError(f"unknown task {task!r} request {request!r}")
+    return found[1].answer_text(item.get("answer") or {})

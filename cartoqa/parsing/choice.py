@@ -6,7 +6,17 @@ import re
 from collections.abc import Mapping
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.text import clean, fold, nonempty_lines
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    clean,
+    drop_notes,
+    fold,
+    hedge,
+    json_answer,
+    nonempty_lines,
+    normalize_text,
+)
 
 LETTERS = "ABCDE"
 
@@ -109,13 +119,27 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
     m = _ALONE.match(t)
     if m:
         return Parsed({"letter": m.group(1).upper()})
-    cued = _letter_from_cue(t)
+    cued = agree([_choice_in(seg, options) for seg in answer_segments(t)],
+                 key=lambda p: p.value["letter"], what="letters")
     if cued is not None:
-        return Parsed({"letter": cued})
+        return cued
+    data = json_answer(normalize_text(text))
+    if isinstance(data, str):
+        found = _choice_in(data, options)
+        if found is not None:
+            return found
+    t = drop_notes(t)
+    cued_letter = _letter_from_cue(t)
+    if cued_letter is not None:
+        return Parsed({"letter": cued_letter})
     lines = nonempty_lines(t)
-    last_alone = _ALONE.match(lines[-1]) if lines else None
-    if last_alone:
-        return Parsed({"letter": last_alone.group(1).upper()})
+    for line in (lines[0], lines[-1]) if lines else ():
+        alone = _ALONE.match(line)
+        if alone:
+            return Parsed({"letter": alone.group(1).upper()})
+    or_letters = _OR_LETTERS.search(t)
+    if or_letters and len(lines) <= 2:
+        return Invalid(f"alternatives ({or_letters.group(0)}), not one letter")
     weak: list[str] = []
     for pattern in _WEAK:
         for wm in pattern.finditer(t):
@@ -130,3 +154,53 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
         if by_label is not None:
             return Parsed({"letter": by_label}, ("matched by option label",))
     return Invalid("no option letter found")
+
+
+# "A or B", "(A) or (C)", "A/B"
+_OR_LETTERS = re.compile(r"(?<![A-Za-z'])[(\[]?([A-E])[)\]]?\s*(?:or|/)\s*[(\[]?([A-E])[)\]]?"
+                         r"(?![A-Za-z'])")
+# a letter at the start of an answer: "C", "C) park", "(C) park", "C - park", "C."
+_LEADING_LETTER = re.compile(
+    r"^\W*(?:(?:option|choice|letter)\s+)?(?P<open>[(\[])?\s*(?P<letter>[A-Ea-e])\s*"
+    r"(?P<close>[)\].:,]|\s+-\s|\s*$)"
+    r"|^\W*(?:(?:option|choice|letter)\s+)(?P<letter2>[A-Ea-e])\b",
+    re.IGNORECASE,
+)
+
+
+def _choice_in(segment: str, options: Mapping[str, str] | None) -> ParseResult | None:
+    """The letter of one answer segment; ``None`` when it names none."""
+    hedged = hedge(segment)
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    alternatives = _OR_LETTERS.search(segment)
+    if alternatives and alternatives.group(1) != alternatives.group(2):
+        return Invalid(f"alternatives ({alternatives.group(0)}), not one letter")
+    m = _LEADING_LETTER.match(segment)
+    if m:
+        letter = m.group("letter") or m.group("letter2")
+        return Parsed({"letter": letter.upper()})
+    cued = _letter_from_cue(segment)
+    if cued is not None:
+        return Parsed({"letter": cued})
+    weak = {next(g for g in wm.groups() if g).upper()
+            for pattern in _WEAK for wm in pattern.finditer(segment)}
+    if len(weak) == 1:
+        return Parsed({"letter": weak.pop()})
+    if len(weak) > 1:
+        return Invalid(f"several letters ({', '.join(sorted(weak))}) in the answer")
+    # "A" followed by a word is an article ("A pharmacy"): try the option labels
+    if options:
+        by_label = _letter_from_label(segment, options)
+        if by_label is not None:
+            return Parsed({"letter": by_label}, ("matched by option label",))
+    # "I think it's C": the one capital letter standing alone in a short answer
+    alone = {m.group(1) for m in _STANDALONE.finditer(segment)
+             if not (m.group(1) == "A" and _ARTICLE_AFTER.match(segment, m.end()))}
+    if len(alone) == 1 and len(segment) <= 80:
+        return Parsed({"letter": alone.pop()})
+    return None
+
+
+_STANDALONE = re.compile(r"(?<![A-Za-z'\-])([A-E])(?![A-Za-z'\-])")
+_ARTICLE_AFTER = re.compile(r"\s+[a-z]")

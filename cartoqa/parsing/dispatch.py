@@ -1,47 +1,36 @@
-"""Pick the parser for an item: :func:`parse_response`."""
+"""Pick the parser for an item: :func:`parse_response`.
+
+Each task declares the parser of each of its requests (``RequestSpec.parse`` in its
+``SPEC``, see :mod:`cartoqa.tasks.spec`); this module looks it up when it runs, so that
+the parsers do not depend on the task modules when they are imported.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cartoqa.parsing.choice import parse_choice
-from cartoqa.parsing.lists import parse_names, parse_roads
-from cartoqa.parsing.multi import parse_multi
-from cartoqa.parsing.numbers import parse_count, parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
-from cartoqa.parsing.route import parse_route
-from cartoqa.parsing.yesno import parse_yes_no
 
 Item = Mapping[str, Any]
 
 
-def _choice(item: Item, text: str) -> ParseResult:
-    options = item.get("options")
-    return parse_choice(text, options=options if isinstance(options, Mapping) else None)
+def parsers() -> dict[tuple[str, str], Callable[[Item, str], ParseResult]]:
+    """Return the parser of every declared ``(task, request)``.
 
+    Returns
+    -------
+    dict
+        ``(task, request) -> parse(item, text)``, from the task declarations.
 
-def _length(item: Item, text: str) -> ParseResult:
-    unit = str((item.get("answer") or {}).get("unit", "m"))
-    return parse_length(text, unit=unit if unit in ("m", "ft") else "m")
+    Examples
+    --------
+    >>> list(parsers())[:2]
+    [('mfs', 'choice'), ('stmf', 'presence')]
+    """
+    from cartoqa.tasks.registry import task_specs
 
-
-def _multi(item: Item, text: str) -> ParseResult:
-    types = list(((item.get("answer") or {}).get("types") or {}).keys())
-    return parse_multi(text, types=types)
-
-
-#: Parser per ``(task, request)``; see ``docs/dataset-format.md``.
-PARSERS: dict[tuple[str, str], Callable[[Item, str], ParseResult]] = {
-    ("mfs", "choice"): _choice,
-    ("stmf", "presence"): lambda item, text: parse_yes_no(text),
-    ("stmf", "count"): lambda item, text: parse_count(text),
-    ("stmf", "names"): lambda item, text: parse_names(text),
-    ("mtmf", "all"): _multi,
-    ("rle", "length"): _length,
-    ("mml", "roads"): lambda item, text: parse_roads(text),
-    ("srn", "route"): lambda item, text: parse_route(text),
-}
+    return {(t.name, r.name): r.parse for t in task_specs() for r in t.requests}
 
 
 def parse_response(item: Item, text: str | None) -> ParseResult:
@@ -66,12 +55,14 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
     >>> parse_response({"task": "stmf", "request": "count"}, "Answer: 4").value
     {'count': 4}
     """
+    from cartoqa.tasks.registry import request_spec
+
     if text is None:
         return Invalid("no prediction for this item")
     if not isinstance(text, str):
         return Invalid("response is not text")
     key = (str(item.get("task")), str(item.get("request")))
-    parser = PARSERS.get(key)
-    if parser is None:
+    found = request_spec(*key)
+    if found is None:
         return Invalid(f"no parser for task {key[0]!r} request {key[1]!r}")
-    return parser(item, text)
+    return found[1].parse(item, text)

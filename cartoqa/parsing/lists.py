@@ -6,7 +6,15 @@ import re
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
-from cartoqa.parsing.text import after_last_cue, clean, nonempty_lines
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    clean,
+    drop_notes,
+    hedge,
+    nonempty_lines,
+    normalize_text,
+)
 
 #: A list item longer than this many words is taken for prose, not a name.
 MAX_NAME_WORDS = 8
@@ -24,18 +32,67 @@ _PROSE = re.compile(
     r"believe|need))\b|\b(?:sorry|unable|apologi[sz]e|as an ai)\b",
     re.IGNORECASE,
 )
-_AND = re.compile(r"\s+(?:and|&|/)\s+", re.IGNORECASE)
+_AND = re.compile(r"\s+(?:and|&|/|meets|crosses|intersects(?:\s+with)?)\s+", re.IGNORECASE)
 _LAST_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
+# "The named restaurants are Jufu, ...", "Visible cafes include: A, B"
+_SENTENCE_INTRO = re.compile(
+    r"^(?:(?:so|thus|therefore|overall|in\s+total|in\s+summary)\s*,?\s+)?"
+    r"(?:the|these|those|its|their|visible|named|labell?ed|legible)\b(?:"
+    r"[^,;:]{0,70}?\s(?:are|include|includes|were)"
+    r"|[^,;:]{0,40}?\b(?:names?|named|roads?|streets?|labell?ed|called)\b[^,;:]{0,30}?\s"
+    r"(?:is|reads?))\s*:?\s+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+# a markdown table row: "| 1 | Alepa |"
+_TABLE_ROW = re.compile(r"^\|.*\|$")
+_TABLE_RULE = re.compile(r"^[|:\-\s]+$")
+_ROAD_LABEL = re.compile(r"^(?:road|street)[ _-]?\d+\s*[:=]\s*", re.IGNORECASE)
+# a sentence, not a name: "The marker is on a road"
+_VERB = re.compile(r"\b(?:is|are|was|were|seems?|appears?|shows?|located)\b", re.IGNORECASE)
+
+
+def _is_sentence(text: str) -> bool:
+    """A clause with a verb and lower-case words ("The marker is on a road")."""
+    words = text.split()
+    lower = sum(1 for w in words if w[:1].islower())
+    return len(words) >= 3 and lower >= 2 and bool(_VERB.search(text))
+
+
+_OR = re.compile(r"\s(?:or|and/or)\s", re.IGNORECASE)
+# "(the road running north-south)": a description after a name, not part of it
+_DESCRIPTION = re.compile(r"\s*\((?=[a-z])[^()]*\)")
+_FENCE_TAG = re.compile(r"^(?:json|python|text|plaintext|yaml|markdown|md)$", re.IGNORECASE)
+#: JSON keys that hold the list (CartoMapQA's MML answer is {"road_1": .., "road_2": ..})
+_LIST_KEYS = ("answer", "final_answer", "names", "roads", "road_names", "streets",
+              "intersection", "result")
+_ROAD_KEY = re.compile(r"^(?:road|street)[ _-]?\d+$", re.IGNORECASE)
+_DASH_BETWEEN = re.compile(r"(?<=\w)[ \t]*[\u2013\u2014][ \t]*(?=\w)"
+                           r"|(?<=[a-z\u00e0-\u00ff])/(?=[A-Z])"
+                           r"|(?<=[\w.)])[ \t]+(?:[\u2013\u2014-]{1,2})[ \t]+(?=\w)")
 _PROSE_INTRO = re.compile(
     r"^(?:.*?\b(?:intersection|junction|crossing|corner|meeting)\s+(?:of|between)"
-    r"|.*?\bbetween|.*?\b(?:roads?|streets?|names?)\s+(?:are|is))\s+(?P<rest>.+)$",
+    r"|.*?\bbetween|.*?\b(?:roads?|streets?|names?)\s+(?:are|is)"
+    r"|.*?\bwhere(?=\s+\S+(?:\s+\S+){0,3}\s+(?:meets|crosses|intersects)\b))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 
 
+def _table(lines: list[str]) -> list[str] | None:
+    """The names in a markdown table: the column headed *name*/*road*, else the last."""
+    rows = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines
+            if _TABLE_ROW.match(ln.strip()) and not _TABLE_RULE.match(ln)]
+    if len(rows) < 2:
+        return None
+    header, body = rows[0], rows[1:]
+    column = next((i for i, h in enumerate(header)
+                   if re.search(r"name|road|street", h, re.IGNORECASE)), len(header) - 1)
+    return [row[column] for row in body if column < len(row) and row[column]]
+
+
 def _tidy(name: str) -> str:
-    name = name.strip().strip("\"'").strip()
+    name = _DESCRIPTION.sub("", name).strip().strip("\"'").strip()
+    name = _ROAD_LABEL.sub("", name)
     name = _LEADING_AND.sub("", name)
     name = re.sub(r"^(?:the\s+)?(?:roads?|streets?|names?)\s+(?:are|is)\s+", "", name, flags=re.I)
     name = name.rstrip(".;,!").strip().strip("\"'").strip()
@@ -52,18 +109,42 @@ def _split_line(line: str, *, split_and: bool) -> list[str]:
     return parts
 
 
+def _from_dict(data: dict[object, object]) -> list[str] | None:
+    """Names from a JSON object: ``road_1``/``road_2`` keys or a list under a known key."""
+    roads = [v for k, v in data.items() if _ROAD_KEY.match(str(k))]
+    if roads and all(isinstance(v, str) for v in roads):
+        return [n for n in (_tidy(str(v)) for v in roads) if n]
+    lower = {str(k).lower(): v for k, v in data.items()}
+    for key in _LIST_KEYS:
+        value = lower.get(key)
+        if isinstance(value, list) and all(isinstance(x, str) for x in value):
+            return [n for n in (_tidy(x) for x in value) if n]
+        if isinstance(value, dict):
+            return _from_dict(value)
+    return None
+
+
 def _items(seg: str, *, split_and: bool) -> list[str] | None:
     """The list items of a response segment; ``[]`` for an explicit none, None if no list."""
+    if "{" in seg:
+        data = find_structured(seg, kind=dict)
+        if isinstance(data, dict):
+            from_dict = _from_dict(data)
+            if from_dict is not None:
+                return from_dict
     structured = find_structured(seg, kind=list)
     if isinstance(structured, list) and all(isinstance(x, str) for x in structured):
         return [n for n in (_tidy(x) for x in structured) if n]
-    lines = nonempty_lines(seg)
+    lines = [ln for ln in nonempty_lines(seg) if not _FENCE_TAG.match(ln)]
     if not lines:
         return None
     if len(lines) == 1 and _NONE.match(lines[0].strip("*_ .")):
         return []
     bulleted = [_BULLET.sub("", ln, count=1) for ln in lines if _BULLET.match(ln)]
-    if bulleted:
+    table = _table(lines)
+    if table is not None:
+        raw = table
+    elif bulleted:
         raw = bulleted
     else:
         body = [ln for ln in lines if not ln.endswith(":")]
@@ -76,16 +157,27 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
                 intro = _PROSE_INTRO.match(ln)
                 if intro:
                     ln = intro.group("rest")
+            sentence = _SENTENCE_INTRO.match(ln)
+            if sentence:
+                ln = sentence.group("rest")
+                words = ln.split()
+                if len(words) >= 3 and all(w[:1].islower() for w in words):
+                    continue  # "The labels are too small to read."
             if _PROSE.search(ln):
                 continue
-            raw.extend(_split_line(ln, split_and=split_and))
+            parts = _split_line(ln, split_and=split_and)
+            if sentence and len(parts) == 1:
+                # "The pharmacies are A and B.": a sentence lists its names with "and"
+                parts = _LAST_AND.split(parts[0])
+            raw.extend(parts)
     items = []
     for item in raw:
         m = _LABEL.match(item.strip())
-        if m and len(m.group("label").split()) <= 3 and m.group("rest").strip():
+        if m and len(m.group("label").split()) <= 5 and m.group("rest").strip():
             item = m.group("rest")
         tidy = _tidy(item)
-        if tidy and len(tidy.split()) <= MAX_NAME_WORDS and not _PROSE.search(tidy):
+        if (tidy and len(tidy.split()) <= MAX_NAME_WORDS and not _PROSE.search(tidy)
+                and not _is_sentence(tidy)):
             items.append(tidy)
     if not items and any(_NONE.match(ln.strip("*_ .")) for ln in lines):
         return []
@@ -120,14 +212,16 @@ def parse_names(text: str) -> ParseResult:
     >>> parse_names("Answer: A, B and C").value
     {'names': ['A', 'B', 'C']}
     """
-    t = clean(text)
+    t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    for seg in ([cue] if cue else []) + [t]:
-        items = _items(seg, split_and=False)
-        if items is not None:
-            return Parsed({"names": items})
+    cued = agree([_as_result(_items(seg, split_and=False), "names")
+                  for seg in answer_segments(t)], key=_names_key, what="lists")
+    if cued is not None:
+        return cued
+    items = _items(drop_notes(t), split_and=False)
+    if items is not None:
+        return Parsed({"names": items})
     return Invalid("no list of names found")
 
 
@@ -152,12 +246,44 @@ def parse_roads(text: str) -> ParseResult:
     >>> parse_roads("It is at the intersection of Mannerheimintie and Lönnrotinkatu.").value
     {'roads': ['Mannerheimintie', 'Lönnrotinkatu']}
     """
-    t = clean(text)
+    t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    for seg in ([cue] if cue else []) + [t]:
-        items = _items(seg, split_and=True)
-        if items:
-            return Parsed({"roads": items})
+    cued = agree([_roads_in(seg) for seg in answer_segments(t)], key=_names_key,
+                 what="road pairs")
+    if cued is not None:
+        return cued
+    body = drop_notes(t)
+    if len(nonempty_lines(body)) == 1:
+        found = _roads_in(body)
+        return found if found is not None else Invalid("no road names found")
+    items = _items(body, split_and=True)
+    if items:
+        return Parsed({"roads": items})
     return Invalid("no road names found")
+
+
+def _roads_in(segment: str) -> ParseResult | None:
+    """The roads of one answer segment; a hedge (``A or B``, ``maybe``) is invalid."""
+    hedged = hedge(segment) or (_OR.search(segment) and "or")
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    return _as_result(_items(segment, split_and=True) or None, "roads")
+
+
+def _clean_keeping_fences(text: str) -> str:
+    """:func:`clean`, but with code fences still marked, so a fence tag is not a name."""
+    return clean(_FENCE_OPEN.sub("\n", normalize_text(text)))
+
+
+_FENCE_OPEN = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*(?:\n|$)")
+
+
+def _as_result(items: list[str] | None, key: str) -> Parsed | None:
+    return None if items is None else Parsed({key: items})
+
+
+def _names_key(parsed: Parsed) -> tuple[str, ...]:
+    from cartoqa.metrics.names import normalise_name
+
+    return tuple(sorted(normalise_name(n) for n in next(iter(parsed.value.values()))))

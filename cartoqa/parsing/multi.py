@@ -6,79 +6,18 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from cartoqa.parsing.feature_types import FEATURE_TYPE_SYNONYMS, canonical_type, type_key
 from cartoqa.parsing.lists import parse_names
 from cartoqa.parsing.numbers import find_numbers
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
-from cartoqa.parsing.text import fold, normalize_text
-
-#: Other ways models name the feature types (normalised with :func:`type_key`).
-TYPE_SYNONYMS: dict[str, str] = {
-    "cafe": "coffee shop",
-    "coffee": "coffee shop",
-    "coffeeshop": "coffee shop",
-    "gym": "fitness centre",
-    "fitness": "fitness centre",
-    "toilet": "public toilet",
-    "wc": "public toilet",
-    "gas station": "fuel station",
-    "petrol station": "fuel station",
-    "fuel": "fuel station",
-    "cash machine": "atm",
-    "fast food restaurant": "fast food",
-    "clothing store": "clothes shop",
-    "clothing shop": "clothes shop",
-    "clothes store": "clothes shop",
-    "beauty salon": "beauty shop",
-    "car park": "parking",
-    "parking lot": "parking",
-    "convenience shop": "convenience store",
-}
-
-
-def type_key(name: str) -> str:
-    """Normalise a feature-type name for matching.
-
-    Case, accents, ``_``/``-`` and British or American spelling of *centre* are ignored,
-    and a plural ``s``/``es`` on the last word is dropped.
-
-    Parameters
-    ----------
-    name : str
-        A type name such as ``"Fitness_Centers"``.
-
-    Returns
-    -------
-    str
-        The key, e.g. ``"fitness centre"``.
-
-    Examples
-    --------
-    >>> type_key("Bus_Stops")
-    'bus stop'
-    >>> type_key("fitness centers")
-    'fitness centre'
-    """
-    words = re.sub(r"[^0-9a-z]+", " ", fold(name)).split()
-    words = ["centre" if w in ("center", "centers", "centres") else w for w in words]
-    if words:
-        last = words[-1]
-        if last.endswith("ies") and len(last) > 4:
-            words[-1] = last[:-3] + "y"
-        elif last.endswith(("ches", "shes", "sses", "xes")):
-            words[-1] = last[:-2]
-        elif last.endswith("s") and not last.endswith("ss") and len(last) > 3:
-            words[-1] = last[:-1]
-    return " ".join(words)
+from cartoqa.parsing.text import clean, drop_notes, normalize_text
 
 
 def _resolve(key: str, known: dict[str, str]) -> str | None:
     if key in known:
         return known[key]
-    synonym = TYPE_SYNONYMS.get(key)
-    if synonym is not None and synonym in known:
-        return known[synonym]
-    return None
+    return canonical_type(key, known.values())
 
 
 def _entry(value: Any) -> tuple[Any, list[str] | None]:
@@ -131,6 +70,34 @@ def _as_mapping(data: Any) -> dict[str, Any] | None:
     return None
 
 
+__all__ = ["FEATURE_TYPE_SYNONYMS", "parse_multi", "type_key"]
+
+# "- Park area: 2 (Kaivopuisto, Esplanadi)", "Bank: 1 - names: Nordea"
+_TYPE_LINE = re.compile(
+    r"^[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*(?P<type>[A-Za-z][^:\n]{1,40}?)[ \t]*[:=-][ \t]*"
+    r"(?P<count>\d+|none|no|zero)\b[ \t]*(?P<rest>.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _from_lines(text: str, known: dict[str, str]) -> dict[str, Any] | None:
+    """``Type: count (names)`` lines, when the response has no JSON."""
+    out: dict[str, Any] = {}
+    for m in _TYPE_LINE.finditer(text):
+        if _resolve(type_key(m.group("type")), known) is None:
+            continue
+        raw = m.group("count").lower()
+        count = int(raw) if raw.isdigit() else 0
+        rest = re.sub(r"^[\s(\[:;,-]*(?:names?\s*[:=-]?\s*)?", "", m.group("rest"))
+        rest = rest.rstrip(")]. ")
+        names: list[str] = []
+        if rest and not re.match(r"(?:unnamed|no names?|none|n/a)\b", rest, re.IGNORECASE):
+            parsed = parse_names(rest)
+            names = parsed.value["names"] if isinstance(parsed, Parsed) else []
+        out[m.group("type")] = {"count": count, "names": names}
+    return out or None
+
+
 def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
     """Parse counts and names of many feature types from a JSON answer.
 
@@ -138,9 +105,10 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
     trailing commas, wrap the types in ``{"types": ...}``, or be a list of
     ``{"type": ..., "count": ..., "names": [...]}`` rows. Each type's value may be
     ``{"count": n, "names": [...]}``, a bare number, or a list of names (its length is
-    the count). Type names are matched with :func:`type_key` and
-    :data:`TYPE_SYNONYMS`. A type the response leaves out counts as 0 with no names
-    (with a note); unknown keys are ignored (with a note).
+    the count). Type names are matched with :func:`type_key` and the synonym table
+    :data:`~cartoqa.parsing.feature_types.FEATURE_TYPE_SYNONYMS` (CartoMapQA's names
+    such as ``Car parking lot`` and common variants). A type the response leaves out
+    counts as 0 with no names (with a note); unknown keys are ignored (with a note).
 
     Parameters
     ----------
@@ -165,10 +133,22 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
     if not t.strip():
         return Invalid("empty response")
     known = {type_key(name): name for name in types}
-    candidates = [_as_mapping(find_structured(t, kind=kind)) for kind in (dict, list)]
-    mappings = [c for c in candidates if c is not None]
+    mappings: list[dict[str, Any]] = []
+    body = drop_notes(t)
+    for scope in (body, t) if body != t else (t,):  # JSON in a note after the answer is not it
+        for kind in (dict, list):
+            found = _as_mapping(find_structured(scope, kind=kind))
+            if found is not None:
+                mappings.append(found)
+                if any(_resolve(type_key(k), known) is not None for k in found):
+                    break  # an object naming known types: no need to look for a list
+        if mappings:
+            break
     if not mappings:
-        return Invalid("no JSON object found")
+        lines = _from_lines(clean(t), known)
+        if lines is None:
+            return Invalid("no JSON object found")
+        mappings = [lines]
     data = max(
         mappings, key=lambda m: sum(_resolve(type_key(k), known) is not None for k in m)
     )

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.text import after_last_cue, clean, nonempty_lines
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    clean,
+    drop_notes,
+    hedge,
+    json_answer,
+    nonempty_lines,
+    normalize_text,
+)
 
 #: Metres per unit, for every unit spelling the length parser accepts.
 METRES_PER_UNIT: dict[str, float] = {
@@ -48,8 +58,9 @@ _UNIT_SPELLINGS: dict[str, str] = {
 }
 
 _DIGITS = (
-    r"(?<![\w.,])(?:"
-    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"  # 1,234 or 1,234.5
+    r"(?<![\w.,])(?<!\d )(?:"
+    r"[1-9]\d{0,2}(?: \d{3})+(?:\.\d+)?(?![\d,]| \d)"  # 1 234 (space as thousands separator)
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"  # 1,234 or 1,234.5
     r"|\d+\.\d+"  # 12.5
     r"|\d+,\d{1,2}(?![\d,])"  # decimal comma: 1,5
     r"|\.\d+"  # .5
@@ -151,7 +162,7 @@ class Quantity:
 def _digits_value(token: str) -> float:
     if "," in token and "." not in token and re.fullmatch(r"\d+,\d{1,2}", token):
         return float(token.replace(",", "."))
-    return float(token.replace(",", ""))
+    return float(token.replace(",", "").replace(" ", ""))
 
 
 def _word_numbers(text: str) -> list[Number]:
@@ -297,29 +308,132 @@ def parse_count(text: str) -> ParseResult:
     >>> parse_count("Answer: 1,204").value
     {'count': 1204}
     """
-    t = clean(text)
+    t = _drop_plus_minus(clean(text))
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    if cue is not None:
-        nums = find_numbers(cue)
-        if nums:
-            return _count_result(nums[0].value)
-        if _ZERO_SENTENCE.search(cue):
-            return Parsed({"count": 0})
-    nums = find_numbers(t)
+    cued = agree([_count_in(seg) for seg in answer_segments(t)],
+                 key=lambda p: p.value["count"], what="counts")
+    if cued is not None:
+        return cued
+    data = json_answer(normalize_text(text))
+    if isinstance(data, int | float) and not isinstance(data, bool):
+        return _count_result(data)
+    if isinstance(data, str):
+        found = _count_in(data)
+        if found is not None:
+            return found
+    body = drop_notes(t)
+    lines = nonempty_lines(body)
+    first = _count_in(lines[0]) if lines and _BARE.match(lines[0]) else None
+    if first is not None:
+        return first
+    nums = find_numbers(body)
     if nums:
+        alternatives = _alternatives(body, nums)
+        if alternatives:
+            return Invalid(alternatives)
+        if len(lines) <= 1:
+            hedged = hedge(body)
+            if hedged:
+                return Invalid(f"a hedged answer ({hedged})")
         value = _single_value([n.value for n in nums])
         if value is None:
-            last = nonempty_lines(t)[-1]
-            value = _single_value([n.value for n in find_numbers(last)])
+            value = _stated_count(body, nums)
+        if value is None:
+            value = _single_value([n.value for n in find_numbers(lines[-1])])
         if value is None:
             shown = ", ".join(sorted({_fmt(n.value) for n in nums}))
             return Invalid(f"several numbers ({shown}) and no 'Answer:' line")
         return _count_result(value)
-    if _ZERO_SENTENCE.search(t):
+    if _ZERO_SENTENCE.search(body):
         return Parsed({"count": 0}, ("no number; read 'none'/'there are no' as 0",))
     return Invalid("no number found")
+
+
+#: "560 ± 20 m", "+/- 20": the uncertainty is not part of the answer
+_PLUS_MINUS = re.compile(
+    r"\s*(?:\u00b1|\+/-|\+-)\s*\d[\d,.]*(?:\s*(?P<u>%|percent|km|m|ft|feet|metres|meters|"
+    r"mi|miles|yards?|yd)\b)?",
+    re.IGNORECASE,
+)
+
+
+def _drop_plus_minus(text: str) -> str:
+    """Remove ``± 20 m`` after a value, keeping the unit for a bare value."""
+
+    def keep_unit(m: re.Match[str]) -> str:
+        unit = m.group("u")
+        before = text[: m.start()].rstrip()
+        return f" {unit}" if unit and unit != "%" and before[-1:].isdigit() else ""
+
+    return _PLUS_MINUS.sub(keep_unit, text)
+
+
+_ALTERNATIVE_GAP = re.compile(r"^\s*(?:-|to|or|/|~|or\s+(?:maybe|perhaps|possibly))\s*$",
+                              re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s*$", re.IGNORECASE)
+# a line that is only a number (a bare answer before an explanation)
+_BARE = re.compile(r"^\W*(?:\d[\d,. ]*|[A-Za-z]+(?:[- ][A-Za-z]+)?)\W*$")
+
+
+def _alternatives(text: str, nums: list[Number]) -> str | None:
+    """Why two numbers are a range or alternatives (``4 or 5``, ``4-5``), else None."""
+    for a, b in pairwise(nums):
+        gap = text[a.end : b.start]
+        if a.value != b.value and (
+            _ALTERNATIVE_GAP.match(gap)
+            or (gap.strip().lower() == "and" and _BETWEEN.search(text[: a.start]))
+        ):
+            return f"a range or alternatives ({_fmt(a.value)}{gap}{_fmt(b.value)}), not one count"
+    return None
+
+
+# "so 3 in total", "a total of 3", "Total: 3"
+_TOTAL_BEFORE = re.compile(r"\b(?:in\s+total|total(?:\s+count)?(?:\s+of|\s+is|\s*[:=])|"
+                           r"altogether|overall)\s*(?:about\s+|approximately\s+)?$",
+                           re.IGNORECASE)
+_TOTAL_AFTER = re.compile(r"\s+(?:[A-Za-z-]+\s+){0,3}(?:in\s+total|altogether|overall)\b",
+                          re.IGNORECASE)
+# "There are 3 ...", "I count 5 ...", "I can see 2 ..."
+_STATED = re.compile(r"\b(?:there\s+(?:are|is)|i\s+(?:can\s+)?(?:count(?:ed)?|found|find|"
+                     r"identified|identify))\s+(?:a\s+total\s+of\s+|exactly\s+)?$",
+                     re.IGNORECASE)
+
+
+def _stated_count(text: str, nums: list[Number]) -> float | None:
+    """The count a sentence states, when the other numbers are details.
+
+    A total (``so 3 in total``, ``a total of 3``) wins; else a count stated as
+    ``There are 3`` / ``I count 3`` when all such statements agree. (``I see 3 at zoom
+    19`` states nothing: ``see`` is too loose a verb to pick one number.)
+    """
+    totals = [n.value for n in nums
+              if _TOTAL_BEFORE.search(text[max(0, n.start - 40) : n.start])
+              or _TOTAL_AFTER.match(text, n.end)]
+    stated = [n.value for n in nums if _STATED.search(text[max(0, n.start - 40) : n.start])]
+    for values in (totals, stated):
+        value = _single_value(values)
+        if value is not None:
+            return value
+        if values:
+            return None
+    return None
+
+
+def _count_in(segment: str) -> ParseResult | None:
+    """The count in one answer segment; ``None`` when it holds no number."""
+    hedged = hedge(segment)
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    nums = find_numbers(segment)
+    if nums:
+        alternatives = _alternatives(segment, nums)
+        if alternatives:
+            return Invalid(alternatives)
+        return _count_result(nums[0].value)
+    if _ZERO_SENTENCE.search(segment):
+        return Parsed({"count": 0})
+    return None
 
 
 def _fmt(value: float) -> str:
@@ -385,42 +499,132 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
     """
     if unit not in METRES_PER_UNIT:
         raise ValueError(f"unknown unit {unit!r}")
-    t = clean(text)
+    t = _drop_plus_minus(clean(text))
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    if _RANGE.search(cue if cue is not None else t):
+    cued = agree([_length_in(seg, unit) for seg in answer_segments(t)],
+                  key=lambda p: round(p.value["value"], 6), what="lengths")
+    if cued is not None:
+        return cued
+    data = json_answer(normalize_text(text))
+    if isinstance(data, int | float) and not isinstance(data, bool):
+        data = str(data)
+    if isinstance(data, str):
+        found = _length_in(_drop_plus_minus(data), unit)
+        if found is not None:
+            return found
+    body = drop_notes(t)
+    lines = nonempty_lines(body)
+    if lines and len(lines[0]) <= 40:
+        first = _length_in(lines[0], unit, bare_only=True)
+        if first is not None:
+            return first
+    if _range(body):
         return Invalid("a range, not one length")
-    if cue is not None:
-        qs = find_quantities(cue)
-        if qs:
-            return _length_result(qs[0], unit)
-    qs = find_quantities(t)
+    qs = _answer_quantities(body)
     if qs:
+        if len(lines) <= 1:
+            hedged = hedge(body)
+            if hedged:
+                return Invalid(f"a hedged answer ({hedged})")
         chosen = qs[0] if _single_value([q.metres for q in qs], rel_tol=0.01) is not None else None
         if chosen is None:
-            last = find_quantities(nonempty_lines(t)[-1])
+            last = _answer_quantities(lines[-1])
             if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
                 chosen = last[0]
         if chosen is None:
             return Invalid(f"several different lengths ({len(qs)}) and no 'Answer:' line")
         return _length_result(chosen, unit)
-    scope = cue if cue is not None and find_numbers(cue, words=False) else t
-    nums = find_numbers(scope, words=False)
+    if find_quantities(body):
+        return Invalid("only the scale bar's length is given")
+    nums = find_numbers(body, words=False)
     if not nums:
         return Invalid("no length found")
-    value = nums[0].value if scope is cue else _single_value([n.value for n in nums])
+    value = _single_value([n.value for n in nums])
     if value is None:
         return Invalid("several numbers without units and no 'Answer:' line")
+    return _unitless(value, unit)
+
+
+def _unitless(value: float, unit: str) -> Parsed:
     return Parsed(
         {"value": value, "unit": unit, "raw_value": value, "raw_unit": unit},
         (f"no unit given: read as {unit}",),
     )
 
 
+# "scale bar ... 50 m": the first length after a mention of the scale bar is the bar's
+_SCALE = re.compile(
+    r"\bscale\s*-?\s*(?:bar|line|indicator|ruler)s?\b[^.;\n]{0,60}"
+    r"|\b(?:the|map)\s+scale\s+(?:shows|reads|indicates|represents|is|of|says|:)[^.;\n]{0,60}",
+    re.IGNORECASE)
+
+
+def _answer_quantities(text: str) -> list[Quantity]:
+    """The lengths of a text, without the scale bar's own length."""
+    qs = find_quantities(text)
+    skip: set[int] = set()
+    named: list[int] = []  # where a "50 m scale bar" names its length first
+    for q in qs:
+        m = _SCALE_AFTER.match(text, q.end)
+        if m:
+            skip.add(q.start)
+            named.append(m.end())
+    for m in _SCALE.finditer(text):
+        if any(m.start() <= end <= m.start() + len("scale") for end in named):
+            continue
+        after = [q for q in qs if m.start() <= q.start < m.end()]
+        if after:
+            skip.add(after[0].start)
+    kept = [q for q in qs if q.start not in skip]
+    if any(q.unit != "cm" for q in kept):  # centimetres measured on the image, not the answer
+        kept = [q for q in kept if q.unit != "cm"]
+    return kept
+
+
+# "the 50 m scale bar", "a 100 ft long scale"
+_SCALE_AFTER = re.compile(r"\s*-?\s*(?:long\s+|wide\s+)?scale\b", re.IGNORECASE)
+
+
+def _range(text: str) -> bool:
+    """Whether the text gives a range as the length (a range from 0 is a scale bar)."""
+    for m in _RANGE.finditer(text):
+        if m.group("low") is not None and float(m.group("low").replace(",", "")) == 0:
+            continue
+        before = text[max(0, m.start() - 60) : m.start()]
+        if _SCALE.search(before.split(".")[-1]):
+            continue
+        return True
+    return False
+
+
+def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResult | None:
+    """The length in one answer segment; ``None`` when it holds none."""
+    hedged = hedge(segment)
+    if hedged:
+        return None if bare_only else Invalid(f"a hedged answer ({hedged})")
+    if _range(segment):
+        return None if bare_only else Invalid("a range, not one length")
+    qs = _answer_quantities(segment) or find_quantities(segment)
+    if bare_only:
+        if len(qs) == 1 and re.fullmatch(r"\W*(?:(?:about|approx(?:imately|\.)?|around|roughly|"
+                                         r"~|est(?:imated|\.)?)\s*)?", segment[: qs[0].start],
+                                         re.IGNORECASE) and not re.search(
+                                             r"[A-Za-z]{3,}", segment[qs[0].end :]):
+            return _length_result(qs[0], unit)
+        return None
+    if qs:
+        return _length_result(qs[0], unit)
+    nums = find_numbers(segment, words=False)
+    if nums:
+        return _unitless(nums[0].value, unit)
+    return None
+
+
 _RANGE_UNIT = r"(?:km|kilomet(?:er|re)s?|m|met(?:er|re)s?|ft|feet|foot|mi|miles?|yards?|yd)"
 _RANGE = re.compile(
-    rf"\d\s*(?:{_RANGE_UNIT}\s*)?(?:-|to)\s*\d[\d,.]*\s*{_RANGE_UNIT}(?![A-Za-z])"
+    rf"(?<![\d.,])(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:{_RANGE_UNIT}\s*)?(?:-|to|or)\s*\d[\d,.]*\s*"
+    rf"{_RANGE_UNIT}(?![A-Za-z])"
     r"|\bbetween\s+(?:about\s+|approximately\s+)?\d",
     re.IGNORECASE,
 )

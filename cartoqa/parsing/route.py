@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
-from cartoqa.parsing.text import after_last_cue, fold, nonempty_lines, normalize_text
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    block_after,
+    drop_notes,
+    fold,
+    hedge,
+    nonempty_lines,
+    normalize_text,
+)
 
 #: The four SRN actions, spelled exactly as in the dataset.
 ACTIONS: tuple[str, ...] = (
@@ -43,10 +53,25 @@ _DIRECTION = re.compile(r"\b(?:left|right|straight|u\s*-?\s*turn|uturn|around)\b
 _SEPARATORS = re.compile(r"\s*(?:,|->|=>|;|\n|\|)\s*")
 _BRACKETED = re.compile(r"\[([^\[\]]*)\]")
 _EMPHASIS = re.compile(r"\*\*|__|`")
+# "Route:", "Start:", "Final route:" before the first element of a line
+_STEP_LABEL = re.compile(
+    r"^(?:the\s+)?(?:shortest\s+|final\s+)?route\s+(?:is|would\s+be|will\s+be)\s*:?\s*|^(?:(?:final|shortest|suggested|my)\s+)?(?:route|path|answer|start(?:ing\s+point)?|origin|"
+    r"end(?:ing\s+point)?|destination|directions?|navigation|steps?|instructions?|"
+    r"turn-by-turn(?:\s+instructions)?)\s*[:=]\s*",
+    re.IGNORECASE,
+)
+# a line that states the route: "Route: ...", "Final route: ..."
+_ROUTE_LINE = re.compile(
+    r"^[ \t>*+\-]*(?:(?:final|shortest|suggested|my)\s+)?(?:route|path|navigation|directions)"
+    r"[ \t]*(?:\([^()\n]{0,30}\))?[ \t]*[:=][ \t]*(?P<rest>.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.MULTILINE)
 _FILLER = re.compile(r"^(?:and\s+then|then|and|next|finally)\s+", re.IGNORECASE)
 _ENUM = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|step\s+\d+\s*[:.)])\s*", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def canonical_action(text: str) -> str | None:
     """Return the canonical SRN action a phrase means, or ``None``.
 
@@ -81,6 +106,7 @@ def canonical_action(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def canonical_marker(text: str) -> str | None:
     """Return ``"blue"`` or ``"red"`` when a phrase names the origin or destination marker.
 
@@ -106,7 +132,8 @@ def canonical_marker(text: str) -> str | None:
 def _elements(raw: list[str]) -> list[str]:
     steps: list[str] = []
     for element in raw:
-        element = _ENUM.sub("", element.strip(), count=1)
+        element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
+        element = _STEP_LABEL.sub("", element, count=1)
         element = _FILLER.sub("", element, count=1)
         element = element.strip().strip("\"'").strip().rstrip(".").strip()
         if not element:
@@ -175,33 +202,114 @@ def parse_route(text: str) -> ParseResult:
     >>> parse_route("blue -> go straight -> Mannerheimintie -> red").value["steps"][1]
     'continue straight'
     """
-    t = _EMPHASIS.sub("", normalize_text(text))
+    t = _HEADING_LINE.sub("", _EMPHASIS.sub("", normalize_text(text)))
     if not t.strip():
         return Invalid("empty response")
-    raw: list[str] | None = None
-    literal = find_structured(t, kind=list)
-    if isinstance(literal, list) and literal and all(isinstance(x, str) for x in literal):
-        raw = list(literal)
-    if raw is None:
-        spans = _BRACKETED.findall(t)
-        with_marker = [s for s in spans if _mentions_markers(s)]
-        if with_marker or spans:
-            raw = _split((with_marker or spans)[-1])
-    if raw is None:
-        cue = after_last_cue(t)
-        lines = [ln for ln in nonempty_lines(cue if cue is not None else t) if ln[-1] != ":"]
-        both = [ln for ln in lines if {"blue", "red"} <= set(re.findall(r"[a-z]+", fold(ln)))]
-        if both:
-            raw = _split(both[-1])
-        elif cue is not None and lines:
-            raw = _split("\n".join(lines))
-        elif len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):
-            raw = lines
-    if raw is None:
-        return Invalid("no route list found")
+    segments = answer_segments(t) or _route_lines(t)
+    cued = agree([_route_in(seg) for seg in segments], key=lambda p: p.value["steps"],
+                 what="routes")
+    if cued is not None:
+        return cued
+    data = _json_route(t)
+    if data is not None:
+        return _result(data)
+    body = drop_notes(t)
+    found = _route_in(body, whole=True)
+    if found is not None:
+        return found
+    return Invalid("no route list found")
+
+
+def _route_lines(text: str) -> list[str]:
+    """What follows each ``Route:`` label (its line, or the block below an empty one)."""
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        m = _ROUTE_LINE.match(line)
+        if m:
+            rest = m.group("rest").strip() or block_after(lines, i + 1)
+            if rest:
+                out.append(rest)
+    return out
+
+
+def _json_route(text: str) -> list[str] | None:
+    """A route under a ``route``/``answer``/``steps`` key of a JSON object."""
+    if "{" not in text:
+        return None
+    data = find_structured(text, kind=dict)
+    if not isinstance(data, dict):
+        return None
+    lower = {str(k).lower(): v for k, v in data.items()}
+    for key in ("route", "answer", "final_answer", "steps", "path", "navigation"):
+        value = lower.get(key)
+        if isinstance(value, list) and value and all(isinstance(x, str) for x in value):
+            return list(value)
+    return None
+
+
+def _result(raw: list[str]) -> ParseResult:
     steps = _elements(raw)
     if not steps:
         return Invalid("empty route")
     if not any(s in (ORIGIN, DESTINATION) or s in ACTIONS for s in steps):
         return Invalid("no route: the list names no marker and no action")
     return Parsed({"steps": steps})
+
+
+def _is_route(steps: list[str]) -> bool:
+    return len(steps) >= 2 and any(s in (ORIGIN, DESTINATION) or s in ACTIONS for s in steps)
+
+
+def _candidates(text: str) -> list[list[str]]:
+    """Every list in the text that reads as a route (two or more steps), in order."""
+    found: list[tuple[int, list[str]]] = []
+    for m in _BRACKETED.finditer(text):
+        steps = _elements(_split(m.group(1)))
+        if _is_route(steps):
+            found.append((m.start(), steps))
+    return [steps for _, steps in sorted(found, key=lambda x: x[0])]
+
+
+def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
+    """The route of one answer segment (or of the whole response); ``None`` if none."""
+    candidates = _candidates(segment)
+    if candidates:
+        complete = [c for c in candidates if c[0] == ORIGIN and c[-1] == DESTINATION]
+        distinct = {tuple(c) for c in complete}
+        if len(distinct) > 1:
+            return Invalid(f"several different routes ({len(distinct)})")
+        if whole:
+            last = list(_BRACKETED.finditer(segment))[-1]
+            line_start = segment.rfind("\n", 0, last.start()) + 1
+            hedged = hedge(segment[line_start : last.start()])
+            if hedged:
+                return Invalid(f"a hedged answer ({hedged})")
+        if complete:
+            return Parsed({"steps": complete[-1]})
+        if not whole:
+            return Parsed({"steps": candidates[-1]})
+        distinct = {tuple(c) for c in candidates}
+        if len(distinct) > 1:
+            return Invalid(f"several different partial routes ({len(distinct)})")
+        return Parsed({"steps": candidates[-1]})
+    if not whole:
+        hedged = hedge(segment)
+        if hedged:
+            return Invalid(f"a hedged answer ({hedged})")
+    lines = [ln for ln in nonempty_lines(segment) if ln[-1] != ":"]
+    both = [ln for ln in lines if {"blue", "red"} <= set(re.findall(r"[a-z]+", fold(ln)))]
+    raw: list[str] | None = None
+    if both:
+        routes = {tuple(_elements(_split(ln))) for ln in both}
+        if len(routes) > 1 and whole:
+            return Invalid(f"several different routes ({len(routes)})")
+        raw = _split(both[-1])
+    elif not whole and lines:
+        raw = _split("\n".join(lines))
+    elif whole and len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):
+        raw = lines
+    if raw is None:
+        return None
+    result = _result(raw)
+    return result if isinstance(result, Parsed) or not whole else None

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
+
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 
 #: Longest response the parsers look at; the tail is kept, since answers come last.
 MAX_CHARS = 20_000
@@ -180,3 +183,260 @@ def fold(text: str) -> str:
     """
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+# ------------------------------------------------------------------ answer cues
+# A cue is a label at the start of a line (after bullets, quotes and heading marks,
+# which strip_markdown leaves as plain text): "Answer:", "Final answer:", "Final Answer -",
+# or a line that is only "Answer" / "Final answer" (a heading), whose answer follows.
+_LINE_CUE = re.compile(
+    r"^[ \t>*+\-]*(?:(?:my|the|your|our)\s+)?(?P<final>final|overall|short|correct|best)?\s*"
+    r"(?:answer|response)(?:\s*\((?:[^()\n]{0,30})\))?"
+    r"(?:\s+is)?[ \t]*(?:[:=]|-(?!>)|(?=$))[ \t]*",
+    re.IGNORECASE | re.MULTILINE,
+)
+# "the answer is X" in a sentence: used only when no line starts with a cue
+_PHRASE_CUE = re.compile(
+    r"\b(?:the|my|final|correct)\s+(?:final\s+|correct\s+)?answer\s+"
+    r"(?:is|would\s+be|will\s+be|should\s+be|=)\s*:?\s*",
+    re.IGNORECASE,
+)
+# "Answer: see below", "Answer: as follows": the answer is on the next lines
+_POINTS_BELOW = re.compile(
+    r"^(?:(?:see|as|listed|given|shown|written)\b.{0,30}\b(?:below|follows|following)|"
+    r"(?:below|the\s+following)\b.{0,30})\W*$",
+    re.IGNORECASE,
+)
+# lines after an answer that comment on it
+_NOTE = re.compile(
+    r"^[ \t>*+\-]*\(?(?:notes?|explanation|reasoning|rationale|reason|justification|"
+    r"confidence|caveats?|disclaimer|comments?|remarks?|assumptions?|observations?|"
+    r"p\.?s\.?|why|details?|verification|check)\b\s*[:.\-)]",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"(?<!\d)[.!?](?=\s|$)|\.(?=\s+[A-Z])|\n")
+#: Words that make an answer a guess: a hedged answer is invalid.
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|might(?:\s+be)?|may\s+be|could\s+be|either|"
+    r"(?:also|equally)\s+(?:plausible|possible|likely)|alternatively|plausibly|likely|unlikely|"
+    r"not\s+(?:sure|certain)|unsure|uncertain|unclear|hard\s+to\s+(?:tell|say)|i\s+guess|"
+    r"can(?:no|')t\s+(?:tell|determine|be\s+sure))\b",
+    re.IGNORECASE,
+)
+
+
+def block_after(lines: list[str], start: int) -> str:
+    """The lines from ``start`` up to a blank line or a note (skipping leading blanks).
+
+    Parameters
+    ----------
+    lines : list of str
+        The text's lines.
+    start : int
+        The first line to take.
+
+    Returns
+    -------
+    str
+        The block, lines joined by newlines ("" when there is none).
+    """
+    out: list[str] = []
+    for line in lines[start:]:
+        if not line.strip():
+            if out:
+                break
+            continue
+        if _NOTE.match(line) and out:
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def answer_segments(text: str) -> list[str]:
+    """Return the answers a response marks with a cue, in order.
+
+    A cue starts a line: ``Answer:``, ``Final answer:``, ``**Answer**:`` (markdown is
+    already stripped), ``### Final Answer`` (a heading whose answer is on the next
+    lines). The word *answer* inside a sentence is not a cue, except in ``the answer
+    is X``, which is used only when no line starts with a cue. When a ``Final answer``
+    cue is present, only final cues count. Each segment is the rest of the cue's line;
+    when that is empty or ends with ``:``, the lines below it up to a blank line or a
+    ``Note:`` line. Lines after the answer never join it.
+
+    Parameters
+    ----------
+    text : str
+        Cleaned text (see :func:`clean`).
+
+    Returns
+    -------
+    list of str
+        The answer segments, in order; empty when there is no cue.
+
+    Examples
+    --------
+    >>> answer_segments("I count 3.\\nAnswer: 3\\n\\nThis answer is based on 2 icons.")
+    ['3']
+    >>> answer_segments("Answer: D\\nreasoning\\nFinal answer: B")
+    ['B']
+    >>> answer_segments("Therefore, the answer is C. Done.")
+    ['C']
+    """
+    lines = text.split("\n")
+    found: list[tuple[bool, str]] = []
+    for i, line in enumerate(lines):
+        m = _LINE_CUE.match(line)
+        if not m:
+            continue
+        rest = line[m.end() :].strip()
+        if _POINTS_BELOW.match(rest):
+            rest = ""
+        if not rest or rest.endswith(":"):
+            block = block_after(lines, i + 1)
+            rest = (rest + "\n" + block).strip() if block else rest.rstrip(":").strip()
+        if rest:
+            found.append((bool(m.group("final")), rest))
+    if found:
+        finals = [seg for final, seg in found if final]
+        return finals or [seg for _, seg in found]
+    segments = []
+    for m in _PHRASE_CUE.finditer(text):
+        rest = text[m.end() :]
+        end = _SENTENCE_END.search(rest)
+        seg = (rest[: end.start()] if end else rest).strip()
+        if seg:
+            segments.append(seg)
+    return segments
+
+
+def drop_notes(text: str) -> str:
+    """Remove note paragraphs (``Note: ...``, ``Explanation: ...``) after the first line.
+
+    Parameters
+    ----------
+    text : str
+        Cleaned text.
+
+    Returns
+    -------
+    str
+        The text without lines from a note label to the next blank line.
+
+    Examples
+    --------
+    >>> drop_notes("3\\n\\nNote: 2 of them are unnamed.")
+    '3\\n'
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    skipping = False
+    for i, line in enumerate(lines):
+        if i > 0 and _NOTE.match(line):
+            skipping = True
+        elif not line.strip():
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return "\n".join(out)
+
+
+def hedge(segment: str) -> str | None:
+    """Return the hedging word of an answer (``maybe``, ``might``, ...), or ``None``.
+
+    Parameters
+    ----------
+    segment : str
+        An answer segment.
+
+    Returns
+    -------
+    str or None
+        The hedge found.
+
+    Examples
+    --------
+    >>> hedge("it might be yes")
+    'might be'
+    >>> hedge("Yes") is None
+    True
+    """
+    m = _HEDGE.search(segment)
+    return m.group(0).lower() if m else None
+
+
+def json_answer(text: str) -> object:
+    """The value of an ``answer`` (or ``final_answer``) key of a JSON object in the text.
+
+    Parameters
+    ----------
+    text : str
+        Normalised text.
+
+    Returns
+    -------
+    object
+        The value, or ``None`` when no JSON object with such a key is found.
+
+    Examples
+    --------
+    >>> json_answer('```json\\n{"answer": "C", "reason": "icon"}\\n```')
+    'C'
+    """
+    if "{" not in text:
+        return None
+    from cartoqa.parsing.structured import find_structured
+
+    data = find_structured(text, kind=dict)
+    if not isinstance(data, dict):
+        return None
+    lower = {str(k).lower().replace(" ", "_"): v for k, v in data.items()}
+    for key in ("final_answer", "answer", "result"):
+        if key in lower:
+            return lower[key]
+    return None
+
+
+def agree(
+    results: Sequence[ParseResult | None],
+    key: Callable[[Parsed], object] = lambda p: p.value,
+    what: str = "answers",
+) -> ParseResult | None:
+    """Combine the readings of several answer segments into one result.
+
+    Segments without a value (``None``) are ignored. A hedged or unreadable segment
+    (``Invalid``) makes the whole answer invalid; readings that differ (by ``key``) are
+    a set of conflicting answers, invalid too; otherwise the last reading is returned.
+
+    Parameters
+    ----------
+    results : sequence of Parsed, Invalid or None
+        One reading per segment.
+    key : callable
+        What two readings must share to agree.
+    what : str
+        Plural noun for the reason (``"letters"``, ``"numbers"``).
+
+    Returns
+    -------
+    Parsed, Invalid or None
+        ``None`` when no segment had a value.
+
+    Examples
+    --------
+    >>> agree([Parsed({"n": 1}), Parsed({"n": 2})]).reason
+    'several different answers'
+    """
+    got = [r for r in results if r is not None]
+    if not got:
+        return None
+    invalid = [r for r in got if isinstance(r, Invalid)]
+    if invalid:
+        return invalid[-1]
+    keys = []
+    for r in got:
+        k = key(r)  # type: ignore[arg-type]
+        if k not in keys:
+            keys.append(k)
+    if len(keys) > 1:
+        return Invalid(f"several different {what}")
+    return got[-1]

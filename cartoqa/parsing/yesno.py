@@ -5,15 +5,26 @@ from __future__ import annotations
 import re
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.text import after_last_cue, clean
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    clean,
+    drop_notes,
+    hedge,
+    json_answer,
+    normalize_text,
+)
 
 _LEADING = re.compile(
     r"^[\W_]*(yes|yeah|yep|no|nope|true|false|present|absent|not\s+present|y|n)(?![A-Za-z])"
-    r"(?!\s+(?:idea|clue|way)\b)",
+    r"(?!\s+(?:idea|clue|way|problem|worries|doubt|need)\b)",
     re.IGNORECASE,
 )
 _YES_WORDS = re.compile(r"\b(?:yes|true)\b", re.IGNORECASE)
-_NO_WORDS = re.compile(r"\b(?:no(?!\s+(?:idea|clue|way)\b)|false|none)\b", re.IGNORECASE)
+_NO_WORDS = re.compile(
+    r"\b(?:no(?!\s+(?:idea|clue|way|problem|worries|doubt|need)\b)|false|none)\b",
+    re.IGNORECASE,
+)
 _NEGATIVE = re.compile(
     r"\b(?:there\s+(?:is|are)\s+(?:not|no)\b|(?:is|are)\s+not\s+(?:present|visible|shown|any)"
     r"|(?:isn't|aren't)\s+(?:present|visible|shown|any)"
@@ -33,6 +44,8 @@ _UNSURE = re.compile(
     r"|be\s+sure|decide|confirm))\b|\b(?:whether|if)\s+there\s+(?:is|are)\b",
     re.IGNORECASE,
 )
+
+_FIRST_SENTENCE = re.compile(r"[^\n]*?(?:[.!?](?=\s|$)|$)", re.MULTILINE)
 
 _VALUES = {
     "yes": True,
@@ -60,7 +73,10 @@ def _leading(text: str) -> bool | None:
 def parse_yes_no(text: str) -> ParseResult:
     """Parse a yes/no answer, in any case and with or without an explanation.
 
-    Rules, in order: the word after the last ``Answer:`` cue; a leading ``yes``/``no``
+    Rules, in order: the word after the ``Answer:`` cues (see
+    :func:`~cartoqa.parsing.text.answer_segments`; cues that disagree, a hedge such as
+    ``it might be yes`` or both words in one answer are invalid); a JSON ``answer`` key;
+    a leading ``yes``/``no``
     (also ``true``/``false``, ``present``/``absent``); the only one of the words yes/no
     in the text; a negative phrase (``there is no``, ``I cannot see``) or a positive one
     (``there is a``, ``is visible``) when only one kind appears and the response does not
@@ -86,24 +102,59 @@ def parse_yes_no(text: str) -> ParseResult:
     t = clean(text)
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    if cue is not None:
-        value = _leading(cue)
-        if value is not None:
-            return Parsed({"present": value})
-    value = _leading(t)
+    cued = agree([_read(seg) for seg in answer_segments(t)],
+                 key=lambda p: p.value["present"])
+    if cued is not None:
+        return cued
+    data = json_answer(normalize_text(text))
+    if isinstance(data, bool):
+        return Parsed({"present": data})
+    if isinstance(data, str):
+        found = _read(data)
+        if found is not None:
+            return found
+    body = drop_notes(t)
+    first = _FIRST_SENTENCE.match(body.strip())
+    value = _leading(body)
     if value is not None:
+        hedged = hedge(first.group(0)) if first else None
+        if hedged:
+            return Invalid(f"a hedged answer ({hedged})")
         return Parsed({"present": value})
-    has_yes = bool(_YES_WORDS.search(t))
-    has_no = bool(_NO_WORDS.search(t))
+    hedged = hedge(body)
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    has_yes = bool(_YES_WORDS.search(body))
+    has_no = bool(_NO_WORDS.search(body))
     if has_yes != has_no:
         return Parsed({"present": has_yes})
     if has_yes and has_no:
         return Invalid("both yes and no in the response")
-    if _UNSURE.search(t):
+    if _UNSURE.search(body):
         return Invalid("no yes/no answer: the response says it cannot tell")
-    negative = bool(_NEGATIVE.search(t))
-    positive = bool(_POSITIVE.search(t))
+    negative = bool(_NEGATIVE.search(body))
+    positive = bool(_POSITIVE.search(body))
     if negative != positive:
         return Parsed({"present": positive}, ("read from a sentence without yes/no",))
     return Invalid("no yes/no answer found")
+
+
+def _read(segment: str) -> ParseResult | None:
+    """The yes/no of one answer segment; ``None`` when it holds none."""
+    hedged = hedge(segment)
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    value = _leading(segment)
+    if value is not None:
+        return Parsed({"present": value})
+    has_yes = bool(_YES_WORDS.search(segment))
+    has_no = bool(_NO_WORDS.search(segment))
+    if has_yes and has_no:
+        return Invalid("both yes and no in the answer")
+    if has_yes or has_no:
+        return Parsed({"present": has_yes})
+    negative = bool(_NEGATIVE.search(segment))
+    positive = bool(_POSITIVE.search(segment))
+    if negative != positive:
+        return Parsed({"present": positive}, ("read from a sentence without yes/no",))
+    return None

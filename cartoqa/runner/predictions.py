@@ -2,6 +2,9 @@
 
 A run killed mid-write can leave a truncated last line; reading repairs that by
 cutting the file back to its last complete line, so a rerun sends that item again.
+A last line that is a complete JSON object but lacks its newline (a write cut just
+before it, or a file written by another tool) is complete: it is kept, by
+``cartoqa run`` and ``cartoqa score`` alike, and resuming adds the newline.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ def parse_prediction_bytes(data: bytes, *, source: str = "predictions") -> tuple
     records : list of dict
         Every complete line's object (blank lines skipped).
     good_length : int
-        Bytes up to the end of the last complete line; anything after it is a
-        fragment from an interrupted write.
+        Bytes up to the end of the last complete record; anything after it is a
+        fragment from an interrupted write. A last line that decodes as an object with
+        an ``id`` is complete even without its newline.
 
     Raises
     ------
@@ -44,6 +48,8 @@ def parse_prediction_bytes(data: bytes, *, source: str = "predictions") -> tuple
     --------
     >>> parse_prediction_bytes(b'{"id": "a", "response": "x"}\\n{"id": "b", "resp')
     ([{'id': 'a', 'response': 'x'}], 29)
+    >>> parse_prediction_bytes(b'{"id": "a", "response": "x"}')
+    ([{'id': 'a', 'response': 'x'}], 28)
     """
     end = data.rfind(b"\n") + 1
     records: list[dict[str, Any]] = []
@@ -63,7 +69,41 @@ def parse_prediction_bytes(data: bytes, *, source: str = "predictions") -> tuple
                 fix="fix or remove that line, or write to a new --out file",
             )
         records.append(record)
+    tail = complete_tail(data[end:])
+    if tail is not None:
+        records.append(tail)
+        end = len(data)
     return records, end
+
+
+def complete_tail(fragment: bytes) -> dict[str, Any] | None:
+    """The record a last line without newline holds, if it is complete.
+
+    Parameters
+    ----------
+    fragment : bytes
+        What follows the file's last newline.
+
+    Returns
+    -------
+    dict or None
+        The object when the fragment decodes as a JSON object with an ``id``; else
+        ``None`` (a write cut mid-line, or nothing).
+
+    Examples
+    --------
+    >>> complete_tail(b'{"id": "a", "response": "x"}')
+    {'id': 'a', 'response': 'x'}
+    >>> complete_tail(b'{"id": "a", "resp') is None
+    True
+    """
+    if not fragment.strip():
+        return None
+    try:
+        record = json.loads(fragment)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return record if isinstance(record, dict) and "id" in record else None
 
 
 def load_for_resume(path: Path) -> list[dict[str, Any]]:
@@ -86,6 +126,12 @@ def load_for_resume(path: Path) -> list[dict[str, Any]]:
     if good < len(data):
         with path.open("r+b") as fh:
             fh.truncate(good)
+            fh.flush()
+            os.fsync(fh.fileno())
+    elif data and not data.endswith(b"\n"):
+        # a complete last record without its newline: end the line before appending
+        with path.open("ab") as fh:
+            fh.write(b"\n")
             fh.flush()
             os.fsync(fh.fileno())
     return records

@@ -18,11 +18,9 @@ from cartoqa.scoring.core import (
 )
 from cartoqa.scoring.io import load_items, load_predictions, read_predictions, write_json_atomic
 from cartoqa.scoring.records import ConnectivityChecker, Record
-from cartoqa.scoring.sections import METRIC_LABELS, SECTIONS, Section, n_steps
+from cartoqa.scoring.sections import Section, metric_labels, n_steps, section_for, sections
 
 __all__ = [
-    "METRIC_LABELS",
-    "SECTIONS",
     "VARIANTS",
     "ConnectivityChecker",
     "Record",
@@ -34,11 +32,14 @@ __all__ = [
     "load_items",
     "load_predictions",
     "marker_nodes",
+    "metric_labels",
     "n_steps",
     "read_predictions",
     "score_dataset",
     "score_predictions",
     "score_records",
+    "section_for",
+    "sections",
     "summarise_section",
     "write_json_atomic",
 ]

@@ -6,14 +6,17 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cartoqa import __version__
 from cartoqa.errors import CartoqaError
-from cartoqa.parsing import parse_response
+from cartoqa.parsing import ParseResult, parse_response
 from cartoqa.scoring.io import load_items, read_predictions
 from cartoqa.scoring.records import ConnectivityChecker, Record
-from cartoqa.scoring.sections import METRIC_LABELS, SECTION_BY_REQUEST, SECTIONS, Section
+from cartoqa.scoring.sections import Section, metric_labels, section_for, sections
+
+if TYPE_CHECKING:
+    from cartoqa.scoring.extraction import AnswerExtractor
 
 #: What the two variants of every metric mean.
 VARIANTS: dict[str, str] = {
@@ -36,7 +39,7 @@ def section_of(item: Mapping[str, Any]) -> Section | None:
     Section or None
         ``None`` for a task or request cartoqa does not score.
     """
-    return SECTION_BY_REQUEST.get((str(item.get("task")), str(item.get("request"))))
+    return section_for(str(item.get("task")), str(item.get("request")))
 
 
 def score_records(
@@ -66,22 +69,67 @@ def score_records(
     CartoqaError
         When an item's answer does not have its task's shape.
     """
-    records = []
+    return [measured_record(item, parse_response(item, predictions.get(str(item.get("id")))),
+                            is_connected) for item in items]
+
+
+def measured_record(
+    item: Mapping[str, Any],
+    result: ParseResult,
+    is_connected: ConnectivityChecker | None = None,
+) -> Record:
+    """A record of one item's parse result, with its measures when the answer is valid.
+
+    Parameters
+    ----------
+    item : mapping
+        The dataset item.
+    result : Parsed or Invalid
+        The parser's result.
+    is_connected : callable, optional
+        SRN connectivity check.
+
+    Returns
+    -------
+    Record
+        The record.
+
+    Raises
+    ------
+    CartoqaError
+        When the item's answer does not have its task's shape.
+    """
+    record = Record(item, result)
+    section = section_of(item)
+    if section is not None and record.valid:
+        try:
+            record.measures = section.measure(record, is_connected)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise CartoqaError(
+                f"item {item.get('id')!r} has a malformed {section.key} answer ({exc!r})",
+                fix="check the dataset with `cartoqa validate`",
+            ) from None
+    return record
+
+
+def _check_every_item_is_scored(items: Sequence[Mapping[str, Any]],
+                                 dataset_dir: str | Path) -> None:
+    """Refuse a dataset with items no section scores (they would go silently unscored)."""
+    unknown: Counter[tuple[str, str]] = Counter()
+    first: dict[tuple[str, str], str] = {}
     for item in items:
-        text = predictions.get(str(item.get("id")))
-        result = parse_response(item, text)
-        record = Record(item, result)
-        section = section_of(item)
-        if section is not None and record.valid:
-            try:
-                record.measures = section.measure(record, is_connected)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                raise CartoqaError(
-                    f"item {item.get('id')!r} has a malformed {section.key} answer ({exc!r})",
-                    fix="check the dataset with `cartoqa validate`",
-                ) from None
-        records.append(record)
-    return records
+        if section_of(item) is None:
+            key = (str(item.get("task")), str(item.get("request")))
+            unknown[key] += 1
+            first.setdefault(key, str(item.get("id")))
+    if unknown:
+        pairs = ", ".join(f"task {t!r} request {r!r} ({n} item(s), first {first[(t, r)]!r})"
+                          for (t, r), n in sorted(unknown.items()))
+        known = ", ".join(s.key for s in sections())
+        raise CartoqaError(f"{sum(unknown.values())} item(s) of {dataset_dir} belong to no "
+                           f"scoring section: {pairs}",
+                           fix=f"score a dataset of the declared tasks ({known}), or declare "
+                           "the task (docs/build.md, Adding a task)")
 
 
 def _reason_kind(reason: str) -> str:
@@ -189,7 +237,8 @@ def build_report(
     include_items : bool
         Include one row per item (parsed answer, reason, measures).
     connectivity_note : str, optional
-        Why SRN connectivity was not checked, added to the SRN notes.
+        Why connectivity was not checked, added to the notes of every section that
+        uses the check (SRN).
 
     Returns
     -------
@@ -206,21 +255,20 @@ def build_report(
             unscored.append(str(r.item.get("id")))
         else:
             by_section[section.key].append(r)
-    sections: dict[str, Any] = {}
-    for section in SECTIONS:
+    summaries: dict[str, Any] = {}
+    for section in sections():
         if by_section.get(section.key):
-            sections[section.key] = summarise_section(section, by_section[section.key])
-    if connectivity_note and "srn" in sections:
-        sections["srn"].setdefault("notes", []).append(connectivity_note)
+            summaries[section.key] = summarise_section(section, by_section[section.key])
+            if connectivity_note and section.uses_connectivity:
+                summaries[section.key].setdefault("notes", []).append(connectivity_note)
     ids = {str(r.item.get("id")) for r in records}
     report: dict[str, Any] = {
         "cartoqa_version": __version__,
         "n_items": len(records),
         "n_invalid": sum(not r.valid for r in records),
         "variants": VARIANTS,
-        "metric_labels": {k: v for k, v in METRIC_LABELS.items()
-                          if any(k in s["metrics"] for s in sections.values())},
-        "sections": sections,
+        "metric_labels": metric_labels(m for s in summaries.values() for m in s["metrics"]),
+        "sections": summaries,
     }
     if predictions is not None:
         unknown = sorted(set(predictions) - ids)
@@ -269,14 +317,85 @@ def score_predictions(
                         connectivity_note=connectivity_note)
 
 
+def _add_extraction(
+    report: dict[str, Any],
+    extractor: AnswerExtractor,
+    items: Sequence[Mapping[str, Any]],
+    predictions: Mapping[str, str],
+    records: list[Record],
+    is_connected: ConnectivityChecker | None,
+    note: str | None,
+) -> None:
+    """Ask the extractor, rescore with its answers, keep both in the report."""
+    from cartoqa.scoring.extraction import extract_answers, parse_extracted, rescore_summary
+
+    results = {str(r.item.get("id")): r.result for r in records}
+    extracted, notes = extract_answers(extractor, items, predictions, results)
+    second = []
+    readings: dict[str, Record] = {}
+    for record in records:
+        item_id = str(record.item.get("id"))
+        if item_id in extracted:
+            record = measured_record(record.item, parse_extracted(record.item,
+                                                                  extracted[item_id]),
+                                     is_connected)
+            readings[item_id] = record
+        second.append(record)
+    with_extractor = build_report(second, include_items=False, connectivity_note=note)
+    report["with_extractor"] = rescore_summary(extractor, extracted, with_extractor, notes)
+    for row in report.get("items") or []:
+        reading = readings.get(str(row.get("id")))
+        if reading is not None:
+            entry: dict[str, Any] = {"text": extracted[str(row.get("id"))],
+                                     "valid": reading.valid}
+            if reading.valid:
+                entry["parsed"] = reading.value
+            else:
+                entry["reason"] = getattr(reading.result, "reason", "")
+            row["extractor"] = entry
+
+
+def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], list[str]]:
+    """Read one or more predictions files into one mapping (an id may appear once).
+
+    Parameters
+    ----------
+    paths : sequence of str or pathlib.Path
+        The files.
+
+    Returns
+    -------
+    tuple
+        Response per item id, and notes.
+
+    Raises
+    ------
+    CartoqaError
+        A file cannot be read, or two files answer the same item.
+    """
+    merged: dict[str, str] = {}
+    notes: list[str] = []
+    for path in paths:
+        predictions, file_notes = read_predictions(path)
+        both = set(merged) & set(predictions)
+        if both:
+            raise CartoqaError(f"{path} answers item {sorted(both)[0]!r} again "
+                               f"({len(both)} repeated ids)",
+                               fix="give each item's prediction in one file only")
+        merged.update(predictions)
+        notes.extend(file_notes)
+    return merged, notes
+
+
 def score_dataset(
     dataset_dir: str | Path,
-    predictions_path: str | Path,
+    predictions_path: str | Path | Sequence[str | Path],
     *,
     is_connected: ConnectivityChecker | None = None,
     check_connectivity: bool = True,
     extracts: Mapping[str, str] | None = None,
     include_items: bool = True,
+    extractor: AnswerExtractor | None = None,
 ) -> dict[str, Any]:
     """Score a predictions file against a dataset folder.
 
@@ -284,8 +403,10 @@ def score_dataset(
     ----------
     dataset_dir : str or pathlib.Path
         The dataset folder (``items.jsonl``).
-    predictions_path : str or pathlib.Path
-        JSON lines ``{"id": ..., "response": ...}``.
+    predictions_path : str or pathlib.Path, or a sequence of them
+        JSON lines ``{"id": ..., "response": ...}``, a VLMEvalKit prediction file or an
+        lmms-eval sample log (see :func:`~cartoqa.scoring.io.read_predictions`);
+        several files (e.g. VLMEvalKit's one per task) are read together.
     is_connected : callable, optional
         SRN connectivity check. When omitted and ``check_connectivity`` is true, the
         road-graph check of :mod:`groundtruth` is used if it is available.
@@ -296,6 +417,10 @@ def score_dataset(
         are not bundled with cartoqa.
     include_items : bool
         Include one row per item in the report.
+    extractor : AnswerExtractor, optional
+        Send the responses in which the rules found no answer to this model
+        (:mod:`cartoqa.scoring.extraction`); the report then also holds
+        ``with_extractor``. Nothing is sent without it.
 
     Returns
     -------
@@ -306,17 +431,22 @@ def score_dataset(
     Raises
     ------
     CartoqaError
-        When the dataset or predictions cannot be read, or no prediction is for an item
-        of the dataset.
+        When the dataset or predictions cannot be read, an item belongs to no scoring
+        section (a task or request no declared task has), or no prediction is for an
+        item of the dataset.
     """
     from cartoqa.scoring.connectivity import groundtruth_checker
 
     items = load_items(dataset_dir)
-    predictions, file_notes = read_predictions(predictions_path)
+    _check_every_item_is_scored(items, dataset_dir)
+    paths = ([predictions_path] if isinstance(predictions_path, str | Path)
+             else list(predictions_path))
+    predictions, file_notes = read_prediction_files(paths)
     ids = {str(item["id"]) for item in items}
     if predictions and not ids & set(predictions):
         raise CartoqaError(
-            f"none of the {len(predictions)} predictions in {predictions_path} is for an item "
+            f"none of the {len(predictions)} predictions in {', '.join(map(str, paths))} is "
+            "for an item "
             f"of {dataset_dir}",
             fix="score the predictions against the dataset they were made for",
         )
@@ -325,13 +455,19 @@ def score_dataset(
         is_connected, note = groundtruth_checker(extracts)
     elif not check_connectivity:
         is_connected, note = None, "connectivity not checked (turned off)"
-    report = score_predictions(items, predictions, is_connected=is_connected,
-                               include_items=include_items, connectivity_note=note)
+    records = score_records(items, predictions, is_connected=is_connected)
+    report = build_report(records, predictions=predictions, include_items=include_items,
+                          connectivity_note=note)
+    if extractor is not None:
+        _add_extraction(report, extractor, items, predictions, records, is_connected, note)
     problems = getattr(is_connected, "problems", None)
-    if problems and "srn" in report["sections"]:
-        report["sections"]["srn"].setdefault("notes", []).extend(sorted(set(problems.values())))
+    if problems:
+        for section in sections():
+            if section.uses_connectivity and section.key in report["sections"]:
+                report["sections"][section.key].setdefault("notes", []).extend(
+                    sorted(set(problems.values())))
     if file_notes:
         report["notes"] = file_notes
     report["dataset"] = str(dataset_dir)
-    report["predictions"] = str(predictions_path)
+    report["predictions"] = str(paths[0]) if len(paths) == 1 else [str(p) for p in paths]
     return report

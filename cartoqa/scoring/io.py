@@ -9,6 +9,12 @@ from typing import Any
 from cartoqa.dataset.files import write_bytes_atomic
 from cartoqa.dataset.reader import read_items
 from cartoqa.errors import CartoqaError
+from cartoqa.scoring.harness import (
+    is_lmms_eval_sample,
+    read_lmms_eval,
+    read_vlmevalkit,
+    unknown_format,
+)
 
 #: Keys an item needs to be scored.
 SCORING_KEYS: tuple[str, ...] = ("id", "task", "request", "answer")
@@ -42,7 +48,10 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
     Other keys on a line are ignored. A ``null`` or missing response is read as the
     empty string (an invalid answer). A last line cut off mid-write (no newline and not
     valid JSON, as a killed ``cartoqa run`` can leave) is skipped with a note: that
-    item counts as missing.
+    item counts as missing; a complete last object without its newline is read, as
+    ``cartoqa run`` keeps it when resuming. VLMEvalKit prediction files (``.xlsx``,
+    ``.tsv``) and lmms-eval sample logs are read too (:mod:`cartoqa.scoring.harness`);
+    any other file is refused with one line.
 
     Parameters
     ----------
@@ -64,7 +73,17 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
     if not file.is_file():
         raise CartoqaError(f"predictions file {file} does not exist",
                            fix="pass the JSON-lines file `cartoqa run` wrote")
+    if file.suffix.lower() in (".xlsx", ".tsv", ".csv"):
+        return read_vlmevalkit(file)
+    if file.suffix.lower() in (".xls", ".parquet", ".pkl", ".pickle"):
+        raise unknown_format(file, f"a {file.suffix} file")
     text = file.read_text(encoding="utf-8", errors="replace")
+    first = _first_value(text)
+    if is_lmms_eval_sample(first) or (isinstance(first, dict)
+                                      and isinstance(first.get("logs"), list)):
+        return read_lmms_eval(file, text)
+    if first is not None and not (isinstance(first, dict) and "id" in first):
+        raise unknown_format(file, "its first line is not an object with an id")
     lines = text.split("\n")
     out: dict[str, str] = {}
     notes: list[str] = []
@@ -94,6 +113,20 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
                                fix="keep one response per item")
         out[item_id] = response
     return out, notes
+
+
+def _first_value(text: str) -> object:
+    """The first line's JSON value (or the whole text's, for one JSON document)."""
+    for line in text.split("\n"):
+        if line.strip():
+            try:
+                return json.loads(line)
+            except json.JSONDecodeError:
+                try:
+                    return json.loads(text)
+                except json.JSONDecodeError:
+                    return None
+    return None
 
 
 def load_predictions(path: str | Path) -> dict[str, str]:

@@ -11,9 +11,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter, ScalarFormatter
 
-from cartoqa.scoring.sections import SECTIONS
-
-_HEADLINES = {s.key: s.headline for s in SECTIONS}
+from cartoqa.scoring.sections import sections
 
 
 def _figure(width: float, height: float) -> tuple[Figure, Axes]:
@@ -48,8 +46,9 @@ def plot_task_bars(report: Mapping[str, Any], path: Path) -> Path | None:
     labels: list[str] = []
     every: list[float] = []
     valid: list[float] = []
+    headlines = {s.key: s.headline for s in sections()}
     for key, section in (report.get("sections") or {}).items():
-        for name in _HEADLINES.get(key, ()):
+        for name in headlines.get(key, ()):
             m = (section.get("metrics") or {}).get(name)
             if m is None:
                 continue

@@ -1,7 +1,9 @@
 """Per-task scoring: per-item measures and the metrics of a group of answers.
 
-A *section* is one ``(task, request)`` pair (STMF has three). Every metric is reported
-in two variants: ``all`` counts an invalid answer as wrong (accuracy, F1, exact route
+A *section* is one ``(task, request)`` pair (STMF has three), derived from the task's
+declaration (:class:`cartoqa.tasks.spec.RequestSpec` names its measure, aggregation and
+metrics; the measures and aggregations live here). Every metric is reported in two
+variants: ``all`` counts an invalid answer as wrong (accuracy, F1, exact route
 and connectivity 0; for error metrics an invalid answer counts as a prediction of 0)
 and ``valid_only`` uses the parsed answers only.
 """
@@ -9,14 +11,17 @@ and ``valid_only`` uses the parsed answers only.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from cartoqa.metrics import (
+    METRICS,
     accuracy,
     connectivity,
     exact_route,
+    get_metric,
     list_prf,
     macro_f1,
     mae,
@@ -30,6 +35,9 @@ from cartoqa.metrics import (
 )
 from cartoqa.parsing import canonical_action, convert_length
 from cartoqa.scoring.records import ConnectivityChecker, Record
+
+if TYPE_CHECKING:
+    from cartoqa.tasks.spec import RequestSpec, TaskSpec
 
 Variants = dict[str, Any]
 Aggregate = tuple[dict[str, Variants], list[str]]
@@ -55,6 +63,9 @@ class Section:
         ``aggregate(records) -> (metrics, notes)``.
     extra_strata : tuple of tuple of str
         Strata crossed with each other, e.g. ``(("difficulty", "unit"),)``.
+    uses_connectivity : bool
+        ``measure`` uses the connectivity checker (SRN); the report says why when there
+        was none.
     """
 
     key: str
@@ -65,6 +76,7 @@ class Section:
     measure: Callable[[Record, ConnectivityChecker | None], dict[str, Any]]
     aggregate: Callable[[list[Record]], Aggregate]
     extra_strata: tuple[tuple[str, ...], ...] = ()
+    uses_connectivity: bool = False
 
 
 def _clean(x: float) -> float | None:
@@ -90,23 +102,27 @@ def _mean_measure(records: list[Record], key: str) -> Variants:
 # --- MFS, MML, STMF presence: one correct flag per answer ------------------------------
 
 
-def _measure_choice(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_choice(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measure of a choice (MFS): ``correct`` when the letters agree."""
     predicted = str(record.value.get("letter", ""))
     return {"correct": predicted.upper() == str(record.answer.get("letter", "")).upper()}
 
 
-def _aggregate_correct(records: list[Record]) -> Aggregate:
+def aggregate_correct(records: list[Record]) -> Aggregate:
+    """``accuracy`` of the ``correct`` measures (MFS, MML)."""
     every = [bool(r.valid and r.measures["correct"]) for r in records]
     valid = [bool(r.measures["correct"]) for r in records if r.valid]
     return {"accuracy": _pair(accuracy(every), accuracy(valid))}, []
 
 
-def _measure_presence(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_presence(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measure of a yes/no answer: ``correct``."""
     return {"correct": bool(record.value["present"]) == bool(record.answer.get("present"))}
 
 
-def _aggregate_presence(records: list[Record]) -> Aggregate:
-    metrics, notes = _aggregate_correct(records)
+def aggregate_presence(records: list[Record]) -> Aggregate:
+    """``accuracy`` and ``macro_f1`` of yes/no answers."""
+    metrics, notes = aggregate_correct(records)
     truth = [bool(r.answer.get("present")) for r in records]
     predicted = [bool(r.value["present"]) if r.valid else None for r in records]
     valid_t = [t for t, p in zip(truth, predicted, strict=True) if p is not None]
@@ -119,7 +135,8 @@ def _road_key(names: Sequence[str]) -> list[str]:
     return sorted(normalise_name(n) for n in names)
 
 
-def _measure_roads(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_roads(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measure of two road names: ``correct`` when they equal the truth in any order."""
     truth = list(record.answer.get("roads") or [])
     predicted = list(record.value.get("roads") or [])
     return {"correct": _road_key(truth) == _road_key(predicted)}
@@ -147,17 +164,19 @@ def _r2_note(metrics: Mapping[str, Variants], truth: Sequence[float]) -> list[st
     return []
 
 
-def _measure_count(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_count(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measures of a count: ``correct`` (exact) and ``error``."""
     truth = float(record.answer.get("count", 0))
     predicted = float(record.value["count"])
     return {"correct": predicted == truth, "error": predicted - truth}
 
 
-def _aggregate_count(records: list[Record]) -> Aggregate:
+def aggregate_count(records: list[Record]) -> Aggregate:
+    """``rmse``, ``mae``, ``r2`` and exact-count ``accuracy`` of counts."""
     truth = [float(r.answer.get("count", 0)) for r in records]
     predicted = [float(r.value["count"]) if r.valid else None for r in records]
     metrics = _regression(truth, predicted, ("rmse", "mae", "r2"))
-    correct, _ = _aggregate_correct(records)
+    correct, _ = aggregate_correct(records)
     metrics["accuracy"] = correct["accuracy"]
     return metrics, _r2_note(metrics, truth)
 
@@ -167,7 +186,8 @@ def _true_metres(record: Record) -> float:
     return convert_length(float(answer.get("value", 0.0)), str(answer.get("unit", "m")), "m")
 
 
-def _measure_length(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_length(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measures of a length: prediction and errors in metres."""
     unit = str(record.answer.get("unit", "m"))
     true_m = _true_metres(record)
     predicted_m = convert_length(float(record.value["value"]), str(record.value["unit"]), "m")
@@ -181,7 +201,8 @@ def _measure_length(record: Record, checker: ConnectivityChecker | None) -> dict
     }
 
 
-def _aggregate_length(records: list[Record]) -> Aggregate:
+def aggregate_length(records: list[Record]) -> Aggregate:
+    """``rmse_m``, ``mae_m``, ``mape`` and ``r2`` of lengths, compared in metres."""
     truth = [_true_metres(r) for r in records]
     predicted = [float(r.measures["predicted_m"]) if r.valid else None for r in records]
     metrics = _regression(truth, predicted, ("rmse_m", "mae_m", "mape", "r2"))
@@ -194,12 +215,14 @@ def _aggregate_length(records: list[Record]) -> Aggregate:
 # --- STMF names, MTMF: lists of names -------------------------------------------------
 
 
-def _measure_names(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_names(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item ``precision``, ``recall`` and ``f1`` of a list of names."""
     scores = list_prf(list(record.answer.get("names") or []), list(record.value["names"]))
     return {"precision": scores.precision, "recall": scores.recall, "f1": scores.f1}
 
 
-def _aggregate_prf(records: list[Record]) -> Aggregate:
+def aggregate_prf(records: list[Record]) -> Aggregate:
+    """Means of the per-item ``precision``, ``recall`` and ``f1``."""
     return {k: _mean_measure(records, k) for k in ("precision", "recall", "f1")}, []
 
 
@@ -207,7 +230,8 @@ def _map_counts(types: Mapping[str, Any], names: Sequence[str]) -> list[float]:
     return [float((types.get(n) or {}).get("count", 0) or 0) for n in names]
 
 
-def _measure_multi(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_multi(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-map ``rmse`` and ``r2`` of the counts and micro P/R/F1 of the names (MTMF)."""
     true_types = record.answer.get("types") or {}
     predicted_types = record.value.get("types") or {}
     names = list(true_types)
@@ -227,7 +251,8 @@ def _measure_multi(record: Record, checker: ConnectivityChecker | None) -> dict[
     }
 
 
-def _aggregate_multi(records: list[Record]) -> Aggregate:
+def aggregate_multi(records: list[Record]) -> Aggregate:
+    """Per-map MTMF measures averaged over maps."""
     metrics: dict[str, Variants] = {}
     notes: list[str] = ["per-map RMSE, r2 and micro P/R/F1 (over all types), averaged over maps"]
     for key in ("rmse", "r2"):
@@ -259,7 +284,8 @@ def _aggregate_multi(records: list[Record]) -> Aggregate:
 # --- SRN: routes ----------------------------------------------------------------------
 
 
-def _measure_route(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+def measure_route(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item ``exact``, ``step_accuracy`` and ``connected`` of a route (SRN)."""
     truth = list(record.answer.get("steps") or [])
     predicted = list(record.value["steps"])
     connected: bool | None
@@ -276,7 +302,8 @@ def _measure_route(record: Record, checker: ConnectivityChecker | None) -> dict[
     }
 
 
-def _aggregate_route(records: list[Record]) -> Aggregate:
+def aggregate_route(records: list[Record]) -> Aggregate:
+    """``exact_route``, ``step_accuracy`` and ``connectivity`` of routes."""
     every = [bool(r.valid and r.measures["exact"]) for r in records]
     valid = [bool(r.measures["exact"]) for r in records if r.valid]
     metrics = {
@@ -299,45 +326,116 @@ def _aggregate_route(records: list[Record]) -> Aggregate:
     return metrics, notes
 
 
-#: The sections, in report order.
-SECTIONS: tuple[Section, ...] = (
-    Section("mfs", "mfs", "choice", ("accuracy",), ("accuracy",),
-            _measure_choice, _aggregate_correct),
-    Section("stmf/presence", "stmf", "presence", ("accuracy", "macro_f1"),
-            ("accuracy", "macro_f1"), _measure_presence, _aggregate_presence),
-    Section("stmf/count", "stmf", "count", ("rmse", "mae", "r2", "accuracy"), ("accuracy",),
-            _measure_count, _aggregate_count),
-    Section("stmf/names", "stmf", "names", ("precision", "recall", "f1"), ("f1",),
-            _measure_names, _aggregate_prf),
-    Section("mtmf", "mtmf", "all", ("rmse", "r2", "precision", "recall", "f1"), ("f1",),
-            _measure_multi, _aggregate_multi),
-    Section("rle", "rle", "length", ("rmse_m", "mae_m", "mape", "r2"), (),
-            _measure_length, _aggregate_length, (("difficulty", "unit"),)),
-    Section("mml", "mml", "roads", ("accuracy",), ("accuracy",),
-            _measure_roads, _aggregate_correct),
-    Section("srn", "srn", "route", ("exact_route", "step_accuracy", "connectivity"),
-            ("exact_route", "step_accuracy", "connectivity"), _measure_route, _aggregate_route),
-)
+# --- answers as sets of labels (several letters, lists): per-response F1 ------------
 
-SECTION_BY_REQUEST: dict[tuple[str, str], Section] = {(s.task, s.request): s for s in SECTIONS}
 
-#: What the metric names in a report mean.
-METRIC_LABELS: dict[str, str] = {
-    "accuracy": "share of correct answers",
-    "macro_f1": "F1 of yes and of no, averaged",
-    "rmse": "root mean squared error",
-    "mae": "mean absolute error",
-    "r2": "coefficient of determination (null when undefined)",
-    "rmse_m": "root mean squared error, metres",
-    "mae_m": "mean absolute error, metres",
-    "mape": "mean absolute percentage error, %",
-    "precision": "share of predicted names that are true (normalised)",
-    "recall": "share of true names that are predicted (normalised)",
-    "f1": "harmonic mean of precision and recall",
-    "exact_route": "share of routes equal to the true route, element by element",
-    "step_accuracy": "longest correct prefix after the origin / true steps, averaged",
-    "connectivity": "share of routes that are connected drivable paths blue -> red",
-}
+def set_f1(truth: Sequence[str], predicted: Sequence[str]) -> float:
+    """F1 of one predicted set against the true set (both empty: 1).
+
+    Examples
+    --------
+    >>> set_f1(["a", "c"], ["a"]), set_f1([], []), set_f1(["a"], ["b"])
+    (0.6666666666666666, 1.0, 0.0)
+    """
+    t, p = set(truth), set(predicted)
+    if not t and not p:
+        return 1.0
+    hit = len(t & p)
+    return 0.0 if hit == 0 else 2 * hit / (len(t) + len(p))
+
+
+def aggregate_f1(records: list[Record]) -> Aggregate:
+    """Mean of the per-item ``f1`` measures, as the metric ``f1``."""
+    return {"f1": _mean_measure(records, "f1")}, []
+
+
+def _section(task: TaskSpec, request: RequestSpec) -> Section:
+    for name in (*request.metrics, *request.headline):
+        get_metric(name)  # every metric is named from the one registry
+    if not set(request.headline) <= set(request.metrics):
+        raise ValueError(f"task {task.name!r} request {request.name!r}: headline metrics "
+                         f"{request.headline} are not all reported")
+    return Section(task.section_key(request), task.name, request.name, request.metrics,
+                   request.headline, request.measure, request.aggregate,
+                   request.extra_strata, request.uses_connectivity)
+
+
+@cache
+def _sections(specs: tuple[TaskSpec, ...]) -> tuple[Section, ...]:
+    out = tuple(_section(task, request) for task in specs for request in task.requests)
+    keys = [s.key for s in out]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"two scoring sections share a key: {keys}")
+    return out
+
+
+def sections() -> tuple[Section, ...]:
+    """Return the scoring sections of the declared tasks, in report order.
+
+    One section per request of each task in :func:`cartoqa.tasks.registry.task_specs`
+    (derived from the task declarations, never kept by hand).
+
+    Returns
+    -------
+    tuple of Section
+        The sections.
+
+    Raises
+    ------
+    KeyError
+        When a declaration names a metric that :data:`cartoqa.metrics.METRICS` lacks.
+
+    Examples
+    --------
+    >>> [s.key for s in sections()][:4]
+    ['mfs', 'stmf/presence', 'stmf/count', 'stmf/names']
+    """
+    from cartoqa.tasks.registry import task_specs
+
+    return _sections(task_specs())
+
+
+def section_for(task: str, request: str) -> Section | None:
+    """Return the section that scores ``(task, request)``, or ``None`` if none does.
+
+    Parameters
+    ----------
+    task, request : str
+        An item's ``task`` and ``request``.
+
+    Returns
+    -------
+    Section or None
+        The section.
+    """
+    for section in sections():
+        if section.task == task and section.request == request:
+            return section
+    return None
+
+
+def metric_labels(names: Iterable[str]) -> dict[str, str]:
+    """Return what each metric means, from the metric registry, in registry order.
+
+    Parameters
+    ----------
+    names : iterable of str
+        Metric names (each registered in :data:`cartoqa.metrics.METRICS`).
+
+    Returns
+    -------
+    dict
+        ``name -> description`` for the given names.
+
+    Examples
+    --------
+    >>> metric_labels(["rmse", "accuracy"])
+    {'accuracy': 'share of correct answers', 'rmse': 'root mean squared error'}
+    """
+    wanted = set(names)
+    for name in wanted:
+        get_metric(name)
+    return {name: info.description for name, info in METRICS.items() if name in wanted}
 
 
 def n_steps(item: Mapping[str, Any]) -> int:

@@ -1,18 +1,14 @@
-"""The CartoMapQA tasks: one module per task, found through :data:`TASK_MODULES`.
+"""The tasks: one module per task, found through :data:`TASK_MODULES`.
 
 The task interface
 ------------------
-A task module (e.g. :mod:`cartoqa.tasks.mml`) defines:
+A task module (e.g. :mod:`cartoqa.tasks.mml`) declares its task once, as
+``SPEC = TaskSpec(...)`` (:class:`cartoqa.tasks.spec.TaskSpec`): its name, card blurb,
+image size, items per scenario, whether it needs roads, its strata and options, the
+build functions below, and per request (:class:`~cartoqa.tasks.spec.RequestSpec`) the
+answer's JSON schema, the parser, the reference answer text and the scoring section
+(measure, aggregation, metrics from :data:`cartoqa.metrics.METRICS`).
 
-``NAME: str``
-    The task name used in ``--tasks`` and in items (``"mml"``).
-``ITEMS_PER_SCENARIO: int``
-    Items one scenario yields (STMF: 3, RLE: 2, others 1). ``--per-task N`` asks for
-    ``ceil(N / ITEMS_PER_SCENARIO)`` scenarios.
-``IMAGE_SIZE: tuple[int, int]``
-    ``(width, height)`` of the task's images; ``cartoqa validate`` checks it.
-``NEEDS_ROADS: bool``
-    Whether the task needs drivable roads (the build refuses extracts without them).
 ``prepare(ctx: BuildContext) -> object``
     Precompute candidates once per build (junctions, centres ...). May raise
     :class:`~cartoqa.errors.CartoqaError` when the extract cannot support the task.
@@ -23,8 +19,22 @@ A task module (e.g. :mod:`cartoqa.tasks.mml`) defines:
     earlier slots, so that an interrupted build resumes to the same result. Return
     ``None`` when no acceptable scenario was found for this slot.
 
-The MFS task (``cartoqa.tasks.mfs``, owned by the MFS engineer) plugs in through the
-same interface; it is listed in :data:`TASK_MODULES` but not in :data:`DEFAULT_TASKS`.
+Everything else is derived from the declarations (:mod:`cartoqa.tasks.registry`): the
+item schema, the parsers, the scoring sections, the dataset card, ``cartoqa validate``
+and the exports. ``docs/build.md`` ("Adding a task") has the checklist and an example.
+
+The MFS task (:mod:`cartoqa.tasks.mfs`) plugs in through the same interface; it is
+listed in :data:`TASK_MODULES` but not in :data:`DEFAULT_TASKS`.
+
+Suites
+------
+Tasks are registered per suite in :data:`SUITES`. The CartoMapQA tasks are built from an
+OSM extract, scenario by scenario, through ``prepare``/``make_scenario``; the tasks of
+another suite (MapIQ, :mod:`cartoqa.tasks.mapiq`; MapWise, :mod:`cartoqa.tasks.mapwise`)
+are built by that suite's own builder
+and declare ``prepare=None, make_scenario=None``, but their ``SPEC`` is a
+:class:`~cartoqa.tasks.spec.TaskSpec` like any other, so the derived registries cover
+them with no suite-specific code.
 """
 
 from __future__ import annotations
@@ -34,15 +44,69 @@ from types import ModuleType
 
 from cartoqa.errors import CartoqaError
 
-#: Task name -> module implementing the interface above, in dataset order.
-TASK_MODULES: dict[str, str] = {
-    "mfs": "cartoqa.tasks.mfs",
-    "stmf": "cartoqa.tasks.stmf",
-    "mtmf": "cartoqa.tasks.mtmf",
-    "rle": "cartoqa.tasks.rle",
-    "mml": "cartoqa.tasks.mml",
-    "srn": "cartoqa.tasks.srn",
+#: Suite -> (task name -> module declaring it, ``SPEC``), in dataset order. A task's
+#: ``SPEC.suite`` must be the suite it is registered under (the registry checks).
+SUITES: dict[str, dict[str, str]] = {
+    "cartomapqa": {
+        "mfs": "cartoqa.tasks.mfs",
+        "stmf": "cartoqa.tasks.stmf",
+        "mtmf": "cartoqa.tasks.mtmf",
+        "rle": "cartoqa.tasks.rle",
+        "mml": "cartoqa.tasks.mml",
+        "srn": "cartoqa.tasks.srn",
+    },
+    "mapiq": {
+        "mapiq_rv": "cartoqa.tasks.mapiq.retrieve_value",
+        "mapiq_ppc": "cartoqa.tasks.mapiq.pairwise_comparison",
+        "mapiq_se": "cartoqa.tasks.mapiq.spatial_extremes",
+        "mapiq_sc": "cartoqa.tasks.mapiq.spatial_clusters",
+        "mapiq_dr": "cartoqa.tasks.mapiq.determine_range",
+        "mapiq_rc": "cartoqa.tasks.mapiq.regional_comparison",
+    },
+    "mapwise": {
+        "mapwise_binary": "cartoqa.tasks.mapwise.binary",
+        "mapwise_single": "cartoqa.tasks.mapwise.single",
+        "mapwise_count": "cartoqa.tasks.mapwise.count",
+        "mapwise_list": "cartoqa.tasks.mapwise.lists",
+        "mapwise_range": "cartoqa.tasks.mapwise.ranges",
+        "mapwise_rank": "cartoqa.tasks.mapwise.rank",
+    },
 }
+
+#: Task name -> module declaring it (``SPEC``), every suite in dataset order: the one list
+#: of tasks the registry (:mod:`cartoqa.tasks.registry`) derives everything from.
+TASK_MODULES: dict[str, str] = {
+    name: module for suite in SUITES.values() for name, module in suite.items()
+}
+
+def suite_of(name: str) -> str | None:
+    """Return the suite a task is registered under in :data:`SUITES` (``None`` if none).
+
+    Examples
+    --------
+    >>> suite_of("mml"), suite_of("mapiq_rv"), suite_of("mapwise_rank"), suite_of("maze")
+    ('cartomapqa', 'mapiq', 'mapwise', None)
+    """
+    for suite, modules in SUITES.items():
+        if name in modules:
+            return suite
+    return None
+
+
+def extract_tasks() -> list[str]:
+    """Return the tasks ``cartoqa build --tasks`` makes from an OSM extract, in order.
+
+    Those of the CartoMapQA suite (and any task registered in :data:`TASK_MODULES` under
+    no suite); the other suites have their own builders (``cartoqa build --suite mapiq``,
+    ``--suite mapwise``).
+
+    Examples
+    --------
+    >>> extract_tasks()
+    ['mfs', 'stmf', 'mtmf', 'rle', 'mml', 'srn']
+    """
+    return [t for t in TASK_MODULES if suite_of(t) in (None, "cartomapqa")]
+
 
 #: Tasks ``cartoqa build`` makes when ``--tasks`` is not given: the five map tasks.
 DEFAULT_TASKS: tuple[str, ...] = ("stmf", "mtmf", "rle", "mml", "srn")
@@ -54,12 +118,12 @@ def parse_tasks(text: str) -> list[str]:
     Parameters
     ----------
     text : str
-        For example ``"mml,srn"``; ``"all"`` means every task in :data:`TASK_MODULES`.
+        For example ``"mml,srn"``; ``"all"`` means every task in :func:`extract_tasks`.
 
     Returns
     -------
     list of str
-        Distinct names ordered as in :data:`TASK_MODULES`.
+        Distinct names ordered as in :func:`extract_tasks`.
 
     Raises
     ------
@@ -71,14 +135,15 @@ def parse_tasks(text: str) -> list[str]:
     >>> parse_tasks("srn, mml,srn")
     ['mml', 'srn']
     """
+    known = extract_tasks()
     names = [t.strip().lower() for t in text.split(",")]
     if names == ["all"]:
-        return list(TASK_MODULES)
-    unknown = [t for t in names if t not in TASK_MODULES]
+        return list(known)
+    unknown = [t for t in names if t not in known]
     if unknown or not names:
         raise CartoqaError(f"unknown task {', '.join(repr(u) for u in unknown) or repr(text)}",
-                           fix="choose from " + ",".join(TASK_MODULES))
-    return [t for t in TASK_MODULES if t in names]
+                           fix="choose from " + ",".join(known))
+    return [t for t in known if t in names]
 
 
 def load_task(name: str) -> ModuleType:

@@ -11,7 +11,9 @@ icon that no data feature explains, no label running off the view).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, slot_rng
@@ -59,6 +61,29 @@ class FeatureMap:
     features: ViewFeatures
 
 
+def counted_features(features: ViewFeatures, types: Sequence[str]) -> list[dict[str, Any]]:
+    """The features an answer counts, for the item's provenance (``counted``).
+
+    Parameters
+    ----------
+    features : ViewFeatures
+        What the map shows.
+    types : sequence of str
+        The feature types the item asks about.
+
+    Returns
+    -------
+    list of dict
+        ``{"type", "name", "px"}`` per counted feature: ``name`` is the legible name or
+        ``None``, ``px`` its anchor in view pixels (drawn by ``cartoqa report``).
+    """
+    return [
+        {"type": t, "name": s.feature.name if s.name_legible and s.feature.name else None,
+         "px": [round(s.px[0], 1), round(s.px[1], 1)]}
+        for t in types for s in features.drawn(t)
+    ]
+
+
 def image_name(slot: int, zoom: int = FEATURE_MAP_ZOOM) -> str:
     """File name of map ``slot``'s image at a zoom.
 
@@ -104,14 +129,15 @@ def map_cells(bounds: tuple[float, float, float, float], zoom: int, *,
 
     Examples
     --------
-    A region of centres 2.2 views wide and 1 view high has 3 x 1 cells:
+    A region of centres 2.2 views wide and 1 view high has 4 x 2 cells (half a view
+    each, at least); the first row:
 
     >>> from groundtruth.projection import global_px_to_latlon
     >>> n, w = global_px_to_latlon(1000.0, 1000.0, 10)
     >>> s, e = global_px_to_latlon(1000.0 + 3.2 * 300, 1000.0 + 2 * 100, 10)
     >>> cells = map_cells((s, w, n, e), 10, width=300, height=100)
-    >>> [(round(x0), round(x1)) for x0, _, x1, _ in cells]
-    [(1205, 1315), (1425, 1535), (1645, 1755)]
+    >>> len(cells), [(round(x0), round(x1)) for x0, _, x1, _ in cells[:4]]
+    (8, [(1191, 1274), (1356, 1439), (1521, 1604), (1686, 1769)])
     """
     s, w, n, e = bounds
     gx0, gy0 = latlon_to_global_px(n, w, zoom)

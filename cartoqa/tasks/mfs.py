@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,11 @@ from PIL import Image
 
 from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embedder, make_embedder
 from cartoqa.errors import CartoqaError
+from cartoqa.parsing import ParseResult, parse_choice
+from cartoqa.scoring.sections import aggregate_correct, measure_choice
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng
 from cartoqa.tasks.prompts import prompt, system_prompt
+from cartoqa.tasks.spec import RequestSpec, TaskSpec
 from renderers.mfs.spec import CATEGORIES, FeatureImage
 from renderers.mfs.swatches import SWATCH_ZOOMS
 from renderers.mfs.symbols import IMAGE_SIZE as _SIDE
@@ -545,3 +548,46 @@ def make_scenario(ctx: BuildContext, state: MfsState, slot: int) -> Scenario:
     """Make MFS item ``slot`` (one item per scenario)."""
     item, png = make_item(state, seed=ctx.seed, slot=slot)
     return Scenario(items=[item], images={f"{item['id']}.png": png})
+
+
+def parse_answer(item: Mapping[str, Any], text: str) -> ParseResult:
+    """Read the letter of a response, accepting an option's label for its letter."""
+    options = item.get("options")
+    return parse_choice(text, options=options if isinstance(options, Mapping) else None)
+
+
+def answer_text(answer: Mapping[str, Any]) -> str:
+    """The reference response: ``Answer: C``."""
+    return f"Answer: {answer['letter']}"
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Map-feature symbols: which feature is shown (five options).",
+    requests=(
+        RequestSpec(
+            "choice",
+            answer_schema={
+                "type": "object", "required": ["letter", "label"],
+                "properties": {"letter": {"type": "string", "pattern": "^[A-Z]$"},
+                               "label": {"type": "string"}},
+            },
+            parse=parse_answer,
+            answer_text=answer_text,
+            metrics=("accuracy",),
+            headline=("accuracy",),
+            measure=measure_choice,
+            aggregate=aggregate_correct,
+            sample_answer={"letter": "C", "label": "park"},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    map_task=False,
+    options_schema={"type": "object"},
+    sample_strata={"category": "area", "osm_class": "leisure=park"},
+    sample_options={"A": "pharmacy", "B": "bank", "C": "park", "D": "river", "E": "bus stop"},
+)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from cartoqa.errors import CartoqaError
+from cartoqa.parsing import bulleted, parse_roads
+from cartoqa.scoring.sections import aggregate_correct, measure_roads
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.drawing import MarkerSpec, draw_scene
@@ -23,6 +25,7 @@ from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.roads import RoadIndex, names_drawn
 from cartoqa.tasks.rules import marker_on_screen, names_not_drawn, other_road_near
 from cartoqa.tasks.sampling import permuted, pick
+from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.tasks.views import (
     extract_bounds,
     fit_to_data,
@@ -157,3 +160,34 @@ def _try_junction(ctx: BuildContext, state: State, slot: int, attempt: int, node
                      prompt("mml_roads", color=color), {"roads": sorted(names)},
                      {"color": color, "zoom": zoom}, prov)
     return Scenario(items=[item], images={image_name: scene.png})
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Marker location: the two named roads meeting at a marker.",
+    requests=(
+        RequestSpec(
+            "roads",
+            answer_schema={
+                "type": "object", "required": ["roads"], "additionalProperties": False,
+                "properties": {"roads": {"type": "array",
+                                         "items": {"type": "string", "minLength": 1},
+                                         "minItems": 2, "maxItems": 2}},
+            },
+            parse=text_parser(parse_roads),
+            answer_text=lambda answer: bulleted(answer["roads"]),
+            metrics=("accuracy",),
+            headline=("accuracy",),
+            measure=measure_roads,
+            aggregate=aggregate_correct,
+            sample_answer={"roads": ["Mannerheimintie", "Aleksanterinkatu"]},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    strata=("color", "zoom"),
+    sample_strata={"color": "blue", "zoom": 18},
+)

@@ -7,13 +7,17 @@ image in both tasks.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.parsing import ParseResult, parse_multi
+from cartoqa.scoring.sections import aggregate_multi, measure_multi
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import feature_map
+from cartoqa.tasks.feature_maps import counted_features, feature_map
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
+from cartoqa.tasks.spec import RequestSpec, TaskSpec
 from groundtruth.catalogue import feature_type_names
 
 NAME = "mtmf"
@@ -44,8 +48,68 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     types: list[str] = list(state)
     vf = fmap.features
     answer = {"types": {t: {"count": vf.count(t), "names": vf.names(t)} for t in types}}
-    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt)
+    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
+                      counted=counted_features(vf, types))
     item = base_item(item_id(NAME, slot), NAME, "all", f"images/{fmap.image}",
                      question(types), answer, {"zoom": fmap.view.zoom}, prov)
     images = {} if ctx.image_exists(fmap.image) else {fmap.image: fmap.png}
     return Scenario(items=[item], images=images)
+
+
+def parse_answer(item: Mapping[str, Any], text: str) -> ParseResult:
+    """Read the JSON object of a response, for the types the item asks about."""
+    types = list(((item.get("answer") or {}).get("types") or {}).keys())
+    return parse_multi(text, types=types)
+
+
+def answer_text(answer: Mapping[str, Any]) -> str:
+    """The reference response: the count and names per type, as fenced JSON."""
+    body = {
+        name: {"count": entry.get("count", 0), "names": list(entry.get("names") or [])}
+        for name, entry in (answer.get("types") or {}).items()
+    }
+    return "```json\n" + json.dumps(body, ensure_ascii=False, indent=1) + "\n```"
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Multi-type map features: count and names of all 22 types, as JSON.",
+    requests=(
+        RequestSpec(
+            "all",
+            answer_schema={
+                "type": "object", "required": ["types"],
+                "properties": {
+                    "types": {
+                        "type": "object", "minProperties": 1,
+                        "additionalProperties": {
+                            "type": "object", "required": ["count", "names"],
+                            "properties": {
+                                "count": {"type": "integer", "minimum": 0},
+                                "names": {"type": "array", "items": {"type": "string"}},
+                            },
+                        },
+                    },
+                },
+            },
+            parse=parse_answer,
+            answer_text=answer_text,
+            metrics=("rmse", "r2", "precision", "recall", "f1"),
+            headline=("f1",),
+            measure=measure_multi,
+            aggregate=aggregate_multi,
+            sample_answer={"types": {
+                "restaurant": {"count": 2, "names": ["Savotta", "Ravintola Kuu"]},
+                "bank": {"count": 1, "names": ["Nordea"]},
+                "park": {"count": 0, "names": []},
+            }},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    strata=("zoom",),
+    sample_strata={"zoom": 19},
+)

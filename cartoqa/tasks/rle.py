@@ -14,11 +14,15 @@ Rejected candidates are counted by reason (:data:`REJECT_REASONS`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
 from cartoqa.errors import CartoqaError
+from cartoqa.parsing import ParseResult, format_number, parse_length
+from cartoqa.scoring.sections import aggregate_length, measure_length
 from cartoqa.settings import MAX_ZOOM, MIN_ZOOM, VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.drawing import MarkerSpec, draw_scene
@@ -33,6 +37,7 @@ from cartoqa.tasks.rules import (
     rle_difficulty,
 )
 from cartoqa.tasks.sampling import permuted, pick_round
+from cartoqa.tasks.spec import RequestSpec, TaskSpec
 from cartoqa.tasks.views import (
     extract_bounds,
     fit_to_data,
@@ -175,3 +180,44 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         ]
         return Scenario(items=items, images={image_name: scene.png})
     return None
+
+
+def parse_answer(item: Mapping[str, Any], text: str) -> ParseResult:
+    """Read a length, converted to the unit the item asks for."""
+    unit = str((item.get("answer") or {}).get("unit", "m"))
+    return parse_length(text, unit=unit if unit in ("m", "ft") else "m")
+
+
+def answer_text(answer: Mapping[str, Any]) -> str:
+    """The reference response: ``Answer: 523.4 m``."""
+    return f"Answer: {format_number(answer['value'])} {answer.get('unit', 'm')}"
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Route length estimation: length of a blue path between two blue markers.",
+    requests=(
+        RequestSpec(
+            "length",
+            answer_schema={
+                "type": "object", "required": ["value", "unit"], "additionalProperties": False,
+                "properties": {"value": {"type": "number", "exclusiveMinimum": 0},
+                               "unit": {"enum": list(UNITS)}},
+            },
+            parse=parse_answer,
+            answer_text=answer_text,
+            metrics=("rmse_m", "mae_m", "mape", "r2"),
+            measure=measure_length,
+            aggregate=aggregate_length,
+            extra_strata=(("difficulty", "unit"),),
+            sample_answer={"value": 523.4, "unit": "m"},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    strata=("difficulty", "unit", "zoom"),
+    sample_strata={"difficulty": "simple", "unit": "m", "zoom": 17},
+)

@@ -25,11 +25,14 @@ build.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import networkx as nx
 
 from cartoqa.errors import CartoqaError
+from cartoqa.parsing import parse_route
+from cartoqa.scoring.sections import aggregate_route, measure_route
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.drawing import MarkerSpec, draw_scene
@@ -49,6 +52,7 @@ from cartoqa.tasks.rules import (
     steps_under_markers,
 )
 from cartoqa.tasks.sampling import permuted, pick_round
+from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.tasks.views import (
     extract_bounds,
     fit_to_data,
@@ -250,3 +254,36 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
                          {"zoom": zoom, "n_steps": legs}, prov)
         return Scenario(items=[item], images={image_name: scene.png})
     return None
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Shortest route navigation: steps from the blue to the red marker.",
+    requests=(
+        RequestSpec(
+            "route",
+            answer_schema={
+                "type": "object", "required": ["steps"], "additionalProperties": False,
+                "properties": {"steps": {"type": "array", "minItems": 3,
+                                         "prefixItems": [{"const": "blue"}],
+                                         "items": {"type": "string", "minLength": 1}}},
+            },
+            parse=text_parser(parse_route),
+            answer_text=lambda answer: json.dumps(list(answer["steps"]), ensure_ascii=False),
+            metrics=("exact_route", "step_accuracy", "connectivity"),
+            headline=("exact_route", "step_accuracy", "connectivity"),
+            measure=measure_route,
+            aggregate=aggregate_route,
+            uses_connectivity=True,
+            sample_answer={"steps": ["blue", "turn left", "Mannerheimintie", "turn right",
+                                     "Lönnrotinkatu", "red"]},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    strata=("zoom", "n_steps"),
+    sample_strata={"zoom": 18, "n_steps": 2},
+)

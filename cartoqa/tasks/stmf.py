@@ -8,13 +8,24 @@ Answers count only what the rendering shows (:mod:`cartoqa.visibility`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.parsing import bulleted, format_number, parse_count, parse_names, parse_yes_no
+from cartoqa.scoring.sections import (
+    aggregate_count,
+    aggregate_presence,
+    aggregate_prf,
+    measure_count,
+    measure_names,
+    measure_presence,
+)
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import feature_map
+from cartoqa.tasks.feature_maps import counted_features, feature_map
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
+from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
 from groundtruth.catalogue import feature_type_names
 
 NAME = "stmf"
@@ -101,7 +112,8 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     if ftype is None:
         return None
     image = f"images/{fmap.image}"
-    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt)
+    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
+                      counted=counted_features(vf, [ftype]))
     strata = {"feature_type": ftype, "zoom": fmap.view.zoom}
     names = vf.names(ftype)
     answers: dict[str, dict[str, Any]] = {
@@ -117,3 +129,70 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     ]
     images = {} if ctx.image_exists(fmap.image) else {fmap.image: fmap.png}
     return Scenario(items=items, images=images)
+
+
+def names_text(answer: Mapping[str, Any]) -> str:
+    """The reference response to a names question: a bulleted list, or ``None``."""
+    names = list(answer.get("names") or [])
+    return bulleted(names) if names else "None"
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Single-type map features at zoom 19: presence, count and names of one type.",
+    requests=(
+        RequestSpec(
+            "presence",
+            answer_schema={
+                "type": "object", "required": ["present"], "additionalProperties": False,
+                "properties": {"present": {"type": "boolean"}},
+            },
+            parse=text_parser(parse_yes_no),
+            answer_text=lambda answer: "Yes" if answer["present"] else "No",
+            metrics=("accuracy", "macro_f1"),
+            headline=("accuracy", "macro_f1"),
+            measure=measure_presence,
+            aggregate=aggregate_presence,
+            sample_answer={"present": True},
+        ),
+        RequestSpec(
+            "count",
+            answer_schema={
+                "type": "object", "required": ["count"], "additionalProperties": False,
+                "properties": {"count": {"type": "integer", "minimum": 0}},
+            },
+            parse=text_parser(parse_count),
+            answer_text=lambda answer: f"Answer: {format_number(answer['count'])}",
+            metrics=("rmse", "mae", "r2", "accuracy"),
+            headline=("accuracy",),
+            measure=measure_count,
+            aggregate=aggregate_count,
+            sample_answer={"count": 3},
+        ),
+        RequestSpec(
+            "names",
+            answer_schema={
+                "type": "object", "required": ["names", "unnamed"],
+                "additionalProperties": False,
+                "properties": {
+                    "names": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                    "unnamed": {"type": "integer", "minimum": 0},
+                },
+            },
+            parse=text_parser(parse_names),
+            answer_text=names_text,
+            metrics=("precision", "recall", "f1"),
+            headline=("f1",),
+            measure=measure_names,
+            aggregate=aggregate_prf,
+            sample_answer={"names": ["Café Ekberg", "Kaffa Roastery"], "unnamed": 1},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    strata=("feature_type", "zoom"),
+    sample_strata={"feature_type": "coffee shop", "zoom": 19},
+)

@@ -165,9 +165,14 @@ class ViewFeatures:
         return len(reader_groups(drawn, kind))
 
     def names(self, feature_type: str) -> list[str]:
-        """Distinct legible names of the type, sorted."""
-        return sorted({s.feature.name for s in self.drawn(feature_type)
-                       if s.name_legible and s.feature.name})
+        """Legible names of the type, one per drawn feature, sorted (repeats kept).
+
+        Five bus stops each labelled *Hakaniemi* give *Hakaniemi* five times, so the
+        names plus :meth:`unnamed` make the count, and scoring matches names as
+        multisets (docs/scoring.md, *Names as multisets*).
+        """
+        return sorted(s.feature.name for s in self.drawn(feature_type)
+                      if s.name_legible and s.feature.name)
 
     def unnamed(self, feature_type: str) -> int:
         """Drawn features of the type whose name a reader cannot read."""

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shapely.geometry import Point
+
 from cartoqa.tasks.base import BuildContext
-from cartoqa.tasks.feature_maps import FEATURE_MAP_ZOOM, candidate_view, image_name
+from cartoqa.tasks.feature_maps import (
+    FEATURE_MAP_ZOOM,
+    candidate_view,
+    counted_features,
+    image_name,
+)
+from cartoqa.visibility import ViewFeatures
+from cartoqa.visibility.sightings import Sighting
 from groundtruth.extracts import resolve_extract
+from groundtruth.features import Feature
 
 
 def test_the_zoom_is_a_parameter_defaulting_to_19(tmp_path: Path) -> None:
@@ -52,3 +62,24 @@ def test_no_map_past_the_last_cell(tmp_path: Path) -> None:
     cells = map_cells(ctx.extract.bounds or (0, 0, 0, 0), 19)
     assert len(cells) > 12
     assert candidate_view(ctx, len(cells), 0) is None  # past the cells: no map
+
+
+def _sighting(name: str | None, px: tuple[float, float], *, drawn: bool = True,
+              legible: bool = True, edge: bool = False) -> Sighting:
+    feature = Feature("cafe", "symbol", name, ("node/1",), 60.0, 25.0, Point(25.0, 60.0))
+    return Sighting(feature, px, drawn=drawn, name_legible=legible, edge=edge,
+                    label_cut=False, score=1.0)
+
+
+def test_counted_features_are_the_ones_a_reader_counts() -> None:
+    vf = ViewFeatures(by_type={"cafe": [
+        _sighting("Aalto", (10.04, 20.06)),
+        _sighting("Hidden name", (30.0, 40.0), legible=False),
+        _sighting("Not drawn", (50.0, 60.0), drawn=False),
+        _sighting("At the edge", (1.0, 2.0), edge=True),
+    ]})
+    assert counted_features(vf, ["cafe", "bar"]) == [
+        {"type": "cafe", "name": "Aalto", "px": [10.0, 20.1]},
+        {"type": "cafe", "name": None, "px": [30.0, 40.0]},
+    ]
+    assert len(counted_features(vf, ["cafe"])) == vf.count("cafe")

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
-import types
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from cartoqa.dataset.validate import validate_dataset
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.base import Scenario
+from cartoqa.tasks.mml import SPEC as MML_SPEC
+from cartoqa.tasks.spec import TaskSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,26 +102,22 @@ def test_a_count_mismatch_names_the_difference(tmp_path: Path) -> None:
                       "manifest, 3 in items.jsonl"]
 
 
-def _flaky_task(fail_from: int) -> types.ModuleType:
+def _flaky_task(fail_from: int) -> TaskSpec:
     """A task whose slots from ``fail_from`` on find no scenario (like a sparse extract)."""
-    task = types.ModuleType("flaky")
-    task.NAME = "mml"  # type: ignore[attr-defined]
-    task.ITEMS_PER_SCENARIO = 1  # type: ignore[attr-defined]
-    task.prepare = lambda ctx: None  # type: ignore[attr-defined]
 
     def make_scenario(ctx: Any, state: Any, slot: int) -> Scenario | None:
         if slot >= fail_from:
             return None
         return Scenario(items=[mml_item(slot)], images={f"mml-{slot:04d}.png": png()})
 
-    task.make_scenario = make_scenario  # type: ignore[attr-defined]
-    return task
+    return dataclasses.replace(MML_SPEC, prepare=lambda ctx: None, make_scenario=make_scenario,
+                               items_per_scenario=1, needs_roads=False)
 
 
 def test_the_shortfall_notice_says_what_was_tried(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(build_module, "load_task", lambda name: _flaky_task(2))
+    monkeypatch.setattr(build_module, "load_spec", lambda name: _flaky_task(2))
     notices: list[str] = []
     report = build_dataset(extract="helsinki", out=tmp_path / "ds", tasks=["mml"],
                            per_task=10, progress=False, log=notices.append,

@@ -218,13 +218,77 @@ def write_synthetic_dataset(
         ``README.md``; it passes ``cartoqa validate`` (the manifest's
         ``image_sizes`` record the tiny size).
     """
-    items = synthetic_items(copies=copies)
+    return write_items_dataset(root, synthetic_items(copies=copies), image_size=image_size)
+
+
+def spec_items() -> list[dict[str, Any]]:
+    """Return one item per request of every declared task, from the declarations' samples.
+
+    Unlike :func:`synthetic_items` (a fixed list), these follow the task registry: a
+    newly declared task gets its items here without editing this file.
+
+    Returns
+    -------
+    list of dict
+        Items in the dataset format, sorted by id.
+    """
+    from cartoqa.tasks.registry import task_specs
+
+    items: list[dict[str, Any]] = []
+    for spec in task_specs():
+        for n, request in enumerate(spec.requests):
+            item_id = f"{spec.name}-{n:04d}"
+            strata = dict(spec.sample_strata)
+            items.append({
+                "id": item_id,
+                "task": spec.name,
+                "request": request.name,
+                "image": f"images/{item_id}.png",
+                "system_prompt": SYSTEM_PROMPT,
+                "question": f"A sample {spec.name} {request.name} question.",
+                "options": dict(spec.sample_options) if spec.sample_options else None,
+                "answer": json.loads(json.dumps(request.sample_answer)),
+                "strata": strata,
+                "provenance": (json.loads(json.dumps(spec.sample_provenance))
+                               if spec.sample_provenance is not None else {
+                    "extract": "synthetic",
+                    "extract_sha256": "0" * 64,
+                    "seed": 0,
+                    "zoom": strata.get("zoom", 19),
+                    "center": [60.1675, 24.9425],
+                    "bounds": [60.165, 24.93, 60.17, 24.955],
+                }),
+            })
+    items.sort(key=lambda it: it["id"])
+    return items
+
+
+def write_items_dataset(
+    root: Path, items: list[dict[str, Any]], *, image_size: tuple[int, int] = (8, 6)
+) -> Path:
+    """Write a dataset folder holding ``items`` (each with its own tiny PNG).
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        Folder to create (must not hold a dataset already).
+    items : list of dict
+        Items sorted by id, their ``image`` under ``images/``.
+    image_size : tuple of int
+        Width and height of each PNG in pixels.
+
+    Returns
+    -------
+    pathlib.Path
+        ``root``, holding ``items.jsonl``, ``images/``, ``manifest.json``, ``README.md``.
+    """
     (root / "images").mkdir(parents=True, exist_ok=True)
     for index, item in enumerate(items):
         _write_png(root / item["image"], index, image_size)
-    with (root / "items.jsonl").open("w", encoding="utf-8") as fh:
-        for item in items:
-            fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+    from cartoqa.dataset.writer import dataset_checksums
+
+    items_text = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
+    (root / "items.jsonl").write_text(items_text, encoding="utf-8")
     manifest = {
         "name": "synthetic",
         "format_version": 1,
@@ -232,6 +296,8 @@ def write_synthetic_dataset(
         "extract": {"name": "synthetic", "sha256": "0" * 64},
         "image_sizes": {task: list(image_size) for task in sorted({i["task"] for i in items})},
         "counts": count_items(items),
+        # as the writer records them, so that ``cartoqa validate`` can detect edits
+        "checksums": dataset_checksums(root, items_text, sorted({i["image"] for i in items})),
     }
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (root / "README.md").write_text(

@@ -176,6 +176,26 @@ def test_missing_chromium_names_the_packages() -> None:
     assert "chromium" in message and "scripts/install.sh" in message
 
 
+def test_recorded_requests_include_a_refused_remote_one(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    Image.new("RGB", (4, 4), "red").save(tmp_path / "dot.png")
+    page.write_text("<img src='dot.png'><img src='http://record.invalid/x.png'>")
+    ready = "return Array.from(document.images).every(i => i.complete);"
+    with Browser(width=200, height=100, record_requests=True) as browser:
+        browser.allow(tmp_path)
+        browser.capture(page.as_uri(), ready_js=ready)
+        # Chromium may also ask for the origin's favicon, in its own time.
+        seen = [u for u in browser.requests() if not u.endswith("/favicon.ico")]
+        assert seen[0] == browser.url_for(page.as_uri())
+        assert sorted(seen[1:]) == sorted([browser.url_for((tmp_path / "dot.png").as_uri()),
+                                           "http://record.invalid/x.png"])
+        assert browser.requests() == []  # each call returns what came since the last
+    with Browser(width=200, height=100) as browser:  # not recording
+        browser.allow(tmp_path)
+        browser.capture(page.as_uri(), ready_js=ready)
+        assert browser.requests() == []
+
+
 @pytest.mark.parametrize("victim", ["browser", "helpers"])
 def test_browser_restarts_after_a_crash(
     flat_tiles: FlatTiles, web_assets: Path, victim: str

@@ -8,6 +8,7 @@ kill.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -19,8 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from renderers.browser import Browser, descendant_pids
-from renderers.scratch import process_start_ticks, reap_stale
+from renderers.browser import (
+    BROWSER_USER,
+    LOCAL_ORIGIN,
+    Browser,
+    browser_account,
+    descendant_pids,
+)
+from renderers.errors import RenderError
+from renderers.scratch import private_tempdir, process_start_ticks, reap_stale
 from renderers.waiting import wait_for_exit
 
 pytestmark = pytest.mark.slow
@@ -28,11 +36,22 @@ pytestmark = pytest.mark.slow
 READY = "return document.readyState === 'complete'"
 
 
-def _page(tmp_path: Path, body: str = "<h1>cartoqa</h1>") -> str:
+def _page(tmp_path: Path, body: str = "<h1>cartoqa</h1>", browser: Browser | None = None,
+          ) -> str:
     page = tmp_path / "page.html"
     page.write_text(f"<html><body>{body}</body></html>", encoding="utf-8")
     page.chmod(0o644)
+    if browser is not None:  # as root the browser user cannot read it: serve it
+        browser.allow(tmp_path)
     return page.as_uri()
+
+
+def _ids(pid: int) -> tuple[list[int], list[int], list[int]]:
+    """Real/effective/saved/fs user ids, group ids and supplementary groups of a process."""
+    fields = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return ([int(x) for x in fields["Uid"].split()], [int(x) for x in fields["Gid"].split()],
+            [int(x) for x in fields["Groups"].split()])
 
 
 def _socket_inodes(pids: list[int]) -> set[str]:
@@ -105,7 +124,7 @@ _INTRUDER = textwrap.dedent("""
                     reason="needs root to act as another local user")
 def test_another_local_user_cannot_drive_the_browser(tmp_path: Path) -> None:
     with Browser() as browser:
-        browser.capture(_page(tmp_path), ready_js=READY)
+        browser.capture(_page(tmp_path, browser=browser), ready_js=READY)
         assert browser.pid is not None
         family = [browser.pid, *descendant_pids(browser.pid)]
         # No TCP port (no chromedriver, no DevTools port). The only listening socket is
@@ -129,15 +148,19 @@ def test_another_local_user_cannot_drive_the_browser(tmp_path: Path) -> None:
         )
         assert result.stdout.strip() == "[]", result.stdout
         # And this browser, driven by its owner, works: the pipe is the only way in.
-        png, title = browser.capture(_page(tmp_path, "<title>t</title>"), ready_js=READY,
+        png, title = browser.capture(_page(tmp_path, "<title>t</title>", browser),
+                                     ready_js=READY,
                                      probe_js="return document.title")
         assert title == "t" and png.startswith(b"\x89PNG")
 
 
 @pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace")
 def test_chromium_makes_no_dns_query(tmp_path: Path) -> None:
-    log = tmp_path / "strace.log"
-    wrapper = tmp_path / "chromium"
+    account = browser_account()
+    # As root Chromium runs as the browser user: the wrapper and its log must be its.
+    traced = private_tempdir("stracetest", owner=account[0] if account else None)
+    log = traced / "strace.log"
+    wrapper = traced / "chromium"
     wrapper.write_text(
         "#!/bin/sh\n"
         f"exec strace -f -qq -e trace=connect,sendto,sendmsg,sendmmsg -o {log} "
@@ -145,12 +168,14 @@ def test_chromium_makes_no_dns_query(tmp_path: Path) -> None:
     )
     wrapper.chmod(0o755)
     # A page that asks for a remote image: its host name must not be looked up either.
-    uri = _page(tmp_path, "<img src='http://tile.example.org/1/2/3.png'><h1>x</h1>")
     with Browser(chromium=wrapper) as browser:
+        uri = _page(tmp_path, "<img src='http://tile.example.org/1/2/3.png'><h1>x</h1>",
+                    browser)
         browser.capture(uri, ready_js=READY)
         time.sleep(5)  # background services (updates, accounts) start within seconds
         browser.capture(uri, ready_js=READY)
     calls = log.read_text()
+    shutil.rmtree(traced)
     dns = [line for line in calls.splitlines() if "htons(53)" in line]
     ipv4 = [line for line in calls.splitlines() if "sa_family=AF_INET," in line]
     assert dns == [] and ipv4 == [], (dns + ipv4)[:5]
@@ -159,7 +184,7 @@ def test_chromium_makes_no_dns_query(tmp_path: Path) -> None:
 def test_close_leaves_no_temporary_files(tmp_path: Path) -> None:
     before = {p.name for p in Path("/tmp").iterdir() if "chromium" in p.name.lower()}
     browser = Browser()
-    browser.capture(_page(tmp_path), ready_js=READY)
+    browser.capture(_page(tmp_path, browser=browser), ready_js=READY)
     scratch = browser.scratch_dir
     assert scratch is not None and oct(scratch.stat().st_mode & 0o777) == "0o700"
     browser.close()
@@ -173,6 +198,7 @@ _KILLED_OWNER = textwrap.dedent("""
     from pathlib import Path
     from renderers.browser import Browser
     b = Browser()
+    b.allow(Path(sys.argv[1]).parent)
     b.capture(Path(sys.argv[1]).as_uri(), ready_js="return true")
     print(b.pid, b.scratch_dir, flush=True)
     sys.stdin.read()
@@ -196,5 +222,79 @@ def test_browser_dies_with_a_killed_owner_and_its_folder_is_reaped(tmp_path: Pat
     assert wait_for_exit(family, 20.0), [p for p in family if process_start_ticks(p) == start]
     scratch = Path(scratch_text)
     assert scratch.exists()  # SIGKILL leaves the folder ...
-    assert scratch in reap_stale("browser")  # ... and the next browser removes it
+    account = browser_account()
+    # ... and the next browser removes it (as root: a folder of the browser user)
+    assert scratch in reap_stale("browser", owner=account[0] if account else None)
     assert not scratch.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the browser changes user only for root")
+def test_as_root_chromium_runs_as_an_unprivileged_user_with_its_sandbox(
+    tmp_path: Path,
+) -> None:
+    account = browser_account()
+    assert account is not None and account[0] != 0
+    uid, gid = account
+    with Browser() as browser:
+        browser.capture(_page(tmp_path, browser=browser), ready_js=READY)
+        assert browser.pid is not None
+        family = [browser.pid, *descendant_pids(browser.pid)]
+        assert len(family) > 1  # helpers (zygotes, renderer) are checked too
+        for pid in family:
+            uids, gids, groups = _ids(pid)
+            assert set(uids) == {uid}, (pid, uids)
+            assert set(gids) == {gid}, (pid, gids)
+            assert not set(groups) - {gid}, (pid, groups)  # root's groups are dropped
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            assert b"--no-sandbox" not in cmdline
+        # Chromium's sandbox is on: the renderers run in their own user namespace.
+        renderers = [p for p in family
+                     if b"--type=renderer" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        assert renderers
+        own_ns = os.readlink("/proc/self/ns/user")
+        assert all(os.readlink(f"/proc/{p}/ns/user") != own_ns for p in renderers)
+        # Its private folder belongs to that user, mode 0700.
+        scratch = browser.scratch_dir
+        assert scratch is not None
+        info = scratch.stat()
+        assert (info.st_uid, info.st_mode & 0o777) == (uid, 0o700)
+        assert BROWSER_USER == "cartoqa-browser"
+
+
+_TRY_READ = """
+return Promise.all(%s.map(function (url) {
+  return fetch(url).then(function (r) { return r.text(); })
+                   .then(function (t) { return 'read ' + t.length; },
+                         function (e) { return 'failed'; });
+}));
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the browser changes user only for root")
+def test_a_page_cannot_read_root_files(tmp_path: Path) -> None:
+    secret = Path("/root/.cartoqa-test-secret")
+    secret.write_text("root only")
+    try:
+        with Browser() as browser:
+            uri = _page(tmp_path, "<h1>x</h1><iframe src='file:///etc/shadow'></iframe>",
+                        browser)
+            (tmp_path / "ok.js").write_text("var fine = 1;")
+            urls = ["file:///etc/shadow", f"file://{secret}", LOCAL_ORIGIN + "/etc/shadow",
+                    LOCAL_ORIGIN + str(secret), LOCAL_ORIGIN + "/etc/passwd.js",
+                    LOCAL_ORIGIN + str(tmp_path) + "/../../../etc/shadow",
+                    LOCAL_ORIGIN + str(tmp_path / "ok.js")]
+            browser.capture(uri, ready_js=READY)
+            got = browser._evaluate("(function () {" + _TRY_READ % json.dumps(urls) + "})()",
+                                    await_promise=True)
+            # Only the allowed file is read: the test can tell reading from failing.
+            assert got == ["failed"] * 6 + ["read 13"], got
+            _, frame = browser.capture(uri, ready_js=READY, probe_js=(
+                "var d = null; try { d = document.querySelector('iframe')"
+                ".contentDocument.body.innerText; } catch (e) { d = 'blocked'; }"
+                "return d;"))
+            assert frame in (None, "", "blocked"), frame
+            # Navigating the page itself to a root file fails too.
+            with pytest.raises(RenderError):
+                browser.capture("file:///etc/shadow", ready_js=READY)
+    finally:
+        secret.unlink()

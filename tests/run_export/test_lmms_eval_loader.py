@@ -17,8 +17,10 @@ import pytest
 
 from cartoqa.cli import main
 from cartoqa.exports.hf import item_from_row
-from cartoqa.exports.lmms_eval_support import LOWER_IS_BETTER
 from cartoqa.scoring import answer_as_text
+
+#: Metrics where a lower value is better (what the exported configs must say).
+LOWER_IS_BETTER = frozenset({"rmse", "mae", "rmse_m", "mae_m", "mape"})
 
 lmms_tasks = pytest.importorskip("lmms_eval.tasks")
 

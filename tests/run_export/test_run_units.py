@@ -127,8 +127,11 @@ def test_parse_prediction_bytes_truncated_tail() -> None:
     records, end = parse_prediction_bytes(good)
     assert (len(records), end) == (2, len(good))
     assert parse_prediction_bytes(b"") == ([], 0)
-    # A complete-looking object without its newline is still an interrupted write.
-    assert parse_prediction_bytes(b'{"id": "a", "response": "x"}') == ([], 0)
+    # A complete object without its newline is a complete record (as `cartoqa score`
+    # reads it); a fragment is not.
+    assert parse_prediction_bytes(b'{"id": "a", "response": "x"}') == (
+        [{"id": "a", "response": "x"}], 28)
+    assert parse_prediction_bytes(b'{"id": "a", "response": "x"') == ([], 0)
 
 
 def test_parse_prediction_bytes_rejects_a_bad_complete_line() -> None:
@@ -153,6 +156,19 @@ def test_writer_and_resume_repair(tmp_path: Path) -> None:
         writer.write({"id": "c", "response": "z"})
     assert [r["id"] for r in load_for_resume(path)] == ["a", "b", "c"]
     assert load_for_resume(tmp_path / "missing.jsonl") == []
+
+
+def test_resume_keeps_a_complete_last_line_without_newline(tmp_path: Path) -> None:
+    from cartoqa.scoring.io import read_predictions
+
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b'{"id": "a", "response": "x"}\n{"id": "b", "response": "y"}')
+    assert list(read_predictions(path)[0]) == ["a", "b"]  # what `cartoqa score` reads
+    assert [r["id"] for r in load_for_resume(path)] == ["a", "b"]  # what a rerun keeps
+    with PredictionWriter(path) as writer:
+        writer.write({"id": "c", "response": "z"})
+    assert [r["id"] for r in load_for_resume(path)] == ["a", "b", "c"]
+    assert list(read_predictions(path)[0]) == ["a", "b", "c"]
 
 
 def test_select_items_limit_and_answered() -> None:

@@ -142,10 +142,16 @@ def test_length_without_unit_is_read_in_the_item_unit_with_a_note() -> None:
 @pytest.mark.parametrize(
     "text",
     ["", "far", "500-600 m", "between 500 and 600 meters",
-     "The scale bar is 100 m; the path is about 525 m."],
+     "The path is about 525 m; the other branch is 600 m."],
 )
 def test_length_invalid(text: str) -> None:
     assert isinstance(parse_length(text, unit="m"), Invalid)
+
+
+def test_scale_bar_length_is_not_the_answer() -> None:
+    # the first length after "scale bar" is the bar's own; the other one is the answer
+    result = parse_length("The scale bar is 100 m; the path is about 525 m.", unit="m")
+    assert _value(result)["value"] == 525.0
 
 
 @pytest.mark.parametrize(
@@ -278,3 +284,28 @@ def test_parse_response_dispatch_and_missing_prediction() -> None:
     assert isinstance(parse_response({"task": "xyz", "request": "q"}, "A"), Invalid)
     rle = {"task": "rle", "request": "length", "answer": {"value": 1.0, "unit": "ft"}}
     assert _value(parse_response(rle, "1 m"))["value"] == pytest.approx(1 / 0.3048)
+
+
+#: CartoMapQA's 22 feature types (its paper's Table 9), as its prompts name them.
+CARTOMAPQA_TYPES = [
+    "Convenience store", "Supermarket", "Drug store/pharmacy", "General clinic", "Hospital",
+    "Restaurant", "Fast food store", "Coffee shop", "ATM or cash point", "Bank", "Playground",
+    "Park area", "Fitness center", "Clothes shop", "Beauty shop", "Water stream", "River",
+    "Bus stop", "Gas station", "Primary road", "Car parking lot", "Public toilet",
+]
+
+
+def test_one_synonym_table_covers_the_catalogue_both_ways() -> None:
+    from cartoqa.parsing import FEATURE_TYPE_SYNONYMS, canonical_type, cartomapqa_name
+    from groundtruth.catalogue import feature_type_names
+
+    names = feature_type_names()
+    assert set(FEATURE_TYPE_SYNONYMS) == set(names)
+    read = [canonical_type(t) for t in CARTOMAPQA_TYPES]
+    assert None not in read and sorted(map(str, read)) == sorted(names)
+    for name in names:
+        assert canonical_type(cartomapqa_name(name)) == name
+        for synonym in FEATURE_TYPE_SYNONYMS[name]:
+            assert canonical_type(synonym, names) == name, synonym
+    assert [cartomapqa_name(n) for n in ("fast food", "parking", "ATM")] == [
+        "Fast food store", "Car parking lot", "ATM or cash point"]

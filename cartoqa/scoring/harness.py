@@ -1,0 +1,224 @@
+"""Predictions written by other harnesses: VLMEvalKit files and lmms-eval sample logs.
+
+``cartoqa score`` reads, besides cartoqa's own JSON lines (``{"id", "response"}``):
+
+* **VLMEvalKit** prediction files (``<model>_<dataset>.xlsx``, or the same table as
+  ``.tsv``): the columns of the TSV ``cartoqa export --format vlmevalkit`` wrote plus
+  VLMEvalKit's ``prediction``; the item is found by the ``id`` column.
+* **lmms-eval** sample logs (``--log_samples``): JSON lines with ``doc_id``, ``doc``,
+  ``resps`` and ``filtered_resps``, or one JSON object whose ``logs`` list holds such
+  samples; the item is ``doc["id"]`` (the ``id`` column of the Hugging Face export the
+  task folder loads) and the response is the first of ``filtered_resps`` (else of
+  ``resps``).
+
+Anything else is refused with one line saying which formats are read.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from cartoqa.errors import CartoqaError
+
+#: What the error for an unreadable file lists.
+FORMATS = ("cartoqa JSON lines ({\"id\", \"response\"})",
+           "a VLMEvalKit prediction file (.xlsx or .tsv with `id` and `prediction` columns)",
+           "an lmms-eval sample log (--log_samples JSON lines with `doc` and `resps`)")
+
+_ID_COLUMNS = ("id", "cartoqa_id")
+_PREDICTION_COLUMNS = ("prediction", "response", "output")
+
+
+def unknown_format(path: Path, why: str) -> CartoqaError:
+    """The one-line error for a predictions file of no known format.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file.
+    why : str
+        What was found instead.
+
+    Returns
+    -------
+    CartoqaError
+        The error to raise.
+    """
+    return CartoqaError(f"{path} is not a predictions file cartoqa reads ({why})",
+                        fix="give " + "; or ".join(FORMATS))
+
+
+def _first_text(value: Any) -> str | None:
+    """The first string of a (nested) list, or the value when it is a string."""
+    while isinstance(value, list):
+        if not value:
+            return None
+        value = value[0]
+    if value is None:
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def is_lmms_eval_sample(row: Any) -> bool:
+    """Whether a decoded JSON value looks like one lmms-eval logged sample.
+
+    Parameters
+    ----------
+    row : Any
+        A decoded JSON value.
+
+    Returns
+    -------
+    bool
+        True for an object with ``doc`` or ``doc_id`` and ``resps`` or
+        ``filtered_resps``.
+
+    Examples
+    --------
+    >>> is_lmms_eval_sample({"doc_id": 0, "doc": {"id": "a"}, "resps": [["x"]]})
+    True
+    >>> is_lmms_eval_sample({"id": "a", "response": "x"})
+    False
+    """
+    return (isinstance(row, dict) and ("doc" in row or "doc_id" in row)
+            and ("resps" in row or "filtered_resps" in row))
+
+
+def _lmms_samples(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    stripped = text.lstrip()
+    if stripped.startswith("{") and "\n{" not in stripped.rstrip():
+        try:
+            whole = json.loads(stripped)
+        except json.JSONDecodeError:
+            whole = None
+        if isinstance(whole, dict) and isinstance(whole.get("logs"), list):
+            for number, row in enumerate(whole["logs"], start=1):
+                yield number, row
+            return
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):
+                continue  # a cut-off last line
+            raise CartoqaError(f"{path} line {number} is not valid JSON ({exc.msg})",
+                               fix="give the samples_*.jsonl file lmms-eval wrote") from None
+        yield number, row
+
+
+def read_lmms_eval(path: Path, text: str) -> tuple[dict[str, str], list[str]]:
+    """Read an lmms-eval sample log.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file (for messages).
+    text : str
+        Its content.
+
+    Returns
+    -------
+    tuple
+        Response per item id, and notes.
+
+    Raises
+    ------
+    CartoqaError
+        A sample is not an lmms-eval sample, its ``doc`` has no ``id``, or one item
+        has two different responses.
+    """
+    out: dict[str, str] = {}
+    notes: list[str] = []
+    for number, row in _lmms_samples(path, text):
+        if not is_lmms_eval_sample(row):
+            raise CartoqaError(f"{path} sample {number} is not an lmms-eval sample "
+                               "(no doc/doc_id and resps)",
+                               fix="give one samples_*.jsonl file of a cartoqa task")
+        doc = row.get("doc")
+        item_id = doc.get("id") if isinstance(doc, dict) else None
+        if item_id is None:
+            raise CartoqaError(f"{path} sample {number} has no doc.id",
+                               fix="run the task folder `cartoqa export --format lmms-eval` "
+                               "wrote (its documents carry the item id)")
+        response = _first_text(row.get("filtered_resps"))
+        if response is None:
+            response = _first_text(row.get("resps")) or ""
+        key = str(item_id)
+        if key in out and out[key] != response:
+            raise CartoqaError(f"{path} has two different responses for item {key!r}",
+                               fix="score one filter's samples at a time")
+        out[key] = response
+    notes.append(f"read {len(out)} lmms-eval samples from {path.name}")
+    return out, notes
+
+
+def _table_rows(path: Path) -> tuple[list[str], Iterable[tuple[Any, ...]]]:
+    if path.suffix.lower() == ".xlsx":
+        try:
+            import openpyxl
+        except ImportError:  # pragma: no cover - a dependency of cartoqa
+            raise CartoqaError("reading .xlsx needs openpyxl",
+                               fix="pip install openpyxl") from None
+        try:
+            book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        except Exception as exc:  # openpyxl raises many kinds on a broken file
+            raise unknown_format(path, f"not a readable .xlsx: {type(exc).__name__}") from None
+        rows = list(book.active.iter_rows(values_only=True)) if book.active else []
+        book.close()
+    else:
+        with path.open(encoding="utf-8", newline="") as fh:
+            delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+            rows = [tuple(r) for r in csv.reader(fh, delimiter=delimiter)]
+    if not rows:
+        raise unknown_format(path, "an empty table")
+    header = ["" if h is None else str(h).strip() for h in rows[0]]
+    return header, rows[1:]
+
+
+def read_vlmevalkit(path: Path) -> tuple[dict[str, str], list[str]]:
+    """Read a VLMEvalKit prediction table (``.xlsx``, ``.tsv`` or ``.csv``).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file.
+
+    Returns
+    -------
+    tuple
+        Response per item id, and notes.
+
+    Raises
+    ------
+    CartoqaError
+        No ``id`` or ``prediction`` column, or one id with two different predictions.
+    """
+    header, rows = _table_rows(path)
+    lower = [h.lower() for h in header]
+    id_col = next((lower.index(c) for c in _ID_COLUMNS if c in lower), None)
+    pred_col = next((lower.index(c) for c in _PREDICTION_COLUMNS if c in lower), None)
+    if pred_col is None:
+        raise unknown_format(path, f"a table without a `prediction` column: {header[:8]}")
+    if id_col is None:
+        raise CartoqaError(f"{path} has no `id` column, so its rows cannot be matched to "
+                           "items", fix="keep the `id` column of the TSV that `cartoqa "
+                           "export --format vlmevalkit` wrote")
+    out: dict[str, str] = {}
+    for number, row in enumerate(rows, start=2):
+        if id_col >= len(row) or row[id_col] in (None, ""):
+            continue
+        value = row[pred_col] if pred_col < len(row) else None
+        response = "" if value is None else str(value)
+        key = str(row[id_col])
+        if key in out and out[key] != response:
+            raise CartoqaError(f"{path} row {number}: a second prediction for item {key!r}",
+                               fix="keep one prediction per item")
+        out[key] = response
+    return out, [f"read {len(out)} VLMEvalKit predictions from {path.name}"]

@@ -1,0 +1,284 @@
+"""What the six MapIQ task modules share: the map a question is about, the task
+class wording, options and MapIQ's prompt structure.
+
+A MapIQ *map* is one variable drawn as one map type with one design variation; each
+task module turns it into questions (``make_questions``), one per question type it
+allows (MapIQ's Table 2; 19 per map over the six tasks). Ground truth comes from the
+classified data, the zones and the adjacency, never from the picture; the build keeps a
+map only when the pixel check shows that the picture agrees.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from groundtruth.thematic.classification import Classification
+from groundtruth.thematic.us_states import BY_CODE
+
+if TYPE_CHECKING:
+    from cartoqa.tasks.spec import TaskSpec
+
+#: MapIQ's question types, in Table 2's order, and the request names items use.
+QUESTION_TYPES: tuple[str, ...] = ("binary", "mcq", "list", "single")
+
+#: The letter of MCQ options; the last option of every MCQ is "None of the above".
+LETTERS = "abcdefgh"
+NOTA = "None of the above"
+
+
+@dataclass
+class MapContext:
+    """The map questions are asked about.
+
+    Attributes
+    ----------
+    map_type : str
+        ``"choropleth"``, ``"cartogram"`` or ``"proportional_symbol"``.
+    variation : str
+        ``"baseline"`` or one of the 15 design variations.
+    title : str
+        The variable's title (the map title, even when the map does not show it).
+    classification : Classification
+        The classes of the states that have data.
+    zoning : dict
+        State -> zone, for the states that have data.
+    adjacency : dict
+        State -> neighbours the reader sees: queen adjacency of the boundaries, or the
+        tiles that share an edge on a hexbin cartogram.
+    """
+
+    map_type: str
+    variation: str
+    title: str
+    classification: Classification
+    zoning: dict[str, str]
+    adjacency: Mapping[str, frozenset[str]] = field(repr=False)
+
+    @property
+    def classes(self) -> dict[str, int]:
+        """State -> class."""
+        return self.classification.classes
+
+    @property
+    def k(self) -> int:
+        """Number of classes."""
+        return self.classification.k
+
+    @property
+    def legend(self) -> bool:
+        """Whether the map has a legend (class ranges can be read)."""
+        return self.variation != "no_legend"
+
+    def class_text(self, cls: int) -> str:
+        """How questions and answers name a class: its legend range, or ``Class k``."""
+        return self.classification.labels[cls - 1] if self.legend else f"Class {cls}"
+
+    def class_numbers(self, cls: int) -> list[float]:
+        """The numbers of :meth:`class_text` (``[lo, hi]`` or ``[k]``)."""
+        if not self.legend:
+            return [float(cls)]
+        return list(self.classification.label_bounds[cls - 1])
+
+    def zones(self) -> list[str]:
+        """Zones present, in MapIQ's order."""
+        order = ("West", "Midwest", "Northeast", "South")
+        present = set(self.zoning.values())
+        return [z for z in order if z in present] + sorted(present - set(order))
+
+    def members(self, zone: str | None) -> list[str]:
+        """States of a zone (all states for ``None``), sorted."""
+        return sorted(s for s, z in self.zoning.items() if zone is None or z == zone)
+
+
+@dataclass
+class Question:
+    """One generated question (the build adds ids, image, provenance).
+
+    Attributes
+    ----------
+    request : str
+        Question type.
+    scale : str
+        ``"local"`` or ``"global"``.
+    text : str
+        The question with its answer-format line.
+    options : dict or None
+        MCQ options, letter -> text.
+    answer : dict
+        The ground truth.
+    asked : list of str
+        States whose labels the question relies on.
+    needs_zones : bool
+        Whether the prompt carries the zoning instruction.
+    details : dict
+        What was chosen (states, zone, direction), for provenance.
+    """
+
+    request: str
+    scale: str
+    text: str
+    options: dict[str, str] | None
+    answer: dict[str, Any]
+    asked: list[str]
+    needs_zones: bool = False
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def state_text(code: str) -> str:
+    """``"Texas (TX)"``.
+
+    Examples
+    --------
+    >>> state_text("TX")
+    'Texas (TX)'
+    """
+    return f"{BY_CODE[code].name} ({code})" if code in BY_CODE else code
+
+
+def scope_text(zone: str | None) -> str:
+    """``"the West zone"`` or ``"the USA"``.
+
+    Examples
+    --------
+    >>> scope_text("West"), scope_text(None)
+    ('the West zone', 'the USA')
+    """
+    return "the USA" if zone is None else f"the {zone} zone"
+
+
+FORMATS: dict[str, str] = {
+    "binary": "Answer TRUE or FALSE. Format your response as: 'My answer is [TRUE]' or "
+              "'My answer is [FALSE]'.",
+    "mcq": "One or more options may be correct; choose every correct option, or only the "
+           "last option when none is correct. Format your response as: "
+           "'My answer is [a, c]'.",
+    "list": "Format your response as: 'My answer is [item1, item2, ...]'.",
+    "single": "Format your response as: 'My answer is [value]'.",
+}
+
+
+def with_format(text: str, request: str, options: Mapping[str, str] | None = None,
+                list_hint: str = "") -> str:
+    """The question followed by its options and the answer-format line."""
+    parts = [text]
+    if options:
+        parts.append("\n".join(f"{k}. {v}" for k, v in options.items()))
+    fmt = FORMATS[request]
+    if list_hint:
+        fmt = f"{fmt} {list_hint}"
+    parts.append(fmt)
+    return "\n".join(parts)
+
+
+def mcq(rng: random.Random, correct: Sequence[str], wrong: Sequence[str], n: int = 4,
+        nota_chance: float = 0.15) -> tuple[dict[str, str], list[str]]:
+    """MCQ options: ``n`` choices (some correct, some not, in a seeded order) then NOTA.
+
+    With probability ``nota_chance`` (or when nothing is correct) no correct choice is
+    offered and the answer is the NOTA letter.
+
+    Returns
+    -------
+    (options, letters)
+        Letter -> text, and the correct letters.
+
+    Examples
+    --------
+    >>> opts, letters = mcq(random.Random(1), ["TX"], ["CA", "NY", "OR"], nota_chance=0)
+    >>> list(opts.values())[-1], [opts[x] for x in letters]
+    ('None of the above', ['TX'])
+    """
+    wrong = list(wrong)
+    correct = list(correct)
+    use_nota = not correct or (len(wrong) >= n and rng.random() < nota_chance)
+    if use_nota:
+        chosen = rng.sample(wrong, min(n, len(wrong)))
+        right: set[str] = set()
+    else:
+        n_right = rng.randint(1, min(len(correct), n - 1 if wrong else n))
+        right_list = rng.sample(correct, n_right)
+        chosen = right_list + rng.sample(wrong, min(n - n_right, len(wrong)))
+        right = set(right_list)
+        rng.shuffle(chosen)
+    options = {LETTERS[i]: c for i, c in enumerate(chosen)}
+    nota = LETTERS[len(chosen)]
+    options[nota] = NOTA
+    letters = [k for k, v in options.items() if v in right] or [nota]
+    return options, letters
+
+
+def pick(rng: random.Random, values: Sequence[Any]) -> Any:
+    """A seeded choice (``rng.choice`` on a sorted copy for set-like inputs)."""
+    return rng.choice(list(values))
+
+
+def class_order_words(ctx: MapContext) -> str:
+    """How a reader tells classes apart without a legend (MapIQ's prompt edits)."""
+    if ctx.map_type == "proportional_symbol":
+        return "larger circles indicate higher classes"
+    if ctx.variation == "color_flipped":
+        return "lighter shades indicate higher classes"
+    return "darker shades indicate higher classes"
+
+
+def zoning_instruction(zoning: Mapping[str, str], zones: Sequence[str]) -> str:
+    """MapIQ's zoning instruction, with each zone's states."""
+    lines = ["In the provided data, the states in the USA are classified into four zones: "
+             f"{', '.join(zones[:-1])}, and {zones[-1]}. Use this classification to answer "
+             "a question based on a map."]
+    for z in zones:
+        members = sorted(s for s, zz in zoning.items() if zz == z)
+        lines.append(f"{z}: {', '.join(members)}.")
+    return "\n".join(lines)
+
+
+CLUSTER_DEFINITION = (
+    "A spatial cluster consists of geographically proximate locations sharing the same "
+    "attribute class. You will be shown a map with data categorized into five classes and "
+    "asked to identify spatial clusters. Only Class 1 (lowest) and Class 5 (highest) "
+    "qualify as clusters, while Classes 2-4 do not. Clusters follow the Queen adjacency "
+    "rule, meaning all states in the cluster must be connected without leaving the set. "
+    "Each cluster must contain at least three states, with no upper limit, and multiple "
+    "clusters can exist within the same class.")
+
+
+def general_instruction(ctx: MapContext, spec: TaskSpec, request: str) -> str:
+    """MapIQ's general instruction for a task and question type, with the edits for maps
+    without a title or legend."""
+    kind = {"choropleth": "a choropleth map", "cartogram": "a hexbin cartogram (one "
+            "hexagon per state)", "proportional_symbol": "a proportional symbol map "
+            "(range-graded circles)"}[ctx.map_type]
+    parts = [f"You are given {kind} of the contiguous United States, labelled with "
+             "two-letter state abbreviations. The data are classified into five classes "
+             "(Fisher-Jenks); the attribute class of a state is the class its "
+             f"{'circle size' if ctx.map_type == 'proportional_symbol' else 'colour'} "
+             "shows. Task: " + spec.title + "."]
+    if ctx.variation == "no_title":
+        parts.append(f"The map shows: {ctx.title}.")
+    if not ctx.legend:
+        parts.append("The map has no legend: classes are numbered Class 1 (lowest) to "
+                     f"Class 5 (highest), and {class_order_words(ctx)}. Name classes as "
+                     "'Class 1' ... 'Class 5'.")
+    else:
+        parts.append("Name a class by its range as written in the legend, e.g. '10–20'.")
+    if spec.name == "mapiq_sc":
+        parts.append(CLUSTER_DEFINITION)
+    parts.append("Answer only from the map. " + FORMATS[request])
+    return " ".join(parts)
+
+
+def system_prompt(ctx: MapContext, spec: TaskSpec, q: Question) -> str:
+    """The zoning instruction (when needed) followed by the general instruction."""
+    general = general_instruction(ctx, spec, q.request)
+    if q.needs_zones:
+        return zoning_instruction(ctx.zoning, ctx.zones()) + "\n\n" + general
+    return general
+
+
+def extreme_classes(ctx: MapContext, zone: str | None) -> tuple[int, int]:
+    """Lowest and highest class present in a scope."""
+    present = [ctx.classes[s] for s in ctx.members(zone)]
+    return min(present), max(present)

@@ -1,0 +1,58 @@
+"""MapWise binary (Yes/No) questions: is one region higher than another; is a region in a
+legend class (discrete) or above a tick value (continuous)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from cartoqa.tasks.mapwise.common import MapwiseContext, Question, with_format
+from cartoqa.tasks.mapwise.requests import mapwise_spec
+
+#: The scales of its questions (MapWise's global / local).
+SCALES: tuple[str, ...] = ("global",)
+
+SPEC = mapwise_spec("mapwise_binary", "Binary", "binary",
+                    "MapWise Yes/No: compare two regions, or a region with a legend class.")
+
+
+def make_questions(ctx: MapwiseContext, rng: random.Random,
+                   skipped: Counter[str]) -> list[Question]:
+    """Two binary questions about one map."""
+    out: list[Question] = []
+    codes = sorted(ctx.values)
+    pairs = [(a, b) for a in codes for b in codes if a < b and ctx.distinct(a, b)]
+    if pairs:
+        a, b = rng.choice(pairs)
+        if rng.random() < 0.5:
+            a, b = b, a
+        out.append(Question(
+            "binary", "higher_than",
+            with_format(f"Does {ctx.region(a)} have a higher value than {ctx.region(b)}?",
+                        "binary"),
+            {"value": ctx.level(a) > ctx.level(b)}, [a, b]))
+    else:
+        skipped["binary_no_distinct_pair"] += 1
+    if ctx.colour_bar is None:
+        a = rng.choice(codes)
+        cls = ctx.classes[a] if rng.random() < 0.5 else rng.randint(1, ctx.classification.k)
+        label = ctx.classification.labels[cls - 1]
+        out.append(Question(
+            "binary", "in_class",
+            with_format(f"Is {ctx.region(a)} shown in the legend class {label}?", "binary"),
+            {"value": ctx.classes[a] == cls}, [a]))
+    else:
+        bar = ctx.colour_bar
+        clear = [c for c in codes if ctx.clear_of_ticks(c)]
+        inner = list(range(1, len(bar.ticks) - 1))
+        if clear and inner:
+            a = rng.choice(clear)
+            i = rng.choice(inner)
+            out.append(Question(
+                "binary", "above_tick",
+                with_format(f"Is the value of {ctx.region(a)} above {bar.tick_labels[i]}?",
+                            "binary"),
+                {"value": ctx.values[a] > bar.ticks[i]}, [a]))
+        else:
+            skipped["binary_no_clear_region"] += 1
+    return out

@@ -1,0 +1,54 @@
+"""MapWise count questions: how many regions fall in a legend class (discrete) or lie
+above a tick value (continuous; only when no region sits near that tick)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from cartoqa.tasks.mapwise.common import (
+    TICK_CLEARANCE,
+    MapwiseContext,
+    Question,
+    with_format,
+)
+from cartoqa.tasks.mapwise.requests import mapwise_spec
+
+#: The scales of its questions (MapWise's global / local).
+SCALES: tuple[str, ...] = ("global",)
+
+SPEC = mapwise_spec("mapwise_count", "Count", "count",
+                    "MapWise count: regions in a class or above a value.")
+
+
+def clear_ticks(ctx: MapwiseContext) -> list[int]:
+    """Inner ticks of the colour bar that no region's value sits near."""
+    assert ctx.colour_bar is not None
+    bar = ctx.colour_bar
+    return [i for i in range(1, len(bar.ticks) - 1)
+            if all(abs(ctx.level(c) - bar.position(bar.ticks[i])) >= TICK_CLEARANCE
+                   for c in ctx.values)]
+
+
+def make_questions(ctx: MapwiseContext, rng: random.Random,
+                   skipped: Counter[str]) -> list[Question]:
+    """One count question about one map."""
+    if ctx.colour_bar is None:
+        cls = rng.randint(1, ctx.classification.k)
+        members = sorted(c for c in ctx.classes if ctx.classes[c] == cls)
+        label = ctx.classification.labels[cls - 1]
+        return [Question(
+            "count", "in_class",
+            with_format(f"How many {ctx.words} are shown in the legend class {label}?",
+                        "count"), {"count": len(members)}, members)]
+    ticks = clear_ticks(ctx)
+    if not ticks:
+        skipped["count_no_clear_tick"] += 1
+        return []
+    i = rng.choice(ticks)
+    bar = ctx.colour_bar
+    above = sorted(c for c in ctx.values if ctx.values[c] > bar.ticks[i])
+    return [Question(
+        "count", "above_tick",
+        with_format(f"How many {ctx.words} have a value above {bar.tick_labels[i]}?",
+                    "count"), {"count": len(above)}, sorted(ctx.values))]

@@ -1,0 +1,214 @@
+"""MapWise's task declarations: :func:`mapwise_spec`, and its six answer types as requests.
+
+MapWise (Mukhopadhyay et al., §4) scores each answer type its own way: binary and count
+by exact match, single word by recall over the regions that tie for the answer, lists by
+precision and recall, ranges by :func:`cartoqa.metrics.mapwise.range_score` (exact; 0.5
+for an overlapping range on a colour bar) and rankings by Kendall's tau-b
+(:func:`cartoqa.metrics.mapwise.rank_score`). Each type is declared once here, as a
+:class:`~cartoqa.tasks.spec.RequestSpec`; a task module's ``SPEC`` names the one it asks.
+Every section is also reported by country crossed with legend kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cartoqa.errors import CartoqaError
+from cartoqa.metrics.mapwise import range_score, rank_score, single_word_score
+from cartoqa.metrics.sets import prf_from_counts
+from cartoqa.parsing.mapiq import parse_binary
+from cartoqa.parsing.mapwise import (
+    mapwise_answer_text,
+    parse_count_answer,
+    parse_range_answer,
+    parse_rank,
+    parse_region,
+    parse_region_list,
+)
+from cartoqa.scoring.records import ConnectivityChecker, Record
+from cartoqa.scoring.sections import _mean_measure, aggregate_correct, aggregate_prf
+from cartoqa.tasks.spec import Aggregate, RequestSpec, TaskSpec, text_parser
+from renderers.thematic.draw import IMAGE_SIZE
+
+#: The suite (``TaskSpec.suite``, the key of :data:`cartoqa.tasks.SUITES`).
+SUITE = "mapwise"
+
+#: Strata every MapWise item carries.
+STRATA: tuple[str, ...] = ("country", "legend", "style", "counterfactual", "question_type")
+
+#: Provenance keys every MapWise item carries (no extract, no zoom: a country, a table
+#: and a style).
+PROVENANCE: tuple[str, ...] = ("suite", "seed", "country", "variable", "style",
+                               "counterfactual", "boundaries")
+
+#: Strata reported crossed in every MapWise section.
+EXTRA_STRATA: tuple[tuple[str, ...], ...] = (("country", "legend"),)
+
+
+def _answer_text(request: str) -> Callable[[Mapping[str, Any]], str]:
+    def write(answer: Mapping[str, Any]) -> str:
+        return mapwise_answer_text({"request": request, "answer": answer})
+
+    write.__name__ = f"answer_text_{request}"
+    return write
+
+
+def _measure_binary(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    return {"correct": bool(record.value["value"]) == bool(record.answer.get("value"))}
+
+
+def _measure_count(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    return {"correct": float(record.value["count"]) == float(record.answer.get("count", -1))}
+
+
+def _measure_region(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    return {"recall": single_word_score(list(record.answer.get("accepted") or []),
+                                        list(record.value["regions"]))}
+
+
+def _measure_region_list(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    truth, predicted = set(record.answer.get("items") or []), set(record.value["items"])
+    scores = prf_from_counts(len(truth & predicted), len(predicted - truth),
+                             len(truth - predicted))
+    return {"precision": scores.precision, "recall": scores.recall, "f1": scores.f1}
+
+
+def _measure_range(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    truth = [float(x) for x in record.answer.get("range") or []]
+    return {"range_score": range_score(truth, record.value["range"],
+                                       bool(record.answer.get("continuous")))}
+
+
+def _measure_rank(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    levels = {k: float(v) for k, v in (record.answer.get("levels") or {}).items()}
+    ranks = {k: float(v) for k, v in record.value["ranks"].items() if k in levels}
+    return {"tau_b": rank_score(levels, ranks)}
+
+
+def _aggregate_mean(key: str) -> Aggregate:
+    def aggregate(records: list[Record]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+        return {key: _mean_measure(records, key)}, []
+
+    aggregate.__name__ = f"aggregate_mean_{key}"
+    return aggregate
+
+
+def _answer(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "required": required, "additionalProperties": False,
+            "properties": properties}
+
+
+#: The answer types, by request name.
+REQUESTS: dict[str, RequestSpec] = {
+    "binary": RequestSpec(
+        name="binary",
+        answer_schema=_answer(["value"], {"value": {"type": "boolean"}}),
+        parse=text_parser(parse_binary),
+        answer_text=_answer_text("binary"),
+        metrics=("accuracy",), headline=("accuracy",),
+        measure=_measure_binary, aggregate=aggregate_correct,
+        extra_strata=EXTRA_STRATA,
+        sample_answer={"value": True},
+    ),
+    "single": RequestSpec(
+        name="single",
+        answer_schema=_answer(["accepted", "text"], {
+            "accepted": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+            "text": {"type": "string"}}),
+        parse=parse_region,
+        answer_text=_answer_text("single"),
+        metrics=("recall",), headline=("recall",),
+        measure=_measure_region, aggregate=_aggregate_mean("recall"),
+        extra_strata=EXTRA_STRATA,
+        sample_answer={"accepted": ["BR", "UP"], "text": "Bihar"},
+    ),
+    "count": RequestSpec(
+        name="count",
+        answer_schema=_answer(["count"], {"count": {"type": "integer", "minimum": 0}}),
+        parse=text_parser(parse_count_answer),
+        answer_text=_answer_text("count"),
+        metrics=("accuracy",), headline=("accuracy",),
+        measure=_measure_count, aggregate=aggregate_correct,
+        extra_strata=EXTRA_STRATA,
+        sample_answer={"count": 4},
+    ),
+    "list": RequestSpec(
+        name="list",
+        answer_schema=_answer(["items"], {"items": {
+            "type": "array", "items": {"type": "string", "minLength": 1}}}),
+        parse=parse_region_list,
+        answer_text=_answer_text("list"),
+        metrics=("precision", "recall", "f1"), headline=("precision", "recall"),
+        measure=_measure_region_list, aggregate=aggregate_prf,
+        extra_strata=EXTRA_STRATA,
+        sample_answer={"items": ["MH", "UP"]},
+    ),
+    "range": RequestSpec(
+        name="range",
+        answer_schema=_answer(["range", "text", "continuous"], {
+            "range": {"type": "array", "minItems": 2, "maxItems": 2,
+                      "items": {"type": "number"}},
+            "text": {"type": "string"},
+            "continuous": {"type": "boolean"}}),
+        parse=parse_range_answer,
+        answer_text=_answer_text("range"),
+        metrics=("range_score",), headline=("range_score",),
+        measure=_measure_range, aggregate=_aggregate_mean("range_score"),
+        extra_strata=EXTRA_STRATA,
+        sample_answer={"range": [1000.0, 2000.0], "text": "1k - 2k", "continuous": False},
+    ),
+    "rank": RequestSpec(
+        name="rank",
+        answer_schema=_answer(["order", "levels"], {
+            "order": {"type": "array", "minItems": 2, "items": {"type": "string"}},
+            "levels": {"type": "object"}}),
+        parse=parse_rank,
+        answer_text=_answer_text("rank"),
+        metrics=("tau_b",),
+        measure=_measure_rank, aggregate=_aggregate_mean("tau_b"),
+        extra_strata=EXTRA_STRATA,
+        sample_answer={"order": ["MH", "UP", "BR"], "levels": {"MH": 3, "UP": 2, "BR": 1}},
+    ),
+}
+
+
+def _not_by_extract(*args: Any) -> Any:
+    raise CartoqaError("MapWise tasks are not built from an OSM extract",
+                       fix="build them with `cartoqa build --suite mapwise`")
+
+
+def mapwise_spec(name: str, title: str, request: str, blurb: str) -> TaskSpec:
+    """Return the declaration of one MapWise task (one answer type).
+
+    Parameters
+    ----------
+    name : str
+        Task name in items (``"mapwise_rank"``).
+    title : str
+        MapWise's name of the answer type (``"Rank"``).
+    request : str
+        The answer type it asks, a key of :data:`REQUESTS`.
+    blurb : str
+        One line for dataset cards.
+
+    Returns
+    -------
+    TaskSpec
+        Suite ``"mapwise"``, its request from :data:`REQUESTS`, the MapWise strata and
+        provenance; built by :func:`cartoqa.tasks.mapwise.build.build_mapwise_dataset`
+        (its ``prepare`` and ``make_scenario`` refuse: no OSM extract builds it).
+    """
+    return TaskSpec(
+        name=name, blurb=blurb, requests=(REQUESTS[request],),
+        prepare=_not_by_extract, make_scenario=_not_by_extract,
+        image_size=IMAGE_SIZE, map_task=False, suite=SUITE, title=title,
+        strata=STRATA,
+        sample_strata={"country": "india", "legend": "discrete", "style": "discrete_light",
+                       "counterfactual": False, "question_type": request,
+                       "template": request, "theme": "population", "generated_data": False},
+        provenance_required=PROVENANCE,
+        sample_provenance={"suite": SUITE, "seed": 0, "country": "india",
+                           "variable": "population", "style": "discrete_light",
+                           "counterfactual": False, "boundaries": "sample boundaries"},
+    )

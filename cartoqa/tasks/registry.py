@@ -1,0 +1,135 @@
+"""The declared tasks, read from :data:`cartoqa.tasks.TASK_MODULES`: each module's ``SPEC``.
+
+Generic code (parsing, scoring, the dataset schema, card and checks, the exports) asks
+here for the declarations when it runs, never at import time, so that it does not
+depend on the task modules (which import the rendering stack) when it is imported.
+
+>>> [spec.name for spec in task_specs()][:7]
+['mfs', 'stmf', 'mtmf', 'rle', 'mml', 'srn', 'mapiq_rv']
+>>> sorted({spec.suite for spec in task_specs()})
+['cartomapqa', 'mapiq', 'mapwise']
+>>> request_spec("stmf", "count")[1].metrics
+('rmse', 'mae', 'r2', 'accuracy')
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from cartoqa.tasks import TASK_MODULES, load_task, suite_of
+from cartoqa.tasks.spec import RequestSpec, TaskSpec
+
+
+def _declared(module_path: str) -> TaskSpec | None:
+    try:
+        module = importlib.import_module(module_path)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_path:
+            raise
+        return None  # a task left out of this installation
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, TaskSpec):
+        raise TypeError(f"task module {module_path} declares no SPEC = TaskSpec(...)")
+    return spec
+
+
+@cache
+def _specs(registered: tuple[tuple[str, str], ...]) -> tuple[TaskSpec, ...]:
+    specs = []
+    for name, module_path in registered:
+        spec = _declared(module_path)
+        if spec is None:
+            continue
+        if spec.name != name:
+            raise ValueError(f"task module {module_path} declares task {spec.name!r}, "
+                             f"but TASK_MODULES registers it as {name!r}")
+        suite = suite_of(name)  # None: registered in TASK_MODULES alone (tests)
+        if suite is not None and spec.suite != suite:
+            raise ValueError(f"task {name!r} declares suite {spec.suite!r}, but "
+                             f"cartoqa.tasks.SUITES registers it under {suite!r}")
+        specs.append(spec)
+    return tuple(specs)
+
+
+def task_specs() -> tuple[TaskSpec, ...]:
+    """Return the declarations of the registered tasks, in :data:`TASK_MODULES` order.
+
+    A task whose module is not installed is left out. The result is cached for the
+    current contents of :data:`TASK_MODULES` (registering a task there is seen at once).
+
+    Returns
+    -------
+    tuple of TaskSpec
+        One per available task.
+
+    Raises
+    ------
+    TypeError, ValueError
+        When a registered module declares no ``SPEC`` or one with another name.
+    """
+    return _specs(tuple(TASK_MODULES.items()))
+
+
+def task_spec(name: str) -> TaskSpec | None:
+    """Return the declaration of a task, or ``None`` for an unknown task.
+
+    Parameters
+    ----------
+    name : str
+        A task name.
+
+    Returns
+    -------
+    TaskSpec or None
+        Its declaration.
+    """
+    for spec in task_specs():
+        if spec.name == name:
+            return spec
+    return None
+
+
+def request_spec(task: str, request: str) -> tuple[TaskSpec, RequestSpec] | None:
+    """Return the declarations of a task and one of its requests, if both are declared.
+
+    Parameters
+    ----------
+    task, request : str
+        An item's ``task`` and ``request``.
+
+    Returns
+    -------
+    tuple of (TaskSpec, RequestSpec) or None
+        ``None`` when the task or the request is unknown.
+    """
+    spec = task_spec(task)
+    if spec is None:
+        return None
+    req = spec.request(request)
+    return None if req is None else (spec, req)
+
+
+def load_spec(name: str) -> TaskSpec:
+    """Return a task's declaration for a build (a user error when it is not available).
+
+    Parameters
+    ----------
+    name : str
+        A task name, as checked by :func:`cartoqa.tasks.parse_tasks`.
+
+    Returns
+    -------
+    TaskSpec
+        Its declaration.
+
+    Raises
+    ------
+    CartoqaError
+        If the task is unknown or its module is not installed.
+    """
+    module = load_task(name)
+    spec = getattr(module, "SPEC", None)
+    if not isinstance(spec, TaskSpec) or spec.name != name:
+        raise TypeError(f"task module {module.__name__} declares no SPEC for task {name!r}")
+    return spec

@@ -1,0 +1,64 @@
+"""Queen adjacency from geometry: two regions are neighbours when they share a border
+or only a vertex (e.g. the Four Corners: Utah and New Mexico, Arizona and Colorado).
+
+Boundaries drawn from one topology (TopoJSON arcs, as in us-atlas) share exact
+vertices, so an exact intersection test finds every neighbour; ``tolerance`` (in the
+geometry's units) widens it for boundaries from separate sources.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from shapely import STRtree
+from shapely.geometry.base import BaseGeometry
+
+
+def queen_adjacency(geoms: Mapping[str, BaseGeometry], tolerance: float = 0.0) -> dict[
+        str, frozenset[str]]:
+    """Queen neighbours of each region.
+
+    Parameters
+    ----------
+    geoms : mapping
+        Region -> polygon or multipolygon.
+    tolerance : float
+        Regions closer than this count as touching (0: they must intersect).
+
+    Returns
+    -------
+    dict
+        Region -> frozenset of neighbours (symmetric, no self-loops).
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> adj = queen_adjacency({"a": box(0, 0, 1, 1), "b": box(1, 0, 2, 1),
+    ...                        "c": box(1, 1, 2, 2), "d": box(5, 5, 6, 6)})
+    >>> sorted(adj["a"]), sorted(adj["c"]), sorted(adj["d"])
+    (['b', 'c'], ['a', 'b'], [])
+    """
+    keys = sorted(geoms)
+    shapes = [geoms[k] for k in keys]
+    tree = STRtree(shapes)
+    out: dict[str, set[str]] = {k: set() for k in keys}
+    for i, shape in enumerate(shapes):
+        query = shape.buffer(tolerance) if tolerance > 0 else shape
+        for j in tree.query(query, predicate="intersects"):
+            j = int(j)
+            if j != i:
+                out[keys[i]].add(keys[j])
+                out[keys[j]].add(keys[i])
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def restrict(adjacency: Mapping[str, frozenset[str]], regions: set[str] | frozenset[str]) -> dict[
+        str, frozenset[str]]:
+    """The adjacency among ``regions`` only (edges leaving the set are dropped).
+
+    Examples
+    --------
+    >>> restrict({"a": frozenset("b"), "b": frozenset("ac"), "c": frozenset("b")}, {"a", "b"})
+    {'a': frozenset({'b'}), 'b': frozenset({'a'})}
+    """
+    return {r: frozenset(n & regions) for r, n in adjacency.items() if r in regions}

