@@ -227,6 +227,12 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
     try:
         if any(s.needs_roads for s in specs):
             _check_roads(ctx, say)
+        # Prepared here in both modes: preparing records what the extract cannot give
+        # (e.g. zooms it cannot fill), which the manifest reports whatever the workers.
+        states = [s.prepare(ctx) for s in specs]
+        for task, zooms in sorted(ctx.unfilled_zooms.items()):
+            for zoom, why in sorted(zooms.items()):
+                say(f"{task}: no view at zoom {zoom} ({why}); its slots go to the other zooms")
         if workers > 1:
             pool = _slot_pool(workers, specs, ctx, writer, per_task=per_task)
             for spec in specs:
@@ -235,7 +241,6 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
                 pool.finish_task(spec.name)
             pool.close(wait=True)
         else:
-            states = [s.prepare(ctx) for s in specs]
             for spec, state in zip(specs, states, strict=True):
                 _run_task(spec, state, ctx, writer, per_task=per_task, progress=progress,
                           report=report)
@@ -266,6 +271,7 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
             versions=software_versions(),
             image_sizes=image_sizes,
             shortfalls=report.shortfalls,
+            unfilled_zooms=ctx.unfilled_zooms,
             rendering={"viewport": [VIEW_WIDTH, VIEW_HEIGHT], "tiles": "OSM-Carto via Mapnik",
                        "browser": "headless Chromium, Leaflet"},
         )

@@ -44,6 +44,9 @@ class FeatureType:
         Zoom levels (up to 19) at which OSM-Carto draws the type.
     osm_carto_rule : str
         Where in OSM-Carto's style the drawing rule is (for reviewers).
+    label_tag : str
+        The tag OSM-Carto writes as the feature's label: ``name``, except for ATMs,
+        labelled with their ``operator``. A feature's name is this tag (names as written).
     """
 
     name: str
@@ -53,6 +56,7 @@ class FeatureType:
     color: str
     zooms: tuple[int, ...]
     osm_carto_rule: str = ""
+    label_tag: str = "name"
 
     def matches(self, tags: Mapping[str, str]) -> bool:
         """Whether an OSM object with these tags is of this type.
@@ -141,6 +145,7 @@ def parse_catalogue(doc: Mapping[str, object]) -> tuple[FeatureType, ...]:
                 color=str(entry["color"]),
                 zooms=tuple(int(z) for z in entry["zooms"]),
                 osm_carto_rule=str(entry.get("osm_carto_rule", "")),
+                label_tag=str(entry.get("label_tag", "name")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise GroundTruthError(f"malformed feature catalogue entry {entry!r}: {exc}") from exc

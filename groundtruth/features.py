@@ -42,7 +42,8 @@ class Feature:
     kind : str
         ``"symbol"``, ``"line"`` or ``"area"``.
     name : str or None
-        The ``name`` tag.
+        The label OSM-Carto writes: the ``name`` tag (an ATM's ``operator``, see
+        :attr:`groundtruth.catalogue.FeatureType.label_tag`).
     osm_ids : tuple of str
         Source objects as ``"node/1"``, ``"way/2"`` or ``"relation/3"``.
     lat, lon : float
@@ -145,10 +146,11 @@ def build_features(
     areas: dict[tuple[str, str | None, bytes], int] = {}
     types = {ft.name: ft for ft in catalogue}
     for obj in objects:
-        name = obj.tags.get("name") or None
         for ft in catalogue:
             if not ft.matches(obj.tags):
                 continue
+            # the name as OSM-Carto writes it (an ATM's operator)
+            name = obj.tags.get(ft.label_tag) or None
             if ft.kind == "line":
                 if obj.osm_type == "way":
                     lines.setdefault((ft.name, name), []).append(obj)

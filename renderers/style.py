@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import subprocess
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -272,6 +273,7 @@ def load_carto_map(
     width: int = 256,
     height: int = 256,
     carto_dir: Path = CARTO_DIR,
+    transform: Callable[[str], str] | None = None,
 ) -> Any:
     """Load OSM-Carto into a Mapnik map that reads the given database (about 1.5 s).
 
@@ -287,6 +289,9 @@ def load_carto_map(
         Initial map size in pixels.
     carto_dir : pathlib.Path, optional
         The OSM-Carto package folder.
+    transform : callable, optional
+        Applied to the patched XML text before loading (e.g.
+        :func:`renderers.label_marks.mark_label_rules`).
 
     Returns
     -------
@@ -307,6 +312,8 @@ def load_carto_map(
     write_style_assets(assets_dir)
     _register_fonts()
     patched = patch_style_xml(xml, dbname=dbname, pg_params=pg_params, assets_dir=assets_dir)
+    if transform is not None:
+        patched = transform(patched)
     m = mapnik.Map(width, height)
     try:
         mapnik.load_map_from_string(m, patched, False, str(carto_dir) + "/")

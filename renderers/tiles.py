@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -153,6 +153,8 @@ class TileRenderer:
         self.cluster = PostgisCluster(self.cache_dir)
         self._database: str | None = None
         self._map: Any = None
+        self._marked_map: Any = None
+        self._marked_layers: frozenset[str] = frozenset()
         self._bounds: tuple[float, float, float, float] | None = extract.bounds
         self.tiles_rendered = 0
 
@@ -299,6 +301,91 @@ class TileRenderer:
             for layer, active in zip(layers, saved, strict=True):
                 layer.active = active
 
+    def render_label_marks(
+        self,
+        *,
+        center: tuple[float, float],
+        zoom: int,
+        width: int,
+        height: int,
+        names: Sequence[str],
+        pad: int = 0,
+    ) -> bytes:
+        """Render where Mapnik writes ``names`` around a view, each name in its colour.
+
+        The view and a band of ``pad`` pixels around it are drawn with the tiles' style
+        and buffer, only the layers that take part in label placement
+        (:func:`renderers.label_marks.placement_layers`) switched on, and the labels
+        named in ``names`` filled with :data:`renderers.label_marks.MARK_COLOURS`
+        (``names[k]`` in colour *k*). Placement does not depend on the colour, but the
+        tiles were drawn a metatile at a time, so near a metatile's edge a label may
+        sit elsewhere (or nowhere) on the tiles: whoever reads the marks checks them
+        against the screenshot (:mod:`cartoqa.visibility.written`). Drawing the box
+        costs about a fifth of drawing the metatiles under it.
+
+        Parameters
+        ----------
+        center : tuple of float
+            ``(lat, lon)`` of the view centre (as for :meth:`render_image`).
+        zoom : int
+            Zoom level, 15-19.
+        width, height : int
+            View size in pixels.
+        names : sequence of str
+            Names to mark, at most :data:`renderers.label_marks.MARK_SLOTS`.
+        pad : int, optional
+            Pixels added on every side of the view (labels running off it show there).
+
+        Returns
+        -------
+        bytes
+            A 32-bit PNG of ``width + 2 pad`` x ``height + 2 pad`` pixels; pixel
+            ``(pad, pad)`` is the view's top-left pixel; transparent where nothing
+            that takes part in placement is drawn.
+        """
+        import mapnik
+
+        from renderers.label_marks import mark_label_rules, mark_variables, placement_layers
+
+        check_zoom(zoom)
+        self._check_centre(center)
+        variables = mark_variables(list(names))
+        if self._marked_map is None:
+            self._prepare_database()
+            self.start()
+            env = self.cluster.env(self._database or "")
+            timeout = 60 + self.cluster.server_run_id() % 100_000
+            marked: Any = load_carto_map(
+                dbname=self._database or "",
+                pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
+                           "connect_timeout": str(timeout)},
+                assets_dir=self.cache_dir / "style-assets" / self.style_version,
+                transform=mark_label_rules,
+            )
+            marked.buffer_size = BUFFER_PX
+            from renderers.style import CARTO_DIR, carto_file
+
+            xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
+            self._marked_layers = placement_layers(xml)
+            for layer in marked.layers:
+                layer.active = layer.name in self._marked_layers
+            self._marked_map = marked
+        view = View(center=center, zoom=zoom, width=width, height=height)
+        ox, oy = view.origin_px
+        w, h = width + 2 * pad, height + 2 * pad
+        m = self._marked_map
+        m.resize(w, h)
+        bx0, by1 = global_px_to_mercator(ox - pad, oy - pad, zoom)
+        bx1, by0 = global_px_to_mercator(ox - pad + w, oy - pad + h, zoom)
+        m.zoom_to_box(mapnik.Box2d(bx0, by0, bx1, by1))
+        image = mapnik.Image(w, h)
+        try:
+            mapnik.render_with_vars(m, image, variables)
+        except RuntimeError as exc:
+            raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
+                              f"see {self.cluster.log_path}") from exc
+        return bytes(image.to_string("png32"))
+
     @property
     def layer_names(self) -> list[str]:
         """Names of the style's layers, in drawing order (loads the style)."""
@@ -343,6 +430,7 @@ class TileRenderer:
     def close(self) -> None:
         """Drop the loaded style and leave the cluster (stopping it if no one else uses it)."""
         self._map = None
+        self._marked_map = None
         self._database = None
         self.cluster.stop()  # a no-op when this object never started it
 

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# Install what cartoqa needs (see install.sh), then build the default benchmark on the
+# Install what cartoqa needs (see install.sh), then build all six CartoMapQA tasks on the
 # bundled Helsinki extract (no network) and print where it was written.
+# MFS picks distractors with CLIP when weights are given (CARTOQA_CLIP_WEIGHTS: an
+# open_clip pretrained tag or a local checkpoint file); no CLIP weights can be had
+# offline, so without them it uses the explicitly named pixel-histogram embedding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
 OUT=${1:-out/helsinki}
-.venv/bin/cartoqa build --extract helsinki --out "$OUT"
+if [ -n "${CARTOQA_CLIP_WEIGHTS:-}" ]; then
+  MFS_OPTS=(--embedding clip --clip-pretrained "$CARTOQA_CLIP_WEIGHTS")
+else
+  MFS_OPTS=(--embedding pixel-histogram)
+fi
+.venv/bin/cartoqa build --extract helsinki --out "$OUT" --tasks mfs,stmf,mtmf,rle,mml,srn \
+  "${MFS_OPTS[@]}"
 echo "images: $PWD/$OUT/images"

@@ -3,7 +3,8 @@
 For each zoom-19 map image (STMF/MTMF) it writes ``<out>/<image>`` with a box per data
 feature near the view: green = counted as drawn, red = in the data but judged not
 drawn, orange = on an edge (ambiguous); a ``✓`` after the type means the name was
-judged legible. For each MML/SRN image it writes the road names judged drawn. Then
+judged legible. For each MML/SRN image it draws a box around each label of the road
+names in the view: green = written, red = not (with the reason: cut, hidden, ...). Then
 open the overlays and compare with what you see.
 
 Usage::
@@ -23,8 +24,9 @@ from PIL import Image, ImageDraw
 from cartoqa.settings import cache_root, web_assets_dir
 from cartoqa.tasks.base import BuildContext
 from cartoqa.tasks.drawing import Drawn, MarkerSpec, scene_exclusion
-from cartoqa.tasks.roads import RoadIndex, names_drawn
+from cartoqa.tasks.roads import RoadIndex, name_instances
 from cartoqa.visibility import analyse_view, decode_png, render_reference
+from cartoqa.visibility.written import written_names
 from groundtruth.extracts import resolve_extract
 from groundtruth.junctions import road_names_at
 from groundtruth.projection import View
@@ -89,8 +91,17 @@ def main() -> int:
                 lines = roads.lines_px(view, list(roads.lines))
                 candidates = [n for n, ls in lines.items() if ls]
                 scene = Drawn(view=view, png=png, screen=screen, reference=reference, drawn={})
-                drawn = names_drawn(scene, roads, candidates, markers=markers)
-                report.append(f"{image}\tnames judged drawn: {sorted(drawn)}"
+                judged = name_instances(ctx, scene, candidates, roads=roads, markers=markers)
+                im = Image.open(io.BytesIO(png)).convert("RGB")
+                draw = ImageDraw.Draw(im)
+                for name, parts in judged.items():
+                    for part in parts:
+                        colour = (0, 170, 0) if part.reason is None else (230, 0, 0)
+                        draw.rectangle(part.box, outline=colour, width=2)
+                        draw.text((part.box[0], part.box[3] + 2),
+                                  f"{name[:14]} {part.reason or ''}", fill=colour)
+                im.save(args.out / Path(image).name)
+                report.append(f"{image}\tnames judged written: {sorted(written_names(judged))}"
                               f"\tat markers: {scene_names}")
     finally:
         ctx.close()

@@ -92,6 +92,13 @@ def render_card(manifest: Mapping[str, Any]) -> str:
             lines.append(f"- {task}: {info.get('written')} of {info.get('requested')} "
                          f"items ({info.get('reason')})")
         lines.append("")
+    unfilled = manifest.get("zooms_not_filled", {})
+    if unfilled:
+        lines += ["## Zooms the extract cannot fill", ""]
+        for task, zooms in unfilled.items():
+            for zoom, why in zooms.items():
+                lines.append(f"- {task}, zoom {zoom}: {why}")
+        lines.append("")
     lines += [
         "## Files",
         "",

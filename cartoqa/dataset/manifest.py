@@ -68,6 +68,7 @@ def build_manifest(
     image_sizes: Mapping[str, tuple[int, int]],
     shortfalls: Mapping[str, Mapping[str, Any]],
     rendering: Mapping[str, Any] | None = None,
+    unfilled_zooms: Mapping[str, Mapping[int, str]] | None = None,
 ) -> dict[str, Any]:
     """Assemble ``manifest.json``.
 
@@ -86,6 +87,9 @@ def build_manifest(
         could not fill.
     rendering : dict, optional
         Rendering facts (viewport, tile source) to record.
+    unfilled_zooms : dict, optional
+        ``task -> {zoom: why}`` for zooms the extract's data cannot fill a view at
+        (left out of that task's plan); written as ``zooms_not_filled``.
 
     Returns
     -------
@@ -102,4 +106,6 @@ def build_manifest(
         "counts": count_items(items),
         "shortfalls": {t: dict(v) for t, v in sorted(shortfalls.items())},
         "rendering": dict(rendering or {}),
+        "zooms_not_filled": {t: {str(z): why for z, why in sorted(v.items())}
+                             for t, v in sorted((unfilled_zooms or {}).items())},
     }

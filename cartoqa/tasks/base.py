@@ -114,6 +114,9 @@ class BuildContext:
         self.options: dict[str, Any] = {}
         #: Set by the builder: whether an image name is already in the output folder.
         self.image_exists: Any = lambda name: False
+        #: Zooms a task left out because the extract cannot fill a view there:
+        #: task -> zoom -> why (see :func:`cartoqa.tasks.views.unfillable_zooms`).
+        self.unfilled_zooms: dict[str, dict[int, str]] = {}
         #: Candidate scenarios rejected, by ``(task, reason)`` (see :meth:`reject`).
         self.rejections: Counter[tuple[str, str]] = Counter()
         self._naive_graph: nx.MultiDiGraph | None = None

@@ -2,26 +2,29 @@
 default.
 
 Map number ``j`` at a zoom is a pure function of the seed, the extract, the zoom and
-``j``: centres are
-drawn at random inside the extract, nudged so that no map symbol sits on the edge of
-the view, rendered, and kept only when every catalogue type is unambiguous on the
-image (no icon cut by an edge, no icon that no data feature explains, no label running
-off the view).
+``j``: map ``j`` takes its own cell of a grid over the extract (:func:`map_cells`, so
+no two maps are near-duplicates), its centre is drawn at random inside that cell,
+nudged so that no map symbol sits on the edge of the view, rendered, and kept only
+when every catalogue type is unambiguous on the image (no icon cut by an edge, no
+icon that no data feature explains, no label running off the view).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, slot_rng
-from cartoqa.tasks.drawing import draw_scene, scene_exclusion
+from cartoqa.tasks.drawing import Drawn, draw_scene, scene_exclusion
+from cartoqa.tasks.roads import name_instances
+from cartoqa.tasks.sampling import permuted
 from cartoqa.visibility import ViewFeatures, analyse_view
+from cartoqa.visibility.geometry import lines_px
 from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
-from groundtruth.projection import View
+from groundtruth.projection import View, global_px_to_latlon, latlon_to_global_px
 
 #: Zoom of the STMF/MTMF maps (the default of every function here).
 FEATURE_MAP_ZOOM = 19
@@ -31,6 +34,19 @@ MAX_MAP_ATTEMPTS = 12
 MAX_NUDGES = 12
 #: A map must show at least this many catalogue features.
 MIN_DRAWN_FEATURES = 3
+#: Map centres lie in a grid of cells at least this share of a view wide and high ...
+MAP_CELL_FRACTION = 0.5
+#: ... and keep this share of their cell from each of its sides; so two maps' centres
+#: are at least this share of a view apart horizontally or vertically (no near-duplicates).
+MAP_CELL_MARGIN = 0.25
+MAP_MIN_SEPARATION = 2 * MAP_CELL_MARGIN * MAP_CELL_FRACTION
+#: Why drawn candidate maps (shared by STMF and MTMF, logged as "maps") are rejected.
+MAP_REJECT_REASONS = {
+    "ambiguous": "a type a reader may count otherwise (edge, unexplained or unclear icon, "
+                 "label cut)",
+    "few": "fewer catalogue features drawn than the minimum",
+    "line_name_cut": "the name of a road or stream shows only cut at the edge or hidden",
+}
 
 
 @dataclass
@@ -95,31 +111,87 @@ def _symbols_clear_of_edges(view: View, symbol_px: list[tuple[float, float]]) ->
         for x, y in symbol_px)
 
 
+def map_cells(bounds: tuple[float, float, float, float], zoom: int, *,
+              width: int = VIEW_WIDTH, height: int = VIEW_HEIGHT,
+              ) -> list[tuple[float, float, float, float]]:
+    """The cells a map's centre may lie in: a grid over the centres that keep the view inside.
+
+    Cells are at least :data:`MAP_CELL_FRACTION` of a view in each direction; a map's
+    centre keeps :data:`MAP_CELL_MARGIN` of its cell from every side, so two maps in
+    different cells have centres at least ``2 * MAP_CELL_MARGIN * MAP_CELL_FRACTION`` of
+    a view (a third) apart horizontally or vertically (:data:`MAP_MIN_SEPARATION`).
+
+    Returns
+    -------
+    list of (x0, y0, x1, y1)
+        Global pixel boxes at ``zoom`` where a centre may lie, row by row; empty when
+        the extract is smaller than one view.
+
+    Examples
+    --------
+    A region of centres 2.2 views wide and 1 view high has 4 x 2 cells (half a view
+    each, at least); the first row:
+
+    >>> from groundtruth.projection import global_px_to_latlon
+    >>> n, w = global_px_to_latlon(1000.0, 1000.0, 10)
+    >>> s, e = global_px_to_latlon(1000.0 + 3.2 * 300, 1000.0 + 2 * 100, 10)
+    >>> cells = map_cells((s, w, n, e), 10, width=300, height=100)
+    >>> len(cells), [(round(x0), round(x1)) for x0, _, x1, _ in cells[:4]]
+    (8, [(1191, 1274), (1356, 1439), (1521, 1604), (1686, 1769)])
+    """
+    s, w, n, e = bounds
+    gx0, gy0 = latlon_to_global_px(n, w, zoom)
+    gx1, gy1 = latlon_to_global_px(s, e, zoom)
+    x0, x1 = gx0 + width / 2, gx1 - width / 2
+    y0, y1 = gy0 + height / 2, gy1 - height / 2
+    if x1 <= x0 or y1 <= y0:
+        return []
+    cols = max(1, int((x1 - x0) // (MAP_CELL_FRACTION * width)))
+    rows = max(1, int((y1 - y0) // (MAP_CELL_FRACTION * height)))
+    cw, ch = (x1 - x0) / cols, (y1 - y0) / rows
+    mx, my = MAP_CELL_MARGIN * cw, MAP_CELL_MARGIN * ch
+    return [(x0 + i * cw + mx, y0 + j * ch + my, x0 + (i + 1) * cw - mx, y0 + (j + 1) * ch - my)
+            for j in range(rows) for i in range(cols)]
+
+
 def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
                    zoom: int = FEATURE_MAP_ZOOM) -> View | None:
     """A geometric candidate view for a map slot's attempt, or None (pure of rendering).
 
+    Map ``slot`` draws its centre in one of its own two cells (:func:`map_cells`, those
+    where a view may show :data:`MIN_DRAWN_FEATURES` symbols, in a seeded order: cells
+    ``slot`` and ``slot + stride``, stride half their number, alternating by attempt),
+    so no two maps are near-duplicates; past the stride there is no map.
     Only the symbol types OSM-Carto draws at ``zoom`` are kept off the edges.
     """
     bounds = ctx.extract.bounds
     if bounds is None:
         return None
-    s, w, n, e = bounds
-    rng = slot_rng(ctx.seed, f"map{zoom}", slot, attempt)
     drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
                    and ft.drawn_at(zoom)}
     symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
-    probe = View(center=((s + n) / 2, (w + e) / 2), zoom=zoom)
-    half_lat = (probe.bounds[2] - probe.bounds[0]) / 2
-    half_lon = (probe.bounds[3] - probe.bounds[1]) / 2
-    lat_lo, lat_hi = s + half_lat, n - half_lat
-    lon_lo, lon_hi = w + half_lon, e - half_lon
-    if lat_lo >= lat_hi or lon_lo >= lon_hi:
-        lat_lo = lat_hi = (s + n) / 2
-        lon_lo = lon_hi = (w + e) / 2
-    lat = rng.uniform(lat_lo, lat_hi)
-    lon = rng.uniform(lon_lo, lon_hi)
+    key = ("map_cells", zoom)
+    if key not in ctx.shared:
+        # cells where no view can show MIN_DRAWN_FEATURES symbols are left out
+        gpx = [latlon_to_global_px(f.lat, f.lon, zoom) for f in symbols]
+        viable = [c for c in map_cells(bounds, zoom)
+                  if sum(1 for x, y in gpx
+                         if c[0] - VIEW_WIDTH / 2 <= x <= c[2] + VIEW_WIDTH / 2
+                         and c[1] - VIEW_HEIGHT / 2 <= y <= c[3] + VIEW_HEIGHT / 2)
+                  >= MIN_DRAWN_FEATURES]
+        ctx.shared[key] = permuted(viable, ctx.seed, f"map{zoom}-cells")
+    cells: list[tuple[float, float, float, float]] = ctx.shared[key]
+    # map `slot` owns cells `slot` and `slot + stride` (its attempts alternate between
+    # them), so no two maps share a cell and a cell hard to map does not sink the slot
+    stride = (len(cells) + 1) // 2
+    if slot >= stride:
+        return None
+    index = slot + (attempt % 2) * stride
+    cx0, cy0, cx1, cy1 = cells[index if index < len(cells) else slot]
+    rng = slot_rng(ctx.seed, f"map{zoom}", slot, attempt)
+    gx, gy = rng.uniform(cx0, cx1), rng.uniform(cy0, cy1)
     for _ in range(MAX_NUDGES):
+        lat, lon = global_px_to_latlon(gx, gy, zoom)
         view = View(center=(round(lat, 7), round(lon, 7)), zoom=zoom,
                     width=VIEW_WIDTH, height=VIEW_HEIGHT)
         pxs = [view.to_view_px(f.lat, f.lon) for f in symbols]
@@ -128,9 +200,38 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
             return None
         if _symbols_clear_of_edges(view, pxs):
             return view
-        dx, dy = rng.uniform(-40, 40), rng.uniform(-40, 40)
-        lat, lon = view.to_latlon(view.width / 2 + dx, view.height / 2 + dy)
+        gx = min(cx1, max(cx0, gx + rng.uniform(-40, 40)))
+        gy = min(cy1, max(cy0, gy + rng.uniform(-40, 40)))
     return None
+
+
+def written_line_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> None:
+    """Decide the names of the drawn lines (primary roads, streams, rivers) with Mapnik.
+
+    Each drawn, named line's name is legible when Mapnik writes it whole, unhidden and
+    along the line in the view (:func:`cartoqa.tasks.roads.name_instances`), not when
+    dark ink lies along it (traffic-signal icons); a name shown only cut at the edge or
+    hidden marks the line's label as cut (its type is then ambiguous for names).
+    """
+    named = {name: ss for name, ss in vf.by_type.items() if vf.kinds.get(name) == "line"}
+    lines: dict[str, list[list[tuple[float, float]]]] = {}
+    for ss in named.values():
+        for s in ss:
+            if s.drawn and s.feature.name:
+                lines.setdefault(s.feature.name, []).extend(
+                    lines_px(scene.view, s.feature.geometry))
+    if not lines:
+        return
+    judged = name_instances(ctx, scene, sorted(lines), lines=lines,
+                            markers=(), path=None)
+    for name, ss in named.items():
+        for i, s in enumerate(ss):
+            if not (s.drawn and s.feature.name):
+                continue
+            parts = judged.get(s.feature.name, [])
+            written = any(p.reason is None for p in parts)
+            cut = not written and any(p.reason in ("cut", "hidden") for p in parts)
+            vf.by_type[name][i] = replace(s, name_legible=written, label_cut=cut)
 
 
 def feature_map(ctx: BuildContext, slot: int, *,
@@ -166,8 +267,14 @@ def feature_map(ctx: BuildContext, slot: int, *,
                           exclude=scene_exclusion(view, [], None, reserved=scene.reserved),
                           reserved=scene.reserved)
         if any(vf.ambiguous(t, names=True) for t in vf.by_type):
+            ctx.reject("maps", MAP_REJECT_REASONS["ambiguous"])
             continue
         if sum(vf.count(t) for t in vf.by_type) < MIN_DRAWN_FEATURES:
+            ctx.reject("maps", MAP_REJECT_REASONS["few"])
+            continue
+        written_line_names(ctx, scene, vf)
+        if any(vf.ambiguous(t, names=True) for t in vf.by_type):
+            ctx.reject("maps", MAP_REJECT_REASONS["line_name_cut"])
             continue
         found = FeatureMap(slot, attempt, view, image_name(slot, zoom), scene.png, vf)
         break

@@ -1,12 +1,15 @@
 """MML: the names of the two roads meeting at a marker.
 
 A blue or red marker (alternating every three slots) stands on a junction where
-exactly two named roads meet, at zoom 17-19 (rotating with the slot). A scenario is
-kept only when both names are written somewhere in the view.
+exactly two named roads meet, at zoom 17-19 (rotating with the slot). Each road pair
+is asked at most once (:func:`junctions_by_pair`). A scenario is kept only when both
+names are written, whole and unhidden, along their roads in the view (asked of Mapnik:
+:func:`cartoqa.tasks.roads.names_drawn`).
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 import networkx as nx
@@ -20,10 +23,16 @@ from cartoqa.tasks.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.roads import RoadIndex, names_drawn
-from cartoqa.tasks.rules import marker_on_screen, names_not_drawn
+from cartoqa.tasks.rules import marker_on_screen, names_not_drawn, other_road_near
 from cartoqa.tasks.sampling import permuted, pick
 from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
-from cartoqa.tasks.views import inside_extract, view_around
+from cartoqa.tasks.views import (
+    extract_bounds,
+    fit_to_data,
+    inside_extract,
+    unfillable_zooms,
+    view_around,
+)
 from groundtruth.junctions import road_names_at, two_road_junctions
 
 NAME = "mml"
@@ -32,31 +41,56 @@ IMAGE_SIZE = (VIEW_WIDTH, VIEW_HEIGHT)
 NEEDS_ROADS = True
 ZOOMS = (17, 18, 19)
 COLORS = ("blue", "red")
-#: Junctions tried per slot.
+#: Road pairs tried per slot.
 MAX_ATTEMPTS = 12
+#: Junctions of one road pair tried (in a seeded order), and views (jittered
+#: differently, so the names' labels fall elsewhere) tried per junction.
+MAX_NODES_PER_PAIR = 3
+MAX_VIEWS_PER_NODE = 2
+#: Why candidates are rejected, as the build log counts them.
+REJECT_REASONS = {
+    "roads": "not exactly two named roads at the junction",
+    "outside_extract": "view not 99% inside the extract's data",
+    "marker": "marker off screen",
+    "other_road": "another named road passes near the marker",
+    "name_not_drawn": "a road name not written whole and unhidden along its road",
+}
 #: How far the marker may sit from the view centre (pixels, horizontally).
 JITTER_PX = 380.0
 
 
 @dataclass
 class State:
-    """Junction candidates in a seeded order, and the road index."""
+    """Road pairs in a seeded order (each with its junctions), and the road index."""
 
     graph: nx.MultiDiGraph
-    junctions: list[int]
+    junctions: list[list[int]]
     roads: RoadIndex
     n_slots: int
+    zooms: tuple[int, ...] = ZOOMS
 
 
-def slot_plan(slot: int) -> tuple[int, str]:
-    """Zoom and marker colour of a slot.
+def slot_plan(slot: int, zooms: tuple[int, ...] = ZOOMS) -> tuple[int, str]:
+    """Zoom and marker colour of a slot (over the zooms the extract can fill).
 
     Examples
     --------
     >>> [slot_plan(s) for s in (0, 1, 3)]
     [(17, 'blue'), (18, 'blue'), (17, 'red')]
     """
-    return ZOOMS[slot % len(ZOOMS)], COLORS[(slot // len(ZOOMS)) % len(COLORS)]
+    return zooms[slot % len(zooms)], COLORS[(slot // len(zooms)) % len(COLORS)]
+
+
+def junctions_by_pair(graph: nx.MultiDiGraph, junctions: list[int]) -> list[list[int]]:
+    """The junctions grouped by the pair of road names meeting there, pairs sorted by name.
+
+    A pair is asked once per dataset: slots take different groups
+    (:func:`cartoqa.tasks.sampling.pick`), so no two items share a road pair.
+    """
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for node in junctions:
+        groups.setdefault(tuple(sorted(road_names_at(graph, node))), []).append(node)
+    return [sorted(groups[pair]) for pair in sorted(groups)]
 
 
 def prepare(ctx: BuildContext) -> State:
@@ -66,36 +100,66 @@ def prepare(ctx: BuildContext) -> State:
     if not junctions:
         raise CartoqaError(f"extract {ctx.extract.name} has no junction of two named roads",
                            fix="use an extract with named streets, or leave out mml")
-    return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
-                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO))
+    skipped = unfillable_zooms(ctx, NAME, ZOOMS)
+    zooms = tuple(z for z in ZOOMS if z not in skipped)
+    if not zooms:
+        raise CartoqaError(f"extract {ctx.extract.name} is too small for a view at any zoom "
+                           f"{ZOOMS[0]}-{ZOOMS[-1]}", fix="use a larger extract")
+    return State(graph, permuted(junctions_by_pair(graph, junctions), ctx.seed, NAME),
+                 RoadIndex(graph),
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), zooms)
 
 
 def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
     """One MML item."""
-    zoom, color = slot_plan(slot)
+    zoom, color = slot_plan(slot, state.zooms)
     for attempt in range(MAX_ATTEMPTS):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
-        node = pick(state.junctions, slot, attempt, state.n_slots)
-        if node is None:
+        group = pick(state.junctions, slot, attempt, state.n_slots)
+        if group is None:
             break
-        lat, lon = state.graph.nodes[node]["y"], state.graph.nodes[node]["x"]
-        names = road_names_at(state.graph, node)
-        if len(names) != 2:
-            continue
-        view = view_around([(lat, lon)], zoom, rng, jitter_px=JITTER_PX)
-        marker = MarkerSpec(color, lat, lon, node)
-        if not inside_extract(ctx, view) or not marker_on_screen(view.to_view_px(lat, lon)):
-            continue
-        scene = draw_scene(ctx, view, markers=[marker])
-        if names_not_drawn(names, names_drawn(scene, state.roads, names, markers=[marker])):
-            continue
-        image_name = f"{NAME}-{slot:04d}.png"
-        prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=[marker])
-        item = base_item(item_id(NAME, slot), NAME, "roads", f"images/{image_name}",
-                         prompt("mml_roads", color=color), {"roads": sorted(names)},
-                         {"color": color, "zoom": zoom}, prov)
-        return Scenario(items=[item], images={image_name: scene.png})
+        nodes = list(group)
+        rng.shuffle(nodes)
+        for node in nodes[:MAX_NODES_PER_PAIR]:
+            for _ in range(MAX_VIEWS_PER_NODE):
+                scenario = _try_junction(ctx, state, slot, attempt, node, zoom, color, rng)
+                if scenario is not None:
+                    return scenario
     return None
+
+
+def _try_junction(ctx: BuildContext, state: State, slot: int, attempt: int, node: int,
+                  zoom: int, color: str, rng: random.Random) -> Scenario | None:
+    """The MML item with the marker on ``node``, or None when a reader could not answer."""
+    lat, lon = state.graph.nodes[node]["y"], state.graph.nodes[node]["x"]
+    names = road_names_at(state.graph, node)
+    if len(names) != 2:
+        ctx.reject(NAME, REJECT_REASONS["roads"])
+        return None
+    view = view_around([(lat, lon)], zoom, rng, jitter_px=JITTER_PX)
+    view = fit_to_data(view, extract_bounds(ctx))
+    marker = MarkerSpec(color, lat, lon, node)
+    if not inside_extract(ctx, view):
+        ctx.reject(NAME, REJECT_REASONS["outside_extract"])
+        return None
+    marker_px = view.to_view_px(lat, lon)
+    if not marker_on_screen(marker_px):
+        ctx.reject(NAME, REJECT_REASONS["marker"])
+        return None
+    others = state.roads.lines_px(view, [n for n in state.roads.lines if n not in names])
+    if other_road_near(marker_px, [line for lines in others.values() for line in lines]):
+        ctx.reject(NAME, REJECT_REASONS["other_road"])
+        return None
+    scene = draw_scene(ctx, view, markers=[marker])
+    if names_not_drawn(names, names_drawn(ctx, scene, state.roads, names, markers=[marker])):
+        ctx.reject(NAME, REJECT_REASONS["name_not_drawn"])
+        return None
+    image_name = f"{NAME}-{slot:04d}.png"
+    prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=[marker])
+    item = base_item(item_id(NAME, slot), NAME, "roads", f"images/{image_name}",
+                     prompt("mml_roads", color=color), {"roads": sorted(names)},
+                     {"color": color, "zoom": zoom}, prov)
+    return Scenario(items=[item], images={image_name: scene.png})
 
 
 SPEC = TaskSpec(

@@ -1,7 +1,8 @@
 """RLE: the real length of a blue path between two blue markers (metres and feet).
 
 A scenario draws a drivable route between two graph nodes as a blue path with a blue
-marker at each end, at zoom 15-19 (rotating with the slot), with Leaflet's scale bar.
+marker at each end, at zoom 15-19 (rotating with the slot over the zooms the extract
+can fill, :func:`cartoqa.tasks.views.unfillable_zooms`), with Leaflet's scale bar.
 Its difficulty (simple or complex, alternating every five slots) follows the rule in
 :func:`cartoqa.tasks.rules.rle_difficulty`, with turns counted from the path's
 geometry (:func:`cartoqa.tasks.rules.path_turns`: bearing changes, U-turns included),
@@ -37,7 +38,13 @@ from cartoqa.tasks.rules import (
 )
 from cartoqa.tasks.sampling import permuted, pick_round
 from cartoqa.tasks.spec import RequestSpec, TaskSpec
-from cartoqa.tasks.views import inside_extract, view_around
+from cartoqa.tasks.views import (
+    extract_bounds,
+    fit_to_data,
+    inside_extract,
+    unfillable_zooms,
+    view_around,
+)
 from groundtruth.projection import latlon_to_global_px, meters_per_pixel, path_length_px
 from groundtruth.routing import random_route
 
@@ -61,7 +68,7 @@ REJECT_REASONS = {
     "short": "path too short on screen",
     "doubles_back": "path overlaps itself or doubles back",
     "difficulty": "path is not of the slot's difficulty",
-    "outside_extract": "view leaves the extract",
+    "outside_extract": "view not 99% inside the extract's data",
     "path_outside": "path leaves the view",
     "markers": "marker off screen or markers overlap",
     "scale_bar": "scale bar not drawn in both units",
@@ -75,17 +82,22 @@ class State:
     graph: nx.MultiDiGraph
     origins: list[int]
     n_slots: int
+    zooms: tuple[int, ...] = ZOOMS
 
 
-def slot_plan(slot: int) -> tuple[int, str]:
-    """Zoom and difficulty of a slot: zooms rotate every slot, difficulty every five.
+def slot_plan(slot: int, zooms: tuple[int, ...] = ZOOMS) -> tuple[int, str]:
+    """Zoom and difficulty of a slot: zooms rotate every slot, difficulty every round.
+
+    ``zooms`` are the zooms the extract can fill (:func:`cartoqa.tasks.views.unfillable_zooms`).
 
     Examples
     --------
     >>> slot_plan(0), slot_plan(4), slot_plan(5)
     ((15, 'simple'), (19, 'simple'), (15, 'complex'))
+    >>> slot_plan(2, (17, 18, 19)), slot_plan(3, (17, 18, 19))
+    ((19, 'simple'), (17, 'complex'))
     """
-    return ZOOMS[slot % len(ZOOMS)], DIFFICULTIES[(slot // len(ZOOMS)) % len(DIFFICULTIES)]
+    return zooms[slot % len(zooms)], DIFFICULTIES[(slot // len(zooms)) % len(DIFFICULTIES)]
 
 
 def prepare(ctx: BuildContext) -> State:
@@ -95,13 +107,18 @@ def prepare(ctx: BuildContext) -> State:
     if not nodes:
         raise CartoqaError(f"extract {ctx.extract.name} has no road junctions for RLE",
                            fix="use an extract with a street network")
+    skipped = unfillable_zooms(ctx, NAME, ZOOMS)
+    zooms = tuple(z for z in ZOOMS if z not in skipped)
+    if not zooms:
+        raise CartoqaError(f"extract {ctx.extract.name} is too small for a view at any zoom "
+                           f"{ZOOMS[0]}-{ZOOMS[-1]}", fix="use a larger extract")
     return State(graph, permuted(nodes, ctx.seed, NAME),
-                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO))
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), zooms)
 
 
 def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
     """Two RLE items (metres, feet) for one path."""
-    zoom, difficulty = slot_plan(slot)
+    zoom, difficulty = slot_plan(slot, state.zooms)
     graph = state.graph
 
     def reject(key: str) -> None:
@@ -130,6 +147,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
             reject("difficulty")
             continue
         view = view_around(path, zoom, rng, jitter_px=60.0)
+        view = fit_to_data(view, extract_bounds(ctx))
         if not inside_extract(ctx, view):
             reject("outside_extract")
             continue

@@ -1,14 +1,27 @@
-"""Road names in a drawn scene: the named road lines of a graph, and which are written."""
+"""Road names in a drawn scene: the named road lines of a graph, and which are written.
+
+Whether a name is written is asked of Mapnik (:mod:`cartoqa.visibility.written`), not
+judged from dark ink, which traffic-signal icons also leave along a road.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
+from cartoqa.tasks.base import BuildContext
 from cartoqa.tasks.drawing import Drawn, LatLon, MarkerSpec, scene_exclusion
-from cartoqa.visibility import drawn_road_names
+from cartoqa.visibility.pixels import ink_mask
+from cartoqa.visibility.reference import render_marks
+from cartoqa.visibility.written import (
+    MARK_PAD_PX,
+    Instance,
+    written_instances,
+    written_names,
+)
 from groundtruth.projection import View
+from renderers.label_marks import MARK_SLOTS
 
 Line = list[tuple[float, float]]
 
@@ -51,11 +64,35 @@ class RoadIndex:
         return out
 
 
-def names_drawn(drawn: Drawn, roads: RoadIndex, names: Sequence[str], *,
+def name_instances(ctx: BuildContext, drawn: Drawn, names: Sequence[str], *,
+                   roads: RoadIndex | None = None, markers: Sequence[MarkerSpec] = (),
+                   path: Sequence[LatLon] | None = None,
+                   lines: Mapping[str, Sequence[Line]] | None = None,
+                   ) -> dict[str, list[Instance]]:
+    """Each label of ``names`` in a drawn scene, judged (:mod:`cartoqa.visibility.written`).
+
+    Mapnik draws the scene's tiles again with the names in colours of their own
+    (:func:`cartoqa.visibility.reference.render_marks`), :data:`MARK_SLOTS` names a render.
+    With ``roads`` (or ``lines``: name -> lines in view pixels), a label counts only
+    along the road of that name.
+    """
+    exclude = scene_exclusion(drawn.view, markers, path, reserved=drawn.reserved)
+    ink = ink_mask(drawn.screen, drawn.reference)
+    if roads is not None:
+        lines = roads.lines_px(drawn.view, names)
+    out: dict[str, list[Instance]] = {}
+    unique = list(dict.fromkeys(names))
+    for start in range(0, len(unique), MARK_SLOTS):
+        chunk = unique[start:start + MARK_SLOTS]
+        marks = render_marks(ctx.tiles(), drawn.view, chunk, pad=MARK_PAD_PX)
+        out.update(written_instances(marks, chunk, pad=MARK_PAD_PX, ink=ink, exclude=exclude,
+                                     lines=lines))
+    return out
+
+
+def names_drawn(ctx: BuildContext, drawn: Drawn, roads: RoadIndex, names: Sequence[str], *,
                 markers: Sequence[MarkerSpec] = (),
                 path: Sequence[LatLon] | None = None) -> set[str]:
-    """Which of ``names`` are written along their roads in a drawn scene."""
-    lines = roads.lines_px(drawn.view, names)
-    return drawn_road_names(drawn.view, drawn.screen, drawn.reference, lines,
-                            exclude=scene_exclusion(drawn.view, markers, path,
-                                                    reserved=drawn.reserved))
+    """Which of ``names`` are written, whole and unhidden, along their roads in a scene."""
+    return written_names(name_instances(ctx, drawn, names, roads=roads, markers=markers,
+                                        path=path))

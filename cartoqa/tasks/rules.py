@@ -124,6 +124,40 @@ def names_not_drawn(required: Iterable[str], drawn: Iterable[str]) -> list[str]:
 
 #: SRN: least on-screen length (pixels) of every leg, the stretch of one road between
 #: two actions (or an end): shorter links (crossovers of dual carriageways, slip roads
+#: MML: no other named road may pass within this distance of the marker (pixels), so
+#: that a reader knows which two roads meet at the pin (a pin inside a big junction of
+#: four roads names two of them only in the data).
+MML_OTHER_ROAD_CLEAR_PX = 50.0
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
+    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
+
+
+def other_road_near(marker: Point, other_lines: Iterable[Sequence[Point]], *,
+                    clear: float = MML_OTHER_ROAD_CLEAR_PX) -> bool:
+    """Whether a line of another named road passes within ``clear`` pixels of the marker.
+
+    Examples
+    --------
+    >>> other_road_near((0.0, 0.0), [[(-100.0, 49.0), (100.0, 49.0)]])
+    True
+    >>> other_road_near((0.0, 0.0), [[(-100.0, 51.0), (100.0, 51.0)], [(60.0, -9.0)]])
+    False
+    """
+    for line in other_lines:
+        pts = list(line)
+        if len(pts) == 1 and math.dist(marker, pts[0]) <= clear:
+            return True
+        if any(_segment_distance(marker, a, b) <= clear for a, b in pairwise(pts)):
+            return True
+    return False
+
+
 #: of a few metres) are not seen as a step of their own.
 MIN_LEG_PX = 60.0
 #: SRN: a junction where an action happens must be at least this far (pixels) outside

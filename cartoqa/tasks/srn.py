@@ -53,7 +53,13 @@ from cartoqa.tasks.rules import (
 )
 from cartoqa.tasks.sampling import permuted, pick_round
 from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
-from cartoqa.tasks.views import inside_extract, view_around
+from cartoqa.tasks.views import (
+    extract_bounds,
+    fit_to_data,
+    inside_extract,
+    unfillable_zooms,
+    view_around,
+)
 from groundtruth.projection import meters_per_pixel, path_length_px
 from groundtruth.routing import NoRouteError, random_route, shortest_route
 from groundtruth.turns import (
@@ -91,7 +97,7 @@ REJECT_REASONS = {
     "short": "route too short on screen",
     "short_leg": "a leg shorter than the minimum on screen",
     "leg_turns_back": "a leg turns back on itself (a loop its step does not say)",
-    "outside_extract": "view leaves the extract",
+    "outside_extract": "view not 99% inside the extract's data",
     "path_outside": "route leaves the view",
     "markers": "marker off screen or markers overlap",
     "step_under_marker": "a step hidden under a marker",
@@ -108,6 +114,7 @@ class State:
     roads: RoadIndex
     n_slots: int
     naive: nx.MultiDiGraph
+    zooms: tuple[int, ...] = ZOOMS
 
 
 def _leg_path(graph: nx.MultiDiGraph, edges: tuple[tuple[int, int, int], ...],
@@ -140,13 +147,18 @@ def prepare(ctx: BuildContext) -> State:
     if not junctions:
         raise CartoqaError(f"extract {ctx.extract.name} has no junction of named roads",
                            fix="use an extract with named streets, or leave out srn")
+    skipped = unfillable_zooms(ctx, NAME, ZOOMS)
+    zooms = tuple(z for z in ZOOMS if z not in skipped)
+    if not zooms:
+        raise CartoqaError(f"extract {ctx.extract.name} is too small for a view at any zoom "
+                           f"{ZOOMS[0]}-{ZOOMS[-1]}", fix="use a larger extract")
     return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
-                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph())
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms)
 
 
 def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
     """One SRN item."""
-    zoom = ZOOMS[slot % len(ZOOMS)]
+    zoom = state.zooms[slot % len(state.zooms)]
     graph = state.graph
     junction_set = set(state.junctions)
 
@@ -210,6 +222,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
             reject("leg_turns_back")
             continue
         view = view_around(path, zoom, rng, jitter_px=40.0)
+        view = fit_to_data(view, extract_bounds(ctx))
         markers = [MarkerSpec("blue", path[0][0], path[0][1], route.origin),
                    MarkerSpec("red", path[-1][0], path[-1][1], route.destination)]
         mpx = [view.to_view_px(m.lat, m.lon) for m in markers]
@@ -229,7 +242,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
             reject("step_under_marker")
             continue
         scene = draw_scene(ctx, view, markers=markers)
-        if names_not_drawn(roads, names_drawn(scene, state.roads, roads, markers=markers)):
+        if names_not_drawn(roads, names_drawn(ctx, scene, state.roads, roads, markers=markers)):
             reject("name_not_drawn")
             continue
         image_name = f"{NAME}-{slot:04d}.png"

@@ -18,7 +18,11 @@ Where the two differ, something was written on the map: the *ink mask*. Then
   type *ambiguous* (:mod:`~cartoqa.visibility.icons`, :mod:`~cartoqa.visibility.symbols`);
 * its **name** is legible when ink of the style's label colour lies under the icon
   (:mod:`~cartoqa.visibility.labels`);
-* a **road name** is drawn when enough dark ink lies along the road's line
+* a **road name** asked by MML and SRN is written when Mapnik, asked to draw it in a
+  colour of its own on the view's tiles, puts it wholly inside the view, clear of
+  markers and controls, along the road (:mod:`~cartoqa.visibility.written`); dark ink
+  along a road (traffic-signal icons) is never taken for a name. The names of lines
+  and areas on the feature maps are still judged from dark ink along them
   (:mod:`~cartoqa.visibility.road_names`);
 * a **line** (stream, river, primary road) or **area** (park) is drawn when its style
   colour covers enough of its geometry in the reference image
@@ -28,7 +32,7 @@ Where the two differ, something was written on the map: the *ink mask*. Then
 The modules, lowest first: ``pixels`` (array primitives), ``screen`` (boxes of pins
 and map controls, the edge band), ``geometry`` (feature geometry in view pixels),
 ``sightings`` (the results), ``icons``, ``labels``, ``road_names``, ``symbols``,
-``coverage``, ``analysis``, and ``reference`` (the Mapnik render). The pixel tests are
+``coverage``, ``analysis``, ``reference`` (the Mapnik renders) and ``written``. The pixel tests are
 pure functions of arrays; only ``reference`` and the icon templates touch Mapnik.
 Nothing here imports :mod:`cartoqa.tasks`: the tasks hand in the control zones.
 """
@@ -84,7 +88,7 @@ from cartoqa.visibility.pixels import (
     line_mask,
     polygon_mask,
 )
-from cartoqa.visibility.reference import OVERLAY_LAYERS, render_reference
+from cartoqa.visibility.reference import OVERLAY_LAYERS, render_marks, render_reference
 from cartoqa.visibility.road_names import (
     ROAD_TEXT_MAX_CHANNEL,
     ROAD_TEXT_PIXELS_PER_CHAR,
@@ -169,6 +173,7 @@ __all__ = [
     "near_edge",
     "near_view_px",
     "polygon_mask",
+    "render_marks",
     "render_reference",
     "reserved_zones",
     "text_pixels_along",

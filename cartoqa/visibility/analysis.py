@@ -82,6 +82,7 @@ def analyse_view(view: View, screen: IntArray, reference: IntArray,
                 sightings = area_sightings(view, ft, feats, screen, reference, poi_ink,
                                            reserved=reserved)
         result.by_type[name] = sightings
+        result.kinds[name] = ft.kind
     result.by_type = {name: result.by_type[name] for name in cat}
     one_feature_per_icon(result)
     # an icon another type's feature explains is not unexplained

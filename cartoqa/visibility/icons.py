@@ -19,6 +19,12 @@ ICON_MIN_ALPHA = 0.5
 ICON_FAINT_ALPHA = 0.15
 #: Minimum intersection-over-union of icon template and ink for "drawn".
 ICON_MIN_IOU = 0.6
+#: A match below this (though at least ICON_MIN_IOU) is not clear enough to count: the
+#: type is ambiguous on that map (a perfume bottle matched the clothes icon at 0.60-0.63).
+ICON_CLEAR_IOU = 0.7
+#: Another catalogue icon of the same colour matching the same spot within this much
+#: of the match makes it unclear which type the icon is.
+ICON_RIVAL_MARGIN = 0.15
 #: Minimum IoU for an icon no data feature explains to count against the type.
 ORPHAN_MIN_IOU = 0.85
 #: How far (pixels) an icon may sit from the feature's projected pixel.
@@ -85,6 +91,40 @@ def find_icons(mask: BoolArray, template: BoolArray, *, min_iou: float = ICON_MI
         if all(abs(x - ox) >= w / 2 or abs(y - oy) >= h / 2 for ox, oy, _ in out):
             out.append((x, y, sc))
     return out
+
+
+def best_iou_at(mask: BoolArray, template: BoolArray, cx: float, cy: float, *,
+                search: int = ICON_SEARCH_PX) -> float:
+    """Best IoU of ``template`` with ``mask`` centred within ``search`` px of ``(cx, cy)``.
+
+    Examples
+    --------
+    >>> t = np.zeros((5, 5), bool); t[1:4, 2] = True; t[2, 1:4] = True  # a plus sign
+    >>> m = np.zeros((20, 20), bool); m[8:13, 4:9] = t
+    >>> best_iou_at(m, t, 7.5, 9.5), best_iou_at(m, np.ones((5, 5), bool), 6.5, 10.5)
+    (1.0, 0.2)
+    """
+    h, w = template.shape
+    off = search + max(h, w)
+    padded = np.pad(mask, off)
+    x0 = round(cx - w / 2.0) - search
+    y0 = round(cy - h / 2.0) - search
+    crop = padded[max(0, y0 + off):max(0, y0 + off + h + 2 * search),
+                  max(0, x0 + off):max(0, x0 + off + w + 2 * search)]
+    if crop.shape[0] < h or crop.shape[1] < w or not crop.any():
+        return 0.0
+    return float(iou_map(crop, template).max())
+
+
+def icon_is_clear(score: float, rivals: Sequence[float]) -> bool:
+    """Whether an icon match counts: clear of the threshold and of every rival type.
+
+    Examples
+    --------
+    >>> icon_is_clear(0.9, [0.5]), icon_is_clear(0.62, []), icon_is_clear(0.85, [0.75])
+    (True, False, False)
+    """
+    return score >= ICON_CLEAR_IOU and all(r <= score - ICON_RIVAL_MARGIN for r in rivals)
 
 
 @cache

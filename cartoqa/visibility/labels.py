@@ -22,9 +22,10 @@ LABEL_COLOURS: dict[str, str] = {
 #: Label colour of area and line types.
 AREA_LABEL_COLOURS: dict[str, str] = {"park": "#0c8416", "stream": "#4d80b3",
                                       "river": "#4d80b3"}
-#: Types whose ``name`` OSM-Carto never writes (toilets get no label; ATMs are
-#: labelled with their ``operator``, not their name).
-UNLABELLED_TYPES: frozenset[str] = frozenset({"public toilet", "ATM"})
+#: Types whose label OSM-Carto never writes (toilets get no label). ATMs are labelled
+#: with their ``operator``, which is their name in the ground truth
+#: (:attr:`groundtruth.catalogue.FeatureType.label_tag`).
+UNLABELLED_TYPES: frozenset[str] = frozenset({"public toilet"})
 #: Least coverage of a label pixel.
 LABEL_MIN_ALPHA = 0.4
 #: Box under an icon searched for its label: half width, top and bottom offsets.

@@ -1,13 +1,22 @@
-"""The reference render: a view drawn by Mapnik with every label and icon layer off.
+"""The Mapnik renders a view is compared with.
 
-Where the screenshot differs from it, something was written on the map (see
-:func:`cartoqa.visibility.pixels.ink_mask`).
+* The **reference**: the view drawn with every label and icon layer off. Where the
+  screenshot differs from it, something was written on the map (see
+  :func:`cartoqa.visibility.pixels.ink_mask`).
+* The **marks**: the view's labels placed as on its tiles, with chosen names in
+  colours of their own (see :mod:`cartoqa.visibility.written`).
 """
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+from PIL import Image
+
+from cartoqa.visibility.pixels import IntArray
 from groundtruth.projection import View
 
 if TYPE_CHECKING:
@@ -43,3 +52,30 @@ def render_reference(tiles: TileRenderer, view: View) -> bytes:
     """
     return tiles.render_image(center=view.center, zoom=view.zoom, width=view.width,
                               height=view.height, exclude_layers=OVERLAY_LAYERS)
+
+
+def render_marks(tiles: TileRenderer, view: View, names: Sequence[str], *,
+                 pad: int) -> IntArray:
+    """Where Mapnik writes ``names`` on the view's tiles, ``names[k]`` in mark colour *k*.
+
+    Parameters
+    ----------
+    tiles : renderers.tiles.TileRenderer
+        The tile pipeline of the extract.
+    view : View
+        The view.
+    names : sequence of str
+        At most :data:`renderers.label_marks.MARK_SLOTS` names.
+    pad : int
+        Band drawn around the view, in pixels.
+
+    Returns
+    -------
+    array
+        ``(height + 2 pad, width + 2 pad, 4)`` int16 RGBA; transparent where nothing
+        takes part in label placement.
+    """
+    png = tiles.render_label_marks(center=view.center, zoom=view.zoom, width=view.width,
+                                   height=view.height, names=list(names), pad=pad)
+    with Image.open(io.BytesIO(png)) as im:
+        return np.asarray(im.convert("RGBA"), dtype=np.int16)

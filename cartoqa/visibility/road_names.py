@@ -1,4 +1,8 @@
-"""Road names: whether a road's name is written along it, from dark ink near its line."""
+"""Dark ink along a line: the names of lines and areas on the feature maps.
+
+Road names that MML and SRN ask for are judged by :mod:`cartoqa.visibility.written`
+(asked of Mapnik), which icons cannot fool.
+"""
 
 from __future__ import annotations
 

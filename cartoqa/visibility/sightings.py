@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
 
 from groundtruth.features import Feature
 
@@ -29,6 +35,10 @@ class Sighting:
         Where its icon was found (symbols only).
     score : float
         Evidence for ``drawn`` (icon IoU, line coverage or area pixels).
+    clear : bool
+        For an icon: whether its match is clear of the threshold and of every other
+        type's match at that spot (:func:`cartoqa.visibility.icons.icon_is_clear`);
+        an unclear icon makes its type ambiguous.
     """
 
     feature: Feature
@@ -39,6 +49,83 @@ class Sighting:
     label_cut: bool
     score: float
     icon_px: tuple[float, float] | None = None
+    clear: bool = True
+
+
+#: Pieces of a line or area type this close (metres) are one thing to a reader: an
+#: unnamed stub touching a named road is part of it, parks touching are one green area.
+JOIN_DISTANCE_M = 3.0
+_M_PER_DEG = 111_320.0
+
+
+def _metres(geom: BaseGeometry, lat0: float) -> BaseGeometry:
+    """``(lon, lat)`` geometry scaled to local metres (equirectangular at ``lat0``)."""
+    k = math.cos(math.radians(lat0)) * _M_PER_DEG
+    return shapely.transform(geom, lambda xy: xy * np.array([k, _M_PER_DEG]))
+
+
+def reader_groups(sightings: Sequence[Sighting], kind: str) -> list[list[Sighting]]:
+    """The drawn pieces of one line or area type grouped as a reader counts them.
+
+    Lines (roads, streams) with the same name are one already (one feature per name);
+    an unnamed piece within :data:`JOIN_DISTANCE_M` of a named one is part of the first
+    such (a stub, a link), and unnamed pieces touching each other are one. Areas (parks)
+    within :data:`JOIN_DISTANCE_M` of each other (touching or overlapping) are one
+    visually separate area.
+
+    Examples
+    --------
+    >>> from shapely.geometry import LineString, box
+    >>> from groundtruth.features import Feature
+    >>> def piece(name, geom):
+    ...     f = Feature("primary road", "line", name, ("way/1",), 0.0, 0.0, geom)
+    ...     return Sighting(f, (0.0, 0.0), True, False, False, False, 1.0)
+    >>> road = piece("A", LineString([(0, 0), (0.001, 0)]))
+    >>> stub = piece(None, LineString([(0.001, 0), (0.001, 0.0005)]))
+    >>> far = piece(None, LineString([(0.003, 0), (0.004, 0)]))
+    >>> [len(g) for g in reader_groups([road, stub, far], "line")]
+    [2, 1]
+    >>> a = piece("P", box(0, 0, 0.001, 0.001)); b = piece("Q", box(0.001, 0, 0.002, 0.001))
+    >>> [len(g) for g in reader_groups([a, b], "area")]
+    [2]
+    """
+    if not sightings:
+        return []
+    lat0 = sightings[0].feature.lat
+    geoms = [_metres(s.feature.geometry, lat0) for s in sightings]
+    parent = list(range(len(sightings)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def near(i: int, j: int) -> bool:
+        return bool(geoms[i].distance(geoms[j]) <= JOIN_DISTANCE_M)
+
+    n = len(sightings)
+    if kind == "area":
+        for i in range(n):
+            for j in range(i + 1, n):
+                if near(i, j):
+                    parent[find(j)] = find(i)
+    else:
+        named = [i for i in range(n) if sightings[i].feature.name]
+        for i in range(n):
+            if sightings[i].feature.name:
+                continue
+            host = next((j for j in named if near(i, j)), None)
+            if host is not None:
+                parent[find(i)] = find(host)
+                continue
+            for j in range(n):
+                if j != i and not sightings[j].feature.name and near(i, j):
+                    parent[find(i)] = find(j)
+    groups: dict[int, list[Sighting]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(sightings[i])
+    return list(groups.values())
 
 
 @dataclass
@@ -51,18 +138,31 @@ class ViewFeatures:
         Type name -> sightings of the type's data features in (or near) the view.
     orphans : dict
         Type name -> icon detections no data feature explains.
+    kinds : dict
+        Type name -> ``"symbol"``, ``"line"`` or ``"area"`` (lines and areas are
+        counted as a reader groups them, :func:`reader_groups`).
     """
 
     by_type: dict[str, list[Sighting]] = field(default_factory=dict)
     orphans: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
 
     def drawn(self, feature_type: str) -> list[Sighting]:
         """Sightings of the type that the rendering shows (fully on screen)."""
         return [s for s in self.by_type.get(feature_type, []) if s.drawn and not s.edge]
 
     def count(self, feature_type: str) -> int:
-        """How many features of the type a reader sees."""
-        return len(self.drawn(feature_type))
+        """How many features of the type a reader sees.
+
+        Icons one by one; lines and areas as a reader groups their pieces
+        (:func:`reader_groups`: a named road with its unnamed stubs is one road, parks
+        that touch are one).
+        """
+        drawn = self.drawn(feature_type)
+        kind = self.kinds.get(feature_type, "symbol")
+        if kind == "symbol":
+            return len(drawn)
+        return len(reader_groups(drawn, kind))
 
     def names(self, feature_type: str) -> list[str]:
         """Legible names of the type, one per drawn feature, sorted (repeats kept).
@@ -87,12 +187,15 @@ class ViewFeatures:
         """Whether a reader might see something the answer does not count.
 
         True when a feature of the type lies on an edge of the view (partly drawn),
-        or an icon of the type is seen that no feature explains; with ``names``, also
+        an icon of the type is seen that no feature explains, or a drawn icon's match
+        is not clear (near the threshold or near another type's); with ``names``, also
         when a drawn feature's label runs over an edge.
         """
         if self.orphans.get(feature_type):
             return True
         sightings = self.by_type.get(feature_type, [])
         if any(s.edge for s in sightings):
+            return True
+        if any(s.drawn and not s.clear for s in sightings):
             return True
         return names and any(s.label_cut and s.drawn for s in sightings)

@@ -13,7 +13,10 @@ from cartoqa.visibility.icons import (
     ICON_SAME_PX,
     ICON_SEARCH_PX,
     ORPHAN_MIN_IOU,
+    best_iou_at,
+    catalogue_by_name,
     find_icons,
+    icon_is_clear,
     icon_template,
 )
 from cartoqa.visibility.labels import (
@@ -145,11 +148,28 @@ def symbol_sightings(view: View, ft: FeatureType, feats: Sequence[Feature],
                                     margin=EDGE_BAND_PX):
             # beyond the edge: it matters only when part of its label shows in the view
             edge = label_peeks_in(label_ink, x, y)
+        clear = True
+        if drawn:
+            rivals = [best_iou_at(cink, t, cx, cy) for t in rival_templates(ft)]
+            clear = icon_is_clear(score, rivals)
         sightings.append(Sighting(f, (x, y), drawn, legible, edge, cut, score,
-                                  (cx, cy) if drawn else None))
+                                  (cx, cy) if drawn else None, clear))
     orphans = [(dx, dy) for j, (dx, dy, sc) in enumerate(detections)
                if j not in used and sc >= ORPHAN_MIN_IOU]
     return sightings, orphans
+
+
+def rival_templates(ft: FeatureType) -> list[BoolArray]:
+    """Icons of the other catalogue symbol types drawn in the same colour as ``ft``."""
+    out = []
+    for other in catalogue_by_name().values():
+        if other.name == ft.name or other.kind != "symbol" or \
+                other.color.lower() != ft.color.lower():
+            continue
+        template = icon_template(other.name)
+        if template is not None:
+            out.append(template)
+    return out
 
 
 def one_feature_per_icon(result: ViewFeatures) -> None:

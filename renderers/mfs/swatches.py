@@ -28,9 +28,11 @@ CELL_M = 500.0
 HALF_M = 160.0
 #: Offset of an area image's centre from the polygon centre, metres east and north.
 AREA_VIEW_OFFSET_M = 120.0
-#: Zoom each category is drawn at: lines at 18, where OSM-Carto's line styles are wide
-#: enough to read in a small image; areas at 17, so that a corner of the polygon shows.
-SWATCH_ZOOMS: dict[str, int] = {"line": 18, "area": 17}
+#: Zoom each category is drawn at: lines at 19, OSM-Carto's widest, where a path, a
+#: power line and a border differ in width, dashes and colour over many pixels; areas
+#: at 18, where the 256-px image shows a corner of the polygon (its outline and fill
+#: pattern) and some land around it.
+SWATCH_ZOOMS: dict[str, int] = {"line": 19, "area": 18}
 #: Metres per degree of latitude (spherical approximation; the data are synthetic).
 _M_PER_DEG = 111_320.0
 

@@ -18,10 +18,12 @@ from renderers.style import CARTO_DIR
 
 #: OSM-Carto's land colour (``<Map background-color>`` of style.xml).
 LAND_COLOUR = "#f2efe9"
-#: Side of a feature image in pixels.
-IMAGE_SIZE = 128
-#: Symbols are drawn this many times their 14-pixel design size.
-SYMBOL_SCALE = 4.0
+#: Side of a feature image in pixels (256: a line's width and pattern, and an area's
+#: outline, span enough pixels to be told apart).
+IMAGE_SIZE = 256
+#: Symbols are drawn this many times their 14-pixel design size (about 110 px, the
+#: same share of the image as CartoMapQA's symbols).
+SYMBOL_SCALE = 8.0
 
 _MERCATOR = (
     "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +no_defs"

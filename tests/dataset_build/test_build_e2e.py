@@ -24,8 +24,10 @@ from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.settings import web_assets_dir
 from cartoqa.tasks.rules import MIN_LEG_PX, path_doubles_back, path_turns
+from cartoqa.tasks.views import VIEW_MIN_DATA_COVER, data_cover
 from groundtruth.assets import asset_path
 from groundtruth.distance import meters_to_feet
+from groundtruth.extracts import resolve_extract
 from groundtruth.graph import load_road_graph
 from groundtruth.junctions import road_names_at
 from groundtruth.projection import View
@@ -90,9 +92,12 @@ def test_every_task_builds_and_validates(small: Path) -> None:
 def test_answers_agree_with_groundtruth(small: Path) -> None:
     graph = load_road_graph("helsinki")
     naive = load_road_graph("helsinki", legal=False)
+    bounds = resolve_extract("helsinki").bounds
+    assert bounds is not None
     for it in items_of(small):
         prov, ans = it["provenance"], it["answer"]
         view = View(center=tuple(prov["center"]), zoom=prov["zoom"])
+        assert data_cover(view, bounds) >= VIEW_MIN_DATA_COVER  # no blank beige
         for m in prov["markers"]:
             assert view.contains(m["lat"], m["lon"], margin_px=12)
         if it["task"] == "mml":
@@ -124,6 +129,13 @@ def test_answers_agree_with_groundtruth(small: Path) -> None:
         elif it["task"] == "stmf":
             assert prov["zoom"] == 19
         assert it["question"] and "Answer" in it["question"]
+
+
+def test_zooms_the_extract_cannot_fill_are_recorded(small: Path) -> None:
+    manifest = json.loads((small / "manifest.json").read_text("utf-8"))
+    assert sorted(manifest["zooms_not_filled"]["rle"]) == ["15", "16"]
+    assert {it["provenance"]["zoom"] for it in items_of(small) if it["task"] == "rle"} <= \
+        {17, 18, 19}
 
 
 def test_stmf_answers_are_consistent(small: Path) -> None:

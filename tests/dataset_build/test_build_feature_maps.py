@@ -23,15 +23,45 @@ def test_the_zoom_is_a_parameter_defaulting_to_19(tmp_path: Path) -> None:
     ctx = BuildContext(resolve_extract("helsinki"), seed=0, per_task=1, cache_dir=tmp_path,
                        assets_dir=tmp_path)
     assert FEATURE_MAP_ZOOM == 19
-    at_19 = [candidate_view(ctx, 0, a) for a in range(6)]
-    assert at_19 == [candidate_view(ctx, 0, a, zoom=19) for a in range(6)]
-    at_18 = [candidate_view(ctx, 0, a, zoom=18) for a in range(6)]
+    at_19 = [candidate_view(ctx, s, a) for s in range(4) for a in range(3)]
+    assert at_19 == [candidate_view(ctx, s, a, zoom=19) for s in range(4) for a in range(3)]
+    at_18 = [candidate_view(ctx, s, a, zoom=18) for s in range(4) for a in range(3)]
     assert any(v is not None for v in at_19) and any(v is not None for v in at_18)
     assert {v.zoom for v in at_19 if v is not None} == {19}
     assert {v.zoom for v in at_18 if v is not None} == {18}
     # other maps, drawn with their own seeded centres, under their own image names
     assert {v.center for v in at_18 if v} != {v.center for v in at_19 if v}
     assert image_name(3) == "map19-0003.png" and image_name(3, 18) == "map18-0003.png"
+
+
+def test_map_cells_keep_centres_apart() -> None:
+    """Maps in different cells are at least MAP_MIN_SEPARATION of a view apart (x or y)."""
+    from itertools import combinations
+
+    from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
+    from cartoqa.tasks.feature_maps import MAP_MIN_SEPARATION, map_cells
+
+    bounds = resolve_extract("helsinki").bounds
+    assert bounds is not None
+    cells = map_cells(bounds, 19)
+    assert len(cells) >= 60  # room for the default 40 maps and failures
+    for a, b in combinations(cells, 2):
+        gap_x = max(a[0] - b[2], b[0] - a[2])
+        gap_y = max(a[1] - b[3], b[1] - a[3])
+        assert gap_x >= MAP_MIN_SEPARATION * VIEW_WIDTH - 1e-6 or \
+            gap_y >= MAP_MIN_SEPARATION * VIEW_HEIGHT - 1e-6
+    # a quarter of a view: 342 px across or 192 px down at the defaults
+    assert round(MAP_MIN_SEPARATION * VIEW_WIDTH) == 342
+
+
+def test_no_map_past_the_last_cell(tmp_path: Path) -> None:
+    ctx = BuildContext(resolve_extract("helsinki"), seed=3, per_task=1, cache_dir=tmp_path,
+                       assets_dir=tmp_path)
+    from cartoqa.tasks.feature_maps import map_cells
+
+    cells = map_cells(ctx.extract.bounds or (0, 0, 0, 0), 19)
+    assert len(cells) > 12
+    assert candidate_view(ctx, len(cells), 0) is None  # past the cells: no map
 
 
 def _sighting(name: str | None, px: tuple[float, float], *, drawn: bool = True,

@@ -126,12 +126,12 @@ def test_symbols_are_recoloured_as_the_style_says(symbol_catalogue: list[Feature
         ("symbol:leisure=playground", (0x0C, 0x84, 0x16)),
     ):
         img = _rgb(by_id[fid].png)
-        assert img.shape == (128, 128, 3)
+        assert img.shape == (256, 256, 3)
         assert tuple(img[0, 0]) == (0xF2, 0xEF, 0xE9)  # OSM-Carto land colour
         exact = np.all(img == np.array(rgb, dtype=np.uint8), axis=2)
-        assert exact.sum() > 200, fid  # the icon is painted in its fill colour
+        assert exact.sum() > 800, fid  # the icon is painted in its fill colour, large
         ys, xs = np.nonzero(exact)
-        assert 40 < ys.mean() < 88 and 40 < xs.mean() < 88  # and centred
+        assert 80 < ys.mean() < 176 and 80 < xs.mean() < 176  # and centred
 
 
 def test_swatch_file_has_one_feature_per_cell() -> None:

@@ -154,6 +154,32 @@ def test_render_image_can_leave_layers_out(renderer: TileRenderer) -> None:
 
 
 @pytest.mark.slow
+def test_marked_labels_show_where_mapnik_writes_the_name(renderer: TileRenderer) -> None:
+    """Mannerheimintie, asked in slot 0, is drawn in magenta; a name not on the map in
+    slot 1 leaves no cyan; a 10 px band is drawn around the view."""
+    png = renderer.render_label_marks(center=(60.1675, 24.9425), zoom=18, width=600,
+                                      height=400, names=["Mannerheimintie", "No Such Street"],
+                                      pad=10)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.size == (620, 420)
+        rgba = np.asarray(image.convert("RGBA")).astype(int)
+    opaque = rgba[..., 3] > 200
+    magenta = (np.abs(rgba[..., :3] - (255, 0, 255)).sum(axis=2) < 90) & opaque
+    cyan = (np.abs(rgba[..., :3] - (0, 255, 255)).sum(axis=2) < 90) & opaque
+    assert magenta.sum() > 100 and cyan.sum() == 0
+    # labels and icons are drawn on the land colour, not the map under them
+    assert _share(rgba[..., :3].reshape(-1, 3), BUILDING) < 0.01
+    again = renderer.render_label_marks(center=(60.1675, 24.9425), zoom=18, width=600,
+                                        height=400, names=["No Such Street"], pad=10)
+    with Image.open(io.BytesIO(again)) as image:
+        rgba2 = np.asarray(image.convert("RGBA")).astype(int)
+    # not asked for, the name is drawn in its ordinary black at the same place
+    assert ((np.abs(rgba2[..., :3] - (255, 0, 255)).sum(axis=2) < 90)
+            & (rgba2[..., 3] > 200)).sum() == 0
+    assert (rgba2[magenta][:, :3].max(axis=1) < 100).mean() > 0.8
+
+
+@pytest.mark.slow
 def test_render_image_lines_up_with_tiles(renderer: TileRenderer) -> None:
     z, x, y = _tile_at(*CITY, 18)
     renderer.ensure_tiles([(z, x, y)])

@@ -1,0 +1,193 @@
+"""Whether a name is written on a view, asked of Mapnik rather than judged from ink.
+
+The view is drawn a second time with the names in question filled with colours of
+their own (:meth:`renderers.tiles.TileRenderer.render_label_marks`): placement does
+not depend on colour, so the pixels of that colour are where Mapnik writes the name.
+The tiles were drawn a metatile at a time, so near a metatile's edge a label may sit
+elsewhere on them: every label found is checked against the screenshot. Each separate
+label of a name (an *instance*: its pixels joined across
+the gaps between letters) is then judged against the screenshot:
+
+* **cut**: part of it lies outside the view (the render covers a band around it);
+* **hidden**: more than :data:`MARK_MAX_HIDDEN` of it lies under a marker, the path or
+  a map control;
+* **not on the screenshot**: fewer than :data:`MARK_MIN_AGREEMENT` of its pixels are
+  ink on the screenshot (the placement would differ from the tiles');
+* **off the road**: for a road, fewer than :data:`MARK_MIN_ON_LINE` of its pixels lie
+  within :data:`MARK_LINE_RADIUS_PX` of the road's lines (a same-named label elsewhere).
+
+A name is written when at least one instance passes. Icons never pass as text: only
+the label's own pixels are looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import ndimage
+
+from cartoqa.visibility.pixels import BoolArray, IntArray, line_mask
+from renderers.label_marks import MARK_COLOURS
+
+#: A pixel belongs to a marked label when opaque (alpha at least this) and its colour
+#: lies within this sum of channel differences of the mark colour.
+MARK_MIN_ALPHA = 200
+MARK_TOLERANCE = 90
+#: Pixels of one label lie at most this far apart (letters and words of one label join).
+MARK_JOIN_PX = 4
+#: Fewest mark pixels for a label instance (smaller specks are ignored).
+MARK_MIN_PIXELS = 12
+#: Band drawn around the view to see labels running off it (pixels).
+MARK_PAD_PX = 48
+#: Largest share of an instance under markers, path or controls.
+MARK_MAX_HIDDEN = 0.05
+#: Smallest share of an instance's visible pixels that must be ink on the screenshot.
+MARK_MIN_AGREEMENT = 0.7
+#: A road's label lies along its line: this share of its pixels within this radius.
+MARK_MIN_ON_LINE = 0.5
+MARK_LINE_RADIUS_PX = 12.0
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One label of a marked name and the verdict on it.
+
+    Attributes
+    ----------
+    box : tuple of int
+        ``(x0, y0, x1, y1)`` in view pixels (may run past the view).
+    pixels : int
+        Mark pixels.
+    reason : str or None
+        Why it is not written (``"cut"``, ``"hidden"``, ``"not on the screenshot"``,
+        ``"off the road"``), or None when it is.
+    """
+
+    box: tuple[int, int, int, int]
+    pixels: int
+    reason: str | None
+
+
+def mark_mask(marks: IntArray, slot: int) -> BoolArray:
+    """Pixels of the marked label of ``slot`` in a marks render (RGBA).
+
+    Examples
+    --------
+    >>> m = np.zeros((1, 3, 4), np.int16)
+    >>> m[0, 0] = (255, 0, 255, 255); m[0, 1] = (250, 20, 240, 255); m[0, 2] = (0, 0, 0, 255)
+    >>> mark_mask(m, 0).tolist()  # slot 0 is magenta (renderers.label_marks.MARK_COLOURS)
+    [[True, True, False]]
+    """
+    rgb = marks[..., :3].astype(np.int32)
+    diff = np.abs(rgb - np.array(MARK_COLOURS[slot], dtype=np.int32)).sum(axis=2)
+    return np.asarray((marks[..., 3] >= MARK_MIN_ALPHA) & (diff <= MARK_TOLERANCE))
+
+
+def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
+                    min_pixels: int = MARK_MIN_PIXELS) -> list[BoolArray]:
+    """Split a mark mask into separate labels (pixels within ``join_px`` join).
+
+    Examples
+    --------
+    >>> m = np.zeros((5, 40), bool); m[2, 0:6] = True; m[2, 8:14] = True; m[2, 30:38] = True
+    >>> [int(i.sum()) for i in label_instances(m, min_pixels=5)]
+    [12, 8]
+    """
+    joined = ndimage.binary_dilation(mask, iterations=max(1, join_px // 2))
+    labels, count = ndimage.label(joined)
+    out = []
+    for k in range(1, count + 1):
+        part = mask & (labels == k)
+        if int(part.sum()) >= min_pixels:
+            out.append(part)
+    return out
+
+
+def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray, exclude: BoolArray,
+                   near_line: BoolArray | None = None) -> Instance:
+    """Judge one label instance (a mask over the padded render) against the screenshot.
+
+    Parameters
+    ----------
+    part : array of bool
+        The instance's pixels, ``(h + 2 pad, w + 2 pad)``.
+    pad : int
+        Band around the view in ``part``.
+    ink : array of bool
+        ``(h, w)`` ink of the screenshot (it differs from the label-free reference).
+    exclude : array of bool
+        ``(h, w)`` pixels under markers, path and controls.
+    near_line : array of bool, optional
+        ``(h, w)`` pixels near the road's lines; None to skip that test.
+
+    Returns
+    -------
+    Instance
+    """
+    h, w = ink.shape
+    ys, xs = np.nonzero(part)
+    box = (int(xs.min()) - pad, int(ys.min()) - pad, int(xs.max()) - pad + 1,
+           int(ys.max()) - pad + 1)
+    n = len(xs)
+    if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
+        return Instance(box, n, "cut")
+    inner = part[pad:pad + h, pad:pad + w]
+    hidden = int((inner & exclude).sum())
+    if hidden > MARK_MAX_HIDDEN * n:
+        return Instance(box, n, "hidden")
+    visible = inner & ~exclude
+    seen = int((visible & ink).sum())
+    if seen < MARK_MIN_AGREEMENT * max(1, int(visible.sum())):
+        return Instance(box, n, "not on the screenshot")
+    if near_line is not None and int((inner & near_line).sum()) < MARK_MIN_ON_LINE * n:
+        return Instance(box, n, "off the road")
+    return Instance(box, n, None)
+
+
+def written_instances(marks: IntArray, names: Sequence[str], *, pad: int, ink: BoolArray,
+                      exclude: BoolArray,
+                      lines: Mapping[str, Sequence[Sequence[tuple[float, float]]]] | None = None,
+                      ) -> dict[str, list[Instance]]:
+    """Every label of each marked name, judged.
+
+    Parameters
+    ----------
+    marks : array
+        The marks render, ``(h + 2 pad, w + 2 pad, 4)``; ``names[k]`` drawn in
+        :data:`MARK_COLOURS` ``[k]``.
+    names : sequence of str
+        The marked names, in slot order.
+    pad : int
+        Band around the view in ``marks``.
+    ink, exclude : array of bool
+        ``(h, w)``: the screenshot's ink, and the pixels under markers, path, controls.
+    lines : dict, optional
+        Name -> its road's lines in view pixels; a road name must be written along them.
+
+    Returns
+    -------
+    dict
+        Name -> its instances (empty when Mapnik did not write it at all).
+    """
+    out: dict[str, list[Instance]] = {}
+    for slot, name in enumerate(names):
+        near = None
+        if lines is not None:
+            near = line_mask(ink.shape, lines.get(name, []), radius=MARK_LINE_RADIUS_PX)
+        out[name] = [judge_instance(part, pad=pad, ink=ink, exclude=exclude, near_line=near)
+                     for part in label_instances(mark_mask(marks, slot))]
+    return out
+
+
+def written_names(instances: Mapping[str, Sequence[Instance]]) -> set[str]:
+    """Names with at least one instance judged written.
+
+    Examples
+    --------
+    >>> written_names({"A": [Instance((0, 0, 5, 5), 20, "cut"), Instance((9, 0, 20, 5), 30, None)],
+    ...                "B": [Instance((0, 0, 5, 5), 20, "hidden")], "C": []})
+    {'A'}
+    """
+    return {name for name, parts in instances.items() if any(p.reason is None for p in parts)}

@@ -1,0 +1,136 @@
+"""The name-is-written oracle (cartoqa.visibility.written) on constructed images.
+
+A name counts as written only where Mapnik drew it (its pixels in the mark colour),
+whole inside the view, not under a marker or control, seen on the screenshot and along
+its road. Dark ink along the road (traffic-signal icons) is not a name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cartoqa.visibility.written import (
+    MARK_LINE_RADIUS_PX,
+    MARK_MAX_HIDDEN,
+    Instance,
+    label_instances,
+    mark_mask,
+    written_instances,
+    written_names,
+)
+from renderers.label_marks import MARK_COLOURS, mark_label_rules, mark_variables
+
+PAD = 10
+H, W = 60, 200
+
+
+def marks_with_label(slot: int, x0: int, x1: int, y: int) -> np.ndarray:
+    """A padded marks render with one label of ``slot``: strokes every 2 px on rows y-3..y+3."""
+    marks = np.zeros((H + 2 * PAD, W + 2 * PAD, 4), np.int16)
+    for x in range(x0, x1, 2):
+        marks[PAD + y - 3:PAD + y + 4, PAD + x] = (*MARK_COLOURS[slot], 255)
+    return marks
+
+
+ROAD = {"Annankatu": [[(0.0, 30.0), (199.0, 30.0)]]}
+
+
+def judge(marks: np.ndarray, *, ink: np.ndarray | None = None,
+          exclude: np.ndarray | None = None, names: tuple[str, ...] = ("Annankatu",),
+          ) -> dict[str, list[Instance]]:
+    if ink is None:
+        ink = np.ones((H, W), bool)
+    if exclude is None:
+        exclude = np.zeros((H, W), bool)
+    return written_instances(marks, list(names), pad=PAD, ink=ink, exclude=exclude,
+                             lines=ROAD)
+
+
+def test_mark_mask_takes_only_its_slot_colour() -> None:
+    marks = marks_with_label(1, 40, 100, 30)
+    assert mark_mask(marks, 1).sum() == 7 * 30
+    assert mark_mask(marks, 0).sum() == 0
+    marks[..., 3] = 100  # see-through (halo blend): not the label's fill
+    assert mark_mask(marks, 1).sum() == 0
+
+
+def test_letters_join_into_one_label_and_labels_stay_apart() -> None:
+    mask = np.zeros((20, 200), bool)
+    mask[8:12, 10:60:3] = True   # letters 3 px apart: one label of 17 strokes x 4 rows
+    mask[8:12, 120:160:3] = True  # 60 px further: another label
+    parts = label_instances(mask)
+    assert [int(p.sum()) for p in parts] == [17 * 4, 14 * 4]
+
+
+def test_a_label_inside_the_view_along_its_road_is_written() -> None:
+    judged = judge(marks_with_label(0, 40, 100, 30))
+    [inst] = judged["Annankatu"]
+    assert inst.reason is None and inst.box == (40, 27, 99, 34) and inst.pixels == 7 * 30
+    assert written_names(judged) == {"Annankatu"}
+
+
+def test_dark_icons_along_the_road_are_not_a_name() -> None:
+    # the screenshot has dark ink all along the road (traffic signals), but Mapnik did
+    # not write the name: no mark pixels, no instance, not written
+    marks = np.zeros((H + 2 * PAD, W + 2 * PAD, 4), np.int16)
+    ink = np.zeros((H, W), bool)
+    ink[24:37, 20:180:12] = True
+    judged = judge(marks, ink=ink)
+    assert judged == {"Annankatu": []}
+    assert written_names(judged) == set()
+
+
+def test_a_label_running_off_the_view_is_cut() -> None:
+    judged = judge(marks_with_label(0, -6, 50, 30))  # starts 6 px left of the view
+    assert [i.reason for i in judged["Annankatu"]] == ["cut"]
+    assert written_names(judged) == set()
+
+
+def test_a_label_under_a_marker_is_hidden() -> None:
+    exclude = np.zeros((H, W), bool)
+    exclude[:, 40:50] = True  # a pin over its first 5 strokes: 35 of 210 px > 5 %
+    judged = judge(marks_with_label(0, 40, 100, 30), exclude=exclude)
+    assert [i.reason for i in judged["Annankatu"]] == ["hidden"]
+    exclude[:, 40:42] = True
+    exclude[:, 42:50] = False  # one stroke: 7 px, under 5 % of 210
+    assert MARK_MAX_HIDDEN * 210 >= 7
+    assert [i.reason for i in judge(marks_with_label(0, 40, 100, 30),
+                                    exclude=exclude)["Annankatu"]] == [None]
+
+
+def test_a_label_missing_from_the_screenshot_is_not_written() -> None:
+    ink = np.zeros((H, W), bool)
+    ink[:, 40:60] = True  # only a third of the label is ink on the screenshot
+    judged = judge(marks_with_label(0, 40, 100, 30), ink=ink)
+    assert [i.reason for i in judged["Annankatu"]] == ["not on the screenshot"]
+
+
+def test_a_same_named_label_away_from_the_road_does_not_count() -> None:
+    y = 30 + int(MARK_LINE_RADIUS_PX) + 8
+    judged = judge(marks_with_label(0, 40, 100, y))
+    assert [i.reason for i in judged["Annankatu"]] == ["off the road"]
+
+
+def test_each_name_is_read_in_its_own_slot() -> None:
+    marks = marks_with_label(1, 40, 100, 30)
+    judged = judge(marks, names=("Bulevardi", "Annankatu"))
+    assert judged["Bulevardi"] == [] and [i.reason for i in judged["Annankatu"]] == [None]
+
+
+def test_marked_style_copies_text_rules_in_first_mode_only() -> None:
+    src = ('<Style filter-mode="first" name="roads-text-name">'
+           '<Rule><Filter>([highway] = \'primary\')</Filter>'
+           '<TextSymbolizer fill="#000000" size="11">[name]</TextSymbolizer></Rule>'
+           '<Rule><LineSymbolizer stroke="#fff"/></Rule></Style>'
+           '<Style name="roads-area-text-name"><Rule>'
+           '<TextSymbolizer fill="#111111">[name]</TextSymbolizer></Rule></Style>')
+    out = mark_label_rules(src)
+    # six marked copies of the one text rule, before it; the line rule and the style
+    # without filter-mode="first" are left alone
+    assert out.count("<Rule>") == 2 + 6 + 1
+    assert out.index("@cartoqa_mark5") < out.index('fill="#000000"')
+    assert "(([highway] = 'primary')) and ([name] = @cartoqa_mark0)" in out
+    assert out.count('fill="#111111"') == 1 and "cartoqa_mark" not in out.split("</Style>")[1]
+    assert mark_variables(["A", "B"]) == {"cartoqa_mark0": "A", "cartoqa_mark1": "B",
+                                          "cartoqa_mark2": "", "cartoqa_mark3": "",
+                                          "cartoqa_mark4": "", "cartoqa_mark5": ""}
