@@ -26,7 +26,7 @@ build.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import networkx as nx
 
@@ -51,7 +51,7 @@ from cartoqa.tasks.rules import (
     short_legs,
     steps_under_markers,
 )
-from cartoqa.tasks.sampling import permuted, pick_round
+from cartoqa.tasks.sampling import permuted
 from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.tasks.views import (
     extract_bounds,
@@ -60,8 +60,9 @@ from cartoqa.tasks.views import (
     unfillable_zooms,
     view_around,
 )
+from groundtruth.osmnx_graph import ensure_road_graph
 from groundtruth.projection import meters_per_pixel, path_length_px
-from groundtruth.routing import NoRouteError, random_route, shortest_route
+from groundtruth.routing import NoRouteError, shortest_route
 from groundtruth.turns import (
     UNNAMED_ROAD,
     actions_are_clear,
@@ -75,8 +76,9 @@ ITEMS_PER_SCENARIO = 1
 IMAGE_SIZE = (VIEW_WIDTH, VIEW_HEIGHT)
 NEEDS_ROADS = True
 ZOOMS = (17, 18, 19)
-#: Origins tried per slot.
-MAX_ATTEMPTS = 30
+#: Most (origin, destination) pairs one slot tries: its whole stretch of the pair
+#: pool (:func:`pair_pool`) up to this many.
+MAX_ATTEMPTS = 120
 #: Route legs (road stretches) a question may have.
 MIN_LEGS, MAX_LEGS = 2, 5
 #: Shortest route on screen (pixels).
@@ -86,7 +88,7 @@ MIN_ROUTE_PX = 200.0
 ALTERNATIVE_SLACK = 0.05
 #: Why candidates are rejected, as the build log counts them.
 REJECT_REASONS = {
-    "no_route": "no destination junction in range, or no legal route to it",
+    "no_route": "no legal route to the destination",
     "legs": "route has too few or too many legs",
     "unnamed": "route uses an unnamed road",
     "dual_carriageway": "marker on a dual carriageway",
@@ -107,7 +109,7 @@ REJECT_REASONS = {
 
 @dataclass
 class State:
-    """Junctions in a seeded order, the road index, and the graph a reader sees."""
+    """Candidate routes per zoom in a seeded order, the road index, the reader's graph."""
 
     graph: nx.MultiDiGraph
     junctions: list[int]
@@ -115,6 +117,33 @@ class State:
     n_slots: int
     naive: nx.MultiDiGraph
     zooms: tuple[int, ...] = ZOOMS
+    pairs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+
+
+def route_window_m(graph: nx.MultiDiGraph, origin: int, zoom: int) -> tuple[float, float]:
+    """Nearest and farthest destination (road metres) of a route from ``origin``."""
+    mpp = meters_per_pixel(graph.nodes[origin]["y"], zoom)
+    return MIN_ROUTE_PX * mpp, 1.4 * VIEW_WIDTH * mpp
+
+
+def pair_pool(graph: nx.MultiDiGraph, junctions: list[int], zoom: int,
+              ) -> list[tuple[int, int]]:
+    """Every ``(origin, destination)`` of junctions a route at ``zoom`` may join, sorted.
+
+    The destination lies in the distance window of :func:`route_window_m` along the
+    roads (one-way streets respected). Pairs that can never pass (no destination in
+    range) are left out here, before sampling, rather than spending slot attempts.
+    """
+    road = ensure_road_graph(graph)
+    allowed = set(junctions)
+    pairs: list[tuple[int, int]] = []
+    for origin in sorted(allowed):
+        low, high = route_window_m(graph, origin, zoom)
+        reach = nx.single_source_dijkstra_path_length(road, origin, cutoff=high,
+                                                      weight="length")
+        pairs.extend((origin, n) for n, d in sorted(reach.items())
+                     if n != origin and d >= low and n in allowed)
+    return pairs
 
 
 def _leg_path(graph: nx.MultiDiGraph, edges: tuple[tuple[int, int, int], ...],
@@ -152,28 +181,50 @@ def prepare(ctx: BuildContext) -> State:
     if not zooms:
         raise CartoqaError(f"extract {ctx.extract.name} is too small for a view at any zoom "
                            f"{ZOOMS[0]}-{ZOOMS[-1]}", fix="use a larger extract")
+    pairs = {z: permuted(pair_pool(graph, junctions, z), ctx.seed, NAME, z) for z in zooms}
     return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
-                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms)
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms,
+                 pairs)
+
+
+def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
+    """The zoom of a slot and the pairs it tries, in order.
+
+    Slots rotate over the zooms; the ``k``-th slot of a zoom takes pairs
+    ``k, k + stride, k + 2 stride, ...`` of that zoom's pool (``stride`` being the most
+    slots a zoom can get), so no two slots share a pair and a slot's pairs depend only
+    on the seed, the extract and the slot.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> st = State(nx.MultiDiGraph(), [], None, 6, nx.MultiDiGraph(), (17, 18),
+    ...            {17: [(0, i) for i in range(8)], 18: []})
+    >>> slot_pairs(st, 2)
+    (17, [(0, 1), (0, 4), (0, 7)])
+    >>> slot_pairs(st, 1)
+    (18, [])
+    """
+    n_zooms = len(state.zooms)
+    zoom = state.zooms[slot % n_zooms]
+    stride = -(-state.n_slots // n_zooms)
+    pool = state.pairs.get(zoom, [])
+    return zoom, pool[slot // n_zooms::stride][:MAX_ATTEMPTS]
 
 
 def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
     """One SRN item."""
-    zoom = state.zooms[slot % len(state.zooms)]
+    zoom, pairs = slot_pairs(state, slot)
     graph = state.graph
-    junction_set = set(state.junctions)
 
     def reject(key: str) -> None:
         ctx.reject(NAME, REJECT_REASONS[key])
 
-    for attempt in range(MAX_ATTEMPTS):
+    for attempt, (origin, destination) in enumerate(pairs):
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
-        origin, round_, rounds = pick_round(state.junctions, slot, attempt, state.n_slots,
-                                           max_attempts=MAX_ATTEMPTS)
-        mpp = meters_per_pixel(graph.nodes[origin]["y"], zoom)
-        route = random_route(graph, origin, rng, cutoff_m=1.4 * 1366 * mpp,
-                             min_m=MIN_ROUTE_PX * mpp, round_=round_, rounds=rounds,
-                             destinations=junction_set)
-        if route is None:
+        try:
+            route = shortest_route(graph, origin, destination)
+        except NoRouteError:
             reject("no_route")
             continue
         steps = route_steps(graph, route)

@@ -70,3 +70,49 @@ def test_parse_tasks() -> None:
     assert "mfs" not in DEFAULT_TASKS
     with pytest.raises(CartoqaError, match="unknown task 'maps'"):
         parse_tasks("stmf,maps")
+
+
+def test_srn_pair_pool_holds_only_pairs_in_the_distance_window() -> None:
+    import networkx as nx
+
+    from cartoqa.tasks.srn import pair_pool, route_window_m
+    from groundtruth.assets import asset_path
+    from groundtruth.graph import load_road_graph
+
+    graph = load_road_graph(asset_path("osm", "grid.osm"))
+    junctions = sorted(graph.nodes)[::2]
+    zoom = 19
+    pool = pair_pool(graph, junctions, zoom)
+    expected = []
+    for origin in junctions:
+        low, high = route_window_m(graph, origin, zoom)
+        for dest in junctions:
+            try:
+                d = nx.shortest_path_length(graph, origin, dest, weight="length")
+            except nx.NetworkXNoPath:
+                continue
+            if dest != origin and low <= d <= high:
+                expected.append((origin, dest))
+    assert pool == sorted(expected)
+    # the window excludes some pairs, so the filter is not a no-op
+    assert 0 < len(pool) < len(junctions) * (len(junctions) - 1)
+
+
+def test_srn_slots_take_disjoint_pairs_of_their_zoom() -> None:
+    import networkx as nx
+
+    from cartoqa.tasks.srn import MAX_ATTEMPTS, State, slot_pairs
+
+    pools = {17: [(0, i) for i in range(500)], 18: [(1, i) for i in range(7)]}
+    state = State(nx.MultiDiGraph(), [], None, 10, nx.MultiDiGraph(), (17, 18), pools)  # type: ignore[arg-type]
+    seen: list[tuple[int, int]] = []
+    for slot in range(10):
+        zoom, pairs = slot_pairs(state, slot)
+        assert zoom == (17, 18)[slot % 2]
+        assert all(p in pools[zoom] for p in pairs)
+        assert len(pairs) <= MAX_ATTEMPTS
+        seen.extend(pairs)
+    assert len(seen) == len(set(seen))
+    # a small pool is used up whole; slot 1 (2nd slot of zoom 18 is slot 3) starts at 0
+    assert sorted(p for p in seen if p[0] == 1) == pools[18]
+    assert slot_pairs(state, 1)[1] == [(1, 0), (1, 5)]
