@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
 from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
+
+if TYPE_CHECKING:
+    from cartoqa.tasks.mapiq.build import ThematicReport
 
 NAME = "build"
 HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "
@@ -164,14 +167,7 @@ def _run_mapiq(args: argparse.Namespace) -> int:
     report = build_mapiq_dataset(out=args.out, seed=args.seed, data=args.data,
                                  variations=parse_variations(args.variations),
                                  max_maps=args.maps, progress=not args.no_progress)
-    if report.already_complete:
-        print(f"{args.out}: this dataset is already built (nothing to do)")
-        return 0
-    counts = ", ".join(f"{t} {n}" for t, n in report.by_task.items())
-    rejected = ", ".join(f"{r} {n}" for r, n in sorted(report.maps_rejected.items())) or "none"
-    print(f"wrote {report.total} items about {report.maps} maps to {args.out} ({counts}); "
-          f"maps rejected by the pixel check: {rejected}")
-    return 0
+    return _print_thematic(report, args.out)
 
 
 def _run_mapwise(args: argparse.Namespace) -> int:
@@ -181,11 +177,16 @@ def _run_mapwise(args: argparse.Namespace) -> int:
                                    countries=parse_countries(args.countries), data=args.data,
                                    maps_per_country=args.maps or 12,
                                    progress=not args.no_progress)
+    return _print_thematic(report, args.out)
+
+
+def _print_thematic(report: ThematicReport, out: Path) -> int:
+    """Say what a MapIQ or MapWise build wrote; returns the exit status."""
     if report.already_complete:
-        print(f"{args.out}: this dataset is already built (nothing to do)")
+        print(f"{out}: this dataset is already built (nothing to do)")
         return 0
     counts = ", ".join(f"{t} {n}" for t, n in report.by_task.items())
     rejected = ", ".join(f"{r} {n}" for r, n in sorted(report.maps_rejected.items())) or "none"
-    print(f"wrote {report.total} items about {report.maps} maps to {args.out} ({counts}); "
+    print(f"wrote {report.total} items about {report.maps} maps to {out} ({counts}); "
           f"maps rejected by the pixel check: {rejected}")
     return 0

@@ -57,8 +57,8 @@ class MapPlan:
 
 
 @dataclass
-class MapiqReport:
-    """The outcome of :func:`build_mapiq_dataset`."""
+class ThematicReport:
+    """The outcome of a thematic-map build (:func:`build_mapiq_dataset`, and MapWise's)."""
 
     out: Path
     by_task: dict[str, int] = field(default_factory=dict)
@@ -71,6 +71,10 @@ class MapiqReport:
     def total(self) -> int:
         """Items in the dataset."""
         return sum(self.by_task.values())
+
+
+#: The outcome of :func:`build_mapiq_dataset`.
+MapiqReport = ThematicReport
 
 
 def parse_variations(text: str) -> list[str]:

@@ -19,7 +19,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.base import slot_rng
+from cartoqa.tasks.mapiq.build import ThematicReport
 from cartoqa.tasks.mapwise import SUITE, task_modules
 from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
 from groundtruth.thematic.adjacency import queen_adjacency
@@ -72,21 +73,8 @@ class MapPlan:
     counterfactual: str = "none"
 
 
-@dataclass
-class MapwiseReport:
-    """The outcome of :func:`build_mapwise_dataset`."""
-
-    out: Path
-    by_task: dict[str, int] = field(default_factory=dict)
-    maps: int = 0
-    maps_rejected: dict[str, int] = field(default_factory=dict)
-    questions_skipped: dict[str, int] = field(default_factory=dict)
-    already_complete: bool = False
-
-    @property
-    def total(self) -> int:
-        """Items in the dataset."""
-        return sum(self.by_task.values())
+#: The outcome of :func:`build_mapwise_dataset` (the same record as MapIQ's).
+MapwiseReport = ThematicReport
 
 
 def parse_countries(text: str) -> list[str]:
