@@ -77,6 +77,38 @@ class ThematicReport:
 MapiqReport = ThematicReport
 
 
+def write_map_slots(writer: DatasetWriter, builder: Any, plans: Sequence[Any], *, task: str,
+                    progress: bool, rejected: Counter[str], skipped: Counter[str]) -> None:
+    """Draw, check and journal every planned map not done yet (MapIQ's and MapWise's loop).
+
+    Parameters
+    ----------
+    writer : DatasetWriter
+        The open dataset writer (resumed slots are skipped).
+    builder : object
+        The suite's builder: ``make_slot(plan, rejected, skipped)`` returns the map's items
+        and PNG bytes, or ``None`` when the map was rejected.
+    plans : sequence
+        The planned maps, each with an ``index`` (its slot).
+    task : str
+        The journal's slot key.
+    progress : bool
+        Show a progress bar.
+    rejected, skipped : collections.Counter
+        Rejected maps and skipped questions by reason, updated in place.
+    """
+    for plan in tqdm(plans, desc=task, unit="map", disable=not progress, file=sys.stderr):
+        if writer.done(task, plan.index) is not None:
+            continue
+        made = builder.make_slot(plan, rejected, skipped)
+        if made is None:
+            writer.record(task, plan.index, [], status="failed")
+            continue
+        items, png = made
+        writer.write_image(Path(items[0]["image"]).name, png)
+        writer.record(task, plan.index, items)
+
+
 def parse_variations(text: str) -> list[str]:
     """``"none"``, ``"all"`` or a comma-separated list of variation names.
 
@@ -260,17 +292,8 @@ def _build_locked(writer: DatasetWriter, variables: Sequence[Variable], plans: l
     skipped: Counter[str] = Counter()
     try:
         builder = MapiqBuilder(variables, seed)
-        for plan in tqdm(plans, desc="mapiq", unit="map", disable=not progress,
-                         file=sys.stderr):
-            if writer.done(SLOT_TASK, plan.index) is not None:
-                continue
-            made = builder.make_slot(plan, rejected, skipped)
-            if made is None:
-                writer.record(SLOT_TASK, plan.index, [], status="failed")
-                continue
-            items, png = made
-            writer.write_image(Path(items[0]["image"]).name, png)
-            writer.record(SLOT_TASK, plan.index, items)
+        write_map_slots(writer, builder, plans, task=SLOT_TASK, progress=progress,
+                        rejected=rejected, skipped=skipped)
     except BaseException:
         writer.abandon()
         raise

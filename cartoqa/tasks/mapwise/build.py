@@ -23,15 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from cartoqa import __version__
 from cartoqa.dataset.manifest import FORMAT_VERSION, count_items
 from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.base import slot_rng
-from cartoqa.tasks.mapiq.build import ThematicReport
+from cartoqa.tasks.mapiq.build import ThematicReport, write_map_slots
 from cartoqa.tasks.mapwise import SUITE, task_modules
 from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
 from groundtruth.thematic.adjacency import queen_adjacency
@@ -291,17 +289,8 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
         skipped: Counter[str] = Counter()
         try:
             builder = MapwiseBuilder(list(variables), seed)
-            for plan in tqdm(plans, desc="mapwise", unit="map", disable=not progress,
-                             file=sys.stderr):
-                if writer.done(SLOT_TASK, plan.index) is not None:
-                    continue
-                made = builder.make_slot(plan, rejected, skipped)
-                if made is None:
-                    writer.record(SLOT_TASK, plan.index, [], status="failed")
-                    continue
-                items, png = made
-                writer.write_image(Path(items[0]["image"]).name, png)
-                writer.record(SLOT_TASK, plan.index, items)
+            write_map_slots(writer, builder, plans, task=SLOT_TASK, progress=progress,
+                            rejected=rejected, skipped=skipped)
         except BaseException:
             writer.abandon()
             raise
