@@ -13,7 +13,7 @@ import pytest
 
 from cartoqa.parsing import Invalid, Parsed
 from cartoqa.parsing.choice import parse_choice
-from cartoqa.parsing.lists import parse_roads
+from cartoqa.parsing.lists import parse_names, parse_roads
 from cartoqa.parsing.mapiq import parse_items, parse_numbers
 from cartoqa.parsing.multi import parse_multi
 from cartoqa.parsing.numbers import parse_count, parse_length
@@ -238,3 +238,82 @@ def test_mapiq_an_empty_list_or_none_is_an_empty_answer() -> None:
 def test_mapiq_three_numbers_are_not_a_class_or_range() -> None:
     parsed = parse_numbers("My answer is 1, 2 and 3")
     assert isinstance(parsed, Invalid) and "one class or one range" in parsed.reason
+
+
+# -- names (STMF) -----------------------------------------------------------------------
+
+def test_names_from_the_name_column_of_a_table() -> None:
+    table = "| Name | Cuisine |\n|---|---|\n| Savotta | Finnish |\n| Kuu | Finnish |"
+    assert parse_names(table) == Parsed({"names": ["Savotta", "Kuu"]})
+
+
+def test_names_after_a_label_on_one_line() -> None:
+    assert parse_names("Restaurants: Savotta, Kuu") == Parsed({"names": ["Savotta", "Kuu"]})
+
+
+def test_names_in_a_code_fence() -> None:
+    assert parse_names("```text\nSavotta\nKuu\n```") == Parsed({"names": ["Savotta", "Kuu"]})
+
+
+def test_names_lose_quotes_around_them_before_a_full_stop() -> None:
+    assert parse_names("- 'Savotta'.\n- 'Kuu'.") == Parsed({"names": ["Savotta", "Kuu"]})
+
+
+def test_names_in_the_block_below_an_empty_cue() -> None:
+    assert parse_names("I see two.\nAnswer:\nSavotta\nKuu") == \
+        Parsed({"names": ["Savotta", "Kuu"]})
+
+
+def test_names_invalid_reasons() -> None:
+    empty = parse_names("")
+    assert isinstance(empty, Invalid) and "empty" in empty.reason
+    two = parse_names("Answer: Savotta, Kuu\nAnswer: Kuu")
+    assert isinstance(two, Invalid) and "lists" in two.reason
+
+
+def test_roads_as_numbered_keys_of_a_json_object() -> None:
+    assert parse_roads('{"road_1": "Annankatu", "road_2": "Bulevardi"}') == \
+        Parsed({"roads": ["Annankatu", "Bulevardi"]})
+
+
+# -- what every parser shares -----------------------------------------------------------
+
+def test_a_note_on_the_second_line_is_not_part_of_the_answer() -> None:
+    assert _present("There is no pharmacy.\nNote: yes, I checked twice.") is False
+
+
+def test_only_the_text_after_the_reasoning_block_counts() -> None:
+    assert _present("<think>I thought yes at first</think>No.") is False
+
+
+def test_a_narrow_space_before_the_unit_is_a_space() -> None:
+    parsed = parse_length("Answer: 1.2\u202fkm", unit="m")
+    assert isinstance(parsed, Parsed) and parsed.value["value"] == pytest.approx(1200.0)
+
+
+def test_escaped_quotes_inside_a_json_string() -> None:
+    assert _letter('{"reason": "the \\"cross\\" icon", "answer": "C"}') == "C"
+
+
+def test_a_count_ending_in_and_does_not_raise() -> None:
+    assert parse_count("I count one hundred and") == Parsed({"count": 100})
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Walking 300 m from blue, then 220 m to red.\nThe path is 520 m long.",
+     "Answer: 520 m\nThe first leg alone is 300 m."],
+)
+def test_length_the_cue_or_the_last_line_decides_between_several(text: str) -> None:
+    parsed = parse_length(text, unit="m")
+    assert isinstance(parsed, Parsed) and parsed.value["value"] == 520.0
+
+
+def test_length_a_hedged_one_line_answer_is_invalid() -> None:
+    parsed = parse_length("The path is probably 520 m long.", unit="m")
+    assert isinstance(parsed, Invalid) and "hedged" in parsed.reason
+
+
+def test_route_without_any_list_says_so() -> None:
+    parsed = parse_route("I do not know the way.")
+    assert isinstance(parsed, Invalid) and parsed.reason == "no route list found"
