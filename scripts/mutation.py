@@ -62,6 +62,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
     "metrics": {
         "cartoqa/metrics/*.py": (
             "tests/scoring/test_metrics.py",
+            "tests/scoring/test_metric_rules.py",
             "tests/scoring/test_properties.py",
             "tests/scoring/test_corpus.py",
             "tests/scoring/test_name_rule.py",
