@@ -244,6 +244,8 @@ def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     # Property tests (Hypothesis) run once per mutant: fewer, fixed examples.
     env["CARTOQA_MUTATION_EXAMPLES"] = str(PROPERTY_EXAMPLES)
+    # ... and memoised results are forgotten before each test (tests/conftest.py).
+    env["CARTOQA_MUTATION"] = "1"
     return env
 
 

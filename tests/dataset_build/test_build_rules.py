@@ -214,3 +214,19 @@ def test_rle_difficulty_boundaries() -> None:
     assert rle_difficulty(1, SIMPLE_MAX_PATH_PX + 1) is None
     assert rle_difficulty(2, COMPLEX_MIN_PATH_PX) == "complex"
     assert rle_difficulty(2, COMPLEX_MIN_PATH_PX - 1) is None
+
+
+@pytest.mark.parametrize(
+    ("turns", "path_px", "difficulty"),
+    [
+        # docs/build.md: simple is at most 1 turn and at most 900 px on screen ...
+        (0, 300.0, "simple"), (1, 900.0, "simple"), (1, 901.0, None), (0, 1200.0, None),
+        # ... complex at least 2 turns and at least 500 px
+        (2, 500.0, "complex"), (2, 499.0, None), (4, 2000.0, "complex"),
+        # neither: 2 turns on a short path, 1 turn on a long one
+        (3, 300.0, None), (1, 1000.0, None),
+    ],
+)
+def test_rle_difficulty_by_the_documented_limits(turns: int, path_px: float,
+                                                 difficulty: str | None) -> None:
+    assert rle_difficulty(turns, path_px) == difficulty

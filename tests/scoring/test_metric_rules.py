@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cartoqa.metrics import METRICS, register_metric
+from cartoqa.metrics import METRICS, names_match, register_metric
 from cartoqa.metrics.frieda import distance_correct, parse_frieda
 from cartoqa.metrics.mapwise import kendall_tau_b, parse_range, range_score, rank_score
 from cartoqa.metrics.sets import PRF, prf_from_counts
@@ -83,3 +83,18 @@ def test_nothing_to_name_and_nothing_named_is_perfect_with_zero_counts() -> None
     empty = prf_from_counts(0, 0, 0)
     assert empty == PRF(1.0, 1.0, 1.0, 0, 0, 0)
     assert (empty.tp, empty.fp, empty.fn) == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("St Catherine", "Saint Catherine", True),  # St before a name is Saint ...
+        ("Main St", "Main Street", True),  # ... after one, or last, it is Street
+        ("St Catherine", "Street Catherine", False),
+        ("Ste Anne", "Sainte Anne", True),
+        ("Mannerheimintie", "Mannerheimintie", True),
+        ("St N", "Street N", True),  # before a compass point: Street
+    ],
+)
+def test_st_is_saint_before_a_name_and_street_otherwise(a: str, b: str, same: bool) -> None:
+    assert names_match(a, b) is same
