@@ -19,6 +19,7 @@ from cartoqa.tasks.rules import (
     markers_overlap,
     names_not_drawn,
     on_dual_carriageway,
+    other_road_near,
     path_doubles_back,
     path_inside,
     path_turns,
@@ -230,3 +231,83 @@ def test_rle_difficulty_boundaries() -> None:
 def test_rle_difficulty_by_the_documented_limits(turns: int, path_px: float,
                                                  difficulty: str | None) -> None:
     assert rle_difficulty(turns, path_px) == difficulty
+
+
+def _carriageway(g: nx.MultiDiGraph, u: int, v: int, a: tuple[float, float],
+                 b: tuple[float, float], *, name: str = "A", oneway: bool = True,
+                 bearing: float | None = None) -> None:
+    """A straight edge u -> v from (lat, lon) a to b; bearings only when given."""
+    g.add_node(u, y=a[0], x=a[1])
+    g.add_node(v, y=b[0], x=b[1])
+    extra = {} if bearing is None else {"start_bearing": bearing, "end_bearing": bearing}
+    g.add_edge(u, v, name=name, oneway=oneway, **extra)
+
+
+def test_a_pin_at_the_end_of_a_carriageway_is_on_a_dual_carriageway() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 1, 2, (60.0, 24.0), (60.0, 24.002), name="B", oneway=False)  # unrelated
+    _carriageway(g, 10, 11, (60.002, 24.0), (60.001, 24.0), bearing=180.0)  # southbound
+    # northbound twin 22 m east: it starts 67 m away but ends next to the pin; no bearings
+    # in the data (read as 0, north)
+    _carriageway(g, 12, 13, (60.0004, 24.0004), (60.001, 24.0004))
+    assert on_dual_carriageway(g, 11)  # only an edge into the pin
+    assert not on_dual_carriageway(g, 11, within_m=15.0)
+
+
+def test_a_pin_at_the_start_of_a_carriageway_compares_its_own_heading() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)  # southbound
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=0.0)  # northbound
+    _carriageway(g, 14, 15, (60.001, 24.0008), (60.0, 24.0008), bearing=180.0)  # 3rd lane
+    assert on_dual_carriageway(g, 10)
+    # the same-named carriageway heading the same way is no twin
+    g2 = nx.MultiDiGraph()
+    _carriageway(g2, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)
+    _carriageway(g2, 14, 15, (60.001, 24.0004), (60.0, 24.0004), bearing=180.0)
+    assert not on_dual_carriageway(g2, 10)
+
+
+def test_exactly_135_degrees_apart_is_not_the_other_way() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=225.0)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004))  # read as 0 (north)
+    assert not on_dual_carriageway(g, 10)
+
+
+def test_a_pin_on_a_two_way_road_beside_a_dual_carriageway_is_fine() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=0.0)
+    _carriageway(g, 20, 21, (60.0005, 24.0002), (60.0005, 24.001), name="A", oneway=False)
+    _carriageway(g, 22, 20, (60.0005, 23.999), (60.0005, 24.0002), name="A", oneway=False)
+    assert not on_dual_carriageway(g, 20)
+    # unnamed one-way links do not count either
+    g3 = nx.MultiDiGraph()
+    _carriageway(g3, 10, 11, (60.001, 24.0), (60.0, 24.0), name="", bearing=180.0)
+    _carriageway(g3, 12, 13, (60.0, 24.0004), (60.001, 24.0004), name="", bearing=0.0)
+    assert not on_dual_carriageway(g3, 10)
+
+
+@pytest.mark.parametrize(
+    ("lines", "near"),
+    [
+        ([[(50.0, 0.0)]], True),  # a lone point exactly 50 px away
+        ([[(100.0, 0.0)]], False),  # a lone point far away
+        ([[(-100.0, 40.0), (100.0, 40.0)]], True),  # passes 40 px away, ends far
+        ([[(-200.0, 10.0), (-100.0, 10.0)]], False),  # ends 100 px before the pin
+    ],
+)
+def test_another_road_near_the_pin(lines: list[list[tuple[float, float]]], near: bool) -> None:
+    assert other_road_near((0.0, 0.0), lines) is near
+
+
+def test_pins_and_paths_may_touch_the_margins_exactly() -> None:
+    assert marker_on_screen((683.0, 768.0 - 12.0))  # the tip 12 px above the bottom
+    assert path_inside([(683.0, 768.0 - 20.0), (20.0, 300.0)])
+
+
+def test_steps_beside_a_pin_are_not_under_it() -> None:
+    pin = (100.0, 100.0)  # box 87..113 x 59..100
+    assert steps_under_markers([(70.0, 80.0)], [pin]) == []  # 17 px left of the box
+    assert steps_under_markers([(100.0, 53.0)], [pin]) == [0]  # 6 px above its head
+    assert steps_under_markers([(100.0, 52.0)], [pin]) == []
