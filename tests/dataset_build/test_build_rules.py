@@ -311,3 +311,27 @@ def test_steps_beside_a_pin_are_not_under_it() -> None:
     assert steps_under_markers([(70.0, 80.0)], [pin]) == []  # 17 px left of the box
     assert steps_under_markers([(100.0, 53.0)], [pin]) == [0]  # 6 px above its head
     assert steps_under_markers([(100.0, 52.0)], [pin]) == []
+
+
+def test_a_horizontal_hairpin_doubles_back() -> None:
+    assert path_doubles_back([(100.0, 200.0), (500.0, 200.0), (500.0, 208.0), (100.0, 208.0)])
+
+
+def test_arms_12_px_apart_do_not_double_back_11_px_do() -> None:
+    # docs/build.md: parts 48 px apart along the path must stay 12 px apart on screen
+    assert not path_doubles_back([(100.0, 500.0), (100.0, 200.0), (112.0, 200.0),
+                                  (112.0, 500.0)])
+    assert path_doubles_back([(100.0, 500.0), (100.0, 200.0), (111.0, 200.0),
+                              (111.0, 500.0)])
+
+
+def test_two_u_turns_are_counted_as_two() -> None:
+    # north 111 m, back south, north again: two U-turns (each also a turn)
+    path = [(60.0, 24.0), (60.001, 24.0), (60.0, 24.00002), (60.001, 24.00004)]
+    assert path_turns(path) == (2, 2)
+
+
+def test_a_reader_route_half_a_metre_longer_is_the_same_route() -> None:
+    steps = ["blue", "turn left", "A", "red"]
+    assert not reader_route_differs(steps, 300.0, steps, 300.5)
+    assert reader_route_differs(steps, 300.0, steps, 300.6)
