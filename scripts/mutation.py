@@ -203,7 +203,7 @@ def prepare(package: str, module: str | None, *, fresh: bool) -> Path:
 def _status_names() -> dict[int | None, str]:
     from mutmut.stats import status_by_exit_code
 
-    return status_by_exit_code  # type: ignore[return-value]
+    return status_by_exit_code
 
 
 def read_counts(package: str, module: str | None = None) -> Counts:
@@ -273,14 +273,19 @@ def sample_names(package: str, module: str | None, size: int, seed: int, *,
 
 def run_package(package: str, module: str | None, *, children: int, fresh: bool,
                 names: list[str] | None = None, sample: int = 0, seed: int = 0,
-                rerun: bool = False) -> float:
+                rerun: bool = False, retest: bool = False) -> float:
     """Run mutmut for one package; return the wall time in seconds."""
     work = prepare(package, module, fresh=fresh)
     if sample:
         chosen = sample_names(package, module, sample, seed, children=children)
+        if retest:  # the whole sample again, as the code stands now
+            subprocess.run([sys.executable, "-c", _GENERATE.format(children=children)],
+                           cwd=work, env=_env(), check=True, stdout=subprocess.DEVNULL)
         statuses = read_counts(package, module).statuses
         todo = ("survived", "no tests", "suspicious", "segfault") if rerun else ()
-        names = [n for n in chosen if statuses.get(n) in (*todo, "not checked", None)]
+        # (mutants of functions deleted since the sample was drawn are gone)
+        names = [n for n in chosen if n in statuses
+                 and (retest or statuses[n] in (*todo, "not checked", None))]
     elif rerun:
         names = [k for k, s in read_counts(package, module).statuses.items()
                  if s in ("survived", "no tests", "suspicious", "segfault")]
@@ -366,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0, metavar="N",
                         help="test a fixed random sample of N mutants per package")
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample (default 0)")
+    parser.add_argument("--retest", action="store_true",
+                        help="with --sample: test the whole sample again (after adding tests)")
     parser.add_argument("--show", metavar="MUTANT", help="print the diff of one mutant")
     args = parser.parse_args(argv)
     packages = list(args.package or ORDER)
@@ -385,7 +392,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.table:
         for package in packages:
             run_package(package, args.module, children=args.max_children, fresh=args.fresh,
-                        sample=args.sample, seed=args.seed, rerun=args.rerun_survivors)
+                        sample=args.sample, seed=args.seed, rerun=args.rerun_survivors,
+                        retest=args.retest)
     table(packages)
     return 0
 
