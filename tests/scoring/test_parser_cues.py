@@ -317,3 +317,12 @@ def test_length_a_hedged_one_line_answer_is_invalid() -> None:
 def test_route_without_any_list_says_so() -> None:
     parsed = parse_route("I do not know the way.")
     assert isinstance(parsed, Invalid) and parsed.reason == "no route list found"
+
+
+@pytest.mark.parametrize(
+    ("text", "present"),
+    [("Not present.", False), ("Yes, there is one, although it is not large.", True),
+     ("Yes. The pharmacy is not far from the park.", True)],
+)
+def test_not_present_is_no_and_a_later_not_does_not_flip_yes(text: str, present: bool) -> None:
+    assert _present(text) is present
