@@ -85,6 +85,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
     "dataset": {
         "cartoqa/dataset/*.py": (
             "tests/dataset_build/test_build_dataset.py",
+            "tests/dataset_build/test_dataset_reader.py",
             "tests/dataset_build/test_build_safety.py",
             "tests/test_task_registry.py",
             "tests/mfs/test_mfs_items.py",

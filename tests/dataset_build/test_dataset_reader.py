@@ -1,0 +1,150 @@
+"""Reading a dataset back, and the writer's tidying, at their edges: each bad folder or
+line is named in one message with what to do, nothing the user made is deleted, and
+the versions a manifest records are the real ones. Hand-made folders, no rendering."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from cartoqa.dataset import versions
+from cartoqa.dataset.reader import image_file, image_mime, read_items
+from cartoqa.dataset.validate import checksum_problems, count_problems
+from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, sha256_bytes
+from cartoqa.errors import CartoqaError
+
+KEY = {"extract": "x", "seed": 0, "tasks": ["mml"], "per_task": 1}
+ITEM = {"id": "mml-0000", "task": "mml", "request": "roads", "image": "images/mml-0000.png",
+        "question": "Q", "answer": {"roads": ["A", "B"]}}
+
+
+def _dataset(tmp_path: Path, lines: list[str]) -> Path:
+    root = tmp_path / "ds"
+    root.mkdir()
+    (root / "items.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+def test_read_items_names_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(CartoqaError, match="does not exist") as exc:
+        read_items(tmp_path / "nowhere")
+    assert exc.value.fix and "cartoqa build" in exc.value.fix
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CartoqaError, match="has no items.jsonl"):
+        read_items(tmp_path / "empty")
+    root = _dataset(tmp_path, [json.dumps(ITEM), "[1, 2]"])
+    with pytest.raises(CartoqaError, match=r"items.jsonl line 2 is not a JSON object"):
+        read_items(root)
+
+
+def test_read_items_names_the_missing_keys_and_the_file(tmp_path: Path) -> None:
+    root = _dataset(tmp_path, [json.dumps({"id": "x", "task": "mml"})])
+    with pytest.raises(CartoqaError) as exc:
+        read_items(root)
+    assert str(root / "items.jsonl") in exc.value.message
+    assert "lacks" in exc.value.message and "image" in exc.value.message
+    assert exc.value.fix == "see docs/dataset-format.md for the item keys"
+    # fewer keys are enough when the caller asks for fewer
+    assert read_items(root, required=("id",)) == [{"id": "x", "task": "mml"}]
+
+
+def test_read_items_keeps_non_ascii_names(tmp_path: Path) -> None:
+    item = {**ITEM, "answer": {"roads": ["Lönnrotinkatu", "Pohjoisesplanadi"]}}
+    root = _dataset(tmp_path, [json.dumps(item, ensure_ascii=False)])
+    assert read_items(root)[0]["answer"]["roads"][0] == "Lönnrotinkatu"
+
+
+def test_an_image_outside_the_dataset_is_refused_by_item(tmp_path: Path) -> None:
+    root = _dataset(tmp_path, [json.dumps(ITEM)])
+    with pytest.raises(CartoqaError, match="item mml-0000 names an image outside"):
+        image_file(root, {**ITEM, "image": "../secret.png"})
+
+
+@pytest.mark.parametrize(("name", "mime"), [("a.png", "image/png"), ("a.JPG", "image/jpeg"),
+                                            ("a.webp", "image/webp"), ("a.bmp", "image/png")])
+def test_image_mime_by_suffix(name: str, mime: str) -> None:
+    assert image_mime(Path(name)) == mime
+
+
+def test_a_finished_dataset_left_with_staging_is_tidied(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    out.mkdir()
+    (out / "items.jsonl").write_text("", encoding="utf-8")
+    (out / "manifest.json").write_text(json.dumps({"build": KEY}), encoding="utf-8")
+    (out / STAGING_DIR).mkdir()
+    (out / STAGING_DIR / "journal.jsonl").write_text("", encoding="utf-8")
+    assert DatasetWriter(out, build_key=KEY).is_complete()
+    assert not (out / STAGING_DIR).exists()
+
+
+def test_abandoning_never_removes_a_folder_the_user_made(tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()  # the user's own (empty) folder
+    w = DatasetWriter(out, build_key=KEY)
+    w.open()
+    w.abandon()
+    assert out.is_dir()
+    w2 = DatasetWriter(out, build_key=KEY)
+    w2.open()
+    w2.abandon_all()
+    assert out.is_dir()
+
+
+def test_abandon_all_when_no_image_was_written(tmp_path: Path) -> None:
+    out = tmp_path / "new"
+    w = DatasetWriter(out, build_key=KEY)
+    w.open()
+    if w.images.exists():
+        w.images.rmdir()
+    w.abandon_all()  # nothing to remove is not an error
+    assert not out.exists()
+
+
+def test_a_checksum_for_a_path_leaving_images_is_reported(tmp_path: Path) -> None:
+    root = _dataset(tmp_path, [json.dumps(ITEM)])
+    items = root / "items.jsonl"
+    sums = {"items.jsonl": sha256_bytes(items.read_bytes()),
+            "images/../items.jsonl": sha256_bytes(items.read_bytes())}
+    problems = checksum_problems(root, {"checksums": sums}, items)
+    assert problems == ["manifest.json: checksum for an unexpected path 'images/../items.jsonl'"]
+    missing = checksum_problems(root, {}, items)
+    assert len(missing) == 1 and "rebuild the dataset with this cartoqa version" in missing[0]
+
+
+def test_count_problems_with_number_and_text_keys() -> None:
+    problems = count_problems({"by_zoom": {"17": 2}}, {"by_zoom": {17: 2, "18": 1}})
+    assert len(problems) == 1 and "by_zoom.18 is null in the manifest, 1" in problems[0]
+
+
+def test_versions_are_read_from_the_tools_themselves(monkeypatch: pytest.MonkeyPatch) -> None:
+    ok = [sys.executable, "-c", "print('1.2.3')"]
+    failed = [sys.executable, "-c", "print('1.2.3'); raise SystemExit(3)"]
+    assert versions._run(ok) == "1.2.3"
+    assert versions._run(failed) is None  # a tool that fails says nothing reliable
+    monkeypatch.setattr(versions, "package_version", lambda name: "5.7.0-1")
+    assert versions.osm_carto_version() == "5.7.0-1"
+    monkeypatch.setattr(versions, "package_version", lambda name: "unknown")
+    assert versions.osm_carto_version() is None
+
+
+def test_the_mapnik_version_is_mapniks() -> None:
+    mapnik = pytest.importorskip("mapnik")
+    found = versions.mapnik_version()
+    assert found is not None and re.match(r"\d+\.\d+", found)
+    if callable(getattr(mapnik, "version_string", None)):
+        assert found == str(mapnik.version_string())
+
+
+def test_the_mapnik_version_without_version_string(monkeypatch: pytest.MonkeyPatch) -> None:
+    mapnik = pytest.importorskip("mapnik")
+    try:
+        installed: str | None = importlib.metadata.version("mapnik")
+    except importlib.metadata.PackageNotFoundError:
+        installed = None
+    monkeypatch.delattr(mapnik, "version_string", raising=False)
+    assert versions.mapnik_version() == installed
