@@ -35,7 +35,7 @@ def test_read_items_names_what_is_wrong(tmp_path: Path) -> None:
         read_items(tmp_path / "nowhere")
     assert exc.value.fix and "cartoqa build" in exc.value.fix
     (tmp_path / "empty").mkdir()
-    with pytest.raises(CartoqaError, match="has no items.jsonl"):
+    with pytest.raises(CartoqaError, match=r"has no items\.jsonl"):
         read_items(tmp_path / "empty")
     root = _dataset(tmp_path, [json.dumps(ITEM), "[1, 2]"])
     with pytest.raises(CartoqaError, match=r"items.jsonl line 2 is not a JSON object"):
