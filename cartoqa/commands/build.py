@@ -10,7 +10,7 @@ from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
 from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
 
 if TYPE_CHECKING:
-    from cartoqa.tasks.mapiq.build import ThematicReport
+    from cartoqa.tasks.thematic.build import ThematicReport
 
 NAME = "build"
 HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "

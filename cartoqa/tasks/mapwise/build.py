@@ -14,8 +14,6 @@ answer-type modules. Slots go through the staged, resumable
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -23,15 +21,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cartoqa import __version__
-from cartoqa.dataset.manifest import FORMAT_VERSION, count_items
-from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.base import slot_rng
-from cartoqa.tasks.mapiq.build import ThematicReport, write_map_slots
-from cartoqa.tasks.mapwise import SUITE, task_modules
+from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
 from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
+from cartoqa.tasks.thematic.build import (
+    ManifestParts,
+    SlotBuilder,
+    ThematicReport,
+    build_key,
+    card_head,
+    run_thematic_build,
+    variable_line,
+)
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks, format_number
 from groundtruth.thematic.countries import COUNTRIES, CountryRegions, load_country, region_code
@@ -146,16 +149,6 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
             plans.append(MapPlan(len(plans), country, counterfactual(real, mode, seed),
                                  ("discrete_light", "continuous_gradient")[j % 2], mode))
     return plans
-
-
-def _build_key(variables: dict[str, list[Variable]], *, seed: int,
-               maps_per_country: int) -> dict[str, Any]:
-    digest = hashlib.sha256(json.dumps(
-        {c: [[v.key, v.values] for v in vs] for c, vs in variables.items()},
-        sort_keys=True).encode()).hexdigest()
-    return {"cartoqa": __version__, "format_version": FORMAT_VERSION, "suite": SUITE,
-            "data_sha256": digest, "countries": list(variables), "seed": seed,
-            "maps_per_country": maps_per_country}
 
 
 class MapwiseBuilder:
@@ -274,104 +267,54 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
     say = log or (lambda msg: print(msg, file=sys.stderr))
     variables = load_variables(countries, data, seed)
     plans = plan_maps(variables, maps_per_country, seed)
-    writer = DatasetWriter(out, build_key=_build_key(variables, seed=seed,
-                                                     maps_per_country=maps_per_country))
-    writer.lock()  # this build alone writes the folder
-    try:
-        report = MapwiseReport(out=out)
-        if writer.is_complete():
-            report.already_complete = True
-            return report
-        previous = writer.open()
-        if previous:
-            say(f"resuming the build in {out}: {len(previous)} map(s) already done")
-        rejected: Counter[str] = Counter()
-        skipped: Counter[str] = Counter()
-        try:
-            builder = MapwiseBuilder(list(variables), seed)
-            write_map_slots(writer, builder, plans, task=SLOT_TASK, progress=progress,
-                            rejected=rejected, skipped=skipped)
-        except BaseException:
-            writer.abandon()
-            raise
-        if not writer.items():
-            writer.abandon_all()
-            raise CartoqaError("no map passed the pixel check", fix="check the data table")
-        accepted = sum(1 for r in writer.records() if r.status == "ok")
-        boundaries = {c: {"source": r.source, "version": r.version}
-                      for c, r in builder.regions.items()}
-        cards = [{**v.card(), "country": c} for c, vs in variables.items() for v in vs]
-        sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
+    writer = DatasetWriter(out, build_key=build_key(
+        SUITE, {c: [[v.key, v.values] for v in vs] for c, vs in variables.items()},
+        countries=list(variables), seed=seed, maps_per_country=maps_per_country))
+    return run_thematic_build(
+        writer, suite=SUITE, task=SLOT_TASK, plans=plans,
+        make_builder=lambda: MapwiseBuilder(list(variables), seed),
+        manifest_parts=lambda builder: _manifest_parts(builder, variables),
+        card_for=render_mapwise_card, progress=progress, say=say)
 
-        def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
-            return {
-                "format_version": FORMAT_VERSION,
-                "suite": SUITE,
-                "attribution": "; ".join([b["source"] for b in boundaries.values()]
-                                         + [f"{s} ({lic})" for s, lic in sources]),
-                "sources": {"boundaries": boundaries, "variables": cards},
-                "versions": software_versions(),
-                "image_sizes": {spec: list(IMAGE_SIZE) for spec in
-                                sorted({str(i["task"]) for i in its})},
-                "counts": count_items(its),
-                "maps": {"planned": len(plans), "accepted": accepted,
-                         "rejected_by_reason": dict(sorted(rejected.items())),
-                         "questions_skipped_by_reason": dict(sorted(skipped.items())),
-                         "note": "rejection counts cover the maps drawn by the last run"},
-                "rendering": {"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
-                              "classes": "Fisher-Jenks, 5 (mapclassify)",
-                              "styles": {k: dict(zip(("legend", "ramp", "hatched", "paper",
-                                                      "annotated"), v, strict=True))
-                                         for k, v in STYLES.items()},
-                              "continuous_tolerance": CONTINUOUS_TOLERANCE},
-            }
 
-        written = writer.finalise(manifest_for=manifest_for, card_for=render_mapwise_card)
-        for item in written:
-            report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
-        report.maps = accepted
-        report.maps_rejected = dict(rejected)
-        report.questions_skipped = dict(skipped)
-        return report
-    finally:
-        writer.unlock()
+def _manifest_parts(builder: SlotBuilder,
+                    variables: dict[str, list[Variable]]) -> ManifestParts:
+    """MapWise's sources (boundaries per country, the variables) and styles."""
+    assert isinstance(builder, MapwiseBuilder)
+    boundaries = {c: {"source": r.source, "version": r.version}
+                  for c, r in builder.regions.items()}
+    sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
+    return ManifestParts(
+        attribution="; ".join([b["source"] for b in boundaries.values()]
+                              + [f"{s} ({lic})" for s, lic in sources]),
+        sources={"boundaries": boundaries,
+                 "variables": [{**v.card(), "country": c}
+                               for c, vs in variables.items() for v in vs]},
+        rendering={"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
+                   "classes": "Fisher-Jenks, 5 (mapclassify)",
+                   "styles": {k: dict(zip(("legend", "ramp", "hatched", "paper", "annotated"),
+                                          v, strict=True)) for k, v in STYLES.items()},
+                   "continuous_tolerance": CONTINUOUS_TOLERANCE})
 
 
 def render_mapwise_card(manifest: dict[str, Any]) -> str:
     """The dataset card (README.md) of a MapWise dataset."""
-    from cartoqa.tasks.mapwise import TASKS
-
-    counts = manifest.get("counts", {})
-    maps = manifest.get("maps", {})
-    lines = [
-        "# cartoqa dataset: MapWise-style choropleths of the USA, India and China",
-        "",
-        "Choropleth maps with discrete (classed, hatched) and continuous (colour bar) "
+    lines = card_head(
+        manifest,
+        title="cartoqa dataset: MapWise-style choropleths of the USA, India and China",
+        summary="Choropleth maps with discrete (classed, hatched) and continuous (colour bar) "
         "legends, generated by `cartoqa build --suite mapwise`, with questions of six "
         "answer types. Ground truth comes from the data; every map passed the pixel check "
         "(fills, hatches, colour-bar values, labels) before its questions were kept. "
         "Counterfactual maps (values shuffled or inverted among regions) are flagged in "
         "`strata.counterfactual`.",
-        "",
-        f"- maps: {maps.get('accepted')} accepted of {maps.get('planned')} planned; "
-        f"rejected by reason: {maps.get('rejected_by_reason') or 'none'}",
-        "",
-        "## Tasks",
-        "",
-        "| task | items | what |",
-        "|---|---|---|",
-    ]
-    for task, n in counts.get("by_task", {}).items():
-        blurb = TASKS[task].blurb if task in TASKS else ""
-        lines.append(f"| {task} | {n} | {blurb} |")
+        facts=[], blurbs={t: s.blurb for t, s in TASKS.items()}, request_column=False)
     lines += ["", "## Boundaries", ""]
     for country, b in (manifest.get("sources", {}).get("boundaries") or {}).items():
         lines.append(f"- {country}: {b['source']}. Version: {b['version']}.")
     lines += ["", "## Data sources and licences", ""]
-    for v in manifest.get("sources", {}).get("variables", []):
-        tag = " **(generated, not real data)**" if v.get("generated") else ""
-        lines.append(f"- {v.get('country')} `{v['key']}`: {v['title']} — {v['source']}; "
-                     f"licence: {v['licence']}{tag}")
+    lines += [variable_line(v, f"{v.get('country')} `{v['key']}`")
+              for v in manifest.get("sources", {}).get("variables", [])]
     lines.append("")
     return "\n".join(lines)
 
