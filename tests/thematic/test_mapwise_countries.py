@@ -12,14 +12,14 @@ from groundtruth.thematic.country_variables import counterfactual, country_varia
 
 
 def test_region_sets_and_versions() -> None:
-    india, china = load_country("india"), load_country("china")
+    india, china = load_country("india", "pre2014"), load_country("china")
     assert len(india.projected) == 35 and len(china.projected) == 31
     assert "TG" not in india.regions and "AP" in india.regions  # pre-2014: no Telangana
     assert "LA" not in india.regions and "JK" in india.regions  # pre-2019: Ladakh in J&K
     assert "Telangana" in india.version and "Ladakh" in india.version
     assert {"HK", "MO", "TW"}.isdisjoint(china.regions)
-    for c in COUNTRIES:
-        r = load_country(c)
+    for c, edition in [(c, None) for c in COUNTRIES] + [("india", "pre2014")]:
+        r = load_country(c, edition)
         assert "licence" in r.source.lower() and set(r.projected) == set(r.regions)
         if c != "usa":  # us-atlas's Oregon has a self-touching ring; drawing copes
             assert all(g.is_valid and not g.is_empty for g in r.projected.values())

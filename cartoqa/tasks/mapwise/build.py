@@ -37,7 +37,14 @@ from cartoqa.tasks.thematic.build import (
 )
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks, format_number
-from groundtruth.thematic.countries import COUNTRIES, CountryRegions, load_country, region_code
+from groundtruth.thematic.countries import (
+    COUNTRIES,
+    DEFAULT_INDIA_EDITION,
+    INDIA_EDITIONS,
+    CountryRegions,
+    load_country,
+    region_code,
+)
 from groundtruth.thematic.country_variables import counterfactual, country_variables
 from groundtruth.thematic.variables import Variable, read_user_table
 from renderers.thematic.check import CONTINUOUS_TOLERANCE, check_styled
@@ -154,9 +161,11 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
 class MapwiseBuilder:
     """Boundaries and adjacency of each country, loaded once."""
 
-    def __init__(self, countries: Sequence[str], seed: int) -> None:
+    def __init__(self, countries: Sequence[str], seed: int,
+                 india_edition: str = DEFAULT_INDIA_EDITION) -> None:
         self.seed = seed
-        self.regions: dict[str, CountryRegions] = {c: load_country(c) for c in countries}
+        self.regions: dict[str, CountryRegions] = {c: _load(c, india_edition)
+                                                   for c in countries}
         self.queen = {c: queen_adjacency(r.lonlat) for c, r in self.regions.items()}
 
     def make_slot(self, plan: MapPlan, rejected: Counter[str],
@@ -214,6 +223,8 @@ class MapwiseBuilder:
                         "generated": var.generated, "counterfactual": plan.counterfactual,
                         "style": plan.style, "map_type": "choropleth",
                         "boundaries": regions.source, "boundary_version": regions.version,
+                        **({"boundary_edition": regions.edition}
+                           if plan.country == "india" else {}),
                         "classification": {"method": classification.method,
                                            "k": classification.k,
                                            "labels": list(classification.labels)},
@@ -224,8 +235,28 @@ class MapwiseBuilder:
         return items, drawn.png
 
 
-def load_variables(countries: Sequence[str], data: Path | None,
-                   seed: int) -> dict[str, list[Variable]]:
+def _load(country: str, india_edition: str) -> CountryRegions:
+    """A country's regions; India in the chosen boundary edition."""
+    return load_country(country, india_edition if country == "india" else None)
+
+
+def parse_india_edition(text: str) -> str:
+    """India's boundary edition by name (:data:`~groundtruth.thematic.countries.INDIA_EDITIONS`).
+
+    Examples
+    --------
+    >>> parse_india_edition(" 2014 "), parse_india_edition("PRE2014")
+    ('2014', 'pre2014')
+    """
+    name = text.strip().lower()
+    if name not in INDIA_EDITIONS:
+        raise CartoqaError(f"unknown India boundary edition {text!r}",
+                           fix="choose from " + ", ".join(INDIA_EDITIONS))
+    return name
+
+
+def load_variables(countries: Sequence[str], data: Path | None, seed: int,
+                   india_edition: str = DEFAULT_INDIA_EDITION) -> dict[str, list[Variable]]:
     """The packaged variables per country, or the columns of a user table (one country:
     a ``region`` column of names or codes, or ``state``, and value columns)."""
     if data is not None:
@@ -234,16 +265,16 @@ def load_variables(countries: Sequence[str], data: Path | None,
                                fix="pass --countries with exactly one country")
         country = countries[0]
         variables = read_user_table(data, resolve=lambda t: region_code(country, t),
-                                    keep=tuple(load_country(country).regions))
+                                    keep=tuple(_load(country, india_edition).regions))
         if not variables:
             raise CartoqaError(f"{data} has no value column", fix="add one")
         return {country: variables}
-    return {c: country_variables(load_country(c), seed=seed) for c in countries}
+    return {c: country_variables(_load(c, india_edition), seed=seed) for c in countries}
 
 
 def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] = COUNTRIES,
                           data: Path | None = None, maps_per_country: int = 12,
-                          progress: bool = True,
+                          india_edition: str = DEFAULT_INDIA_EDITION, progress: bool = True,
                           log: Callable[[str], None] | None = None) -> MapwiseReport:
     """Build (or resume, or confirm) a MapWise dataset folder.
 
@@ -259,20 +290,24 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
         A user CSV for one country instead of the packaged variables.
     maps_per_country : int
         Maps per country (the last two counterfactual).
+    india_edition : str
+        India's boundary edition: ``"2014"`` (36 units, Telangana separate; default) or
+        ``"pre2014"`` (35 units); see :data:`groundtruth.thematic.countries.INDIA_EDITIONS`.
     progress : bool
         Show a progress bar.
     log : callable, optional
         One-line notices; default stderr.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
-    variables = load_variables(countries, data, seed)
+    variables = load_variables(countries, data, seed, india_edition)
     plans = plan_maps(variables, maps_per_country, seed)
+    editions = {"india_boundaries": india_edition} if "india" in variables else {}
     writer = DatasetWriter(out, build_key=build_key(
         SUITE, {c: [[v.key, v.values] for v in vs] for c, vs in variables.items()},
-        countries=list(variables), seed=seed, maps_per_country=maps_per_country))
+        countries=list(variables), seed=seed, maps_per_country=maps_per_country, **editions))
     return run_thematic_build(
         writer, suite=SUITE, task=SLOT_TASK, plans=plans,
-        make_builder=lambda: MapwiseBuilder(list(variables), seed),
+        make_builder=lambda: MapwiseBuilder(list(variables), seed, india_edition),
         manifest_parts=lambda builder: _manifest_parts(builder, variables),
         card_for=render_mapwise_card, progress=progress, say=say)
 
@@ -281,7 +316,7 @@ def _manifest_parts(builder: SlotBuilder,
                     variables: dict[str, list[Variable]]) -> ManifestParts:
     """MapWise's sources (boundaries per country, the variables) and styles."""
     assert isinstance(builder, MapwiseBuilder)
-    boundaries = {c: {"source": r.source, "version": r.version}
+    boundaries = {c: {"source": r.source, "version": r.version, "edition": r.edition}
                   for c, r in builder.regions.items()}
     sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
     return ManifestParts(
@@ -311,7 +346,8 @@ def render_mapwise_card(manifest: dict[str, Any]) -> str:
         facts=[], blurbs={t: s.blurb for t, s in TASKS.items()}, request_column=False)
     lines += ["", "## Boundaries", ""]
     for country, b in (manifest.get("sources", {}).get("boundaries") or {}).items():
-        lines.append(f"- {country}: {b['source']}. Version: {b['version']}.")
+        edition = f" (edition `{b['edition']}`)" if b.get("edition", "default") != "default" else ""
+        lines.append(f"- {country}: {b['source']}. Version{edition}: {b['version']}.")
     lines += ["", "## Data sources and licences", ""]
     lines += [variable_line(v, f"{v.get('country')} `{v['key']}`")
               for v in manifest.get("sources", {}).get("variables", [])]
@@ -320,4 +356,4 @@ def render_mapwise_card(manifest: dict[str, Any]) -> str:
 
 
 __all__ = ["STYLES", "MapPlan", "MapwiseReport", "build_mapwise_dataset", "colour_bar",
-           "parse_countries", "plan_maps"]
+           "parse_countries", "parse_india_edition", "plan_maps"]
