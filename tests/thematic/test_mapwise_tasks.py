@@ -92,6 +92,26 @@ def test_continuous_answers_keep_clear_of_ticks_and_gaps() -> None:
                        for i, a in enumerate(levels) for b in levels[i + 1:])
 
 
+def test_light_bars_need_more_distance_than_gradient_ones() -> None:
+    """What a reader can tell apart depends on the ramp: 40 and 60 on a 0-100 bar are
+    ΔE 9.1 apart on the light ramp (too close: they tie) and 41.6 on viridis; a value 4.5%
+    of the bar from a tick is ΔE 2.1 from the tick's colour on the light ramp (not asked)
+    but 8.5 on viridis (still under 10: not asked either); 10% away on viridis is."""
+    values = {"BR": 40.0, "UP": 60.0, "MH": 54.5, "GA": 10.0, "KL": 95.0, "TN": 0.0,
+              "AP": 100.0}
+    classification = fisher_jenks(values)
+    for ramp, distinct in (("light", False), ("gradient", True)):
+        bar = colour_bar(values, ramp)
+        assert (bar.ticks[0], bar.ticks[-1]) == (0.0, 100.0)
+        ctx = MapwiseContext("india", INDIA, "T", values, classification, bar, ADJ)
+        assert ctx.distinct("BR", "UP") is distinct
+        assert ("UP" in ctx.ties_with("BR")) is not distinct
+        assert not ctx.clear_of_tick("MH", 50.0)
+    ctx = MapwiseContext("india", INDIA, "T", values, classification,
+                         colour_bar(values, "gradient"), ADJ)
+    assert ctx.clear_of_tick("BR", 50.0) and not ctx.clear_of_tick("BR", 40.0)
+
+
 def test_small_india_build_validates_scores_one_and_is_resumable(tmp_path: Path) -> None:
     out = tmp_path / "ds"
     report = build_mapwise_dataset(out=out, countries=["india"], maps_per_country=3,
