@@ -92,6 +92,24 @@ def test_continuous_answers_keep_clear_of_ticks_and_gaps() -> None:
                        for i, a in enumerate(levels) for b in levels[i + 1:])
 
 
+def test_single_word_never_accepts_more_than_ten() -> None:
+    """Eleven regions tie in the lowest class: "which is lowest?" would accept 11 of 15,
+    so the highest (one region, class 5) is asked instead, whatever the seed."""
+    from cartoqa.tasks.mapwise import single
+
+    codes = sorted(INDIA)[:15]
+    values = {c: 1.0 + 0.01 * i for i, c in enumerate(codes[:11])}
+    values.update({codes[11]: 10.0, codes[12]: 20.0, codes[13]: 30.0, codes[14]: 40.0})
+    ctx = MapwiseContext("india", INDIA, "T", values, fisher_jenks(values), None,
+                         {c: frozenset() for c in codes})
+    assert len(ctx.ties_with(codes[0])) == 11 and single.MAX_ACCEPTED == 10
+    for seed in range(10):
+        qs = single.make_questions(ctx, random.Random(seed), Counter())
+        extreme = [q for q in qs if q.template == "extreme"]
+        assert len(extreme) == 1 and "highest" in extreme[0].text
+        assert extreme[0].answer["accepted"] == [codes[14]]
+
+
 def test_light_bars_need_more_distance_than_gradient_ones() -> None:
     """What a reader can tell apart depends on the ramp: 40 and 60 on a 0-100 bar are
     ΔE 9.1 apart on the light ramp (too close: they tie) and 41.6 on viridis; a value 4.5%
