@@ -174,6 +174,7 @@ HATCHES: tuple[str, ...] = ("", "..", "///", "xxx", "++++")
 PAPERS: dict[str, str] = {"white": "#ffffff", "grey": "#d9d9d9"}
 
 
+@lru_cache(maxsize=65536)
 def ramp_colour(ramp: str, t: float) -> str:
     """Colour of position ``t`` in [0, 1] of a ramp, as ``#rrggbb``.
 
