@@ -264,8 +264,17 @@ def load_variables(countries: Sequence[str], data: Path | None, seed: int,
             raise CartoqaError("a user table (--data) describes one country",
                                fix="pass --countries with exactly one country")
         country = countries[0]
-        variables = read_user_table(data, resolve=lambda t: region_code(country, t),
-                                    keep=tuple(_load(country, india_edition).regions))
+        keep = tuple(_load(country, india_edition).regions)
+
+        def resolve(text: str) -> str | None:
+            code = region_code(country, text)
+            if code is not None and code not in keep:  # Telangana on the pre-2014 map
+                raise CartoqaError(f"{data}: {text!r} is not a region of the "
+                                   f"{india_edition} map of {country}",
+                                   fix="use --india-boundaries 2014, or leave the row out")
+            return code
+
+        variables = read_user_table(data, resolve=resolve, keep=keep)
         if not variables:
             raise CartoqaError(f"{data} has no value column", fix="add one")
         return {country: variables}
