@@ -220,6 +220,20 @@ def test_the_card_says_what_made_the_dataset(tmp_path: Path) -> None:
     assert "| task | items | requests | what |" in card
     assert "| mml | 2 | roads 2 | " in card
     assert "Total: 2 items." in card
+    # Markdown blocks separated by blank lines, ending with how to check the folder
+    assert "\n\n## Contents\n\n| task |" in card
+    assert "\n\n## Files\n\n- `items.jsonl`" in card
+    assert card.endswith("\n\nCheck the folder with `cartoqa validate DIR`.\n")
+    assert "XX" not in card
+    # the strata and the zooms the extract cannot fill, when there are some
+    manifest["counts"]["by_stratum"] = {"mml": {"zoom": {"17": 2}}}
+    manifest["zooms_not_filled"] = {"mml": {"15": "the extract covers 40 % of a view"}}
+    card = render_card(manifest)
+    assert "\n## Strata\n\n- **mml**: zoom (17: 2)\n" in card
+    assert ("\n## Zooms the extract cannot fill\n\n"
+            "- mml, zoom 15: the extract covers 40 % of a view\n") in card
+    # the manifest itself is indented JSON a reader can read
+    assert (out / "manifest.json").read_text("utf-8").startswith('{\n  "')
     # a bare manifest still gives a card; an unknown task has no blurb
     assert render_card({}).startswith("# cartoqa dataset: ?")
     assert task_blurb("no-such-task") == ""
