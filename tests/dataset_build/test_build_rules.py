@@ -335,3 +335,35 @@ def test_a_reader_route_half_a_metre_longer_is_the_same_route() -> None:
     steps = ["blue", "turn left", "A", "red"]
     assert not reader_route_differs(steps, 300.0, steps, 300.5)
     assert reader_route_differs(steps, 300.0, steps, 300.6)
+
+
+def test_a_pin_between_the_ends_of_two_carriageways_on_a_two_way_road_is_fine() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=0.0)
+    # a two-way road of the same name through a pin 11 m from both carriageways' ends
+    _carriageway(g, 20, 21, (60.0, 24.0002), (59.999, 24.0002), name="A", oneway=False)
+    assert not on_dual_carriageway(g, 20)
+
+
+@pytest.mark.parametrize("pin_at_start", [True, False])
+def test_a_pin_on_a_carriageway_without_bearings_reads_them_as_north(pin_at_start: bool) -> None:
+    g = nx.MultiDiGraph()
+    # the pin's carriageway has no bearings in the data (read as 0); its twin heads south
+    _carriageway(g, 10, 11, (60.0, 24.0), (60.001, 24.0))
+    _carriageway(g, 12, 13, (60.001, 24.0004), (60.0, 24.0004), bearing=180.0)
+    _carriageway(g, 14, 15, (60.0, 24.0004), (59.999, 24.0004), bearing=180.0)
+    assert on_dual_carriageway(g, 10 if pin_at_start else 11)
+
+
+def test_the_twins_start_near_the_pin_counts_with_its_own_heading() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 1, 2, (60.0, 24.0), (60.0, 24.0001), name="C", bearing=90.0)  # other name
+    _carriageway(g, 10, 11, (60.0, 24.0), (60.001, 24.0), bearing=225.0)
+    # twin starting 22 m from the pin, ending far; no bearings (read as 0): 135 degrees
+    # apart is not heading the other way
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004))
+    assert not on_dual_carriageway(g, 10)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=20.0)
+    g.remove_edge(12, 13, key=0)
+    assert on_dual_carriageway(g, 10)  # 205 degrees apart, after a road of another name
