@@ -88,7 +88,6 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/dataset_build/test_dataset_reader.py",
             "tests/dataset_build/test_build_safety.py",
             "tests/test_task_registry.py",
-            "tests/mfs/test_mfs_items.py",
             "tests/run_export/test_export_formats.py",
         ),
     },
