@@ -326,3 +326,12 @@ def test_route_without_any_list_says_so() -> None:
 )
 def test_not_present_is_no_and_a_later_not_does_not_flip_yes(text: str, present: bool) -> None:
     assert _present(text) is present
+
+
+def test_route_an_uncued_partial_list_is_kept_as_written() -> None:
+    assert _steps("I would go [turn left, Annankatu, red].") == ["turn left", "Annankatu", "red"]
+
+
+def test_route_of_two_partial_lists_after_the_cue_the_last_counts() -> None:
+    text = "Answer: [turn left, Annankatu] then [turn right, Bulevardi, red]"
+    assert _steps(text) == ["turn right", "Bulevardi", "red"]
