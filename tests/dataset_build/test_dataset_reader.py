@@ -15,6 +15,7 @@ from test_build_dataset import KEY, finalise, png, write_slot
 
 from cartoqa.dataset import versions
 from cartoqa.dataset.card import render_card, task_blurb
+from cartoqa.dataset.manifest import count_items
 from cartoqa.dataset.reader import image_file, image_mime, read_items
 from cartoqa.dataset.validate import checksum_problems, count_problems, validate_dataset
 from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, sha256_bytes
@@ -114,7 +115,8 @@ def test_a_checksum_for_a_path_leaving_images_is_reported(tmp_path: Path) -> Non
     problems = checksum_problems(root, {"checksums": sums}, items)
     assert problems == ["manifest.json: checksum for an unexpected path 'images/../items.jsonl'"]
     missing = checksum_problems(root, {}, items)
-    assert len(missing) == 1 and "rebuild the dataset with this cartoqa version" in missing[0]
+    assert missing == ["manifest.json: records no checksums, so edits cannot be detected "
+                       "(rebuild the dataset with this cartoqa version)"]
 
 
 def test_count_problems_with_number_and_text_keys() -> None:
@@ -203,6 +205,9 @@ def test_validate_a_thematic_dataset_needs_attribution_and_sources(tmp_path: Pat
     manifest.pop("attribution", None)
     (out / "manifest.json").write_text(json.dumps(manifest), "utf-8")
     assert any("must name its sources" in e for e in _errors(out))
+    manifest["attribution"] = "us-atlas (ISC)"
+    (out / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert not any("must name its sources" in e for e in _errors(out))
 
 
 def test_the_card_says_what_made_the_dataset(tmp_path: Path) -> None:
@@ -237,3 +242,22 @@ def test_the_card_says_what_made_the_dataset(tmp_path: Path) -> None:
     # a bare manifest still gives a card; an unknown task has no blurb
     assert render_card({}).startswith("# cartoqa dataset: ?")
     assert task_blurb("no-such-task") == ""
+
+
+def test_a_foreign_folder_is_refused_naming_three_of_its_files(tmp_path: Path) -> None:
+    out = tmp_path / "notes"
+    out.mkdir()
+    for name in ("d.txt", "a.txt", "c.txt", "b.txt"):
+        (out / name).write_text("precious")
+    fresh = DatasetWriter(out, build_key=KEY)
+    assert fresh.records() == [] and fresh.done("mml", 0) is None  # nothing read yet
+    with pytest.raises(CartoqaError) as exc:
+        fresh.open()
+    assert exc.value.message.endswith("is not empty and holds no cartoqa build "
+                                      "(a.txt, b.txt, c.txt)")
+
+
+def test_boolean_strata_are_counted_as_true_and_false() -> None:
+    items = [{"id": str(i), "task": "stmf", "request": "presence",
+              "strata": {"present": value}} for i, value in enumerate([True, False, True])]
+    assert count_items(items)["by_stratum"]["stmf"]["present"] == {"false": 1, "true": 2}
