@@ -11,11 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_build_dataset import KEY, finalise, png, write_slot
+from test_build_dataset import KEY, finalise, mml_item, png, write_slot
 
 from cartoqa.dataset import versions
 from cartoqa.dataset.card import render_card, task_blurb
 from cartoqa.dataset.manifest import count_items
+from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.reader import image_file, image_mime, read_items
 from cartoqa.dataset.validate import checksum_problems, count_problems, validate_dataset
 from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, sha256_bytes
@@ -261,3 +262,13 @@ def test_boolean_strata_are_counted_as_true_and_false() -> None:
     items = [{"id": str(i), "task": "stmf", "request": "presence",
               "strata": {"present": value}} for i, value in enumerate([True, False, True])]
     assert count_items(items)["by_stratum"]["stmf"]["present"] == {"false": 1, "true": 2}
+
+
+def test_an_answer_of_another_request_shape_is_refused_where_it_is() -> None:
+    item = mml_item(0)
+    assert item_errors(item) == []
+    wrong = {**item, "answer": {"count": 3}}  # a count where MML wants two road names
+    errors = item_errors(wrong)
+    assert errors and all(e.startswith("$.answer") for e in errors), errors
+    other = {**item, "request": "count"}  # MML has one request, "roads"
+    assert any(e.startswith("$.request") for e in item_errors(other))
