@@ -16,8 +16,8 @@ from test_build_dataset import KEY, finalise, mml_item, png, write_slot
 from cartoqa.dataset import versions
 from cartoqa.dataset.card import render_card, task_blurb
 from cartoqa.dataset.manifest import count_items
-from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.reader import image_file, image_mime, read_items
+from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.validate import checksum_problems, count_problems, validate_dataset
 from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, sha256_bytes
 from cartoqa.errors import CartoqaError
