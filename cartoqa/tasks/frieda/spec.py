@@ -53,7 +53,7 @@ _SAMPLES: dict[str, dict[str, Any]] = {
 }
 
 _EXTRACT_FORMATS = {
-    "textual": "the name (or the letter A or B) exactly as the response gives it",
+    "textual": "the name exactly as the response gives it (or the letter A or B)",
     "distance": "one distance with its unit, e.g. 350 m",
     "cardinal": "one of the eight compass directions, e.g. north-east",
 }
