@@ -150,6 +150,36 @@ def item_images(item: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def images_list_problem(item: dict[str, Any]) -> str | None:
+    """Say what is wrong with a multi-map item's ``images`` list, if anything.
+
+    ``images`` is optional; when given, its first entry must be the item's ``image``
+    (so that readers of one image see the first map).
+
+    Parameters
+    ----------
+    item : dict
+        One item.
+
+    Returns
+    -------
+    str or None
+        One message, or ``None`` when the list is absent or right.
+
+    Examples
+    --------
+    >>> images_list_problem({"image": "images/a.png", "images": ["images/a.png", "images/b.png"]})
+    >>> images_list_problem({"image": "images/b.png", "images": ["images/a.png", "images/b.png"]})
+    "images[0] is 'images/a.png', not the item's image 'images/b.png'"
+    """
+    several = item.get("images")
+    if several is None or not isinstance(several, list) or not several:
+        return None  # absent, or a schema error reported already
+    if several[0] != item.get("image"):
+        return f"images[0] is {several[0]!r}, not the item's image {item.get('image')!r}"
+    return None
+
+
 def image_files(dataset: Path, item: dict[str, Any]) -> list[Path]:
     """Return the paths of all of an item's images, checking each (see :func:`image_file`).
 

@@ -12,7 +12,7 @@ from PIL import Image, UnidentifiedImageError
 
 from cartoqa.dataset import ATTRIBUTION
 from cartoqa.dataset.manifest import count_items
-from cartoqa.dataset.reader import item_images
+from cartoqa.dataset.reader import images_list_problem, item_images
 from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.writer import (
     CHECKSUMS_KEY,
@@ -316,36 +316,6 @@ def orphan_images(root: Path, items: list[dict[str, Any]]) -> list[str]:
     more = f" and {len(orphans) - 5} more" if len(orphans) > 5 else ""
     return [f"{len(orphans)} file(s) in {IMAGES_DIR}/ belong to no item: "
             + ", ".join(orphans[:5]) + more]
-
-
-def images_list_problem(item: dict[str, Any]) -> str | None:
-    """Say what is wrong with a multi-map item's ``images`` list, if anything.
-
-    ``images`` is optional; when given, its first entry must be the item's ``image``
-    (so that readers of one image see the first map).
-
-    Parameters
-    ----------
-    item : dict
-        One item.
-
-    Returns
-    -------
-    str or None
-        One message, or ``None`` when the list is absent or right.
-
-    Examples
-    --------
-    >>> images_list_problem({"image": "images/a.png", "images": ["images/a.png", "images/b.png"]})
-    >>> images_list_problem({"image": "images/b.png", "images": ["images/a.png", "images/b.png"]})
-    "images[0] is 'images/a.png', not the item's image 'images/b.png'"
-    """
-    several = item.get("images")
-    if several is None or not isinstance(several, list) or not several:
-        return None  # absent, or a schema error reported already
-    if several[0] != item.get("image"):
-        return f"images[0] is {several[0]!r}, not the item's image {item.get('image')!r}"
-    return None
 
 
 def unsummed_images(manifest: dict[str, Any], items: list[dict[str, Any]]) -> list[str]:

@@ -30,7 +30,7 @@ from cartoqa.dataset.files import (
     write_json_atomic,
     write_text_atomic,
 )
-from cartoqa.dataset.reader import item_images
+from cartoqa.dataset.reader import images_list_problem, item_images
 from cartoqa.dataset.schema import item_errors
 from cartoqa.errors import CartoqaError
 
@@ -432,6 +432,6 @@ def _item_problems(items: Iterable[dict[str, Any]], root: Path) -> Iterable[str]
         for image in item_images(item):
             if not (root / image).is_file():
                 yield f"{item_id}: image {image} is missing"
-        several = item.get("images")
-        if isinstance(several, list) and several and several[0] != item.get("image"):
-            yield f"{item_id}: images[0] is not the item's image"
+        problem = images_list_problem(item)
+        if problem:
+            yield f"{item_id}: {problem}"

@@ -213,7 +213,7 @@ def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: r
                 MapPlan(cands, tuple(c.name for c in cands), context=(subject,),
                         first_color=1),
             )
-            same_place = (f"shows the same place at another scale and orientation, with "
+            same_place = (f"shows the same place (its scale and turn may differ), with "
                           f"{len(cands)} other features named in its legend "
                           f"({subject.name} is not drawn there)")
             prompt = (f"Map 1 draws {_describe(subject)} in red. Map 2 {same_place}. "
@@ -282,15 +282,16 @@ def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random
         order = [subject, other]
         rng.shuffle(order)
         letter = "A" if order[0] is subject else "B"
+        # map 2 is always turned (45-270 degrees); its zoom may equal map 1's
         prompt = (
-            f"Map 1 outlines {subject.name} in red. Map 2 outlines two areas, A and B, at "
-            "another scale and orientation. Which of them covers exactly the same ground "
-            f"as {subject.name}? Answer A or B."
+            f"Map 1 outlines {subject.name} in red. Map 2 outlines two areas, A and B, on "
+            "a turned map, perhaps at another scale. Which of them covers exactly the same "
+            f"ground as {subject.name}? Answer A or B."
         )
         contextual = (
             f"One of the maps outlines {subject.name} in red. Another outlines two areas, "
-            "Area A and Area B, at another scale and orientation. Which of them covers "
-            f"exactly the same ground as {subject.name}? Answer A or B."
+            "Area A and Area B, on a turned map, perhaps at another scale. Which of them "
+            f"covers exactly the same ground as {subject.name}? Answer A or B."
         )
         plans.append(QuestionPlan(
             "equal", prompt, {"type": "textual", "names": [letter]},
