@@ -95,3 +95,36 @@ def test_pool_maps_draw_two_named_points_near_their_centre() -> None:
             assert abs(f.geometry.y - p.center[0]) < 0.0012
             assert abs(f.geometry.x - p.center[1]) < 0.0025
         assert p.image_name == f"frieda-context-{p.index:03d}.png"
+
+
+def _square(name: str, lon0: float, lat0: float, side_deg: float = 0.0009) -> NamedFeature:
+    return NamedFeature(name, "polygon", "city block", (f"way/{name}",),
+                        box(lon0, lat0, lon0 + side_deg * 2, lat0 + side_deg))
+
+
+@pytest.mark.parametrize(("gap_deg", "near"), [(0.0005, True), (0.0008, False)])
+def test_border_distractors_across_a_street_are_refused(gap_deg: float, near: bool) -> None:
+    # 0.0005 deg of longitude at 60 N is 27.9 m (a street away); 0.0008 is 44.6 m
+    from pathlib import Path
+
+    from cartoqa.tasks.base import BuildContext
+    from cartoqa.tasks.frieda_questions import MapPlan, QuestionPlan
+    from groundtruth.extracts import Extract
+
+    subject = _square("S", 24.94, 60.17)
+    true = _square("T", 24.9418, 60.17)  # shares S's east side
+    apart = _square("D", 24.94 - 0.0018 - gap_deg, 60.17)  # west of S, gap_deg apart
+    frame = rel.LocalFrame.around([subject.geometry])
+    ctx = BuildContext(Extract("x", Path("x.osm"), "osm", "", None), seed=0, per_task=1,
+                       cache_dir=Path("."), assets_dir=Path("."))
+    ctx.shared["frieda"] = fb.Shared([subject, true, apart], [], frame, [])
+    ctx.shared["frieda_renderer"] = None  # a render would fail: the check comes first
+    plan = QuestionPlan("border", "q", {"type": "textual", "names": ["T"]},
+                        (MapPlan((subject, true, apart), ("S", "T", "D")),),
+                        {"subject": subject.key,
+                         "relations": {true.key: "border", apart.key: "disjoint"}})
+    if near:
+        assert fb.render_question(ctx, plan) == "near"
+    else:
+        with pytest.raises(AttributeError):  # past the check, on to the (absent) renderer
+            fb.render_question(ctx, plan)

@@ -60,6 +60,11 @@ MULTI_EVERY = 3
 MAX_ATTEMPTS = 4
 #: Fewest and most maps of a contextual item (uniform: 9.5 on average, as in FRIEDA).
 CONTEXT_MAPS: tuple[int, int] = (7, 12)
+#: A border question's clearly-apart distractors are at least this far from the subject
+#: on the ground: a block across a street (about 20-30 m) is a neighbour in everyday
+#: speech, so it would be a second "bordering" answer. (``DISJOINT_MIN_GAP_M`` = 20 m is
+#: enough for within and intersect, which no reader confuses with "apart".)
+BORDER_DISTRACTOR_MIN_GAP_M = 40.0
 #: Distractor maps planned per build (shared by every contextual item).
 POOL_SIZE = 24
 #: A distractor map draws nothing within this distance of a question's features, and is
@@ -214,6 +219,8 @@ def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] 
     """Render every map of a question and verify it (a reason key when one fails)."""
     shared = _shared(ctx)
     subject, gaps = _gaps(plan, shared.frame)
+    if plan.relation == "border" and gaps and min(gaps) < BORDER_DISTRACTOR_MIN_GAP_M:
+        return "near"
     renderer = _renderer(ctx)
     maps: list[RenderedMap] = []
     for mp in plan.maps:

@@ -75,6 +75,8 @@ REJECT_REASONS = {
     "compass": "the compass not readable",
     "scale_bars": "a distance under three scale bars",
     "pool": "too few distractor maps clear of the question's features",
+    "near": "a border distractor under 40 m from the subject (across a street it reads "
+            "as a neighbour)",
 }
 
 
