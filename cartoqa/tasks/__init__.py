@@ -105,8 +105,9 @@ def extract_tasks() -> list[str]:
     """Return the tasks ``cartoqa build --tasks`` makes from an OSM extract, in order.
 
     Those of the CartoMapQA suite (and any task registered in :data:`TASK_MODULES` under
-    no suite); the other suites have their own builders (``cartoqa build --suite mapiq``,
-    ``--suite mapwise``).
+    no suite); the other suites are chosen with ``cartoqa build --suite``: MapIQ and
+    MapWise have their own builders, FRIEDA's tasks (:func:`suite_tasks`) go through the
+    same extract builder as these.
 
     Examples
     --------
