@@ -45,7 +45,10 @@ MAP_REJECT_REASONS = {
     "ambiguous": "a type a reader may count otherwise (edge, unexplained or unclear icon, "
                  "label cut)",
     "few": "fewer catalogue features drawn than the minimum",
-    "line_name_cut": "the name of a road or stream shows only cut at the edge or hidden",
+    "line_name_cut": "the name of a road, stream or icon shows only cut at the edge or "
+                     "hidden",
+    "unlabelled_line": "a road or stream without its name written meets another of its "
+                       "type (a reader may count it as part of that one or not)",
 }
 
 
@@ -234,6 +237,66 @@ def written_line_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> Non
             vf.by_type[name][i] = replace(s, name_legible=written, label_cut=cut)
 
 
+#: A point's label (:func:`written_point_names`) is its own when Mapnik writes it with
+#: its top at most this far below the icon's centre (OSM-Carto's ``dy`` is 9-13 px;
+#: labels pushed further by collisions are not read as the icon's) ...
+POINT_LABEL_MAX_DROP_PX = 34.0
+#: ... and its centre within this many pixels of the icon's column (labels are centred).
+POINT_LABEL_MAX_OFFSET_PX = 9.0
+
+
+def label_belongs_to_icon(box: tuple[int, int, int, int], icon: tuple[float, float]) -> bool:
+    """Whether a label with ``box`` ``(x0, y0, x1, y1)`` is written under ``icon``.
+
+    Examples
+    --------
+    >>> label_belongs_to_icon((30, 110, 70, 122), (50.0, 100.0))   # 10 px below, centred
+    True
+    >>> label_belongs_to_icon((30, 140, 70, 152), (50.0, 100.0))   # 40 px below
+    False
+    >>> label_belongs_to_icon((45, 110, 85, 122), (50.0, 100.0))   # centred 15 px off
+    False
+    """
+    x0, y0, x1, _ = box
+    cx, cy = icon
+    return (cy <= y0 <= cy + POINT_LABEL_MAX_DROP_PX
+            and abs((x0 + x1) / 2 - cx) <= POINT_LABEL_MAX_OFFSET_PX)
+
+
+def written_point_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> None:
+    """Decide the names under the drawn icons with Mapnik (the oracle MML and SRN use).
+
+    The label ink under an icon may be another icon's (a café's cup under a
+    restaurant's knife and fork passed for the restaurant's name). So each drawn icon
+    of a type labelled with its ``name`` is legible only when Mapnik writes that name
+    whole, unhidden and on the screenshot, centred under the icon
+    (:func:`label_belongs_to_icon`); a label there that is cut or hidden marks it cut
+    (the type is then ambiguous for names). Types labelled with another tag (ATMs:
+    ``operator``) keep the ink judgement.
+    """
+    by_name = {ft.name: ft for ft in load_catalogue()}
+    todo: list[tuple[str, int]] = []
+    for ftype, ss in vf.by_type.items():
+        if vf.kinds.get(ftype, "symbol") != "symbol":
+            continue
+        ft = by_name.get(ftype)
+        if ft is not None and ft.label_tag != "name":
+            continue
+        todo.extend((ftype, i) for i, s in enumerate(ss) if s.drawn and s.feature.name)
+    if not todo:
+        return
+    names = sorted({str(vf.by_type[t][i].feature.name) for t, i in todo})
+    judged = name_instances(ctx, scene, names, markers=(), path=None)
+    for ftype, i in todo:
+        s = vf.by_type[ftype][i]
+        icon = s.icon_px or s.px
+        mine = [p for p in judged.get(str(s.feature.name), [])
+                if label_belongs_to_icon(p.box, icon)]
+        written = any(p.reason is None for p in mine)
+        cut = not written and any(p.reason in ("cut", "hidden") for p in mine)
+        vf.by_type[ftype][i] = replace(s, name_legible=written, label_cut=cut)
+
+
 def feature_map(ctx: BuildContext, slot: int, *,
                 zoom: int = FEATURE_MAP_ZOOM) -> FeatureMap | None:
     """Map number ``slot`` at ``zoom`` (shared by STMF and MTMF; cached in the context).
@@ -273,8 +336,12 @@ def feature_map(ctx: BuildContext, slot: int, *,
             ctx.reject("maps", MAP_REJECT_REASONS["few"])
             continue
         written_line_names(ctx, scene, vf)
+        written_point_names(ctx, scene, vf)
         if any(vf.ambiguous(t, names=True) for t in vf.by_type):
             ctx.reject("maps", MAP_REJECT_REASONS["line_name_cut"])
+            continue
+        if any(vf.unlabelled_line_meets_another(t) for t in vf.by_type):
+            ctx.reject("maps", MAP_REJECT_REASONS["unlabelled_line"])
             continue
         found = FeatureMap(slot, attempt, view, image_name(slot, zoom), scene.png, vf)
         break

@@ -99,3 +99,54 @@ def test_atm_names_are_the_operator_osm_carto_writes() -> None:
                     if f.name})
     # "Otto. automaatti" is a name tag OSM-Carto does not write; the operator it writes is
     assert names == ["Otto", "Suomen Automatia Oy"]
+
+
+def test_an_unlabelled_road_meeting_another_makes_the_count_ambiguous() -> None:
+    # Pohjoisesplanadi (labelled) meets Lönnrotinkatu (its name not written in the
+    # view, going on across the junction): a reader may count one road or two
+    # (mtmf-0010 of seed 20261130 counted 3 where a reader sees 2)
+    from dataclasses import replace
+
+    from cartoqa.tasks.feature_maps import MAP_REJECT_REASONS
+
+    m = DEG_PER_M
+    espa = sighting("primary road", "line", "Pohjoisesplanadi",
+                    LineString([(0, 0), (100 * m, 0)]))
+    lonnrot = replace(sighting("primary road", "line", "Lönnrotinkatu",
+                               LineString([(100 * m, 0), (180 * m, -60 * m)])),
+                      name_legible=False)
+    vf = ViewFeatures(by_type={"primary road": [espa, lonnrot]}, kinds={"primary road": "line"})
+    assert vf.count("primary road") == 2
+    assert vf.unlabelled_line_meets_another("primary road")
+    # with its name written it is a road of its own: no doubt
+    vf.by_type["primary road"][1] = replace(lonnrot, name_legible=True)
+    assert not vf.unlabelled_line_meets_another("primary road")
+    # unlabelled but 20 m away from any other: a separate road
+    far = replace(sighting("primary road", "line", None,
+                           LineString([(0, 20 * m), (100 * m, 20 * m)])), name_legible=False)
+    vf.by_type["primary road"][1] = far
+    assert not vf.unlabelled_line_meets_another("primary road")
+    # icons never: only lines are grouped
+    assert not vf.unlabelled_line_meets_another("bus stop")
+    assert "unlabelled_line" in MAP_REJECT_REASONS
+
+
+def test_a_point_label_belongs_to_the_icon_it_is_centred_under() -> None:
+    from cartoqa.tasks.feature_maps import (
+        POINT_LABEL_MAX_DROP_PX,
+        POINT_LABEL_MAX_OFFSET_PX,
+        label_belongs_to_icon,
+    )
+
+    icon = (730.0, 275.0)
+    # OSM-Carto writes a restaurant's name 11 px under its icon, centred
+    assert label_belongs_to_icon((700, 286, 760, 296), icon)
+    # a café's cup 23 px under it is no label at all (the oracle finds no mark there);
+    # the label of the café under that is too low to be the restaurant's
+    assert not label_belongs_to_icon((700, int(275 + POINT_LABEL_MAX_DROP_PX) + 2, 760, 330),
+                                     icon)
+    # a label beside the icon, off its column
+    off = int(POINT_LABEL_MAX_OFFSET_PX) + 2
+    assert not label_belongs_to_icon((700 + off, 286, 760 + off, 296), icon)
+    # above the icon: another feature's
+    assert not label_belongs_to_icon((700, 250, 760, 262), icon)
