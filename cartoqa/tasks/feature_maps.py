@@ -21,7 +21,7 @@ from cartoqa.tasks.drawing import Drawn, draw_scene, scene_exclusion
 from cartoqa.tasks.roads import name_instances
 from cartoqa.tasks.sampling import permuted
 from cartoqa.visibility import ViewFeatures, analyse_view
-from cartoqa.visibility.geometry import lines_px
+from cartoqa.visibility.geometry import lines_px, rings_px
 from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
 from groundtruth.projection import View, global_px_to_latlon, latlon_to_global_px
@@ -49,7 +49,15 @@ MAP_REJECT_REASONS = {
                      "hidden",
     "unlabelled_line": "a road or stream without its name written meets another of its "
                        "type (a reader may count it as part of that one or not)",
+    "split_area": "a park is cut by a street drawn across it into parts a reader may count "
+                  "as separate parks",
 }
+#: A street drawn across a park cuts it this wide (half width, view pixels; OSM-Carto
+#: draws a residential street about 17 px wide at zoom 19) ...
+AREA_SPLIT_HALF_WIDTH_PX = 5.0
+#: ... and a part of it on screen counts as a green area of its own when at least this
+#: large (square pixels: about 60 x 60 px, 9 x 9 m at zoom 19).
+AREA_PART_MIN_PX2 = 3600.0
 
 
 @dataclass
@@ -297,6 +305,83 @@ def written_point_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> No
         vf.by_type[ftype][i] = replace(s, name_legible=written, label_cut=cut)
 
 
+def area_parts_on_screen(area_px: Sequence[Sequence[tuple[float, float]]],
+                         streets_px: Sequence[Sequence[tuple[float, float]]], *,
+                         width: int = VIEW_WIDTH, height: int = VIEW_HEIGHT) -> int:
+    """How many separate parts a reader sees of one green area (its outer rings in view
+    pixels) once the streets drawn across it (lines in view pixels) cut it.
+
+    Only parts of at least :data:`AREA_PART_MIN_PX2` count (slivers along the edge and
+    between a street and a fence are not parks of their own).
+
+    Examples
+    --------
+    >>> park = [[(0, 0), (600, 0), (600, 300), (0, 300)]]
+    >>> area_parts_on_screen(park, [])
+    1
+    >>> area_parts_on_screen(park, [[(300, -50), (300, 400)]])   # a street across it
+    2
+    >>> area_parts_on_screen(park, [[(5, -50), (5, 400)]])       # along its edge: a sliver
+    1
+    """
+    from shapely.geometry import LineString, Polygon, box
+    from shapely.ops import unary_union
+
+    polys = [Polygon(r) for r in area_px if len(r) >= 3]
+    if not polys:
+        return 0
+    shape = unary_union([p.buffer(0) for p in polys]).intersection(box(0, 0, width, height))
+    cuts = [LineString(line).buffer(AREA_SPLIT_HALF_WIDTH_PX)
+            for line in streets_px if len(line) >= 2]
+    if cuts:
+        shape = shape.difference(unary_union(cuts))
+    parts = list(getattr(shape, "geoms", [shape]))
+    return sum(1 for part in parts if part.area >= AREA_PART_MIN_PX2)
+
+
+def _streets_px(ctx: BuildContext, view: View) -> list[list[tuple[float, float]]]:
+    """The drivable streets of the road graph near a view, in view pixels."""
+    key = ("street_lines",)
+    if key not in ctx.shared:
+        graph = ctx.graph()
+        seen: set[tuple[int, int]] = set()
+        lines = []
+        for u, v, data in graph.edges(data=True):
+            if (min(u, v), max(u, v)) in seen or "geometry" not in data:
+                continue
+            seen.add((min(u, v), max(u, v)))
+            lines.append(list(data["geometry"].coords))
+        ctx.shared[key] = lines
+    s, w, n, e = view.bounds
+    out = []
+    for coords in ctx.shared[key]:
+        if all(lat < s or lat > n for _, lat in coords) or \
+                all(lon < w or lon > e for lon, _ in coords):
+            continue
+        out.append([view.to_view_px(lat, lon) for lon, lat in coords])
+    return out
+
+
+def area_split_by_streets(ctx: BuildContext, view: View, vf: ViewFeatures) -> bool:
+    """Whether a drawn park (as a reader groups them) shows as several parts on screen,
+    cut by streets drawn across it (:func:`area_parts_on_screen`): a reader may count
+    each part as a park (map19-0019 of seed 20261130: Kaisaniemenpuisto on both sides
+    of Läntinen Teatterikuja, counted 1)."""
+    from cartoqa.visibility.sightings import reader_groups
+
+    streets: list[list[tuple[float, float]]] | None = None
+    for ftype, kind in vf.kinds.items():
+        if kind != "area":
+            continue
+        for group in reader_groups(vf.drawn(ftype), kind):
+            rings = [r for sg in group for r in rings_px(view, sg.feature.geometry)[0]]
+            if streets is None:
+                streets = _streets_px(ctx, view)
+            if area_parts_on_screen(rings, streets) > 1:
+                return True
+    return False
+
+
 def feature_map(ctx: BuildContext, slot: int, *,
                 zoom: int = FEATURE_MAP_ZOOM) -> FeatureMap | None:
     """Map number ``slot`` at ``zoom`` (shared by STMF and MTMF; cached in the context).
@@ -342,6 +427,9 @@ def feature_map(ctx: BuildContext, slot: int, *,
             continue
         if any(vf.unlabelled_line_meets_another(t) for t in vf.by_type):
             ctx.reject("maps", MAP_REJECT_REASONS["unlabelled_line"])
+            continue
+        if area_split_by_streets(ctx, view, vf):
+            ctx.reject("maps", MAP_REJECT_REASONS["split_area"])
             continue
         found = FeatureMap(slot, attempt, view, image_name(slot, zoom), scene.png, vf)
         break

@@ -150,3 +150,28 @@ def test_a_point_label_belongs_to_the_icon_it_is_centred_under() -> None:
     assert not label_belongs_to_icon((700 + off, 286, 760 + off, 296), icon)
     # above the icon: another feature's
     assert not label_belongs_to_icon((700, 250, 760, 262), icon)
+
+
+def test_a_park_cut_by_a_street_shows_as_two_parks() -> None:
+    # Kaisaniemenpuisto on both sides of Läntinen Teatterikuja (map19-0019 of seed
+    # 20261130 counted 1 park where a reader sees two green areas)
+    from cartoqa.tasks.feature_maps import (
+        AREA_PART_MIN_PX2,
+        AREA_SPLIT_HALF_WIDTH_PX,
+        MAP_REJECT_REASONS,
+        area_parts_on_screen,
+    )
+
+    park = [[(0.0, 0.0), (700.0, 0.0), (700.0, 170.0), (0.0, 170.0)]]
+    street = [[(315.0, -100.0), (330.0, 900.0)]]
+    assert area_parts_on_screen(park, []) == 1
+    assert area_parts_on_screen(park, [street[0]]) == 2
+    # a footway is no street: only what the caller passes cuts; a street along the
+    # park's edge leaves a sliver under AREA_PART_MIN_PX2
+    sliver_w = AREA_PART_MIN_PX2 / 170.0 / 2
+    assert area_parts_on_screen(park, [[(sliver_w, -10.0), (sliver_w, 200.0)]]) == 1
+    # the part off screen does not count: the view is 1366 x 768
+    wide = [[(-900.0, 0.0), (700.0, 0.0), (700.0, 170.0), (-900.0, 170.0)]]
+    assert area_parts_on_screen(wide, [[(-5.0 - AREA_SPLIT_HALF_WIDTH_PX, -10.0),
+                                        (-5.0 - AREA_SPLIT_HALF_WIDTH_PX, 200.0)]]) == 1
+    assert "split_area" in MAP_REJECT_REASONS
