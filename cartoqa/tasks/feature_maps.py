@@ -251,6 +251,10 @@ def written_line_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> Non
 POINT_LABEL_MAX_DROP_PX = 34.0
 #: ... and its centre within this many pixels of the icon's column (labels are centred).
 POINT_LABEL_MAX_OFFSET_PX = 9.0
+#: The words of one label may be found apart (a gap wider than the mark join): the
+#: pieces whose top lies in the drop window and that reach within this many pixels of
+#: the icon's column make up the label under it.
+POINT_LABEL_HALF_WIDTH_PX = 60.0
 
 
 def label_belongs_to_icon(box: tuple[int, int, int, int], icon: tuple[float, float]) -> bool:
@@ -271,14 +275,43 @@ def label_belongs_to_icon(box: tuple[int, int, int, int], icon: tuple[float, flo
             and abs((x0 + x1) / 2 - cx) <= POINT_LABEL_MAX_OFFSET_PX)
 
 
+def label_pieces_under_icon(boxes: Sequence[tuple[int, int, int, int]],
+                            icon: tuple[float, float]) -> list[int]:
+    """Indices of the label pieces that lie where the label under ``icon`` would be.
+
+    Examples
+    --------
+    >>> label_pieces_under_icon([(1068, 203, 1090, 213), (1093, 203, 1112, 210),
+    ...                          (1068, 260, 1090, 270)], (1090.0, 192.0))
+    [0, 1]
+    """
+    cx, cy = icon
+    return [i for i, (x0, y0, x1, _) in enumerate(boxes)
+            if cy <= y0 <= cy + POINT_LABEL_MAX_DROP_PX
+            and x0 <= cx + POINT_LABEL_HALF_WIDTH_PX and x1 >= cx - POINT_LABEL_HALF_WIDTH_PX]
+
+
+def union_box(boxes: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """The smallest box holding ``boxes``.
+
+    Examples
+    --------
+    >>> union_box([(1068, 203, 1090, 213), (1093, 203, 1112, 210)])
+    (1068, 203, 1112, 213)
+    """
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
 def written_point_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> None:
     """Decide the names under the drawn icons with Mapnik (the oracle MML and SRN use).
 
     The label ink under an icon may be another icon's (a café's cup under a
     restaurant's knife and fork passed for the restaurant's name). So each drawn icon
     of a type labelled with its ``name`` is legible only when Mapnik writes that name
-    whole, unhidden and on the screenshot, centred under the icon
-    (:func:`label_belongs_to_icon`); a label there that is cut or hidden marks it cut
+    whole, unhidden and on the screenshot, centred under the icon (the pieces of its
+    label there, :func:`label_pieces_under_icon`, all pass and together are centred:
+    :func:`label_belongs_to_icon`); a label there that is cut or hidden marks it cut
     (the type is then ambiguous for names). Types labelled with another tag (ATMs:
     ``operator``) keep the ink judgement.
     """
@@ -298,10 +331,12 @@ def written_point_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> No
     for ftype, i in todo:
         s = vf.by_type[ftype][i]
         icon = s.icon_px or s.px
-        mine = [p for p in judged.get(str(s.feature.name), [])
-                if label_belongs_to_icon(p.box, icon)]
-        written = any(p.reason is None for p in mine)
-        cut = not written and any(p.reason in ("cut", "hidden") for p in mine)
+        parts = judged.get(str(s.feature.name), [])
+        near = [parts[k] for k in label_pieces_under_icon([p.box for p in parts], icon)]
+        good = [p.box for p in near if p.reason is None]
+        written = bool(good) and len(good) == len(near) and label_belongs_to_icon(
+            union_box(good), icon)
+        cut = not written and any(p.reason in ("cut", "hidden") for p in near)
         vf.by_type[ftype][i] = replace(s, name_legible=written, label_cut=cut)
 
 

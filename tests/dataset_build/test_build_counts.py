@@ -152,6 +152,25 @@ def test_a_point_label_belongs_to_the_icon_it_is_centred_under() -> None:
     assert not label_belongs_to_icon((700, 250, 760, 262), icon)
 
 
+def test_a_label_found_in_two_words_is_still_the_icons() -> None:
+    # "Ryan Thai": the gap between the words is wider than the mark join, so the oracle
+    # finds "Ryan" and "Thai" apart, each off the icon's column (stmf-0016 of seed
+    # 20261130 lost the name); together they are centred under it
+    from cartoqa.tasks.feature_maps import (
+        label_belongs_to_icon,
+        label_pieces_under_icon,
+        union_box,
+    )
+
+    icon = (1090.0, 192.0)
+    words = [(1068, 203, 1090, 213), (1093, 203, 1112, 210)]
+    assert not any(label_belongs_to_icon(b, icon) for b in words)
+    assert label_pieces_under_icon(words, icon) == [0, 1]
+    assert label_belongs_to_icon(union_box(words), icon)
+    # a label of the same name 70 px below belongs to another icon
+    assert label_pieces_under_icon([(1068, 262, 1112, 272)], icon) == []
+
+
 def test_a_park_cut_by_a_street_shows_as_two_parks() -> None:
     # Kaisaniemenpuisto on both sides of Läntinen Teatterikuja (map19-0019 of seed
     # 20261130 counted 1 park where a reader sees two green areas)
