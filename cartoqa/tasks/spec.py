@@ -28,8 +28,10 @@ if TYPE_CHECKING:
     from cartoqa.parsing.result import ParseResult
     from cartoqa.scoring.records import ConnectivityChecker, Record
 
-#: The suite of the CartoMapQA tasks (the others: MapIQ, then MapWise, FRIEDA).
+#: The suite of the CartoMapQA tasks (the others: MapIQ, MapWise, FRIEDA).
 CARTOMAPQA = "cartomapqa"
+#: How the build log counts a scenario turned down by a task's ``near_duplicate``.
+NEAR_DUPLICATE_REASON = "near-duplicate of an item already accepted (same answer, same place)"
 
 #: ``parse(item, text)``: a model's response to an item, read into the answer's shape.
 Parser = Callable[[Mapping[str, Any], str], "ParseResult"]
@@ -76,6 +78,10 @@ class RequestSpec:
     section : str, optional
         Key of the scoring section in reports; default the task name when the task has
         one request, else ``"task/request"``.
+    extract_format : str, optional
+        The answer format the optional LLM extractor (``cartoqa score
+        --extractor-endpoint``) is asked for, e.g. ``"one distance with its unit"``;
+        empty: the extractor's own table, else "the answer".
     """
 
     name: str
@@ -90,6 +96,7 @@ class RequestSpec:
     extra_strata: tuple[tuple[str, ...], ...] = ()
     uses_connectivity: bool = False
     section: str | None = None
+    extract_format: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,7 +134,8 @@ class TaskSpec:
     sample_strata, sample_options : dict, optional
         Strata and options of the sample items built for the self-checks.
     suite : str
-        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``, ``"mapwise"``); the key of
+        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``, ``"mapwise"``,
+        ``"frieda"``); the key of
         :data:`cartoqa.tasks.SUITES` it is registered under.
     title : str
         The source benchmark's own name of the task (MapIQ's ``"Retrieve Value"``, used
@@ -139,6 +147,12 @@ class TaskSpec:
         Provenance of the self-check sample items; default a synthetic street-map one
         (extract, zoom, centre, bounds). A suite whose items have no zoom (MapIQ)
         declares its own, holding ``provenance_required``.
+    near_duplicate : callable, optional
+        ``near_duplicate(item, earlier) -> bool``: whether a new scenario's first item
+        asks the same question as an item the task already accepted (SRN, RLE). The
+        builder walks the slots in order and turns such a slot into a failed one,
+        counted as a rejection with :data:`NEAR_DUPLICATE_REASON`; the journal keeps
+        the verdict, so resumed and ``--workers N`` builds agree.
     """
 
     name: str
@@ -158,6 +172,7 @@ class TaskSpec:
     title: str = ""
     provenance_required: tuple[str, ...] = ()
     sample_provenance: dict[str, Any] | None = None
+    near_duplicate: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
 
     def __post_init__(self) -> None:
         names = [r.name for r in self.requests]
