@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -20,6 +21,8 @@ from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, read_journal
 from cartoqa.errors import CartoqaError
+from cartoqa.tasks.base import Scenario
+from cartoqa.tasks.mml import SPEC as MML_SPEC
 
 KEY = {"extract": "x", "seed": 0, "tasks": ["mml"], "per_task": 2}
 
@@ -125,12 +128,13 @@ def test_a_resumed_build_does_not_redo_journalled_slots(tmp_path: Path) -> None:
     write_slot(w, 2)
     made: list[int] = []
 
-    def make_scenario(ctx: Any, state: Any, slot: int) -> Any:
+    def make_scenario(ctx: Any, state: Any, slot: int) -> Scenario:
         made.append(slot)
         image = f"mml-{slot:04d}.png"
-        return SimpleNamespace(items=[mml_item(slot)], images={image: png(colour=slot)})
+        return Scenario(items=[mml_item(slot)], images={image: png(colour=slot)})
 
-    spec = SimpleNamespace(name="mml", items_per_scenario=1, make_scenario=make_scenario)
+    spec = dataclasses.replace(MML_SPEC, prepare=lambda ctx: None, make_scenario=make_scenario,
+                               items_per_scenario=1, needs_roads=False)
     resumed = DatasetWriter(out, build_key={**KEY, "per_task": 4})
     resumed.open()
     report = BuildReport(out=out)
