@@ -167,11 +167,6 @@ def _split(inner: str) -> list[str]:
     return _SEPARATORS.split(inner)
 
 
-def _mentions_markers(text: str) -> bool:
-    words = set(re.findall(r"[a-z]+", fold(text)))
-    return bool(words & {"blue", "red"})
-
-
 def parse_route(text: str) -> ParseResult:
     """Parse a route into its list of steps.
 

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from PIL import Image
 
+from cartoqa.build import BuildReport, _run_task
 from cartoqa.cli import main
 from cartoqa.dataset.card import render_card
 from cartoqa.dataset.manifest import build_manifest, count_items
@@ -18,6 +21,8 @@ from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, read_journal
 from cartoqa.errors import CartoqaError
+from cartoqa.tasks.base import Scenario
+from cartoqa.tasks.mml import SPEC as MML_SPEC
 
 KEY = {"extract": "x", "seed": 0, "tasks": ["mml"], "per_task": 2}
 
@@ -111,6 +116,33 @@ def test_writer_resumes_and_ignores_a_torn_last_line(tmp_path: Path) -> None:
     write_slot(w2, 1)
     assert [r.slot for r in read_journal(journal)] == [0, 1]
     assert [i["id"] for i in finalise(w2)] == ["mml-0000", "mml-0001"]
+
+
+def test_a_resumed_build_does_not_redo_journalled_slots(tmp_path: Path) -> None:
+    """Slots in the journal (finished or failed) are taken over; only the rest are made."""
+    out = tmp_path / "ds"
+    w = DatasetWriter(out, build_key={**KEY, "per_task": 4})
+    w.open()
+    write_slot(w, 0)
+    w.record("mml", 1, [], status="failed")
+    write_slot(w, 2)
+    made: list[int] = []
+
+    def make_scenario(ctx: Any, state: Any, slot: int) -> Scenario:
+        made.append(slot)
+        image = f"mml-{slot:04d}.png"
+        return Scenario(items=[mml_item(slot)], images={image: png(colour=slot)})
+
+    spec = dataclasses.replace(MML_SPEC, prepare=lambda ctx: None, make_scenario=make_scenario,
+                               items_per_scenario=1, needs_roads=False)
+    resumed = DatasetWriter(out, build_key={**KEY, "per_task": 4})
+    resumed.open()
+    report = BuildReport(out=out)
+    _run_task(spec, None, SimpleNamespace(), resumed,  # type: ignore[arg-type]
+              per_task=4, progress=False, report=report)
+    assert made == [3, 4]  # 0 and 2 were written, 1 failed: none of them is made again
+    assert [r.slot for r in resumed.records() if r.status == "ok"] == [0, 2, 3, 4]
+    assert report.shortfalls == {}
 
 
 def test_writer_refuses_other_options_and_foreign_folders(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from helpers.postgis_cache import postgis_cache_dir
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.settings import web_assets_dir
-from cartoqa.tasks.rules import MIN_LEG_PX, path_doubles_back, path_turns
+from cartoqa.tasks.rules import MIN_LEG_PX, markers_overlap, path_doubles_back, path_turns
 from cartoqa.tasks.views import VIEW_MIN_DATA_COVER, data_cover
 from groundtruth.assets import asset_path
 from groundtruth.distance import meters_to_feet
@@ -32,7 +33,13 @@ from groundtruth.graph import load_road_graph
 from groundtruth.junctions import road_names_at
 from groundtruth.projection import View
 from groundtruth.routing import route_length_m, shortest_route
-from groundtruth.turns import route_steps, steps_connect
+from groundtruth.turns import (
+    actions_are_clear,
+    route_legs,
+    route_steps,
+    steps_are_unambiguous,
+    steps_connect,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -66,6 +73,17 @@ def small(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path
                "--seed", "5", "--no-progress"])
     assert rc == 0
     return out
+
+
+def sphere_length_m(path: list[list[float]]) -> float:
+    """Haversine length of a (lat, lon) polyline on the 6,371,008.8 m mean sphere."""
+    total = 0.0
+    for (la1, lo1), (la2, lo2) in pairwise(path):
+        p1, p2 = math.radians(la1), math.radians(la2)
+        h = (math.sin((p2 - p1) / 2) ** 2
+             + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lo2 - lo1) / 2) ** 2)
+        total += 2 * 6371008.8 * math.asin(math.sqrt(h))
+    return total
 
 
 def items_of(root: Path) -> list[dict[str, Any]]:
@@ -114,6 +132,10 @@ def test_answers_agree_with_groundtruth(small: Path) -> None:
             reader = shortest_route(naive, nodes[0], nodes[-1])
             assert route_steps(naive, reader) == ans["steps"]
             assert prov["min_leg_px"] >= MIN_LEG_PX
+            # SRN's acceptance rules (docs/build.md), restated: every action can be told
+            # apart, and no route at most 5 % longer has other steps
+            assert actions_are_clear(route_legs(graph, nodes))
+            assert steps_are_unambiguous(naive, reader, within=0.05)
             assert [m["color"] for m in prov["markers"]] == ["blue", "red"]
             for lat, lon in prov["path"]:
                 assert view.contains(lat, lon)
@@ -123,11 +145,17 @@ def test_answers_agree_with_groundtruth(small: Path) -> None:
             assert math.isclose(ans["value"], round(want, 1), abs_tol=0.051)
             assert it["strata"]["difficulty"] == prov["difficulty"]
             assert path_turns(prov["path"])[0] == prov["turns"]
+            # independent of groundtruth: the drawn path's length on a sphere
+            metres = ans["value"] * (0.3048 if ans["unit"] == "ft" else 1.0)
+            assert math.isclose(metres, sphere_length_m(prov["path"]), rel_tol=0.005)
             assert not path_doubles_back(
                 [View(center=tuple(prov["center"]), zoom=prov["zoom"]).to_view_px(lat, lon)
                  for lat, lon in prov["path"]])
         elif it["task"] == "stmf":
             assert prov["zoom"] == 19
+        if it["task"] in ("rle", "srn"):
+            pins = [view.to_view_px(m["lat"], m["lon"]) for m in prov["markers"]]
+            assert not markers_overlap(pins)
         assert it["question"] and "Answer" in it["question"]
 
 

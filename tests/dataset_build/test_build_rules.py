@@ -21,6 +21,7 @@ from cartoqa.tasks.rules import (
     markers_overlap,
     names_not_drawn,
     on_dual_carriageway,
+    other_road_near,
     path_doubles_back,
     path_inside,
     path_turns,
@@ -231,3 +232,155 @@ def test_rle_difficulty_boundaries() -> None:
     assert rle_difficulty(1, SIMPLE_MAX_PATH_PX + 1) is None
     assert rle_difficulty(2, COMPLEX_MIN_PATH_PX) == "complex"
     assert rle_difficulty(2, COMPLEX_MIN_PATH_PX - 1) is None
+
+
+@pytest.mark.parametrize(
+    ("turns", "path_px", "difficulty"),
+    [
+        # docs/build.md: simple is at most 1 turn and at most 900 px on screen ...
+        (0, 300.0, "simple"), (1, 900.0, "simple"), (1, 901.0, None), (0, 1200.0, None),
+        # ... complex at least 2 turns and at least 500 px
+        (2, 500.0, "complex"), (2, 499.0, None), (4, 2000.0, "complex"),
+        # neither: 2 turns on a short path, 1 turn on a long one
+        (3, 300.0, None), (1, 1000.0, None),
+    ],
+)
+def test_rle_difficulty_by_the_documented_limits(turns: int, path_px: float,
+                                                 difficulty: str | None) -> None:
+    assert rle_difficulty(turns, path_px) == difficulty
+
+
+def _carriageway(g: nx.MultiDiGraph, u: int, v: int, a: tuple[float, float],
+                 b: tuple[float, float], *, name: str = "A", oneway: bool = True,
+                 bearing: float | None = None) -> None:
+    """A straight edge u -> v from (lat, lon) a to b; bearings only when given."""
+    g.add_node(u, y=a[0], x=a[1])
+    g.add_node(v, y=b[0], x=b[1])
+    extra = {} if bearing is None else {"start_bearing": bearing, "end_bearing": bearing}
+    g.add_edge(u, v, name=name, oneway=oneway, **extra)
+
+
+def test_a_pin_at_the_end_of_a_carriageway_is_on_a_dual_carriageway() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 1, 2, (60.0, 24.0), (60.0, 24.002), name="B", oneway=False)  # unrelated
+    _carriageway(g, 10, 11, (60.002, 24.0), (60.001, 24.0), bearing=180.0)  # southbound
+    # northbound twin 22 m east: it starts 67 m away but ends next to the pin; no bearings
+    # in the data (read as 0, north)
+    _carriageway(g, 12, 13, (60.0004, 24.0004), (60.001, 24.0004))
+    assert on_dual_carriageway(g, 11)  # only an edge into the pin
+    assert not on_dual_carriageway(g, 11, within_m=15.0)
+
+
+def test_a_pin_at_the_start_of_a_carriageway_compares_its_own_heading() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)  # southbound
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=0.0)  # northbound
+    _carriageway(g, 14, 15, (60.001, 24.0008), (60.0, 24.0008), bearing=180.0)  # 3rd lane
+    assert on_dual_carriageway(g, 10)
+    # the same-named carriageway heading the same way is no twin
+    g2 = nx.MultiDiGraph()
+    _carriageway(g2, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)
+    _carriageway(g2, 14, 15, (60.001, 24.0004), (60.0, 24.0004), bearing=180.0)
+    assert not on_dual_carriageway(g2, 10)
+
+
+def test_exactly_135_degrees_apart_is_not_the_other_way() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=225.0)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004))  # read as 0 (north)
+    assert not on_dual_carriageway(g, 10)
+
+
+def test_a_pin_on_a_two_way_road_beside_a_dual_carriageway_is_fine() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=0.0)
+    _carriageway(g, 20, 21, (60.0005, 24.0002), (60.0005, 24.001), name="A", oneway=False)
+    _carriageway(g, 22, 20, (60.0005, 23.999), (60.0005, 24.0002), name="A", oneway=False)
+    assert not on_dual_carriageway(g, 20)
+    # unnamed one-way links do not count either
+    g3 = nx.MultiDiGraph()
+    _carriageway(g3, 10, 11, (60.001, 24.0), (60.0, 24.0), name="", bearing=180.0)
+    _carriageway(g3, 12, 13, (60.0, 24.0004), (60.001, 24.0004), name="", bearing=0.0)
+    assert not on_dual_carriageway(g3, 10)
+
+
+@pytest.mark.parametrize(
+    ("lines", "near"),
+    [
+        ([[(50.0, 0.0)]], True),  # a lone point exactly 50 px away
+        ([[(100.0, 0.0)]], False),  # a lone point far away
+        ([[(-100.0, 40.0), (100.0, 40.0)]], True),  # passes 40 px away, ends far
+        ([[(-200.0, 10.0), (-100.0, 10.0)]], False),  # ends 100 px before the pin
+    ],
+)
+def test_another_road_near_the_pin(lines: list[list[tuple[float, float]]], near: bool) -> None:
+    assert other_road_near((0.0, 0.0), lines) is near
+
+
+def test_pins_and_paths_may_touch_the_margins_exactly() -> None:
+    assert marker_on_screen((683.0, 768.0 - 12.0))  # the tip 12 px above the bottom
+    assert path_inside([(683.0, 768.0 - 20.0), (20.0, 300.0)])
+
+
+def test_steps_beside_a_pin_are_not_under_it() -> None:
+    pin = (100.0, 100.0)  # box 87..113 x 59..100
+    assert steps_under_markers([(70.0, 80.0)], [pin]) == []  # 17 px left of the box
+    assert steps_under_markers([(100.0, 53.0)], [pin]) == [0]  # 6 px above its head
+    assert steps_under_markers([(100.0, 52.0)], [pin]) == []
+
+
+def test_a_horizontal_hairpin_doubles_back() -> None:
+    assert path_doubles_back([(100.0, 200.0), (500.0, 200.0), (500.0, 208.0), (100.0, 208.0)])
+
+
+def test_arms_12_px_apart_do_not_double_back_11_px_do() -> None:
+    # docs/build.md: parts 48 px apart along the path must stay 12 px apart on screen
+    assert not path_doubles_back([(100.0, 500.0), (100.0, 200.0), (112.0, 200.0),
+                                  (112.0, 500.0)])
+    assert path_doubles_back([(100.0, 500.0), (100.0, 200.0), (111.0, 200.0),
+                              (111.0, 500.0)])
+
+
+def test_two_u_turns_are_counted_as_two() -> None:
+    # north 111 m, back south, north again: two U-turns (each also a turn)
+    path = [(60.0, 24.0), (60.001, 24.0), (60.0, 24.00002), (60.001, 24.00004)]
+    assert path_turns(path) == (2, 2)
+
+
+def test_a_reader_route_half_a_metre_longer_is_the_same_route() -> None:
+    steps = ["blue", "turn left", "A", "red"]
+    assert not reader_route_differs(steps, 300.0, steps, 300.5)
+    assert reader_route_differs(steps, 300.0, steps, 300.6)
+
+
+def test_a_pin_between_the_ends_of_two_carriageways_on_a_two_way_road_is_fine() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=0.0)
+    # a two-way road of the same name through a pin 11 m from both carriageways' ends
+    _carriageway(g, 20, 21, (60.0, 24.0002), (59.999, 24.0002), name="A", oneway=False)
+    assert not on_dual_carriageway(g, 20)
+
+
+@pytest.mark.parametrize("pin_at_start", [True, False])
+def test_a_pin_on_a_carriageway_without_bearings_reads_them_as_north(pin_at_start: bool) -> None:
+    g = nx.MultiDiGraph()
+    # the pin's carriageway has no bearings in the data (read as 0); its twin heads south
+    _carriageway(g, 10, 11, (60.0, 24.0), (60.001, 24.0))
+    _carriageway(g, 12, 13, (60.001, 24.0004), (60.0, 24.0004), bearing=180.0)
+    _carriageway(g, 14, 15, (60.0, 24.0004), (59.999, 24.0004), bearing=180.0)
+    assert on_dual_carriageway(g, 10 if pin_at_start else 11)
+
+
+def test_the_twins_start_near_the_pin_counts_with_its_own_heading() -> None:
+    g = nx.MultiDiGraph()
+    _carriageway(g, 1, 2, (60.0, 24.0), (60.0, 24.0001), name="C", bearing=90.0)  # other name
+    _carriageway(g, 10, 11, (60.0, 24.0), (60.001, 24.0), bearing=225.0)
+    # twin starting 22 m from the pin, ending far; no bearings (read as 0): 135 degrees
+    # apart is not heading the other way
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004))
+    assert not on_dual_carriageway(g, 10)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=20.0)
+    g.remove_edge(12, 13, key=0)
+    assert on_dual_carriageway(g, 10)  # 205 degrees apart, after a road of another name

@@ -4,6 +4,7 @@ scores as correct."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
@@ -13,7 +14,10 @@ from cartoqa.metrics import exact_route, list_prf, names_match
 from cartoqa.parsing import ACTIONS, Parsed, parse_response
 from cartoqa.scoring import score_predictions
 
-SETTINGS = settings(max_examples=150, deadline=None,
+# scripts/mutation.py runs these once per mutant: it asks for fewer, fixed examples.
+_MUTATION_EXAMPLES = os.environ.get("CARTOQA_MUTATION_EXAMPLES")
+SETTINGS = settings(max_examples=int(_MUTATION_EXAMPLES or 150), deadline=None,
+                    derandomize=_MUTATION_EXAMPLES is not None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 ITEMS: list[dict[str, Any]] = [
