@@ -8,7 +8,9 @@ Layout of the output folder::
 Columns: ``id``, ``task``, ``request``, ``image`` (the ``Image`` feature holding the
 original PNG bytes and path), ``system_prompt``, ``question``, and ``options``,
 ``answer``, ``strata``, ``provenance`` as JSON text (their shape differs per task).
-``load_dataset("path/to/folder")`` gives a ``DatasetDict`` with one split per task;
+An export of a ``build-many`` folder (:mod:`cartoqa.exports.many`) has a ``city``
+column after ``id``. ``load_dataset("path/to/folder")`` gives a ``DatasetDict`` with
+one split per task;
 :func:`item_from_row` turns a row back into a dataset item.
 """
 
@@ -34,8 +36,13 @@ MAX_SHARD_BYTES = 400 * 1024 * 1024
 ROWS_PER_GROUP = 100
 
 
-def features() -> Any:
+def features(*, city: bool = False) -> Any:
     """Return the ``datasets.Features`` of an exported split.
+
+    Parameters
+    ----------
+    city : bool, optional
+        Add the ``city`` column (exports of a ``build-many`` folder).
 
     Returns
     -------
@@ -48,6 +55,9 @@ def features() -> Any:
     spec["image"] = Image()
     spec.update({name: Value("string") for name in JSON_COLUMNS})
     order = ["id", "task", "request", "image", "system_prompt", "question", *JSON_COLUMNS]
+    if city:
+        spec["city"] = Value("string")
+        order.insert(1, "city")
     return Features({name: spec[name] for name in order})
 
 
@@ -84,6 +94,8 @@ def row_from_item(item: dict[str, Any], image_bytes: bytes) -> dict[str, Any]:
     for name in JSON_COLUMNS:
         value = item.get(name)
         row[name] = None if value is None else json.dumps(value, ensure_ascii=False)
+    if "city" in item:
+        row["city"] = str(item["city"])
     return row
 
 
@@ -118,6 +130,8 @@ def item_from_row(row: dict[str, Any]) -> dict[str, Any]:
     for name in JSON_COLUMNS:
         text = row.get(name)
         item[name] = None if text is None else json.loads(text)
+    if row.get("city") is not None:
+        item["city"] = row["city"]
     return item
 
 
@@ -184,7 +198,7 @@ def write_split(dataset: Path, items: Sequence[dict[str, Any]], folder: Path,
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    feats = features()
+    feats = features(city=any("city" in item for item in items))
     schema = feats.arrow_schema
     sizes = [image_file(dataset, item).stat().st_size for item in items]
     plan = shard_plan(sizes)
@@ -266,6 +280,9 @@ def dataset_card(
         "`id`, `task`, `request`, `image` (the map image, PNG), `system_prompt`, "
         "`question` (the full user text shown to the model), and as JSON text: "
         "`options` (MFS letters to labels), `answer`, `strata`, `provenance`.",
+        *(["", "`city`: the city of the item (one dataset of several cities; `id` is "
+           "`<city>/<id in the city's dataset>`)."]
+          if any(f.get("name") == "city" for f in feature_yaml) else []),
         "",
         "```python",
         "from datasets import load_dataset",
@@ -307,9 +324,9 @@ def strip_front_matter(text: str) -> str:
     return rest[1:] if rest.startswith("\n") else rest
 
 
-def _feature_yaml() -> list[dict[str, Any]]:
+def _feature_yaml(*, city: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for name, feature in features().items():
+    for name, feature in features(city=city).items():
         dtype = "image" if type(feature).__name__ == "Image" else "string"
         out.append({"name": name, "dtype": dtype})
     return out
@@ -346,6 +363,6 @@ def write_hf(dataset: Path, items: Sequence[dict[str, Any]], folder: Path, *,
     card = dataset_card(name=name, splits=splits,
                         source_card=source.read_text(encoding="utf-8")
                         if source.is_file() else None,
-                        feature_yaml=_feature_yaml())
+                        feature_yaml=_feature_yaml(city=any("city" in it for it in items)))
     (folder / "README.md").write_text(card, encoding="utf-8")
     return splits

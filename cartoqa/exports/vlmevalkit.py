@@ -24,13 +24,15 @@ from cartoqa.dataset.reader import image_file, tasks_in
 OPTION_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E")
 
 
-def columns_for(task: str) -> list[str]:
+def columns_for(task: str, *, city: bool = False) -> list[str]:
     """Return the TSV header of a task's file.
 
     Parameters
     ----------
     task : str
         A task name.
+    city : bool, optional
+        Add a last column ``city`` (exports of a ``build-many`` folder).
 
     Returns
     -------
@@ -46,7 +48,7 @@ def columns_for(task: str) -> list[str]:
     """
     options = list(OPTION_LETTERS) if task == "mfs" else []
     return ["index", "image", "question", "answer", *options, "category", "l2-category",
-            "id", "task", "request"]
+            "id", "task", "request", *(["city"] if city else [])]
 
 
 def categories(item: dict[str, Any]) -> tuple[str, str]:
@@ -114,6 +116,8 @@ def tsv_row(
         "task": str(item["task"]),
         "request": str(item.get("request") or ""),
     }
+    if "city" in item:
+        row["city"] = str(item["city"])
     if item["task"] == "mfs":
         options = item.get("options") or {}
         for letter in OPTION_LETTERS:
@@ -212,6 +216,7 @@ def write_vlmevalkit(
         chosen = [item for item in items if str(item["task"]) == task]
         rows = _rows(dataset, chosen, answer_text)
         filename = f"{name}_{task.upper()}.tsv"
-        write_tsv(folder / filename, columns_for(task), rows)
+        write_tsv(folder / filename,
+                  columns_for(task, city=any("city" in item for item in chosen)), rows)
         files[task] = filename
     return files
