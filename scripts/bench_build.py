@@ -43,7 +43,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-STAGES = ("tiles", "screenshot", "reference render", "visibility analysis")
+STAGES = ("tiles", "screenshot", "reference render", "road-name render",
+          "visibility analysis", "road-name judging")
 
 
 def _timed(totals: dict[str, float], counts: dict[str, int], stage: str,
@@ -61,17 +62,26 @@ def _timed(totals: dict[str, float], counts: dict[str, int], stage: str,
 
 def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
                        seed: int) -> tuple[float, dict[str, float], dict[str, int], int, int]:
-    """One ``--workers 1`` build with stage timers; returns
-    ``(wall, totals, counts, items, accepted scenarios)``."""
-    import importlib
-    import pkgutil
+    """One ``--workers 1`` build in this process with stage timers; returns
+    ``(wall, totals, counts, items, accepted scenarios)``.
 
-    import cartoqa.tasks
+    The stages are disjoint calls: tile rendering (``ensure_tiles``), the browser's
+    screenshot, the label-free reference render, the Mapnik render of the asked road
+    names (``render_label_marks``), the visibility analysis of icons and labels
+    (``analyse_view``) and the judging of road-name labels (``written_instances``).
+    ``rejected scenarios`` is the whole time of slots that found no scenario (their
+    stages are also counted above).
+    """
+    import dataclasses
+    import sys as _sys
+
+    import cartoqa.build as build
     import cartoqa.tasks.drawing as drawing
-    from cartoqa.build import build_dataset
     from renderers.browser import Browser
     from renderers.tiles import TileRenderer
 
+    for task in tasks:  # import the task modules, whose imported names are patched
+        build.load_spec(task)
     totals: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     patches: list[tuple[Any, str, Any]] = []
@@ -82,31 +92,39 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
         setattr(owner, name, _timed(totals, counts, stage, original))
 
     patch(TileRenderer, "ensure_tiles", "tiles")
+    patch(TileRenderer, "render_label_marks", "road-name render")
     patch(Browser, "capture", "screenshot")
     patch(drawing, "render_reference", "reference render")
-    for info in pkgutil.iter_modules(cartoqa.tasks.__path__):
-        module = importlib.import_module(f"cartoqa.tasks.{info.name}")
+    for module_name, module in list(_sys.modules.items()):
+        if not module_name.startswith("cartoqa.tasks"):
+            continue
         if hasattr(module, "analyse_view"):
             patch(module, "analyse_view", "visibility analysis")
-        if hasattr(module, "make_scenario"):
-            original = module.make_scenario
+        if hasattr(module, "written_instances"):
+            patch(module, "written_instances", "road-name judging")
+    original_load_spec = build.load_spec
 
-            def make(ctx: Any, state: Any, slot: int, _orig: Any = original) -> Any:
-                start = time.perf_counter()
-                result = _orig(ctx, state, slot)
-                spent = time.perf_counter() - start
-                if result is None:
-                    totals["rejected scenarios"] += spent
-                    counts["rejected scenarios"] += 1
-                else:
-                    counts["accepted scenarios"] += 1
-                return result
-            patches.append((module, "make_scenario", original))
-            module.make_scenario = make  # type: ignore[attr-defined]
+    def timed_spec(name: str) -> Any:
+        spec = original_load_spec(name)
+        make = spec.make_scenario
+
+        def make_timed(ctx: Any, state: Any, slot: int) -> Any:
+            start = time.perf_counter()
+            result = make(ctx, state, slot)
+            if result is None:
+                totals["rejected scenarios"] += time.perf_counter() - start
+                counts["rejected scenarios"] += 1
+            else:
+                counts["accepted scenarios"] += 1
+            return result
+        return dataclasses.replace(spec, make_scenario=make_timed)
+
+    patches.append((build, "load_spec", original_load_spec))
+    build.load_spec = timed_spec
     try:
         start = time.perf_counter()
-        report = build_dataset(extract=extract, out=out, tasks=tasks, per_task=per_task,
-                               seed=seed, progress=False, log=lambda msg: None)
+        report = build.build_dataset(extract=extract, out=out, tasks=tasks, per_task=per_task,
+                                     seed=seed, progress=False, log=lambda msg: None)
         wall = time.perf_counter() - start
     finally:
         for owner, name, original in reversed(patches):
@@ -246,18 +264,18 @@ def main() -> None:
               f"{counts.get('rejected scenarios', 0)} rejected slots), warm cache, "
               "one process:")
         per_item = {k: v / max(items, 1) for k, v in totals.items()}
-        accounted = 0.0
-        for stage in (*STAGES, "rejected scenarios"):
-            t = per_item.get(stage, 0.0)
-            accounted += t if stage != "tiles" else 0.0
-            print(f"  {stage:<22} {t:7.3f} s/item  ({counts.get(stage, 0)} calls)")
-        other = wall / max(items, 1) - accounted
-        print(f"  {'other':<22} {other:7.3f} s/item  (road names drawn by Mapnik, ground "
-              "truth, candidates, start-up)")
+        for stage in STAGES:
+            print(f"  {stage:<22} {per_item.get(stage, 0.0):7.3f} s/item  "
+                  f"({counts.get(stage, 0)} calls)")
+        other = (wall - sum(totals.get(stage, 0.0) for stage in STAGES)) / max(items, 1)
+        print(f"  {'other':<22} {other:7.3f} s/item  (start-up: imports, road graph, "
+              "browser, Mapnik styles; ground truth, candidates, image writing)")
         print(f"  {'total':<22} {wall / max(items, 1):7.3f} s/item")
+        print(f"  {'of which rejected slots':<22} {per_item.get('rejected scenarios', 0.0):7.3f}"
+              " s/item")
         shots = counts.get("screenshot", 0)
         refs = counts.get("reference render", 0)
-        if shots and refs:
+        if shots and refs and accepted:
             floor = (totals["screenshot"] / shots + totals["reference render"] / refs) \
                 * accepted / max(items, 1)
             print(f"  render floor (one screenshot + one reference per accepted "
@@ -285,6 +303,8 @@ def main() -> None:
         runs["build-many (2 workers)"] = (wall, cpu)
 
         cores = os.cpu_count() or 1
+        n_items = sum((root / "w1" / f"city-{s}" / "items.jsonl").read_text("utf-8").count("\n")
+                      for s in seeds)
         one_wall, one_cpu = runs["--workers 1"]
         print(f"\n{len(seeds)} cities, warm cache, each run a fresh process; CPU seconds "
               "by process class:")
@@ -297,10 +317,13 @@ def main() -> None:
         two_wall, two_cpu = runs["--workers 2"]
         many_wall, many_cpu = runs["build-many (2 workers)"]
         one_total = sum(one_cpu.values())
-        print(f"  --workers 1 keeps {one_total / one_wall:.2f} cores busy; with the CPU "
-              f"seconds measured, the best --workers 2 could do on {cores} idle cores is "
-              f"{one_wall * cores / max(sum(two_cpu.values()), 1e-9):.2f}x, build-many "
-              f"{one_wall * cores / max(sum(many_cpu.values()), 1e-9):.2f}x")
+        print(f"  CPU seconds per item: --workers 1 {one_total / max(n_items, 1):.2f}, "
+              f"--workers 2 {sum(two_cpu.values()) / max(n_items, 1):.2f}, build-many "
+              f"{sum(many_cpu.values()) / max(n_items, 1):.2f} ({n_items} items in all)")
+        print(f"  bound on {cores} idle cores (speed-up <= cores x wall(--workers 1) / CPU "
+              f"seconds): --workers 2 {one_wall * cores / max(sum(two_cpu.values()), 1e-9):.2f}x, "
+              f"build-many {one_wall * cores / max(sum(many_cpu.values()), 1e-9):.2f}x; "
+              "meaningless under load, where the wall time stretches")
         print(f"  build-many takes {many_wall / two_wall:.2f}x the time of --workers 2 "
               "(within 10 %: 0.90-1.10, or faster)")
         same = all(
