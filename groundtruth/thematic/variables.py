@@ -233,7 +233,8 @@ def read_user_table(path: Path, theme: str = "user",
     Raises
     ------
     GroundTruthError
-        For a missing file, no state column, an unknown state, or a non-numeric value.
+        For a missing file, no state column, an unknown state, a state given twice (by
+        name and code, say), or a non-numeric value.
     """
     if not path.is_file():
         raise GroundTruthError(f"data table {path} does not exist", "pass an existing CSV file")
@@ -248,6 +249,7 @@ def read_user_table(path: Path, theme: str = "user",
                                    "column", "add a header row such as state,value")
         cols = [f for f in fields if f != state_col]
         values: dict[str, dict[str, float]] = {c: {} for c in cols}
+        line_of: dict[str, int] = {}
         for lineno, raw in enumerate(reader, start=2):
             row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
             code = resolve(row[state_col])
@@ -255,6 +257,11 @@ def read_user_table(path: Path, theme: str = "user",
                 raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
                                        "use a region name or code (US states: name, USPS "
                                        "code or FIPS code)")
+            if code in line_of:
+                raise GroundTruthError(f"{path}:{lineno}: {row[state_col]!r} is {code}, "
+                                       f"given already on line {line_of[code]}",
+                                       "give each region once")
+            line_of[code] = lineno
             for c in cols:
                 if row.get(c, "") == "":
                     continue

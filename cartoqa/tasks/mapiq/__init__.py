@@ -9,29 +9,19 @@ module and registering it under ``SUITES["mapiq"]``.
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
-from cartoqa.tasks import SUITES
 from cartoqa.tasks.mapiq.common import QUESTION_TYPES
 from cartoqa.tasks.mapiq.requests import SUITE
 from cartoqa.tasks.spec import TaskSpec
+from cartoqa.tasks.thematic.suite import ThematicSuite
 
-#: The task modules, in MapIQ's order.
-TASK_MODULE_NAMES: tuple[str, ...] = tuple(SUITES[SUITE].values())
-
-
-def task_modules() -> list[ModuleType]:
-    """The six task modules, in order."""
-    return [importlib.import_module(m) for m in TASK_MODULE_NAMES]
-
-
-def task_specs() -> list[TaskSpec]:
-    """Their declarations."""
-    return [m.SPEC for m in task_modules()]
-
-
+_SUITE = ThematicSuite(SUITE)
+#: The task modules, in the suite's order (``SUITES["mapiq"]``).
+TASK_MODULE_NAMES: tuple[str, ...] = _SUITE.module_names
+#: The six task modules, imported, in order.
+task_modules = _SUITE.modules
+#: Their declarations.
+task_specs = _SUITE.specs
 #: Task name -> declaration.
-TASKS: dict[str, TaskSpec] = {s.name: s for s in task_specs()}
+TASKS: dict[str, TaskSpec] = _SUITE.tasks()
 
 __all__ = ["QUESTION_TYPES", "SUITE", "TASKS", "TaskSpec", "task_modules", "task_specs"]

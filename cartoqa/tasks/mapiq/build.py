@@ -11,25 +11,27 @@ the questions of the six task modules. Slots go through the same staged, resumab
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
-from cartoqa import __version__
-from cartoqa.dataset.manifest import FORMAT_VERSION, count_items
-from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.base import slot_rng
-from cartoqa.tasks.mapiq import SUITE, task_modules
+from cartoqa.tasks.mapiq import SUITE, TASKS, task_modules
 from cartoqa.tasks.mapiq.common import MapContext, system_prompt
+from cartoqa.tasks.thematic.build import (
+    ManifestParts,
+    SlotBuilder,
+    ThematicReport,
+    build_key,
+    card_head,
+    run_thematic_build,
+    variable_line,
+)
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
 from groundtruth.thematic.boundaries import load_us_states
 from groundtruth.thematic.classification import fisher_jenks
@@ -56,57 +58,8 @@ class MapPlan:
     variation: str
 
 
-@dataclass
-class ThematicReport:
-    """The outcome of a thematic-map build (:func:`build_mapiq_dataset`, and MapWise's)."""
-
-    out: Path
-    by_task: dict[str, int] = field(default_factory=dict)
-    maps: int = 0
-    maps_rejected: dict[str, int] = field(default_factory=dict)
-    questions_skipped: dict[str, int] = field(default_factory=dict)
-    already_complete: bool = False
-
-    @property
-    def total(self) -> int:
-        """Items in the dataset."""
-        return sum(self.by_task.values())
-
-
 #: The outcome of :func:`build_mapiq_dataset`.
 MapiqReport = ThematicReport
-
-
-def write_map_slots(writer: DatasetWriter, builder: Any, plans: Sequence[Any], *, task: str,
-                    progress: bool, rejected: Counter[str], skipped: Counter[str]) -> None:
-    """Draw, check and journal every planned map not done yet (MapIQ's and MapWise's loop).
-
-    Parameters
-    ----------
-    writer : DatasetWriter
-        The open dataset writer (resumed slots are skipped).
-    builder : object
-        The suite's builder: ``make_slot(plan, rejected, skipped)`` returns the map's items
-        and PNG bytes, or ``None`` when the map was rejected.
-    plans : sequence
-        The planned maps, each with an ``index`` (its slot).
-    task : str
-        The journal's slot key.
-    progress : bool
-        Show a progress bar.
-    rejected, skipped : collections.Counter
-        Rejected maps and skipped questions by reason, updated in place.
-    """
-    for plan in tqdm(plans, desc=task, unit="map", disable=not progress, file=sys.stderr):
-        if writer.done(task, plan.index) is not None:
-            continue
-        made = builder.make_slot(plan, rejected, skipped)
-        if made is None:
-            writer.record(task, plan.index, [], status="failed")
-            continue
-        items, png = made
-        writer.write_image(Path(items[0]["image"]).name, png)
-        writer.record(task, plan.index, items)
 
 
 def parse_variations(text: str) -> list[str]:
@@ -149,15 +102,6 @@ def plan_maps(variables: Sequence[Variable], variations: Sequence[str],
     if max_maps is not None:
         plans = plans[:max_maps]
     return [MapPlan(i, v, m, var) for i, (v, m, var) in enumerate(plans)]
-
-
-def _build_key(variables: Sequence[Variable], *, seed: int, variations: Sequence[str],
-               max_maps: int | None) -> dict[str, Any]:
-    digest = hashlib.sha256(json.dumps(
-        [[v.key, v.values] for v in variables], sort_keys=True).encode()).hexdigest()
-    return {"cartoqa": __version__, "format_version": FORMAT_VERSION, "suite": SUITE,
-            "data_sha256": digest, "variables": [v.key for v in variables], "seed": seed,
-            "variations": list(variations), "max_maps": max_maps}
 
 
 class MapiqBuilder:
@@ -267,110 +211,46 @@ def build_mapiq_dataset(*, out: Path, seed: int = 0, data: Path | None = None,
     say = log or (lambda msg: print(msg, file=sys.stderr))
     variables = load_variables(data, seed)
     plans = plan_maps(variables, variations, max_maps=max_maps)
-    writer = DatasetWriter(out, build_key=_build_key(variables, seed=seed,
-                                                     variations=variations, max_maps=max_maps))
-    writer.lock()  # this build alone writes the folder
-    try:
-        return _build_locked(writer, variables, plans, out=out, seed=seed, progress=progress,
-                             say=say)
-    finally:
-        writer.unlock()
+    writer = DatasetWriter(out, build_key=build_key(
+        SUITE, [[v.key, v.values] for v in variables], variables=[v.key for v in variables],
+        seed=seed, variations=list(variations), max_maps=max_maps))
+    return run_thematic_build(
+        writer, suite=SUITE, task=SLOT_TASK, plans=plans,
+        make_builder=lambda: MapiqBuilder(variables, seed),
+        manifest_parts=lambda builder: _manifest_parts(builder, variables),
+        card_for=render_mapiq_card, progress=progress, say=say)
 
 
-def _build_locked(writer: DatasetWriter, variables: Sequence[Variable], plans: list[MapPlan],
-                  *, out: Path, seed: int, progress: bool,
-                  say: Callable[[str], None]) -> MapiqReport:
-    """The body of :func:`build_mapiq_dataset`, run while the output folder is locked."""
-    report = MapiqReport(out=out)
-    if writer.is_complete():
-        report.already_complete = True
-        return report
-    previous = writer.open()
-    if previous:
-        say(f"resuming the build in {out}: {len(previous)} map(s) already done")
-    rejected: Counter[str] = Counter()
-    skipped: Counter[str] = Counter()
-    try:
-        builder = MapiqBuilder(variables, seed)
-        write_map_slots(writer, builder, plans, task=SLOT_TASK, progress=progress,
-                        rejected=rejected, skipped=skipped)
-    except BaseException:
-        writer.abandon()
-        raise
-    items = writer.items()
-    if not items:
-        writer.abandon_all()
-        raise CartoqaError("no map passed the pixel check", fix="check the data table")
-    accepted = sum(1 for r in writer.records() if r.status == "ok")
+def _manifest_parts(builder: SlotBuilder, variables: Sequence[Variable]) -> ManifestParts:
+    """MapIQ's sources (us-atlas, the variables) and drawing for the manifest."""
+    assert isinstance(builder, MapiqBuilder)
     sources = sorted({(v.source, v.licence, v.generated) for v in variables})
     boundary = builder.boundaries.source
-
-    def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
-        return {
-            "format_version": FORMAT_VERSION,
-            "suite": SUITE,
-            "attribution": "; ".join([boundary] + [f"{s} ({lic})" for s, lic, _ in sources]),
-            "sources": {"boundaries": boundary,
-                        "variables": [v.card() for v in variables]},
-            "versions": software_versions(),
-            "image_sizes": {spec: list(IMAGE_SIZE) for spec in
-                            sorted({str(i["task"]) for i in its})},
-            "counts": count_items(its),
-            "maps": {"planned": len(plans), "accepted": accepted,
-                     "rejected_by_reason": dict(sorted(rejected.items())),
-                     "questions_skipped_by_reason": dict(sorted(skipped.items())),
-                     "note": "rejection counts cover the maps drawn by the last run "
-                             "(a resumed build does not redraw finished maps)"},
-            "rendering": {"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
-                          "projection": "Conus Albers (EPSG:5070)",
-                          "classes": "Fisher-Jenks, 5 (mapclassify)",
-                          "colours": "ColorBrewer Blues (baseline)"},
-        }
-
-    written = writer.finalise(manifest_for=manifest_for, card_for=render_mapiq_card)
-    for item in written:
-        report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
-    report.maps = accepted
-    report.maps_rejected = dict(rejected)
-    report.questions_skipped = dict(skipped)
-    return report
+    return ManifestParts(
+        attribution="; ".join([boundary] + [f"{s} ({lic})" for s, lic, _ in sources]),
+        sources={"boundaries": boundary, "variables": [v.card() for v in variables]},
+        rendering={"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
+                   "projection": "Conus Albers (EPSG:5070)",
+                   "classes": "Fisher-Jenks, 5 (mapclassify)",
+                   "colours": "ColorBrewer Blues (baseline)"})
 
 
 def render_mapiq_card(manifest: dict[str, Any]) -> str:
     """The dataset card (README.md) of a MapIQ dataset."""
-    from cartoqa.tasks.mapiq import TASKS
-
-    counts = manifest.get("counts", {})
     build = manifest.get("build", {})
-    maps = manifest.get("maps", {})
     variations = ", ".join(build.get("variations") or []) or "none"
-    lines = [
-        "# cartoqa dataset: MapIQ-style thematic maps of US states",
-        "",
-        "Choropleth, hexbin cartogram and proportional-symbol maps of the 48 contiguous "
-        "states and DC with MapIQ's six visual-analytics tasks, generated by "
+    lines = card_head(
+        manifest, title="cartoqa dataset: MapIQ-style thematic maps of US states",
+        summary="Choropleth, hexbin cartogram and proportional-symbol maps of the 48 "
+        "contiguous states and DC with MapIQ's six visual-analytics tasks, generated by "
         "`cartoqa build --suite mapiq`. Ground truth comes from the classified data "
         "(Fisher-Jenks, five classes), the Census zones and the adjacency; every map passed "
         "the pixel check (fills, circle radii, labels) before its questions were kept.",
-        "",
-        f"- seed: {build.get('seed')}, variations: {variations}",
-        f"- maps: {maps.get('accepted')} accepted of {maps.get('planned')} planned; "
-        f"rejected by reason: {maps.get('rejected_by_reason') or 'none'}",
-        "",
-        "## Tasks",
-        "",
-        "| task | items | question types | what |",
-        "|---|---|---|---|",
-    ]
-    for task, n in counts.get("by_task", {}).items():
-        reqs = ", ".join(f"{r} {c}" for r, c in counts.get("by_request", {}).get(task, {}).items())
-        blurb = TASKS[task].blurb if task in TASKS else ""
-        lines.append(f"| {task} | {n} | {reqs} | {blurb} |")
+        facts=[f"- seed: {build.get('seed')}, variations: {variations}"],
+        blurbs={t: s.blurb for t, s in TASKS.items()}, request_column=True)
     lines += ["", "## Data sources and licences", "",
               f"- boundaries: {manifest.get('sources', {}).get('boundaries')}"]
-    for v in manifest.get("sources", {}).get("variables", []):
-        tag = " **(generated, not real data)**" if v.get("generated") else ""
-        lines.append(f"- `{v['key']}` ({v['theme']}): {v['title']} — {v['source']}; "
-                     f"licence: {v['licence']}{tag}")
+    lines += [variable_line(v, f"`{v['key']}` ({v['theme']})")
+              for v in manifest.get("sources", {}).get("variables", [])]
     lines += ["", f"Themes: {', '.join(THEMES)}.", ""]
     return "\n".join(lines)

@@ -11,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cartoqa.errors import CartoqaError
 from cartoqa.parsing.mapiq import (
     mapiq_answer_text,
     numbers_match,
-    parse_binary,
     parse_items,
     parse_letters,
     parse_numbers,
@@ -25,7 +23,12 @@ from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import aggregate_correct, aggregate_f1, set_f1
 from cartoqa.tasks.mapiq.common import NOTA
 from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
-from renderers.thematic.draw import IMAGE_SIZE
+from cartoqa.tasks.thematic.requests import (
+    answer_schema,
+    answer_writer,
+    binary_request,
+    thematic_spec,
+)
 
 #: The suite (``TaskSpec.suite``, the key of :data:`cartoqa.tasks.SUITES`).
 SUITE = "mapiq"
@@ -37,21 +40,9 @@ STRATA: tuple[str, ...] = ("map_type", "question_type", "theme", "variation", "s
 PROVENANCE: tuple[str, ...] = ("suite", "seed", "variable", "map_type", "variation")
 
 
-def _answer_text(request: str) -> Any:
-    def write(answer: Mapping[str, Any]) -> str:
-        return mapiq_answer_text({"request": request, "answer": answer})
-
-    write.__name__ = f"answer_text_{request}"
-    return write
-
-
 def _parse_letters(item: Mapping[str, Any], text: str) -> ParseResult:
     options = item.get("options")
     return parse_letters(text, options if isinstance(options, Mapping) else None)
-
-
-def _measure_binary(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
-    return {"correct": bool(record.value["value"]) == bool(record.answer.get("value"))}
 
 
 def _measure_single(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
@@ -72,60 +63,42 @@ def _measure_items(record: Record, checker: ConnectivityChecker | None) -> dict[
     return {"f1": set_f1(list(record.answer.get("items") or []), list(record.value["items"]))}
 
 
-def _answer(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "required": required, "additionalProperties": False,
-            "properties": properties}
-
-
 #: The question types, by request name.
 REQUESTS: dict[str, RequestSpec] = {
-    "binary": RequestSpec(
-        name="binary",
-        answer_schema=_answer(["value"], {"value": {"type": "boolean"}}),
-        parse=text_parser(parse_binary),
-        answer_text=_answer_text("binary"),
-        metrics=("accuracy",), headline=("accuracy",),
-        measure=_measure_binary, aggregate=aggregate_correct,
-        sample_answer={"value": True},
-    ),
+    "binary": binary_request(mapiq_answer_text),
     "mcq": RequestSpec(
         name="mcq",
-        answer_schema=_answer(["letters"], {"letters": {
+        answer_schema=answer_schema(["letters"], {"letters": {
             "type": "array", "minItems": 1, "items": {"type": "string", "pattern": "^[a-h]$"}}}),
         parse=_parse_letters,
-        answer_text=_answer_text("mcq"),
+        answer_text=answer_writer(mapiq_answer_text, "mcq"),
         metrics=("f1",), headline=("f1",),
         measure=_measure_letters, aggregate=aggregate_f1,
         sample_answer={"letters": ["a", "c"]},
     ),
     "list": RequestSpec(
         name="list",
-        answer_schema=_answer(["items"], {"items": {
+        answer_schema=answer_schema(["items"], {"items": {
             "type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}}}),
         parse=text_parser(parse_items),
-        answer_text=_answer_text("list"),
+        answer_text=answer_writer(mapiq_answer_text, "list"),
         metrics=("f1",), headline=("f1",),
         measure=_measure_items, aggregate=aggregate_f1,
         sample_answer={"items": ["TX", "CA"]},
     ),
     "single": RequestSpec(
         name="single",
-        answer_schema=_answer(["text", "numbers"], {
+        answer_schema=answer_schema(["text", "numbers"], {
             "text": {"type": "string"},
             "numbers": {"type": "array", "minItems": 1, "maxItems": 2,
                         "items": {"type": "number"}}}),
         parse=text_parser(parse_numbers),
-        answer_text=_answer_text("single"),
+        answer_text=answer_writer(mapiq_answer_text, "single"),
         metrics=("accuracy",), headline=("accuracy",),
         measure=_measure_single, aggregate=aggregate_correct,
         sample_answer={"text": "99.9–163", "numbers": [99.9, 163.0]},
     ),
 }
-
-
-def _not_by_extract(*args: Any) -> Any:
-    raise CartoqaError("MapIQ tasks are not built from an OSM extract",
-                       fix="build them with `cartoqa build --suite mapiq`")
 
 
 def mapiq_spec(name: str, title: str, requests: tuple[str, ...], blurb: str) -> TaskSpec:
@@ -149,11 +122,9 @@ def mapiq_spec(name: str, title: str, requests: tuple[str, ...], blurb: str) -> 
         provenance; built by :func:`cartoqa.tasks.mapiq.build.build_mapiq_dataset`
         (its ``prepare`` and ``make_scenario`` refuse: no OSM extract builds it).
     """
-    return TaskSpec(
-        name=name, blurb=blurb, requests=tuple(REQUESTS[r] for r in requests),
-        prepare=_not_by_extract, make_scenario=_not_by_extract,
-        image_size=IMAGE_SIZE, map_task=False, suite=SUITE, title=title,
-        strata=STRATA,
+    return thematic_spec(
+        suite=SUITE, label="MapIQ", name=name, title=title, blurb=blurb,
+        requests=tuple(REQUESTS[r] for r in requests), strata=STRATA,
         sample_strata={"map_type": "choropleth", "question_type": requests[0],
                        "theme": "crime", "variation": "baseline", "scale": "local",
                        "generated_data": False},

@@ -11,28 +11,18 @@ module and registering it under ``SUITES["mapwise"]``.
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
-from cartoqa.tasks import SUITES
 from cartoqa.tasks.mapwise.requests import SUITE
 from cartoqa.tasks.spec import TaskSpec
+from cartoqa.tasks.thematic.suite import ThematicSuite
 
-#: The task modules, in MapWise's order of answer types.
-TASK_MODULE_NAMES: tuple[str, ...] = tuple(SUITES[SUITE].values())
-
-
-def task_modules() -> list[ModuleType]:
-    """The six task modules, in order."""
-    return [importlib.import_module(m) for m in TASK_MODULE_NAMES]
-
-
-def task_specs() -> list[TaskSpec]:
-    """Their declarations."""
-    return [m.SPEC for m in task_modules()]
-
-
+_SUITE = ThematicSuite(SUITE)
+#: The task modules, in the suite's order (``SUITES["mapwise"]``).
+TASK_MODULE_NAMES: tuple[str, ...] = _SUITE.module_names
+#: The six task modules, imported, in order.
+task_modules = _SUITE.modules
+#: Their declarations.
+task_specs = _SUITE.specs
 #: Task name -> declaration.
-TASKS: dict[str, TaskSpec] = {s.name: s for s in task_specs()}
+TASKS: dict[str, TaskSpec] = _SUITE.tasks()
 
 __all__ = ["SUITE", "TASKS", "TaskSpec", "task_modules", "task_specs"]

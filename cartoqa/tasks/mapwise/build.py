@@ -14,8 +14,6 @@ answer-type modules. Slots go through the staged, resumable
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -23,18 +21,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cartoqa import __version__
-from cartoqa.dataset.manifest import FORMAT_VERSION, count_items
-from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.base import slot_rng
-from cartoqa.tasks.mapiq.build import ThematicReport, write_map_slots
-from cartoqa.tasks.mapwise import SUITE, task_modules
+from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
 from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
+from cartoqa.tasks.thematic.build import (
+    ManifestParts,
+    SlotBuilder,
+    ThematicReport,
+    build_key,
+    card_head,
+    run_thematic_build,
+    variable_line,
+)
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks, format_number
-from groundtruth.thematic.countries import COUNTRIES, CountryRegions, load_country, region_code
+from groundtruth.thematic.countries import (
+    COUNTRIES,
+    DEFAULT_INDIA_EDITION,
+    INDIA_EDITIONS,
+    CountryRegions,
+    load_country,
+    region_code,
+)
 from groundtruth.thematic.country_variables import counterfactual, country_variables
 from groundtruth.thematic.variables import Variable, read_user_table
 from renderers.thematic.check import CONTINUOUS_TOLERANCE, check_styled
@@ -148,22 +158,14 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
     return plans
 
 
-def _build_key(variables: dict[str, list[Variable]], *, seed: int,
-               maps_per_country: int) -> dict[str, Any]:
-    digest = hashlib.sha256(json.dumps(
-        {c: [[v.key, v.values] for v in vs] for c, vs in variables.items()},
-        sort_keys=True).encode()).hexdigest()
-    return {"cartoqa": __version__, "format_version": FORMAT_VERSION, "suite": SUITE,
-            "data_sha256": digest, "countries": list(variables), "seed": seed,
-            "maps_per_country": maps_per_country}
-
-
 class MapwiseBuilder:
     """Boundaries and adjacency of each country, loaded once."""
 
-    def __init__(self, countries: Sequence[str], seed: int) -> None:
+    def __init__(self, countries: Sequence[str], seed: int,
+                 india_edition: str = DEFAULT_INDIA_EDITION) -> None:
         self.seed = seed
-        self.regions: dict[str, CountryRegions] = {c: load_country(c) for c in countries}
+        self.regions: dict[str, CountryRegions] = {c: _load(c, india_edition)
+                                                   for c in countries}
         self.queen = {c: queen_adjacency(r.lonlat) for c, r in self.regions.items()}
 
     def make_slot(self, plan: MapPlan, rejected: Counter[str],
@@ -221,6 +223,8 @@ class MapwiseBuilder:
                         "generated": var.generated, "counterfactual": plan.counterfactual,
                         "style": plan.style, "map_type": "choropleth",
                         "boundaries": regions.source, "boundary_version": regions.version,
+                        **({"boundary_edition": regions.edition}
+                           if plan.country == "india" else {}),
                         "classification": {"method": classification.method,
                                            "k": classification.k,
                                            "labels": list(classification.labels)},
@@ -231,8 +235,28 @@ class MapwiseBuilder:
         return items, drawn.png
 
 
-def load_variables(countries: Sequence[str], data: Path | None,
-                   seed: int) -> dict[str, list[Variable]]:
+def _load(country: str, india_edition: str) -> CountryRegions:
+    """A country's regions; India in the chosen boundary edition."""
+    return load_country(country, india_edition if country == "india" else None)
+
+
+def parse_india_edition(text: str) -> str:
+    """India's boundary edition by name (:data:`~groundtruth.thematic.countries.INDIA_EDITIONS`).
+
+    Examples
+    --------
+    >>> parse_india_edition(" 2014 "), parse_india_edition("PRE2014")
+    ('2014', 'pre2014')
+    """
+    name = text.strip().lower()
+    if name not in INDIA_EDITIONS:
+        raise CartoqaError(f"unknown India boundary edition {text!r}",
+                           fix="choose from " + ", ".join(INDIA_EDITIONS))
+    return name
+
+
+def load_variables(countries: Sequence[str], data: Path | None, seed: int,
+                   india_edition: str = DEFAULT_INDIA_EDITION) -> dict[str, list[Variable]]:
     """The packaged variables per country, or the columns of a user table (one country:
     a ``region`` column of names or codes, or ``state``, and value columns)."""
     if data is not None:
@@ -240,17 +264,26 @@ def load_variables(countries: Sequence[str], data: Path | None,
             raise CartoqaError("a user table (--data) describes one country",
                                fix="pass --countries with exactly one country")
         country = countries[0]
-        variables = read_user_table(data, resolve=lambda t: region_code(country, t),
-                                    keep=tuple(load_country(country).regions))
+        keep = tuple(_load(country, india_edition).regions)
+
+        def resolve(text: str) -> str | None:
+            code = region_code(country, text)
+            if code is not None and code not in keep:  # Telangana on the pre-2014 map
+                raise CartoqaError(f"{data}: {text!r} is not a region of the "
+                                   f"{india_edition} map of {country}",
+                                   fix="use --india-boundaries 2014, or leave the row out")
+            return code
+
+        variables = read_user_table(data, resolve=resolve, keep=keep)
         if not variables:
             raise CartoqaError(f"{data} has no value column", fix="add one")
         return {country: variables}
-    return {c: country_variables(load_country(c), seed=seed) for c in countries}
+    return {c: country_variables(_load(c, india_edition), seed=seed) for c in countries}
 
 
 def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] = COUNTRIES,
                           data: Path | None = None, maps_per_country: int = 12,
-                          progress: bool = True,
+                          india_edition: str = DEFAULT_INDIA_EDITION, progress: bool = True,
                           log: Callable[[str], None] | None = None) -> MapwiseReport:
     """Build (or resume, or confirm) a MapWise dataset folder.
 
@@ -266,115 +299,70 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
         A user CSV for one country instead of the packaged variables.
     maps_per_country : int
         Maps per country (the last two counterfactual).
+    india_edition : str
+        India's boundary edition: ``"2014"`` (36 units, Telangana separate; default) or
+        ``"pre2014"`` (35 units); see :data:`groundtruth.thematic.countries.INDIA_EDITIONS`.
     progress : bool
         Show a progress bar.
     log : callable, optional
         One-line notices; default stderr.
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
-    variables = load_variables(countries, data, seed)
+    variables = load_variables(countries, data, seed, india_edition)
     plans = plan_maps(variables, maps_per_country, seed)
-    writer = DatasetWriter(out, build_key=_build_key(variables, seed=seed,
-                                                     maps_per_country=maps_per_country))
-    writer.lock()  # this build alone writes the folder
-    try:
-        report = MapwiseReport(out=out)
-        if writer.is_complete():
-            report.already_complete = True
-            return report
-        previous = writer.open()
-        if previous:
-            say(f"resuming the build in {out}: {len(previous)} map(s) already done")
-        rejected: Counter[str] = Counter()
-        skipped: Counter[str] = Counter()
-        try:
-            builder = MapwiseBuilder(list(variables), seed)
-            write_map_slots(writer, builder, plans, task=SLOT_TASK, progress=progress,
-                            rejected=rejected, skipped=skipped)
-        except BaseException:
-            writer.abandon()
-            raise
-        if not writer.items():
-            writer.abandon_all()
-            raise CartoqaError("no map passed the pixel check", fix="check the data table")
-        accepted = sum(1 for r in writer.records() if r.status == "ok")
-        boundaries = {c: {"source": r.source, "version": r.version}
-                      for c, r in builder.regions.items()}
-        cards = [{**v.card(), "country": c} for c, vs in variables.items() for v in vs]
-        sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
+    editions = {"india_boundaries": india_edition} if "india" in variables else {}
+    writer = DatasetWriter(out, build_key=build_key(
+        SUITE, {c: [[v.key, v.values] for v in vs] for c, vs in variables.items()},
+        countries=list(variables), seed=seed, maps_per_country=maps_per_country, **editions))
+    return run_thematic_build(
+        writer, suite=SUITE, task=SLOT_TASK, plans=plans,
+        make_builder=lambda: MapwiseBuilder(list(variables), seed, india_edition),
+        manifest_parts=lambda builder: _manifest_parts(builder, variables),
+        card_for=render_mapwise_card, progress=progress, say=say)
 
-        def manifest_for(its: list[dict[str, Any]]) -> dict[str, Any]:
-            return {
-                "format_version": FORMAT_VERSION,
-                "suite": SUITE,
-                "attribution": "; ".join([b["source"] for b in boundaries.values()]
-                                         + [f"{s} ({lic})" for s, lic in sources]),
-                "sources": {"boundaries": boundaries, "variables": cards},
-                "versions": software_versions(),
-                "image_sizes": {spec: list(IMAGE_SIZE) for spec in
-                                sorted({str(i["task"]) for i in its})},
-                "counts": count_items(its),
-                "maps": {"planned": len(plans), "accepted": accepted,
-                         "rejected_by_reason": dict(sorted(rejected.items())),
-                         "questions_skipped_by_reason": dict(sorted(skipped.items())),
-                         "note": "rejection counts cover the maps drawn by the last run"},
-                "rendering": {"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
-                              "classes": "Fisher-Jenks, 5 (mapclassify)",
-                              "styles": {k: dict(zip(("legend", "ramp", "hatched", "paper",
-                                                      "annotated"), v, strict=True))
-                                         for k, v in STYLES.items()},
-                              "continuous_tolerance": CONTINUOUS_TOLERANCE},
-            }
 
-        written = writer.finalise(manifest_for=manifest_for, card_for=render_mapwise_card)
-        for item in written:
-            report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
-        report.maps = accepted
-        report.maps_rejected = dict(rejected)
-        report.questions_skipped = dict(skipped)
-        return report
-    finally:
-        writer.unlock()
+def _manifest_parts(builder: SlotBuilder,
+                    variables: dict[str, list[Variable]]) -> ManifestParts:
+    """MapWise's sources (boundaries per country, the variables) and styles."""
+    assert isinstance(builder, MapwiseBuilder)
+    boundaries = {c: {"source": r.source, "version": r.version, "edition": r.edition}
+                  for c, r in builder.regions.items()}
+    sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
+    return ManifestParts(
+        attribution="; ".join([b["source"] for b in boundaries.values()]
+                              + [f"{s} ({lic})" for s, lic in sources]),
+        sources={"boundaries": boundaries,
+                 "variables": [{**v.card(), "country": c}
+                               for c, vs in variables.items() for v in vs]},
+        rendering={"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
+                   "classes": "Fisher-Jenks, 5 (mapclassify)",
+                   "styles": {k: dict(zip(("legend", "ramp", "hatched", "paper", "annotated"),
+                                          v, strict=True)) for k, v in STYLES.items()},
+                   "continuous_tolerance": CONTINUOUS_TOLERANCE})
 
 
 def render_mapwise_card(manifest: dict[str, Any]) -> str:
     """The dataset card (README.md) of a MapWise dataset."""
-    from cartoqa.tasks.mapwise import TASKS
-
-    counts = manifest.get("counts", {})
-    maps = manifest.get("maps", {})
-    lines = [
-        "# cartoqa dataset: MapWise-style choropleths of the USA, India and China",
-        "",
-        "Choropleth maps with discrete (classed, hatched) and continuous (colour bar) "
+    lines = card_head(
+        manifest,
+        title="cartoqa dataset: MapWise-style choropleths of the USA, India and China",
+        summary="Choropleth maps with discrete (classed, hatched) and continuous (colour bar) "
         "legends, generated by `cartoqa build --suite mapwise`, with questions of six "
         "answer types. Ground truth comes from the data; every map passed the pixel check "
         "(fills, hatches, colour-bar values, labels) before its questions were kept. "
         "Counterfactual maps (values shuffled or inverted among regions) are flagged in "
         "`strata.counterfactual`.",
-        "",
-        f"- maps: {maps.get('accepted')} accepted of {maps.get('planned')} planned; "
-        f"rejected by reason: {maps.get('rejected_by_reason') or 'none'}",
-        "",
-        "## Tasks",
-        "",
-        "| task | items | what |",
-        "|---|---|---|",
-    ]
-    for task, n in counts.get("by_task", {}).items():
-        blurb = TASKS[task].blurb if task in TASKS else ""
-        lines.append(f"| {task} | {n} | {blurb} |")
+        facts=[], blurbs={t: s.blurb for t, s in TASKS.items()}, request_column=False)
     lines += ["", "## Boundaries", ""]
     for country, b in (manifest.get("sources", {}).get("boundaries") or {}).items():
-        lines.append(f"- {country}: {b['source']}. Version: {b['version']}.")
+        edition = f" (edition `{b['edition']}`)" if b.get("edition", "default") != "default" else ""
+        lines.append(f"- {country}: {b['source']}. Version{edition}: {b['version']}.")
     lines += ["", "## Data sources and licences", ""]
-    for v in manifest.get("sources", {}).get("variables", []):
-        tag = " **(generated, not real data)**" if v.get("generated") else ""
-        lines.append(f"- {v.get('country')} `{v['key']}`: {v['title']} — {v['source']}; "
-                     f"licence: {v['licence']}{tag}")
+    lines += [variable_line(v, f"{v.get('country')} `{v['key']}`")
+              for v in manifest.get("sources", {}).get("variables", [])]
     lines.append("")
     return "\n".join(lines)
 
 
 __all__ = ["STYLES", "MapPlan", "MapwiseReport", "build_mapwise_dataset", "colour_bar",
-           "parse_countries", "plan_maps"]
+           "parse_countries", "parse_india_edition", "plan_maps"]

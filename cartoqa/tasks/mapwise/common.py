@@ -4,11 +4,15 @@ wording, the answer-format lines and what a reader can tell apart on a colour ba
 A MapWise *map* is one variable of one country drawn in one style (discrete or
 continuous legend, colour ramp, hatches, paper, annotations), possibly with
 counterfactual values. On a discrete map a reader sees each region's class; on a
-continuous map each region's position on the colour bar, to within what the eye can
-tell apart: questions only use differences of at least :data:`MIN_BAR_GAP` and stay
-:data:`TICK_CLEARANCE` away from tick values, and a "which region" question accepts every
-region within :data:`TIE_BAR_GAP` of the extreme (they look the same). Ground truth comes
-from the data, never from the picture.
+continuous map each region's shade on the colour bar, to within what the eye can tell
+apart. What counts is the colour difference (ΔE*ab, :func:`renderers.thematic.design.
+delta_e`), since the ramps change colour at different rates (the light ramp's whole bar
+spans ΔE 48, viridis' 210): two regions are compared only when their fills differ by
+:data:`DISTINCT_DELTA_E` and :data:`MIN_BAR_GAP` of the bar; a region that a reader cannot
+tell from the extreme in that sense ties with it (a "which region" question accepts each);
+a value is asked against a tick only when its fill differs from the bar's colour at every
+tick by :data:`TICK_DELTA_E` and it lies :data:`TICK_CLEARANCE` of the bar away. Ground
+truth comes from the data, never from the picture.
 """
 
 from __future__ import annotations
@@ -19,16 +23,19 @@ from typing import Any
 
 from groundtruth.thematic.classification import Classification
 from groundtruth.thematic.countries import Region
-from renderers.thematic.design import ColourBar
+from renderers.thematic.design import ColourBar, delta_e
 
 __all__ = ["FORMATS", "MapwiseContext", "Question", "with_format"]
 
 #: Smallest difference of bar positions (share of the bar) a comparison relies on.
 MIN_BAR_GAP = 0.15
-#: Regions within this share of the bar of the extreme tie with it.
-TIE_BAR_GAP = 0.05
+#: Smallest colour difference (ΔE*ab) of two fills a comparison relies on; fills closer
+#: than this (or than :data:`MIN_BAR_GAP`) look tied.
+DISTINCT_DELTA_E = 15.0
 #: Smallest distance (share of the bar) between a value asked about and a tick.
 TICK_CLEARANCE = 0.04
+#: Smallest colour difference (ΔE*ab) between a value's fill and the bar at a tick.
+TICK_DELTA_E = 10.0
 
 #: How each country names its regions.
 REGION_WORDS: dict[str, tuple[str, str]] = {
@@ -127,22 +134,30 @@ class MapwiseContext:
         """Whether a reader can tell which of two regions is higher."""
         if self.colour_bar is None:
             return self.classes[a] != self.classes[b]
-        return abs(self.level(a) - self.level(b)) >= MIN_BAR_GAP
+        bar = self.colour_bar
+        return (abs(self.level(a) - self.level(b)) >= MIN_BAR_GAP
+                and delta_e(bar.colour(self.values[a]),
+                            bar.colour(self.values[b])) >= DISTINCT_DELTA_E)
 
     def ties_with(self, code: str) -> list[str]:
-        """Regions that look the same as ``code`` (same class, or bar positions within
-        :data:`TIE_BAR_GAP`), itself included."""
+        """Regions that look the same as ``code`` (same class, or fills a reader cannot
+        tell from it: not :meth:`distinct`), itself included."""
         if self.colour_bar is None:
             return sorted(r for r in self.classes if self.classes[r] == self.classes[code])
-        return sorted(r for r in self.values
-                      if abs(self.level(r) - self.level(code)) <= TIE_BAR_GAP)
+        return sorted(r for r in self.values if r == code or not self.distinct(r, code))
+
+    def clear_of_tick(self, code: str, tick: float) -> bool:
+        """Whether a reader sees on which side of ``tick`` a region's value lies: at
+        least :data:`TICK_CLEARANCE` of the bar and :data:`TICK_DELTA_E` of colour away."""
+        assert self.colour_bar is not None
+        bar, v = self.colour_bar, self.values[code]
+        return (abs(bar.position(v) - bar.position(tick)) >= TICK_CLEARANCE
+                and delta_e(bar.colour(v), bar.colour(tick)) >= TICK_DELTA_E)
 
     def clear_of_ticks(self, code: str) -> bool:
         """Whether a region's value lies clearly between two ticks of the bar."""
         assert self.colour_bar is not None
-        bar = self.colour_bar
-        p = bar.position(self.values[code])
-        return all(abs(p - bar.position(t)) >= TICK_CLEARANCE for t in bar.ticks)
+        return all(self.clear_of_tick(code, t) for t in self.colour_bar.ticks)
 
     def bar_interval(self, code: str) -> tuple[float, float, str]:
         """The two ticks around a region's value and their legend text."""

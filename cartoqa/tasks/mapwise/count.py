@@ -7,7 +7,6 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapwise.common import (
-    TICK_CLEARANCE,
     MapwiseContext,
     Question,
     with_format,
@@ -26,8 +25,7 @@ def clear_ticks(ctx: MapwiseContext) -> list[int]:
     assert ctx.colour_bar is not None
     bar = ctx.colour_bar
     return [i for i in range(1, len(bar.ticks) - 1)
-            if all(abs(ctx.level(c) - bar.position(bar.ticks[i])) >= TICK_CLEARANCE
-                   for c in ctx.values)]
+            if all(ctx.clear_of_tick(c, bar.ticks[i]) for c in ctx.values)]
 
 
 def make_questions(ctx: MapwiseContext, rng: random.Random,

@@ -11,13 +11,10 @@ Every section is also reported by country crossed with legend kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from cartoqa.errors import CartoqaError
 from cartoqa.metrics.mapwise import range_score, rank_score, single_word_score
 from cartoqa.metrics.sets import prf_from_counts
-from cartoqa.parsing.mapiq import parse_binary
 from cartoqa.parsing.mapwise import (
     mapwise_answer_text,
     parse_count_answer,
@@ -27,9 +24,15 @@ from cartoqa.parsing.mapwise import (
     parse_region_list,
 )
 from cartoqa.scoring.records import ConnectivityChecker, Record
-from cartoqa.scoring.sections import _mean_measure, aggregate_correct, aggregate_prf
-from cartoqa.tasks.spec import Aggregate, RequestSpec, TaskSpec, text_parser
-from renderers.thematic.draw import IMAGE_SIZE
+from cartoqa.scoring.sections import aggregate_correct, aggregate_prf
+from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
+from cartoqa.tasks.thematic.requests import (
+    aggregate_mean,
+    answer_schema,
+    answer_writer,
+    binary_request,
+    thematic_spec,
+)
 
 #: The suite (``TaskSpec.suite``, the key of :data:`cartoqa.tasks.SUITES`).
 SUITE = "mapwise"
@@ -45,17 +48,6 @@ PROVENANCE: tuple[str, ...] = ("suite", "seed", "country", "variable", "style",
 #: Strata reported crossed in every MapWise section.
 EXTRA_STRATA: tuple[tuple[str, ...], ...] = (("country", "legend"),)
 
-
-def _answer_text(request: str) -> Callable[[Mapping[str, Any]], str]:
-    def write(answer: Mapping[str, Any]) -> str:
-        return mapwise_answer_text({"request": request, "answer": answer})
-
-    write.__name__ = f"answer_text_{request}"
-    return write
-
-
-def _measure_binary(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
-    return {"correct": bool(record.value["value"]) == bool(record.answer.get("value"))}
 
 
 def _measure_count(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
@@ -86,48 +78,26 @@ def _measure_rank(record: Record, checker: ConnectivityChecker | None) -> dict[s
     return {"tau_b": rank_score(levels, ranks)}
 
 
-def _aggregate_mean(key: str) -> Aggregate:
-    def aggregate(records: list[Record]) -> tuple[dict[str, dict[str, Any]], list[str]]:
-        return {key: _mean_measure(records, key)}, []
-
-    aggregate.__name__ = f"aggregate_mean_{key}"
-    return aggregate
-
-
-def _answer(required: list[str], properties: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "required": required, "additionalProperties": False,
-            "properties": properties}
-
-
 #: The answer types, by request name.
 REQUESTS: dict[str, RequestSpec] = {
-    "binary": RequestSpec(
-        name="binary",
-        answer_schema=_answer(["value"], {"value": {"type": "boolean"}}),
-        parse=text_parser(parse_binary),
-        answer_text=_answer_text("binary"),
-        metrics=("accuracy",), headline=("accuracy",),
-        measure=_measure_binary, aggregate=aggregate_correct,
-        extra_strata=EXTRA_STRATA,
-        sample_answer={"value": True},
-    ),
+    "binary": binary_request(mapwise_answer_text, EXTRA_STRATA),
     "single": RequestSpec(
         name="single",
-        answer_schema=_answer(["accepted", "text"], {
+        answer_schema=answer_schema(["accepted", "text"], {
             "accepted": {"type": "array", "minItems": 1, "items": {"type": "string"}},
             "text": {"type": "string"}}),
         parse=parse_region,
-        answer_text=_answer_text("single"),
+        answer_text=answer_writer(mapwise_answer_text, "single"),
         metrics=("recall",), headline=("recall",),
-        measure=_measure_region, aggregate=_aggregate_mean("recall"),
+        measure=_measure_region, aggregate=aggregate_mean("recall"),
         extra_strata=EXTRA_STRATA,
         sample_answer={"accepted": ["BR", "UP"], "text": "Bihar"},
     ),
     "count": RequestSpec(
         name="count",
-        answer_schema=_answer(["count"], {"count": {"type": "integer", "minimum": 0}}),
+        answer_schema=answer_schema(["count"], {"count": {"type": "integer", "minimum": 0}}),
         parse=text_parser(parse_count_answer),
-        answer_text=_answer_text("count"),
+        answer_text=answer_writer(mapwise_answer_text, "count"),
         metrics=("accuracy",), headline=("accuracy",),
         measure=_measure_count, aggregate=aggregate_correct,
         extra_strata=EXTRA_STRATA,
@@ -135,10 +105,10 @@ REQUESTS: dict[str, RequestSpec] = {
     ),
     "list": RequestSpec(
         name="list",
-        answer_schema=_answer(["items"], {"items": {
+        answer_schema=answer_schema(["items"], {"items": {
             "type": "array", "items": {"type": "string", "minLength": 1}}}),
         parse=parse_region_list,
-        answer_text=_answer_text("list"),
+        answer_text=answer_writer(mapwise_answer_text, "list"),
         metrics=("precision", "recall", "f1"), headline=("precision", "recall"),
         measure=_measure_region_list, aggregate=aggregate_prf,
         extra_strata=EXTRA_STRATA,
@@ -146,36 +116,31 @@ REQUESTS: dict[str, RequestSpec] = {
     ),
     "range": RequestSpec(
         name="range",
-        answer_schema=_answer(["range", "text", "continuous"], {
+        answer_schema=answer_schema(["range", "text", "continuous"], {
             "range": {"type": "array", "minItems": 2, "maxItems": 2,
                       "items": {"type": "number"}},
             "text": {"type": "string"},
             "continuous": {"type": "boolean"}}),
         parse=parse_range_answer,
-        answer_text=_answer_text("range"),
+        answer_text=answer_writer(mapwise_answer_text, "range"),
         metrics=("range_score",), headline=("range_score",),
-        measure=_measure_range, aggregate=_aggregate_mean("range_score"),
+        measure=_measure_range, aggregate=aggregate_mean("range_score"),
         extra_strata=EXTRA_STRATA,
         sample_answer={"range": [1000.0, 2000.0], "text": "1k - 2k", "continuous": False},
     ),
     "rank": RequestSpec(
         name="rank",
-        answer_schema=_answer(["order", "levels"], {
+        answer_schema=answer_schema(["order", "levels"], {
             "order": {"type": "array", "minItems": 2, "items": {"type": "string"}},
             "levels": {"type": "object"}}),
         parse=parse_rank,
-        answer_text=_answer_text("rank"),
+        answer_text=answer_writer(mapwise_answer_text, "rank"),
         metrics=("tau_b",),
-        measure=_measure_rank, aggregate=_aggregate_mean("tau_b"),
+        measure=_measure_rank, aggregate=aggregate_mean("tau_b"),
         extra_strata=EXTRA_STRATA,
         sample_answer={"order": ["MH", "UP", "BR"], "levels": {"MH": 3, "UP": 2, "BR": 1}},
     ),
 }
-
-
-def _not_by_extract(*args: Any) -> Any:
-    raise CartoqaError("MapWise tasks are not built from an OSM extract",
-                       fix="build them with `cartoqa build --suite mapwise`")
 
 
 def mapwise_spec(name: str, title: str, request: str, blurb: str) -> TaskSpec:
@@ -199,11 +164,9 @@ def mapwise_spec(name: str, title: str, request: str, blurb: str) -> TaskSpec:
         provenance; built by :func:`cartoqa.tasks.mapwise.build.build_mapwise_dataset`
         (its ``prepare`` and ``make_scenario`` refuse: no OSM extract builds it).
     """
-    return TaskSpec(
-        name=name, blurb=blurb, requests=(REQUESTS[request],),
-        prepare=_not_by_extract, make_scenario=_not_by_extract,
-        image_size=IMAGE_SIZE, map_task=False, suite=SUITE, title=title,
-        strata=STRATA,
+    return thematic_spec(
+        suite=SUITE, label="MapWise", name=name, title=title, blurb=blurb,
+        requests=(REQUESTS[request],), strata=STRATA,
         sample_strata={"country": "india", "legend": "discrete", "style": "discrete_light",
                        "counterfactual": False, "question_type": request,
                        "template": request, "theme": "population", "generated_data": False},

@@ -1,6 +1,7 @@
 """MapWise single-word questions: which region has the highest (lowest) value, in the
 whole country or among a region's neighbours. Regions that look the same as the
-extreme (same class; or within the tie gap on a colour bar) are each accepted."""
+extreme (same class; or not distinct from it on a colour bar) are each accepted; when
+more than :data:`MAX_ACCEPTED` would be, the other extreme is asked, or none."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ from cartoqa.tasks.mapwise.requests import mapwise_spec
 
 #: The scales of its questions (MapWise's global / local).
 SCALES: tuple[str, ...] = ("global", "local")
+
+#: Most regions a single-word answer may accept: a question that almost any region answers
+#: ("which is lowest?" where 48 of 49 states look the same) tests nothing.
+MAX_ACCEPTED = 10
 
 SPEC = mapwise_spec("mapwise_single", "Single word", "single",
                     "MapWise single word: the region with the highest or lowest value.")
@@ -28,12 +33,18 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
     out: list[Question] = []
     codes = sorted(ctx.values)
     highest = rng.random() < 0.5
-    word = "highest" if highest else "lowest"
-    accepted = _answer(ctx, codes, highest)
-    out.append(Question(
-        "single", "extreme",
-        with_format(f"Which {ctx.word} of {ctx.where} has the {word} value?", "single"),
-        {"accepted": accepted, "text": ctx.regions[accepted[0]].name}, accepted))
+    for way in (highest, not highest):  # the other extreme when this one ties too widely
+        accepted = _answer(ctx, codes, way)
+        if len(accepted) <= MAX_ACCEPTED:
+            word = "highest" if way else "lowest"
+            out.append(Question(
+                "single", "extreme",
+                with_format(f"Which {ctx.word} of {ctx.where} has the {word} value?",
+                            "single"),
+                {"accepted": accepted, "text": ctx.regions[accepted[0]].name}, accepted))
+            break
+    else:
+        skipped["single_too_many_ties"] += 1
     hubs = [c for c in codes if len(ctx.adjacency.get(c, ())) >= 3]
     if hubs:
         hub = rng.choice(hubs)

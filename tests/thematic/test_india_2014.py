@@ -1,0 +1,121 @@
+"""India's 2014 boundary edition (npm react-datamaps-india, TopoJSON in JavaScript literals)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from shapely.geometry import Point
+
+from groundtruth.errors import GroundTruthError
+from groundtruth.thematic.adjacency import queen_adjacency
+from groundtruth.thematic.countries import (
+    DEFAULT_INDIA_EDITION,
+    _react_datamaps_india,
+    load_country,
+    region_code,
+    region_table,
+    unsqueeze_latitude,
+)
+from groundtruth.thematic.country_variables import city_populations, geodesic_area_km2
+from groundtruth.thematic.jsliteral import parse_literal, topology_from_js
+
+
+def test_units_names_and_source() -> None:
+    india = load_country("india")
+    assert DEFAULT_INDIA_EDITION == "2014" and india.edition == "2014"
+    assert len(india.regions) == len(india.lonlat) == 36
+    assert {"TG", "AP", "JK"} <= set(india.regions)
+    assert "LA" not in india.regions  # Ladakh is not separate in this edition (pre-2019)
+    assert {"DN", "DD"} <= set(india.regions)  # not merged (pre-2020)
+    names = {c: r.name for c, r in india.regions.items()}
+    assert names["TG"] == "Telangana" and names["OR"] == "Odisha"
+    assert names["UT"] == "Uttarakhand" and names["AN"] == "Andaman and Nicobar Islands"
+    assert region_code("india", "Telangana") == region_code("india", "TS") == "TG"
+    assert region_code("india", "Dadara & Nagar Haveli") == "DN"
+    assert "react-datamaps-india 0.6.0" in india.source and "MIT" in india.source
+    assert "Telangana separate" in india.version and "Ladakh not separate" in india.version
+    old = load_country("india", "pre2014")
+    assert len(old.regions) == 35 and "TG" not in old.regions and old.edition == "pre2014"
+    with pytest.raises(GroundTruthError):
+        region_table("india", "2020")
+
+
+def test_neighbours() -> None:
+    adj = queen_adjacency(load_country("india").lonlat)
+    assert {"AP", "MH", "KA", "CT"} <= adj["TG"]  # Telangana's four land neighbours
+    assert {"TG", "KA", "TN", "OR"} <= adj["AP"]
+    assert adj["DL"] == {"HR", "UP"}
+    assert adj["AN"] == adj["LD"] == frozenset()  # islands
+
+
+def test_areas_are_plausible() -> None:
+    """Official areas (km²): Telangana 112,077; Andhra Pradesh (2014) 162,975; Jammu and
+    Kashmir with Ladakh as India claims it 222,236; Rajasthan 342,239; India 3,287,263."""
+    lonlat = load_country("india").lonlat
+    area = {c: geodesic_area_km2(g) for c, g in lonlat.items()}
+    for code, official in (("TG", 112_077), ("AP", 162_975), ("JK", 222_236),
+                           ("RJ", 342_239)):
+        assert abs(area[code] / official - 1) < 0.06, (code, area[code])
+    assert abs(sum(area.values()) / 3_287_263 - 1) < 0.02
+    # Andhra Pradesh before the split is the two together (different sources: 5%).
+    old = geodesic_area_km2(load_country("india", "pre2014").lonlat["AP"])
+    assert abs((area["AP"] + area["TG"]) / old - 1) < 0.05
+
+
+def test_latitudes_are_unsqueezed() -> None:
+    """The package squeezes 6.75-37.08°N into 6.75-35.50°N; towns near the Nepal border
+    (0.3-1° south of their true place before the correction) fall in their states."""
+    lonlat = load_country("india").lonlat
+    for code, lon, lat in (("BR", 85.48, 26.59),   # Sitamarhi
+                           ("BR", 84.85, 26.98),   # Raxaul
+                           ("UP", 83.42, 27.43),   # Nautanwa
+                           ("TG", 78.47, 17.38),   # Hyderabad
+                           ("AP", 80.65, 16.51),   # Vijayawada
+                           ("JK", 74.80, 34.08)):  # Srinagar
+        assert lonlat[code].contains(Point(lon, lat)), code
+    assert unsqueeze_latitude(6.75, 6.75, 35.5) == 6.75
+    assert unsqueeze_latitude(21.125, 6.75, 35.5) == pytest.approx(21.915)
+
+
+def test_city_sums_follow_the_new_polygons() -> None:
+    india = load_country("india")
+    pop, count, dropped = city_populations(india, "IN")
+    assert dropped <= 5  # Rameswaram and Pamban lie on an island the file leaves out
+    assert pop["TG"] > 5e6 and count["TG"] > 20  # Hyderabad alone has 3.6 million
+    old_pop, _, _ = city_populations(load_country("india", "pre2014"), "IN")
+    assert "TG" not in old_pop
+    assert abs((pop["AP"] + pop["TG"]) / old_pop["AP"] - 1) < 0.05
+    assert max(pop, key=pop.__getitem__) == "MH"
+
+
+def test_literal_parser_refuses_code() -> None:
+    assert parse_literal("{ a: 'x\\'y', b: [] }")[0] == {"a": "x'y", "b": []}
+    for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }"):
+        with pytest.raises(GroundTruthError):
+            parse_literal(bad)
+    with pytest.raises(GroundTruthError, match="found 0"):
+        topology_from_js("const x = { a: 1 };")
+
+
+def _fake_build(folder: Path, north: float) -> None:
+    topo = {"type": "Topology", "objects": {"india": {"type": "GeometryCollection",
+            "geometries": [{"type": "Polygon", "id": "DL", "properties": {"name": "Delhi"},
+                            "arcs": [[0]]}]}},
+            "arcs": [[[77.0, 6.75], [78.0, 6.75], [78.0, north], [77.0, 6.75]]]}
+    js = ("const T = \"Topology\", O = " + json.dumps(topo["objects"]) + ", A = "
+          + json.dumps(topo["arcs"]) + ", M = { type: T, objects: O, arcs: A };")
+    (folder / "react-datamaps-india").mkdir(parents=True)
+    (folder / "react-datamaps-india" / "react-datamaps-india.js").write_text(js)
+
+
+def test_other_builds_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_build(tmp_path / "a", north=37.0)  # not the squeezed extent
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "a"))
+    with pytest.raises(GroundTruthError, match="not the squeezed range"):
+        _react_datamaps_india()
+    _fake_build(tmp_path / "b", north=35.4954)  # right extent, 35 regions missing
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "b"))
+    with pytest.raises(GroundTruthError, match="lacks regions"):
+        _react_datamaps_india()
