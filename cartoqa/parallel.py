@@ -3,7 +3,7 @@
 A scenario is a pure function of the extract, the seed, the task and its slot
 (:func:`cartoqa.tasks.base.slot_rng`): that is what lets an interrupted build redo a
 slot on its own. :class:`SlotPool` uses the same property to make scenarios ahead of
-time in ``N`` spawned worker processes, each with its own
+time in ``N`` worker processes, each with its own
 :class:`~cartoqa.tasks.base.BuildContext` (its own browser and Mapnik map; the tile
 cache and the PostgreSQL cluster are shared and already safe for several processes).
 The builder still walks the slots in order and applies the same stop rules as a
@@ -62,7 +62,7 @@ WORKER_MODULES = ("cartoqa.parallel", "cartoqa.tasks.drawing", "cartoqa.visibili
 
 
 def _start_method() -> str:
-    """``forkserver`` where it exists (Linux), else ``spawn`` (Mapnik and browsers
+    """``forkserver`` where the platform has it, else ``spawn`` (Mapnik and browsers
     must not be forked from a process that runs them)."""
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
         else "spawn"
