@@ -23,9 +23,9 @@ one extract with different seeds (equal-sized jobs); ``--extract`` chooses anoth
 The machine's load average is printed first and last: on a shared machine the
 figures are only as good as the idle cores.
 
-Usage (the issue's figures; about 10 minutes on 2 idle cores)::
+Usage (the issue's figures; estimated 8-10 minutes on 2 idle cores)::
 
-    nice -n 10 python scripts/bench_build.py --tasks mml,rle --per-task 12
+    nice -n 10 python scripts/bench_build.py --tasks mml,rle --per-task 20
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--extract", default="kotka")
     parser.add_argument("--tasks", default="mml,rle")
-    parser.add_argument("--per-task", type=int, default=12)
+    parser.add_argument("--per-task", type=int, default=20)
     parser.add_argument("--seeds", default="1,2", help="one city per seed (default 1,2)")
     parser.add_argument("--keep", action="store_true", help="keep the output folders")
     args = parser.parse_args()
