@@ -23,7 +23,7 @@ one extract with different seeds (equal-sized jobs); ``--extract`` chooses anoth
 The machine's load average is printed first and last: on a shared machine the
 figures are only as good as the idle cores.
 
-Usage (the issue's figures; estimated 8-10 minutes on 2 idle cores)::
+Usage (the issue's figures; estimated 6-9 minutes on 2 idle cores)::
 
     nice -n 10 python scripts/bench_build.py --tasks mml,rle --per-task 20
 """
