@@ -10,8 +10,9 @@ answer, images, visible shares, scale bar) and prints the plans rejected by reas
 (a feature not fully visible at any zoom, a distance under three scale bars). With
 ``--distractor-maps N`` it also writes one contextual set: the first orientation
 question's map hidden among N maps of other places of the same city, each with two
-other named points drawn the same way (``OUT/contextual.json``). Not yet
-``cartoqa build --suite frieda``: see docs/frieda.md.
+other named points drawn the same way (``OUT/contextual.json``). The maps are chosen
+and checked by :mod:`cartoqa.tasks.frieda.maps`, as in ``cartoqa build --suite frieda``
+(docs/frieda.md), which is what builds datasets; this script is for looking at plans.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ import shapely
 from shapely.geometry import box
 
 from cartoqa.settings import cache_root, web_assets_dir
+from cartoqa.tasks.frieda.maps import REJECT_REASONS, WHOLE, RenderedMap, render_map
 from cartoqa.tasks.frieda_questions import (
-    MapPlan,
     QuestionPlan,
     equal_plans,
     point_plans,
@@ -36,87 +37,9 @@ from cartoqa.tasks.frieda_questions import (
 from groundtruth import relations as rel
 from groundtruth.extracts import resolve_extract
 from groundtruth.named_features import load_named_features
-from groundtruth.projection import View
 from groundtruth.relation_pairs import topological_pairs
-from renderers.compass import compass_box
-from renderers.frieda_map import IMAGE_HEIGHT, IMAGE_WIDTH, FriedaMap, FriedaMapRenderer
-from renderers.overlays import (
-    OVERLAY_WEIGHT,
-    overlay_from_geometry,
-    screen_geometry,
-    visible_share,
-)
-
-#: Share of a drawn polygon or line that must be visible (points: all of the dot).
-MIN_VISIBLE = 0.98
-#: "Whole" on the image, allowing for floating-point area sums.
-WHOLE = 1.0 - 1e-6
-#: A "disjoint" distractor must be at least this far from the subject on the image.
-MIN_GAP_PX = 15.0
-#: A drawn polygon must span at least this many pixels (its larger side).
-MIN_POLYGON_PX = 14.0
-#: Lines are drawn only near the subject (degrees around its bounding box), so that a
-#: long road does not force a small zoom; the relation is measured on the whole line.
-LINE_CLIP_DEG = 0.0015
-
-
-def draw_geometry(f, subject):  # type: ignore[no-untyped-def]
-    """The part of a feature drawn: lines clipped near the subject."""
-    if f.kind != "line" or subject is None or f is subject:
-        return f.geometry
-    clipped = f.geometry.intersection(subject.geometry.envelope.buffer(LINE_CLIP_DEG))
-    return clipped if not clipped.is_empty and clipped.length > 0 else f.geometry
-
-
-def _blocked(n: int) -> list[tuple[float, float, float, float]]:
-    legend = (IMAGE_WIDTH - 420.0, 0.0, float(IMAGE_WIDTH), 30.0 + 24.0 * n)
-    return [legend, compass_box(IMAGE_WIDTH, IMAGE_HEIGHT), (0.0, 700.0, 160.0, 768.0),
-            (1000.0, 740.0, 1366.0, 768.0)]
-
-
-def _outlined(g):  # type: ignore[no-untyped-def]
-    """A polygon with its outline's width (it must be whole on the image)."""
-    return g.buffer(OVERLAY_WEIGHT) if g.area > 0 else g
-
-
-def choose_zoom(plan: MapPlan, subject, gaps_m) -> tuple[tuple[float, float], int] | None:  # type: ignore[no-untyped-def]
-    feats = plan.features + plan.context
-    geoms = [draw_geometry(f, subject) for f in feats]
-    c = shapely.union_all(geoms).envelope.centroid
-    ovs = [overlay_from_geometry(f.name, "red", g) for f, g in zip(feats, geoms, strict=True)]
-    for zoom in range(19, 14, -1):
-        view = View(center=(c.y, c.x), zoom=zoom)
-        if gaps_m and min(gaps_m) < MIN_GAP_PX * view.meters_per_pixel():
-            return None
-        for o in ovs:
-            if o.kind == "polygon":
-                x0, y0, x1, y1 = screen_geometry(view, o).bounds
-                if max(x1 - x0, y1 - y0) < MIN_POLYGON_PX:
-                    return None
-        ok = all(
-            visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
-                          width=IMAGE_WIDTH, height=IMAGE_HEIGHT,
-                          blocked=_blocked(len(plan.features)))
-            >= (WHOLE if o.kind != "line" else MIN_VISIBLE)
-            for o in ovs
-        )
-        if ok:
-            return (c.y, c.x), zoom
-    return None
-
-
-def render_plan(r: FriedaMapRenderer, plan: MapPlan, subject, gaps_m) -> FriedaMap | str:  # type: ignore[no-untyped-def]
-    placed = choose_zoom(plan, subject, gaps_m)
-    if placed is None:
-        return "not visible at zooms 15-19, a gap under 15 px or a polygon under 14 px"
-    center, zoom = placed
-    ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
-           for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
-    m = r.render(center, zoom, ovs, angle_deg=plan.angle_deg)
-    for o, share in zip(ovs, m.visible, strict=True):
-        if share < (WHOLE if o.kind != "line" else MIN_VISIBLE):
-            return "hidden under the legend or controls"
-    return m
+from renderers.frieda_map import FriedaMapRenderer
+from renderers.overlays import overlay_from_geometry
 
 
 def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path,
@@ -130,16 +53,16 @@ def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path
         for f in plan.maps[-1].features:
             if plan.meta["relations"].get(f.key) == "disjoint":
                 gaps_m.append(sm.distance(frame.to_metric(f.geometry)))
-    maps = [render_plan(r, mp, subject, gaps_m) for mp in plan.maps]
+    maps = [render_map(r, mp, subject, gaps_m) for mp in plan.maps]
     reasons = [m for m in maps if isinstance(m, str)]
     if reasons:
-        rejected[f"{plan.relation}: {reasons[0]}"] += 1
+        rejected[f"{plan.relation}: {REJECT_REASONS[reasons[0]]}"] += 1
         return None
-    rendered = [m for m in maps if isinstance(m, FriedaMap)]
+    rendered = [m.map for m in maps if isinstance(m, RenderedMap)]
     if plan.relation == "distance":
         scale = rendered[0].scale_bar["metric"]["meters"]
         if plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * scale:
-            rejected["distance: under three scale bars"] += 1
+            rejected[f"distance: {REJECT_REASONS['scale_bars']}"] += 1
             return None
     images = []
     for k, m in enumerate(rendered):

@@ -7,13 +7,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
-from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
+from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks, suite_tasks
+from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
 
 if TYPE_CHECKING:
     from cartoqa.tasks.thematic.build import ThematicReport
 
 NAME = "build"
 HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "
+        "FRIEDA spatial-relation questions over the same maps (--suite frieda), "
         "MapIQ thematic maps of US states (--suite mapiq), or MapWise choropleths of the USA, "
         "India and China (--suite mapwise).")
 
@@ -30,10 +32,12 @@ def _positive_int(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``cartoqa build``."""
-    parser.add_argument("--suite", choices=("cartomapqa", "mapiq", "mapwise"),
+    parser.add_argument("--suite", choices=("cartomapqa", "frieda", "mapiq", "mapwise"),
                         default="cartomapqa",
                         help="benchmark to build: cartomapqa (street maps from an OSM "
-                             "extract; default), mapiq (thematic maps of US states) or "
+                             "extract; default), frieda (border, equal, intersect, within, "
+                             "distance and orientation questions over one or several maps "
+                             "of the extract), mapiq (thematic maps of US states) or "
                              "mapwise (choropleths of the USA, India and China); for the "
                              "last two --extract, --tasks and --per-task do not apply")
     parser.add_argument("--extract", default="helsinki",
@@ -49,12 +53,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, type=Path,
                         help="dataset folder to write (new or empty; rerun the same command "
                              "to resume an interrupted build)")
-    parser.add_argument("--tasks", default=",".join(DEFAULT_TASKS),
+    parser.add_argument("--tasks", default=None,
                         help="comma-separated tasks out of " + ",".join(extract_tasks())
-                             + f" (default: {','.join(DEFAULT_TASKS)})")
+                             + f" (default: {','.join(DEFAULT_TASKS)}); with --suite frieda "
+                             "out of " + ",".join(suite_tasks("frieda")) + " or their "
+                             "relations (default: all six)")
     parser.add_argument("--per-task", type=_positive_int, default=DEFAULT_PER_TASK,
                         help="items per task, rounded up to whole scenarios (STMF gives 3 "
-                             f"items per map, RLE 2 per path; default: {DEFAULT_PER_TASK})")
+                             "items per map, RLE 2 per path; FRIEDA: questions per relation, "
+                             f"each one item per setting; default: {DEFAULT_PER_TASK})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                         help=f"seed of every random choice (default: {DEFAULT_SEED})")
     mfs = parser.add_argument_group("MFS distractors (--tasks mfs; see docs/mfs.md)")
@@ -67,6 +74,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mfs.add_argument("--clip-pretrained", default="openai",
                      help="open_clip pretrained tag or a local checkpoint file "
                           "(default: openai)")
+    frieda = parser.add_argument_group("FRIEDA (--suite frieda; see docs/frieda.md)")
+    frieda.add_argument("--frieda-setting", choices=SETTINGS, default=DEFAULT_SETTING,
+                        help="direct: each question with its own map(s); contextual: its "
+                             "map(s) hidden among distractor maps of the same city (7-12 "
+                             "maps, 9.5 on average, as in FRIEDA); both: one item of each "
+                             f"per question, to compare them (default: {DEFAULT_SETTING})")
     parser.add_argument("--workers", type=_positive_int, default=1,
                         help="processes that make scenarios, each with its own browser "
                              "(tile cache and database shared); the dataset is "
@@ -146,12 +159,17 @@ def run(args: argparse.Namespace) -> int:
         return _run_mapiq(args)
     if args.suite == "mapwise":
         return _run_mapwise(args)
-    tasks = parse_tasks(args.tasks)
+    if args.suite == "frieda":
+        tasks = parse_tasks(args.tasks or "all", suite="frieda")
+        options: dict[str, Any] | None = {SETTING_OPTION: args.frieda_setting}
+    else:
+        tasks = parse_tasks(args.tasks or ",".join(DEFAULT_TASKS))
+        options = _task_options(args, tasks)
     extract, source = resolve_source(args.extract, args.place, args.bbox)
     report = build_dataset(extract=extract, out=args.out, tasks=tasks,
                            per_task=args.per_task, seed=args.seed,
                            progress=not args.no_progress,
-                           task_options=_task_options(args, tasks),
+                           task_options=options,
                            workers=args.workers, extract_source=source)
     if report.already_complete:
         print(f"{args.out}: this dataset is already built (nothing to do)")

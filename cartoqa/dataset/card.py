@@ -62,7 +62,7 @@ def render_card(manifest: Mapping[str, Any]) -> str:
         f"- seed: {build.get('seed')}, tasks: {', '.join(build.get('tasks', []))}, "
         f"requested items per task: {build.get('per_task')}",
         "- software: " + ", ".join(f"{k} {v}" for k, v in versions.items()),
-        "- rebuild: `cartoqa build --extract <extract> --out DIR "
+        "- rebuild: `cartoqa build " + _suite_options(build) + "--extract <extract> --out DIR "
         f"--tasks {','.join(build.get('tasks', []))} --per-task {build.get('per_task')} "
         f"--seed {build.get('seed')}`",
         "",
@@ -110,3 +110,20 @@ def render_card(manifest: Mapping[str, Any]) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _suite_options(build: dict[str, Any]) -> str:
+    """``--suite frieda --frieda-setting S `` for a FRIEDA build, else nothing.
+
+    Examples
+    --------
+    >>> _suite_options({"tasks": ["frieda_border"], "task_options": {"frieda_setting": "both"}})
+    '--suite frieda --frieda-setting both '
+    >>> _suite_options({"tasks": ["mml"]})
+    ''
+    """
+    tasks = build.get("tasks") or []
+    if not tasks or not all(str(t).startswith("frieda_") for t in tasks):
+        return ""
+    setting = (build.get("task_options") or {}).get("frieda_setting")
+    return "--suite frieda " + (f"--frieda-setting {setting} " if setting else "")

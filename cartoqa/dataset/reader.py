@@ -7,6 +7,7 @@ building datasets is ``cartoqa build``'s business.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -111,8 +112,99 @@ def read_items(
     return parse_items(text.splitlines(), source=str(path), required=required)
 
 
+def item_images(item: Mapping[str, Any]) -> list[str]:
+    """The image paths of an item, relative to the dataset folder, in order.
+
+    An item names one image (``"image": "images/x.png"``) or several: a multi-map item
+    (FRIEDA) also has ``"images": [...]``, whose first entry is ``image``. Both may be
+    given; ``image`` comes first and repeats are dropped.
+
+    Parameters
+    ----------
+    item : mapping
+        One item.
+
+    Returns
+    -------
+    list of str
+        The paths, in order (empty when the item has none).
+
+    Examples
+    --------
+    >>> item_images({"image": "images/a.png"})
+    ['images/a.png']
+    >>> item_images({"images": ["images/a.png", "images/b.png"]})
+    ['images/a.png', 'images/b.png']
+    >>> item_images({"image": "images/a.png", "images": ["images/a.png", "images/c.png"]})
+    ['images/a.png', 'images/c.png']
+    """
+    out: list[str] = []
+    single = item.get("image")
+    if isinstance(single, str) and single:
+        out.append(single)
+    several = item.get("images")
+    if isinstance(several, Sequence) and not isinstance(several, str):
+        for path in several:
+            if isinstance(path, str) and path and path not in out:
+                out.append(path)
+    return out
+
+
+def images_list_problem(item: dict[str, Any]) -> str | None:
+    """Say what is wrong with a multi-map item's ``images`` list, if anything.
+
+    ``images`` is optional; when given, its first entry must be the item's ``image``
+    (so that readers of one image see the first map).
+
+    Parameters
+    ----------
+    item : dict
+        One item.
+
+    Returns
+    -------
+    str or None
+        One message, or ``None`` when the list is absent or right.
+
+    Examples
+    --------
+    >>> images_list_problem({"image": "images/a.png", "images": ["images/a.png", "images/b.png"]})
+    >>> images_list_problem({"image": "images/b.png", "images": ["images/a.png", "images/b.png"]})
+    "images[0] is 'images/a.png', not the item's image 'images/b.png'"
+    """
+    several = item.get("images")
+    if several is None or not isinstance(several, list) or not several:
+        return None  # absent, or a schema error reported already
+    if several[0] != item.get("image"):
+        return f"images[0] is {several[0]!r}, not the item's image {item.get('image')!r}"
+    return None
+
+
+def image_files(dataset: Path, item: dict[str, Any]) -> list[Path]:
+    """Return the paths of all of an item's images, checking each (see :func:`image_file`).
+
+    Parameters
+    ----------
+    dataset : pathlib.Path
+        The dataset folder.
+    item : dict
+        One item.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The image files, ``image`` first.
+
+    Raises
+    ------
+    CartoqaError
+        An image is missing or its path leaves the dataset folder.
+    """
+    return [_checked_image(dataset, item, rel) for rel in item_images(item)]
+
+
 def image_file(dataset: Path, item: dict[str, Any]) -> Path:
-    """Return the path of an item's image, checking that it exists inside the dataset.
+    """Return the path of an item's (first) image, checking that it exists inside the dataset.
 
     Parameters
     ----------
@@ -131,7 +223,10 @@ def image_file(dataset: Path, item: dict[str, Any]) -> Path:
     CartoqaError
         The image is missing or its path leaves the dataset folder.
     """
-    rel = str(item["image"])
+    return _checked_image(dataset, item, str(item["image"]))
+
+
+def _checked_image(dataset: Path, item: dict[str, Any], rel: str) -> Path:
     path = (dataset / rel).resolve()
     if not path.is_relative_to(dataset.resolve()):
         raise CartoqaError(f"item {item['id']} names an image outside the dataset: {rel}",

@@ -30,6 +30,7 @@ from cartoqa.dataset.files import (
     write_json_atomic,
     write_text_atomic,
 )
+from cartoqa.dataset.reader import images_list_problem, item_images
 from cartoqa.dataset.schema import item_errors
 from cartoqa.errors import CartoqaError
 
@@ -402,7 +403,7 @@ class DatasetWriter:
                 "the build produced items that do not validate: " + "; ".join(problems[:3]),
                 fix="this is a bug in cartoqa: please report it with the command line",
             )
-        referenced = {Path(it["image"]).name for it in items}
+        referenced = {Path(rel).name for it in items for rel in item_images(it)}
         for path in self.images.iterdir():
             if path.name not in referenced:
                 path.unlink()
@@ -410,7 +411,8 @@ class DatasetWriter:
         manifest = manifest_for(items)
         manifest["build"] = self.build_key
         manifest[CHECKSUMS_KEY] = dataset_checksums(self.out, items_text,
-                                                    (str(it["image"]) for it in items))
+                                                    (rel for it in items
+                                                     for rel in item_images(it)))
         write_json_atomic(self.out / MANIFEST_FILE, manifest)
         write_text_atomic(self.out / CARD_FILE, card_for(manifest))
         write_text_atomic(self.out / ITEMS_FILE, items_text)
@@ -427,6 +429,9 @@ def _item_problems(items: Iterable[dict[str, Any]], root: Path) -> Iterable[str]
         seen.add(item_id)
         for err in item_errors(item):
             yield f"{item_id} {err}"
-        image = item.get("image")
-        if isinstance(image, str) and not (root / image).is_file():
-            yield f"{item_id}: image {image} is missing"
+        for image in item_images(item):
+            if not (root / image).is_file():
+                yield f"{item_id}: image {image} is missing"
+        problem = images_list_problem(item)
+        if problem:
+            yield f"{item_id}: {problem}"

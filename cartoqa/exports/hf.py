@@ -6,7 +6,9 @@ Layout of the output folder::
     data/<task>-00000-of-00001.parquet         one split per task (sharded when large)
 
 Columns: ``id``, ``task``, ``request``, ``image`` (the ``Image`` feature holding the
-original PNG bytes and path), ``system_prompt``, ``question``, and ``options``,
+original PNG bytes and path), ``more_images`` (a multi-map item's further images, in
+order, as a list of ``Image``; empty for one-image items, so that no image is stored
+twice), ``system_prompt``, ``question``, and ``options``,
 ``answer``, ``strata``, ``provenance`` as JSON text (their shape differs per task).
 An export of a ``build-many`` folder (:mod:`cartoqa.exports.many`) has a ``city``
 column after ``id``. ``load_dataset("path/to/folder")`` gives a ``DatasetDict`` with
@@ -21,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset.reader import image_file, tasks_in
+from cartoqa.dataset.reader import image_files, item_images, tasks_in
 
 #: Columns stored as JSON text.
 JSON_COLUMNS: tuple[str, ...] = ("options", "answer", "strata", "provenance")
@@ -49,19 +51,22 @@ def features(*, city: bool = False) -> Any:
     datasets.Features
         Strings for the text and JSON columns, ``Image()`` for ``image``.
     """
-    from datasets import Features, Image, Value
+    from datasets import Features, Image, Sequence, Value
 
     spec: dict[str, Any] = {name: Value("string") for name in TEXT_COLUMNS}
     spec["image"] = Image()
+    spec["more_images"] = Sequence(Image())
     spec.update({name: Value("string") for name in JSON_COLUMNS})
-    order = ["id", "task", "request", "image", "system_prompt", "question", *JSON_COLUMNS]
+    order = ["id", "task", "request", "image", "more_images", "system_prompt", "question",
+             *JSON_COLUMNS]
     if city:
         spec["city"] = Value("string")
         order.insert(1, "city")
     return Features({name: spec[name] for name in order})
 
 
-def row_from_item(item: dict[str, Any], image_bytes: bytes) -> dict[str, Any]:
+def row_from_item(item: dict[str, Any], image_bytes: bytes,
+                  more_bytes: Sequence[bytes] = ()) -> dict[str, Any]:
     """Turn a dataset item and its image bytes into an exported row.
 
     Parameters
@@ -70,6 +75,8 @@ def row_from_item(item: dict[str, Any], image_bytes: bytes) -> dict[str, Any]:
         One item.
     image_bytes : bytes
         The item's image file.
+    more_bytes : sequence of bytes, optional
+        The files of a multi-map item's further images (``images[1:]``), in order.
 
     Returns
     -------
@@ -88,6 +95,8 @@ def row_from_item(item: dict[str, Any], image_bytes: bytes) -> dict[str, Any]:
         "task": str(item["task"]),
         "request": str(item.get("request") or ""),
         "image": {"bytes": image_bytes, "path": str(item["image"])},
+        "more_images": [{"bytes": data, "path": rel}
+                        for data, rel in zip(more_bytes, item_images(item)[1:], strict=True)],
         "system_prompt": str(item.get("system_prompt") or ""),
         "question": str(item["question"]),
     }
@@ -127,6 +136,10 @@ def item_from_row(row: dict[str, Any]) -> dict[str, Any]:
         "system_prompt": row["system_prompt"],
         "question": row["question"],
     }
+    more = [m.get("path") if isinstance(m, dict) else getattr(m, "filename", "")
+            for m in row.get("more_images") or []]
+    if more:
+        item["images"] = [path, *(str(p or "") for p in more)]
     for name in JSON_COLUMNS:
         text = row.get(name)
         item[name] = None if text is None else json.loads(text)
@@ -172,7 +185,8 @@ def shard_plan(sizes: Sequence[int], *, max_bytes: int = MAX_SHARD_BYTES) -> lis
 
 def _rows(dataset: Path, items: Sequence[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for item in items:
-        yield row_from_item(item, image_file(dataset, item).read_bytes())
+        first, *more = image_files(dataset, item)
+        yield row_from_item(item, first.read_bytes(), [p.read_bytes() for p in more])
 
 
 def write_split(dataset: Path, items: Sequence[dict[str, Any]], folder: Path,
@@ -200,7 +214,7 @@ def write_split(dataset: Path, items: Sequence[dict[str, Any]], folder: Path,
 
     feats = features(city=any("city" in item for item in items))
     schema = feats.arrow_schema
-    sizes = [image_file(dataset, item).stat().st_size for item in items]
+    sizes = [sum(p.stat().st_size for p in image_files(dataset, item)) for item in items]
     plan = shard_plan(sizes)
     names: list[str] = []
     for number, rows in enumerate(plan):
@@ -277,7 +291,8 @@ def dataset_card(
         "",
         "## Columns",
         "",
-        "`id`, `task`, `request`, `image` (the map image, PNG), `system_prompt`, "
+        "`id`, `task`, `request`, `image` (the map image, PNG), `more_images` (the "
+        "further maps of a multi-map item, in order; empty otherwise), `system_prompt`, "
         "`question` (the full user text shown to the model), and as JSON text: "
         "`options` (MFS letters to labels), `answer`, `strata`, `provenance`.",
         *(["", "`city`: the city of the item (one dataset of several cities; `id` is "
@@ -327,6 +342,9 @@ def strip_front_matter(text: str) -> str:
 def _feature_yaml(*, city: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for name, feature in features(city=city).items():
+        if type(feature).__name__ in ("Sequence", "List"):  # a list of images
+            out.append({"name": name, "sequence": "image"})
+            continue
         dtype = "image" if type(feature).__name__ == "Image" else "string"
         out.append({"name": name, "dtype": dtype})
     return out

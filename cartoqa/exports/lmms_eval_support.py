@@ -15,27 +15,29 @@ from cartoqa.exports.hf import item_from_row
 
 
 def doc_to_visual(doc: dict[str, Any]) -> list[Any]:
-    """Return the document's image as a one-element list of RGB PIL images.
+    """Return the document's images as a list of RGB PIL images, in order.
 
     Parameters
     ----------
     doc : dict
-        One row of the export, with ``image`` decoded (a PIL image) or raw
-        (``{"bytes": ..., "path": ...}``).
+        One row of the export, with ``image`` (and the ``more_images`` of a multi-map
+        item) decoded (PIL images) or raw (``{"bytes": ..., "path": ...}``).
 
     Returns
     -------
     list of PIL.Image.Image
-        The map image.
+        The map image, then the item's further maps.
     """
     import io
 
     from PIL import Image
 
-    image = doc["image"]
-    if isinstance(image, dict):
-        image = Image.open(io.BytesIO(image["bytes"]))
-    return [image.convert("RGB")]
+    out = []
+    for image in [doc["image"], *(doc.get("more_images") or [])]:
+        if isinstance(image, dict):
+            image = Image.open(io.BytesIO(image["bytes"]))
+        out.append(image.convert("RGB"))
+    return out
 
 
 def doc_to_text(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | None = None

@@ -7,7 +7,8 @@ items of each city in the order of the manifest, each with
 
 * ``city``: the city's name (a ``city`` column in every format);
 * ``id``: ``<city>/<id>`` (ids repeat from city to city: ``mml-0000`` in each);
-* ``image``: ``<city folder>/<image>``, relative to the build-many folder.
+* ``image`` (and each of ``images``, for a multi-map item): ``<city folder>/<image>``,
+  relative to the build-many folder.
 
 Each city's ``items.jsonl`` must still be the one the combined manifest records
 (its SHA-256), so an export never mixes a city rebuilt since with the others.
@@ -58,6 +59,8 @@ def city_item(item: dict[str, Any], city: str, folder: str) -> dict[str, Any]:
     out = dict(item)
     out["id"] = f"{city}/{item['id']}"
     out["image"] = f"{folder}/{item['image']}"
+    if isinstance(item.get("images"), list):  # a multi-map item (FRIEDA)
+        out["images"] = [f"{folder}/{path}" for path in item["images"]]
     out["city"] = city
     return out
 

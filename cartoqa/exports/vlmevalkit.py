@@ -7,6 +7,12 @@ integer), ``image`` (base64 of the image file), ``question``, ``answer``,
 ``A``... A TSV with option columns is a multiple-choice benchmark, one without is
 free-form VQA, so each task gets its own file: ``<NAME>_MFS.tsv`` with ``A``-``E``,
 the others without. cartoqa's ``id``, ``task`` and ``request`` columns come along.
+
+A multi-map item (FRIEDA) is written the way VLMEvalKit stores multi-image
+benchmarks: ``image`` holds a Python-literal list of the base64 images
+(``['iVBOR...', 'iVBOR...']``, read back with ``vlmeval.smp.toliststr``) and an
+``image_path`` column the list of their file names; a task's file has that column
+only when one of its items has several images.
 """
 
 from __future__ import annotations
@@ -18,19 +24,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset.reader import image_file, tasks_in
+from cartoqa.dataset.reader import image_files, item_images, tasks_in
 
 #: Option letters of MFS items.
 OPTION_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E")
 
 
-def columns_for(task: str, *, city: bool = False) -> list[str]:
+def columns_for(task: str, *, multi_image: bool = False, city: bool = False) -> list[str]:
     """Return the TSV header of a task's file.
 
     Parameters
     ----------
     task : str
         A task name.
+    multi_image : bool, optional
+        Some item of the task has several images: add the ``image_path`` column.
     city : bool, optional
         Add a last column ``city`` (exports of a ``build-many`` folder).
 
@@ -47,8 +55,9 @@ def columns_for(task: str, *, city: bool = False) -> list[str]:
     ['A', 'B', 'C', 'D', 'E']
     """
     options = list(OPTION_LETTERS) if task == "mfs" else []
-    return ["index", "image", "question", "answer", *options, "category", "l2-category",
-            "id", "task", "request", *(["city"] if city else [])]
+    paths = ["image_path"] if multi_image else []
+    return ["index", "image", *paths, "question", "answer", *options, "category",
+            "l2-category", "id", "task", "request", *(["city"] if city else [])]
 
 
 def categories(item: dict[str, Any]) -> tuple[str, str]:
@@ -84,7 +93,7 @@ def categories(item: dict[str, Any]) -> tuple[str, str]:
 def tsv_row(
     item: dict[str, Any],
     index: int,
-    image_bytes: bytes,
+    image_bytes: bytes | Sequence[bytes],
     answer_text: Callable[[dict[str, Any]], str],
 ) -> dict[str, Any]:
     """Build one TSV row.
@@ -95,8 +104,9 @@ def tsv_row(
         One item.
     index : int
         Its unique integer index.
-    image_bytes : bytes
-        The image file's bytes.
+    image_bytes : bytes or sequence of bytes
+        The image file's bytes, or those of each of a multi-map item's images in order
+        (then ``image`` is a list literal and ``image_path`` names the files).
     answer_text : callable
         Renders the item's answer as text (for MFS the letter is used instead).
 
@@ -106,9 +116,11 @@ def tsv_row(
         Column name to value.
     """
     category, l2 = categories(item)
+    several = [image_bytes] if isinstance(image_bytes, bytes) else list(image_bytes)
+    encoded = [base64.b64encode(b).decode("ascii") for b in several]
     row: dict[str, Any] = {
         "index": index,
-        "image": base64.b64encode(image_bytes).decode("ascii"),
+        "image": encoded[0] if len(encoded) == 1 else repr(encoded),
         "question": str(item["question"]),
         "category": category,
         "l2-category": l2,
@@ -116,6 +128,11 @@ def tsv_row(
         "task": str(item["task"]),
         "request": str(item.get("request") or ""),
     }
+    if len(encoded) > 1:
+        names = [Path(p).name for p in item_images(item)]
+        if "city" in item:  # file names repeat from city to city
+            names = [f"{item['city']}-{name}" for name in names]
+        row["image_path"] = repr(names)
     if "city" in item:
         row["city"] = str(item["city"])
     if item["task"] == "mfs":
@@ -180,7 +197,9 @@ def _rows(
     answer_text: Callable[[dict[str, Any]], str],
 ) -> Iterator[dict[str, Any]]:
     for index, item in enumerate(items):
-        yield tsv_row(item, index, image_file(dataset, item).read_bytes(), answer_text)
+        files = image_files(dataset, item)
+        data = files[0].read_bytes() if len(files) == 1 else [p.read_bytes() for p in files]
+        yield tsv_row(item, index, data, answer_text)
 
 
 def write_vlmevalkit(
@@ -216,7 +235,8 @@ def write_vlmevalkit(
         chosen = [item for item in items if str(item["task"]) == task]
         rows = _rows(dataset, chosen, answer_text)
         filename = f"{name}_{task.upper()}.tsv"
-        write_tsv(folder / filename,
-                  columns_for(task, city=any("city" in item for item in chosen)), rows)
+        multi = any(len(item_images(item)) > 1 for item in chosen)
+        city = any("city" in item for item in chosen)
+        write_tsv(folder / filename, columns_for(task, multi_image=multi, city=city), rows)
         files[task] = filename
     return files

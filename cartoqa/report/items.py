@@ -11,6 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from cartoqa.dataset.reader import item_images  # noqa: F401  (re-exported)
+
 Outcome = Literal["correct", "wrong", "invalid"]
 
 #: The outcomes a report filters by, in display order.
@@ -19,44 +21,6 @@ OUTCOMES: tuple[Outcome, ...] = ("correct", "wrong", "invalid")
 #: An RLE answer within this relative error of the true length is shown as correct.
 #: This is a display threshold of the report only; RLE is scored by its error metrics.
 RLE_TOLERANCE_PCT = 10.0
-
-
-def item_images(item: Mapping[str, Any]) -> list[str]:
-    """The image paths of an item, relative to the dataset folder.
-
-    An item names one image (``"image": "images/x.png"``) or several
-    (``"images": ["images/a.png", "images/b.png"]``); both may be given, in which
-    case ``image`` comes first and repeats are dropped.
-
-    Parameters
-    ----------
-    item : mapping
-        One item.
-
-    Returns
-    -------
-    list of str
-        The paths, in order (empty when the item has none).
-
-    Examples
-    --------
-    >>> item_images({"image": "images/a.png"})
-    ['images/a.png']
-    >>> item_images({"images": ["images/a.png", "images/b.png"]})
-    ['images/a.png', 'images/b.png']
-    >>> item_images({"image": "images/a.png", "images": ["images/a.png", "images/c.png"]})
-    ['images/a.png', 'images/c.png']
-    """
-    out: list[str] = []
-    single = item.get("image")
-    if isinstance(single, str) and single:
-        out.append(single)
-    several = item.get("images")
-    if isinstance(several, Sequence) and not isinstance(several, str):
-        for path in several:
-            if isinstance(path, str) and path and path not in out:
-                out.append(path)
-    return out
 
 
 def _number(value: Any) -> str:

@@ -20,10 +20,10 @@ from typing import Any, Literal
 
 from PIL import Image
 
-from cartoqa.dataset.reader import read_items, tasks_in
+from cartoqa.dataset.reader import item_images, read_items, tasks_in
 from cartoqa.errors import CartoqaError
 from cartoqa.report import output
-from cartoqa.report.items import answer_text, item_images, outcome
+from cartoqa.report.items import answer_text, outcome
 from cartoqa.report.overlay import overlay_shapes
 from cartoqa.report.pages import overview_page, task_page
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from cartoqa.dataset.reader import image_file, image_mime, read_items
+from cartoqa.dataset.reader import image_files, image_mime, read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.runner.client import (
     Answer,
@@ -240,7 +240,7 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
     selected, todo = select_items(items, answered_ids, limit=config.limit)
     summary = RunSummary(out=out, selected=len(selected),
                          already_answered=len(selected) - len(todo))
-    images = {str(item["id"]): image_file(dataset, item) for item in todo}
+    images = {str(item["id"]): image_files(dataset, item) for item in todo}
     if not todo:
         return summary
 
@@ -251,9 +251,10 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
     def answer(item: dict[str, Any]) -> Answer:
         if stop.is_set():
             raise CancelledError()
-        path = images[str(item["id"])]
+        urls = [image_data_url(path.read_bytes(), image_mime(path))
+                for path in images[str(item["id"])]]  # a multi-map item sends all, in order
         payload = build_payload(item, model=config.model,
-                                image_url=image_data_url(path.read_bytes(), image_mime(path)),
+                                image_url=urls[0] if len(urls) == 1 else urls,
                                 max_tokens=config.max_tokens)
         return client.complete(payload)
 

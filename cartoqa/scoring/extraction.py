@@ -98,7 +98,11 @@ def extraction_messages(item: Mapping[str, Any], response: str) -> list[dict[str
         A system and a user message (text only: the image is not sent).
     """
     key = (str(item.get("task")), str(item.get("request")))
-    wanted = TASK_FORMATS.get(key, "the answer")
+    from cartoqa.tasks.registry import request_spec
+
+    declared = request_spec(*key)
+    wanted = (declared[1].extract_format if declared and declared[1].extract_format
+              else TASK_FORMATS.get(key, "the answer"))
     user = (f"Question:\n{item.get('question', '')}\n\n"
             f"Response:\n<<<\n{response}\n>>>\n\n"
             f"Write the response's final answer as {wanted}, or NONE.")

@@ -115,6 +115,15 @@ def aggregate_correct(records: list[Record]) -> Aggregate:
     return {"accuracy": _pair(accuracy(every), accuracy(valid))}, []
 
 
+def measure_frieda(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
+    """Per-item measure of a FRIEDA answer: ``correct`` by FRIEDA's rules (a distance
+    within 20%, a direction or one of its two neighbours, the same names;
+    :func:`cartoqa.metrics.frieda.frieda_correct`)."""
+    from cartoqa.metrics.frieda import frieda_correct
+
+    return {"correct": frieda_correct(record.answer, record.result)}
+
+
 def measure_presence(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
     """Per-item measure of a yes/no answer: ``correct``."""
     return {"correct": bool(record.value["present"]) == bool(record.answer.get("present"))}

@@ -71,6 +71,14 @@ SUITES: dict[str, dict[str, str]] = {
         "mapwise_range": "cartoqa.tasks.mapwise.ranges",
         "mapwise_rank": "cartoqa.tasks.mapwise.rank",
     },
+    "frieda": {
+        "frieda_border": "cartoqa.tasks.frieda.border",
+        "frieda_equal": "cartoqa.tasks.frieda.equal",
+        "frieda_intersect": "cartoqa.tasks.frieda.intersect",
+        "frieda_within": "cartoqa.tasks.frieda.within",
+        "frieda_distance": "cartoqa.tasks.frieda.distance",
+        "frieda_orientation": "cartoqa.tasks.frieda.orientation",
+    },
 }
 
 #: Task name -> module declaring it (``SPEC``), every suite in dataset order: the one list
@@ -97,8 +105,9 @@ def extract_tasks() -> list[str]:
     """Return the tasks ``cartoqa build --tasks`` makes from an OSM extract, in order.
 
     Those of the CartoMapQA suite (and any task registered in :data:`TASK_MODULES` under
-    no suite); the other suites have their own builders (``cartoqa build --suite mapiq``,
-    ``--suite mapwise``).
+    no suite); the other suites are chosen with ``cartoqa build --suite``: MapIQ and
+    MapWise have their own builders, FRIEDA's tasks (:func:`suite_tasks`) go through the
+    same extract builder as these.
 
     Examples
     --------
@@ -112,13 +121,30 @@ def extract_tasks() -> list[str]:
 DEFAULT_TASKS: tuple[str, ...] = ("stmf", "mtmf", "rle", "mml", "srn")
 
 
-def parse_tasks(text: str) -> list[str]:
+def suite_tasks(suite: str) -> list[str]:
+    """Return the tasks of a suite, in dataset order.
+
+    Examples
+    --------
+    >>> suite_tasks("frieda")[:2]
+    ['frieda_border', 'frieda_equal']
+    """
+    if suite == "cartomapqa":
+        return extract_tasks()
+    return list(SUITES.get(suite, {}))
+
+
+def parse_tasks(text: str, suite: str = "cartomapqa") -> list[str]:
     """Parse a comma-separated task list into known task names, in dataset order.
 
     Parameters
     ----------
     text : str
-        For example ``"mml,srn"``; ``"all"`` means every task in :func:`extract_tasks`.
+        For example ``"mml,srn"``; ``"all"`` means every task in :func:`extract_tasks`
+        (or in the suite).
+    suite : str, optional
+        The suite whose tasks are known (default: the CartoMapQA tasks); a FRIEDA task
+        may be named by its relation (``border`` for ``frieda_border``).
 
     Returns
     -------
@@ -134,9 +160,13 @@ def parse_tasks(text: str) -> list[str]:
     --------
     >>> parse_tasks("srn, mml,srn")
     ['mml', 'srn']
+    >>> parse_tasks("distance,frieda_border", suite="frieda")
+    ['frieda_border', 'frieda_distance']
     """
-    known = extract_tasks()
+    known = suite_tasks(suite)
     names = [t.strip().lower() for t in text.split(",")]
+    if suite == "frieda":
+        names = [n if n in known or n == "all" else f"frieda_{n}" for n in names]
     if names == ["all"]:
         return list(known)
     unknown = [t for t in names if t not in known]

@@ -120,6 +120,17 @@ class BuildContext:
         #: Candidate scenarios rejected, by ``(task, reason)`` (see :meth:`reject`).
         self.rejections: Counter[tuple[str, str]] = Counter()
         self._naive_graph: nx.MultiDiGraph | None = None
+        self._closers: list[Any] = []
+
+    def on_close(self, close: Any) -> None:
+        """Call ``close()`` when the build closes the context (a task's own renderer).
+
+        Parameters
+        ----------
+        close : callable
+            Called once, before the shared renderer and tiles are closed.
+        """
+        self._closers.append(close)
 
     def reject(self, task: str, reason: str) -> None:
         """Count one rejected candidate scenario of ``task`` (the build logs the counts).
@@ -186,6 +197,8 @@ class BuildContext:
 
     def close(self) -> None:
         """Stop the browser and the tile pipeline if they were started."""
+        while self._closers:
+            self._closers.pop()()
         if self._renderer is not None:
             self._renderer.close()
             self._renderer = None

@@ -8,8 +8,8 @@ the map's zoom and turn). Plans come from the clear relations of
 relation to it (so no drawn distractor is ambiguous), and exactly the features named
 in the answer satisfy the asked relation.
 
-Not yet wired into ``cartoqa build``: ``scripts/frieda_preview.py`` renders plans with
-:class:`renderers.frieda_map.FriedaMapRenderer` for review.
+``cartoqa build --suite frieda`` (:mod:`cartoqa.tasks.frieda`) renders them and keeps
+those whose maps show what the question needs.
 """
 
 from __future__ import annotations
@@ -93,6 +93,10 @@ class QuestionPlan:
         One per image.
     meta : dict
         What the answer rests on (measures, pairs) for provenance.
+    contextual : str
+        The same question in the contextual setting, where its maps are shown among
+        distractor maps of the same city: it names no map by number, the reader must
+        find the map(s) by the features their legends name.
     """
 
     relation: str
@@ -100,6 +104,7 @@ class QuestionPlan:
     answer: dict[str, Any]
     maps: tuple[MapPlan, ...]
     meta: dict[str, Any] = field(default_factory=dict)
+    contextual: str = ""
 
     @property
     def map_count(self) -> str:
@@ -201,11 +206,6 @@ def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: r
         cands = tuple(feats[k] for k in picks)
         verb = {"border": "borders", "within": "lies entirely within",
                 "intersect": "partly overlaps"}[relation]
-        prompt = (
-            f"The legend names the features drawn on the map{'s' if multi else ''}. "
-            f"Which of the features other than {subject.name} {verb} {_describe(subject)}, "
-            f"drawn in red{' on map 1' if multi else ''}? Answer with its name."
-        )
         maps: tuple[MapPlan, ...]
         if multi:
             maps = (
@@ -213,13 +213,31 @@ def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: r
                 MapPlan(cands, tuple(c.name for c in cands), context=(subject,),
                         first_color=1),
             )
-            prompt = prompt.replace("drawn in red on map 1", "drawn in red on map 1; the "
-                                    "candidates are drawn on map 2")
+            same_place = (f"shows the same place (its scale and turn may differ), with "
+                          f"{len(cands)} other features named in its legend "
+                          f"({subject.name} is not drawn there)")
+            prompt = (f"Map 1 draws {_describe(subject)} in red. Map 2 {same_place}. "
+                      f"Which of these {len(cands)} features {verb} {subject.name}? "
+                      "Answer with its name.")
+            contextual = (f"One of the maps draws {_describe(subject)} alone in red; another "
+                          f"{same_place}. Which of these {len(cands)} features {verb} "
+                          f"{subject.name}? Answer with its name.")
         else:
             maps = (MapPlan((subject, *cands), (subject.name, *(c.name for c in cands))),)
+            prompt = (
+                "The legend names the features drawn on the map. "
+                f"Which of the features other than {subject.name} {verb} "
+                f"{_describe(subject)}, drawn in red? Answer with its name."
+            )
+            contextual = (
+                f"Find the map that draws {_describe(subject)} in red. Which of the other "
+                f"features named in that map's legend {verb} {subject.name}? Answer with "
+                "its name."
+            )
         plans.append(QuestionPlan(
             relation, prompt, {"type": "textual", "names": [feats[pick_true].name]}, maps,
             {"subject": subject.key, "relations": {k: others[k] for k in picks}},
+            contextual=contextual,
         ))
     return plans
 
@@ -264,17 +282,23 @@ def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random
         order = [subject, other]
         rng.shuffle(order)
         letter = "A" if order[0] is subject else "B"
+        # map 2 is always turned (45-270 degrees); its zoom may equal map 1's
         prompt = (
-            f"Map 1 outlines {subject.name} in red. Map 2 outlines two areas, A and B, at "
-            "another scale and orientation. Which of them covers exactly the same ground "
-            f"as {subject.name}? Answer A or B."
+            f"Map 1 outlines {subject.name} in red. Map 2 outlines two areas, A and B, on "
+            "a turned map, perhaps at another scale. Which of them covers exactly the same "
+            f"ground as {subject.name}? Answer A or B."
+        )
+        contextual = (
+            f"One of the maps outlines {subject.name} in red. Another outlines two areas, "
+            "Area A and Area B, on a turned map, perhaps at another scale. Which of them "
+            f"covers exactly the same ground as {subject.name}? Answer A or B."
         )
         plans.append(QuestionPlan(
             "equal", prompt, {"type": "textual", "names": [letter]},
             (MapPlan((subject,), (subject.name,)),
              MapPlan(tuple(order), ("Area A", "Area B"),
                      angle_deg=rng.choice([45.0, 120.0, 270.0]), first_color=1)),
-            {"subject": subject.key, "other": other.key},
+            {"subject": subject.key, "other": other.key}, contextual=contextual,
         ))
     return plans
 
@@ -334,6 +358,9 @@ def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: 
                 {"type": "distance", "meters": round(d.meters, 1)},
                 (MapPlan((a, b), (a.name, b.name)),),
                 {"radii_m": [d.radius_a_m, d.radius_b_m]},
+                contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
+                            "dot). Using its scale bar, how far apart are they in a "
+                            "straight line? Answer in metres."),
             ))
         elif made["orientation"] < count and o.clear:
             made["orientation"] += 1
@@ -347,5 +374,10 @@ def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: 
                 {"type": "cardinal", "direction": o.direction},
                 (MapPlan((a, b), (a.name, b.name), angle_deg=angle),),
                 {"bearing_deg": round(o.bearing_deg, 2), "spread_deg": round(o.spread_deg, 2)},
+                contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
+                            "dot); it may be turned: use its compass. In which direction is "
+                            f"{a.name} from {b.name}? Answer with one of the eight compass "
+                            "directions (north, north-east, east, south-east, south, "
+                            "south-west, west, north-west)."),
             ))
     return plans

@@ -13,9 +13,16 @@ def _template(name: str) -> Template:
     return Template(asset_path("prompts", f"{name}.txt").read_text("utf-8").strip())
 
 
-def system_prompt() -> str:
-    """Return the system prompt shared by every item."""
-    return _template("system").substitute()
+def system_prompt(name: str = "system") -> str:
+    """Return a system prompt: the one shared by the single-map tasks by default.
+
+    Parameters
+    ----------
+    name : str, optional
+        Template name: ``"system"`` (one screenshot), ``"system_frieda"`` (one or more
+        maps with legends, scale bars and compasses).
+    """
+    return _template(name).substitute()
 
 
 def prompt(name: str, **values: object) -> str:

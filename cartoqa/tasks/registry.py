@@ -7,7 +7,7 @@ depend on the task modules (which import the rendering stack) when it is importe
 >>> [spec.name for spec in task_specs()][:7]
 ['mfs', 'stmf', 'mtmf', 'rle', 'mml', 'srn', 'mapiq_rv']
 >>> sorted({spec.suite for spec in task_specs()})
-['cartomapqa', 'mapiq', 'mapwise']
+['cartomapqa', 'frieda', 'mapiq', 'mapwise']
 >>> request_spec("stmf", "count")[1].metrics
 ('rmse', 'mae', 'r2', 'accuracy')
 """

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from cartoqa.parsing.result import ParseResult
     from cartoqa.scoring.records import ConnectivityChecker, Record
 
-#: The suite of the CartoMapQA tasks (the others: MapIQ, then MapWise, FRIEDA).
+#: The suite of the CartoMapQA tasks (the others: MapIQ, MapWise, FRIEDA).
 CARTOMAPQA = "cartomapqa"
 
 #: ``parse(item, text)``: a model's response to an item, read into the answer's shape.
@@ -76,6 +76,10 @@ class RequestSpec:
     section : str, optional
         Key of the scoring section in reports; default the task name when the task has
         one request, else ``"task/request"``.
+    extract_format : str, optional
+        The answer format the optional LLM extractor (``cartoqa score
+        --extractor-endpoint``) is asked for, e.g. ``"one distance with its unit"``;
+        empty: the extractor's own table, else "the answer".
     """
 
     name: str
@@ -90,6 +94,7 @@ class RequestSpec:
     extra_strata: tuple[tuple[str, ...], ...] = ()
     uses_connectivity: bool = False
     section: str | None = None
+    extract_format: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,7 +132,8 @@ class TaskSpec:
     sample_strata, sample_options : dict, optional
         Strata and options of the sample items built for the self-checks.
     suite : str
-        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``, ``"mapwise"``); the key of
+        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``, ``"mapwise"``,
+        ``"frieda"``); the key of
         :data:`cartoqa.tasks.SUITES` it is registered under.
     title : str
         The source benchmark's own name of the task (MapIQ's ``"Retrieve Value"``, used

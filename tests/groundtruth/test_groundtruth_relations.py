@@ -151,6 +151,8 @@ SQUARE = box(0, 0, 100, 100)  # 10,000 m2
         (box(100, 50, 200, 150), "border"),  # shared 50 m (+2 m snap) >= 40
         (box(100, 75, 200, 175), None),  # shared 25 m (+2 m snap) < 40
         (box(100, 100, 200, 200), None),  # corners touch
+        (box(101.9, 0, 200, 100), "border"),  # 1.9 m apart: within BORDER_SNAP_M = 2
+        (box(102.5, 0, 200, 100), None),  # 2.5 m apart: not shared, not 20 m apart
         (box(110, 0, 200, 100), None),  # 10 m gap < 20
         (box(120, 0, 200, 100), "disjoint"),  # 20 m gap
     ],
@@ -170,6 +172,9 @@ def test_equal_and_unequal_margins() -> None:
     ("line", "expected"),
     [
         (LineString([(10, 50), (104, 50)]), "within"),  # inside the area grown by 5 m
+        (LineString([(10, 50), (104.9, 50)]), "within"),  # 4.9 m out: LINE_AREA_TOLERANCE_M
+        # 6 m out: not within the grown area, 6 / 96 = 6% outside < 10%: not intersect
+        (LineString([(10, 50), (106, 50)]), None),
         (LineString([(10, 50), (130, 50)]), "intersect"),  # 85 m inside, 25 m outside
         (LineString([(-100, 50), (40, 50)]), "intersect"),  # 35 m inside the shrunk area
         (LineString([(-100, 50), (25, 50)]), None),  # only 20 m inside the shrunk area

@@ -273,7 +273,7 @@ def write_items_dataset(
     root : pathlib.Path
         Folder to create (must not hold a dataset already).
     items : list of dict
-        Items sorted by id, their ``image`` under ``images/``.
+        Items sorted by id, their ``image`` (and ``images``) under ``images/``.
     image_size : tuple of int
         Width and height of each PNG in pixels.
 
@@ -282,10 +282,16 @@ def write_items_dataset(
     pathlib.Path
         ``root``, holding ``items.jsonl``, ``images/``, ``manifest.json``, ``README.md``.
     """
-    (root / "images").mkdir(parents=True, exist_ok=True)
-    for index, item in enumerate(items):
-        _write_png(root / item["image"], index, image_size)
+    from cartoqa.dataset.reader import item_images
     from cartoqa.dataset.writer import dataset_checksums
+
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    index = 0
+    for item in items:
+        for rel in item_images(item):  # a multi-map item's every image
+            if not (root / rel).is_file():
+                _write_png(root / rel, index, image_size)
+                index += 1
 
     items_text = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
     (root / "items.jsonl").write_text(items_text, encoding="utf-8")
@@ -297,7 +303,8 @@ def write_items_dataset(
         "image_sizes": {task: list(image_size) for task in sorted({i["task"] for i in items})},
         "counts": count_items(items),
         # as the writer records them, so that ``cartoqa validate`` can detect edits
-        "checksums": dataset_checksums(root, items_text, sorted({i["image"] for i in items})),
+        "checksums": dataset_checksums(root, items_text,
+                                       sorted({r for i in items for r in item_images(i)})),
     }
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     (root / "README.md").write_text(

@@ -20,7 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from cartoqa.dataset.reader import image_mime, read_items
+from cartoqa.dataset.reader import image_mime, item_images, read_items
 
 
 @dataclass
@@ -37,7 +37,7 @@ class RequestLog:
 class ServerState:
     """Shared state: expectations, faults and what happened."""
 
-    by_key: dict[tuple[str, str], dict[str, Any]]
+    by_key: dict[tuple[str, tuple[str, ...]], dict[str, Any]]
     answer_text: Callable[[dict[str, Any]], str]
     model: str
     api_key: str | None
@@ -50,6 +50,8 @@ class ServerState:
     problems: list[str] = field(default_factory=list)
     in_flight: int = 0
     max_in_flight: int = 0
+    #: question text -> number of images its request carried
+    images_seen: dict[str, int] = field(default_factory=dict)
 
 
 def _make_handler(state: ServerState) -> type[BaseHTTPRequestHandler]:
@@ -100,11 +102,15 @@ def _make_handler(state: ServerState) -> type[BaseHTTPRequestHandler]:
             messages = body.get("messages", [])
             user = messages[-1]["content"] if messages else []
             texts = [p["text"] for p in user if p.get("type") == "text"]
-            urls = [p["image_url"]["url"] for p in user if p.get("type") == "image_url"]
-            if len(texts) != 1 or len(urls) != 1:
-                self._problem("user message must hold one text and one image")
+            urls = tuple(p["image_url"]["url"] for p in user if p.get("type") == "image_url")
+            # one image then the question; several: "Map k:" before each, then the question
+            labels = [f"Map {k}:" for k in range(1, len(urls) + 1)] if len(urls) > 1 else []
+            if not urls or texts[:-1] != labels:
+                self._problem("user message must hold the images (each after 'Map k:' when "
+                              "several) and one question")
                 return
-            item = state.by_key.get((texts[0], urls[0]))
+            state.images_seen[texts[-1]] = len(urls)
+            item = state.by_key.get((texts[-1], urls))
             if item is None:
                 self._problem("question and image match no item")
                 return
@@ -199,12 +205,14 @@ class ChatServer:
         delay_s: float = 0.0,
         slow_s: float = 1.5,
     ) -> None:
-        by_key: dict[tuple[str, str], dict[str, Any]] = {}
+        by_key: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
         for item in read_items(dataset):
-            path = dataset / item["image"]
-            url = f"data:{image_mime(path)};base64,"
-            url += base64.b64encode(path.read_bytes()).decode("ascii")
-            by_key[(item["question"], url)] = item
+            urls = []
+            for rel in item_images(item):
+                path = dataset / rel
+                urls.append(f"data:{image_mime(path)};base64,"
+                            + base64.b64encode(path.read_bytes()).decode("ascii"))
+            by_key[(item["question"], tuple(urls))] = item
         self.state = ServerState(by_key=by_key, answer_text=answer_text, model=model,
                                  api_key=api_key, faults=dict(faults or {}),
                                  delay_s=delay_s, slow_s=slow_s)

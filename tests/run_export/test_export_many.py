@@ -107,3 +107,18 @@ def test_a_city_changed_since_build_many_is_refused(
     err = capsys.readouterr().err
     assert "tartu/items.jsonl of" in err and "changed since build-many" in err
     assert not target.exists()
+
+
+def test_a_multi_map_item_of_a_city_keeps_its_maps_apart() -> None:
+    from cartoqa.dataset.reader import item_images
+    from cartoqa.exports.vlmevalkit import tsv_row
+
+    item = {"id": "frieda-0007", "task": "frieda_equal", "question": "q",
+            "image": "images/a.png", "images": ["images/a.png", "images/b.png"]}
+    out = city_item(item, "kotka", "kotka")
+    assert item_images(out) == ["kotka/images/a.png", "kotka/images/b.png"]
+    assert item["images"] == ["images/a.png", "images/b.png"]  # the city's item is untouched
+    row = tsv_row(out, 0, [b"a", b"b"], lambda it: "")
+    # VLMEvalKit writes the maps under these names: another city's a.png must not clash
+    assert row["image_path"] == repr(["kotka-a.png", "kotka-b.png"])
+    assert row["city"] == "kotka"

@@ -1,0 +1,434 @@
+"""FRIEDA scenarios: one question per slot, its maps rendered and verified, its items.
+
+Every FRIEDA task (one per relation, :data:`RELATIONS`) shares this sampler. ``prepare``
+reads the extract's named features once per build (:mod:`groundtruth.named_features`,
+:mod:`groundtruth.relation_pairs`), makes the relation's question plans
+(:mod:`cartoqa.tasks.frieda_questions`) and shuffles them with the seed; slot *k* tries
+the plans ``k + attempt * stride`` (never shared by two slots), renders each map and
+keeps the first plan whose maps all show what the question needs
+(:func:`cartoqa.tasks.frieda.maps.render_map`).
+
+Settings (``cartoqa build --suite frieda --frieda-setting``): ``direct`` items carry the
+question's own maps; ``contextual`` items show them among distractor maps of the same
+city (:data:`CONTEXT_MAPS`: 7 to 12 maps, 9.5 on average, as in FRIEDA), drawn from a
+pool planned once per build and shared by every item (each image written once);
+``both`` makes the two items of every question, so a report compares the settings on
+the same questions.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from cartoqa.errors import CartoqaError
+from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.frieda.maps import (
+    POOL_ZOOM,
+    REJECT_REASONS,
+    PoolMap,
+    RenderedMap,
+    clear_of,
+    plan_pool,
+    render_map,
+    render_pool_map,
+)
+from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
+from cartoqa.tasks.frieda_questions import (
+    QuestionPlan,
+    equal_plans,
+    point_plans,
+    topological_plans,
+)
+from cartoqa.tasks.prompts import prompt, system_prompt
+from groundtruth import relations as rel
+from groundtruth.named_features import NamedFeature
+
+#: FRIEDA's six relations, one task each (``frieda_<relation>``), in dataset order.
+RELATIONS: tuple[str, ...] = ("border", "equal", "intersect", "within", "distance",
+                              "orientation")
+#: The topological relations asked as "which of the drawn features ...".
+TOPOLOGICAL: tuple[str, ...] = ("border", "intersect", "within")
+#: The answer type (request) of each relation.
+ANSWER_TYPE: dict[str, str] = {"border": "textual", "equal": "textual",
+                               "intersect": "textual", "within": "textual",
+                               "distance": "distance", "orientation": "cardinal"}
+#: Topological questions of slot ``k`` use two maps when ``k % MULTI_EVERY == MULTI_EVERY - 1``.
+MULTI_EVERY = 3
+#: Question plans tried per slot.
+MAX_ATTEMPTS = 4
+#: Fewest and most maps of a contextual item (uniform: 9.5 on average, as in FRIEDA).
+CONTEXT_MAPS: tuple[int, int] = (7, 12)
+#: A border question's clearly-apart distractors are at least this far from the subject
+#: on the ground: a block across a street (about 20-30 m) is a neighbour in everyday
+#: speech, so it would be a second "bordering" answer. (``DISJOINT_MIN_GAP_M`` = 20 m is
+#: enough for within and intersect, which no reader confuses with "apart".)
+BORDER_DISTRACTOR_MIN_GAP_M = 40.0
+#: Distractor maps planned per build (shared by every contextual item).
+POOL_SIZE = 24
+#: A distractor map draws nothing within this distance of a question's features, and is
+#: not centred closer than this to them.
+CONTEXT_MIN_GAP_M = 100.0
+
+
+def task_name(relation: str) -> str:
+    """The task of a relation.
+
+    Examples
+    --------
+    >>> task_name("border")
+    'frieda_border'
+    """
+    return f"frieda_{relation}"
+
+
+def setting_of(ctx: BuildContext) -> str:
+    """The build's setting (``direct``, ``contextual`` or ``both``)."""
+    setting = str(ctx.options.get(SETTING_OPTION, DEFAULT_SETTING))
+    if setting not in SETTINGS:
+        raise CartoqaError(f"unknown FRIEDA setting {setting!r}",
+                           fix="choose --frieda-setting " + ", ".join(SETTINGS))
+    return setting
+
+
+@dataclass
+class Shared:
+    """What the six tasks share in one build (``ctx.shared``)."""
+
+    features: list[NamedFeature]
+    pairs: list[Any]
+    frame: rel.LocalFrame
+    pool: list[PoolMap]
+    #: pool map index -> PNG bytes (rendered here), ``True`` (already written) or a
+    #: rejection reason key.
+    pool_images: dict[int, bytes | bool | str] = field(default_factory=dict)
+
+
+def _shared(ctx: BuildContext) -> Shared:
+    key = "frieda"
+    if key not in ctx.shared:
+        from groundtruth.named_features import load_named_features
+        from groundtruth.relation_pairs import topological_pairs
+
+        feats = load_named_features(ctx.extract)
+        if not feats:
+            raise CartoqaError(f"extract {ctx.extract.name} has no named features",
+                               fix="use an extract of a town (FRIEDA asks about named places)")
+        pairs = topological_pairs(feats, include_disjoint=True)
+        frame = rel.LocalFrame.around([f.geometry for f in feats])
+        pool = plan_pool(feats, rng=slot_rng(ctx.seed, "frieda", "pool"), size=POOL_SIZE)
+        ctx.shared[key] = Shared(feats, pairs, frame, pool)
+    shared: Shared = ctx.shared[key]
+    return shared
+
+
+def _renderer(ctx: BuildContext) -> Any:
+    key = "frieda_renderer"
+    if key not in ctx.shared:
+        from renderers.frieda_map import FriedaMapRenderer
+
+        renderer = FriedaMapRenderer(ctx.tiles(), assets_dir=ctx.assets_dir)
+        ctx.shared[key] = renderer
+        ctx.on_close(renderer.close)
+    return ctx.shared[key]
+
+
+@dataclass
+class FriedaState:
+    """The question plans of one relation, shuffled with the seed.
+
+    Attributes
+    ----------
+    relation : str
+        The relation.
+    single, multi : list of QuestionPlan
+        One-map and two-map plans.
+    """
+
+    relation: str
+    single: list[QuestionPlan]
+    multi: list[QuestionPlan]
+
+
+def prepare(ctx: BuildContext, relation: str) -> FriedaState:
+    """Make a relation's question plans (once per build).
+
+    Parameters
+    ----------
+    ctx : BuildContext
+        The build.
+    relation : str
+        One of :data:`RELATIONS`.
+
+    Returns
+    -------
+    FriedaState
+        The plans; empty lists when the extract supports none (the task then ends
+        short, with the reason in the manifest).
+    """
+    setting_of(ctx)  # refuse an unknown setting before anything is rendered
+    shared = _shared(ctx)
+    name = task_name(relation)
+    rng = slot_rng(ctx.seed, name, "plans")
+    single: list[QuestionPlan] = []
+    multi: list[QuestionPlan] = []
+    if relation in TOPOLOGICAL:
+        single = topological_plans(shared.pairs, relation, rng=rng)
+        multi = topological_plans(shared.pairs, relation, rng=rng, multi=True)
+    elif relation == "equal":
+        multi = equal_plans(shared.features, rng=rng)
+    else:
+        count = slot_stride(ctx.per_task, 1) * MAX_ATTEMPTS
+        single = [p for p in point_plans(shared.features, rng=rng, count=count)
+                  if p.relation == relation]
+    rng.shuffle(single)
+    rng.shuffle(multi)
+    return FriedaState(relation, single, multi)
+
+
+def _candidates(state: FriedaState, slot: int, per_task: int) -> tuple[list[QuestionPlan],
+                                                                       list[int]]:
+    """The plans slot ``slot`` may try, by index into its list (never another slot's)."""
+    stride = slot_stride(per_task, 1)
+    if state.relation == "equal":
+        return state.multi, [slot + a * stride for a in range(MAX_ATTEMPTS)]
+    if state.relation not in TOPOLOGICAL:
+        return state.single, [slot + a * stride for a in range(MAX_ATTEMPTS)]
+    groups, pos = divmod(slot, MULTI_EVERY)
+    if pos == MULTI_EVERY - 1:  # every third slot: two maps
+        step = -(-stride // MULTI_EVERY)
+        return state.multi, [groups + a * step for a in range(MAX_ATTEMPTS)]
+    step = -(-stride * (MULTI_EVERY - 1) // MULTI_EVERY)
+    index = groups * (MULTI_EVERY - 1) + pos
+    return state.single, [index + a * step for a in range(MAX_ATTEMPTS)]
+
+
+def _gaps(plan: QuestionPlan, frame: rel.LocalFrame) -> tuple[NamedFeature | None, list[float]]:
+    """The subject of a topological question and its gaps to clearly-apart candidates."""
+    if plan.relation not in TOPOLOGICAL:
+        return None, []
+    subject = plan.maps[0].features[0]
+    sm = frame.to_metric(subject.geometry)
+    gaps = [sm.distance(frame.to_metric(f.geometry)) for f in plan.maps[-1].features
+            if plan.meta["relations"].get(f.key) == "disjoint"]
+    return subject, gaps
+
+
+def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] | str:
+    """Render every map of a question and verify it (a reason key when one fails)."""
+    shared = _shared(ctx)
+    subject, gaps = _gaps(plan, shared.frame)
+    if plan.relation == "border" and gaps and min(gaps) < BORDER_DISTRACTOR_MIN_GAP_M:
+        return "near"
+    renderer = _renderer(ctx)
+    maps: list[RenderedMap] = []
+    for mp in plan.maps:
+        got = render_map(renderer, mp, subject, gaps)
+        if isinstance(got, str):
+            return got
+        maps.append(got)
+    if plan.relation == "distance":
+        for m in maps:
+            bar = float((m.map.scale_bar.get("metric") or {}).get("meters") or 0.0)
+            if bar <= 0 or plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * bar:
+                return "scale_bars"
+    return maps
+
+
+def _pool_image(ctx: BuildContext, shared: Shared, pool_map: PoolMap) -> bytes | bool | str:
+    """A distractor map's PNG (rendered once per process), ``True`` when it is already in
+    the dataset folder, or why it is unusable."""
+    got = shared.pool_images.get(pool_map.index)
+    if got is None:
+        got = True if ctx.image_exists(pool_map.image_name) else \
+            render_pool_map(_renderer(ctx), pool_map)
+        shared.pool_images[pool_map.index] = got
+    return got
+
+
+def choose_distractors(ctx: BuildContext, plan: QuestionPlan, rng: random.Random
+                       ) -> tuple[list[PoolMap], dict[str, bytes]] | None:
+    """Distractor maps for a contextual item: enough usable pool maps clear of the
+    question, and the PNGs of those not yet written.
+
+    Returns
+    -------
+    (list of PoolMap, dict) or None
+        ``None`` when the pool has too few usable maps clear of the question.
+    """
+    shared = _shared(ctx)
+    total = rng.randint(*CONTEXT_MAPS)
+    need = total - len(plan.maps)
+    question = [f for mp in plan.maps for f in (*mp.features, *mp.context)]
+    eligible = [p for p in shared.pool
+                if clear_of(p, question, shared.frame, CONTEXT_MIN_GAP_M)]
+    rng.shuffle(eligible)
+    chosen: list[PoolMap] = []
+    images: dict[str, bytes] = {}
+    for p in eligible:
+        if len(chosen) >= need:
+            break
+        got = _pool_image(ctx, shared, p)
+        if isinstance(got, str) or got is False:
+            continue
+        chosen.append(p)
+        if isinstance(got, bytes) and not ctx.image_exists(p.image_name):
+            images[p.image_name] = got
+    if len(chosen) < need:
+        return None
+    return chosen, images
+
+
+def _feature_record(f: NamedFeature, color: str, label: str) -> dict[str, Any]:
+    return {"name": f.name, "label": label, "kind": f.kind, "category": f.category,
+            "osm_ids": list(f.osm_ids), "color": color}
+
+
+def _question_map_record(image: str, plan: QuestionPlan, k: int,
+                         m: RenderedMap) -> dict[str, Any]:
+    mp = plan.maps[k]
+    view = m.map.view
+    bar = (m.map.scale_bar.get("metric") or {})
+    return {
+        "image": image, "role": "question", "zoom": view.zoom,
+        "center": [round(view.center[0], 7), round(view.center[1], 7)],
+        "bounds": [round(v, 7) for v in view.bounds],
+        "angle_deg": mp.angle_deg,
+        "scale_bar": {"label": bar.get("label"), "meters": bar.get("meters"),
+                      "width_px": bar.get("width_px")},
+        "features": [_feature_record(f, mp.color(i), mp.labels[i])
+                     for i, f in enumerate(mp.features)],
+        "visible": [round(v, 4) for v in m.map.visible],
+    }
+
+
+def _pool_map_record(p: PoolMap) -> dict[str, Any]:
+    colours = ("red", "blue", "purple")
+    return {"image": f"images/{p.image_name}", "role": "distractor", "zoom": POOL_ZOOM,
+            "center": [round(p.center[0], 7), round(p.center[1], 7)],
+            "angle_deg": p.angle_deg,
+            "features": [_feature_record(f, colours[i], f.name)
+                         for i, f in enumerate(p.features)]}
+
+
+def preamble(n_maps: int) -> str:
+    """The contextual items' first sentence.
+
+    Examples
+    --------
+    >>> preamble(9)[:40]
+    'The 9 maps show places in the same city,'
+    """
+    return (f"The {n_maps} maps show places in the same city, each with its own legend, "
+            "scale bar and compass; not all of them are needed. ")
+
+
+def question_text(plan: QuestionPlan, setting: str, n_maps: int) -> str:
+    """The full question of an item: the plan's text in its setting and the answer format."""
+    kind = plan.answer["type"]
+    contextual = setting == "contextual"
+    values: dict[str, object] = {
+        "preamble": preamble(n_maps) if contextual else "",
+        "question": plan.contextual if contextual else plan.question,
+    }
+    if kind == "textual":
+        letters = plan.relation == "equal"
+        values["format"] = ("the letter A or B" if letters
+                            else "the name exactly as the legend writes it")
+        values["example"] = "A" if letters else "Example Park"
+    return prompt(f"frieda_{kind}", **values)
+
+
+def make_scenario(ctx: BuildContext, state: FriedaState, slot: int) -> Scenario | None:
+    """Scenario number ``slot`` of a relation's task: one question, its item(s) per setting.
+
+    Parameters
+    ----------
+    ctx : BuildContext
+        The build.
+    state : FriedaState
+        From :func:`prepare`.
+    slot : int
+        The slot.
+
+    Returns
+    -------
+    Scenario or None
+        ``None`` when no plan of this slot gave verified maps.
+    """
+    name = task_name(state.relation)
+    setting = setting_of(ctx)
+    plans, indices = _candidates(state, slot, ctx.per_task)
+    for attempt, index in enumerate(indices):
+        if index >= len(plans):
+            ctx.reject(name, "no further question the extract supports")
+            return None
+        plan = plans[index]
+        rendered = render_question(ctx, plan)
+        if isinstance(rendered, str):
+            ctx.reject(name, REJECT_REASONS[rendered])
+            continue
+        images = {f"{name}-{slot:04d}-{k + 1}.png": m.map.png for k, m in enumerate(rendered)}
+        own = [f"images/{n}" for n in images]
+        records = [_question_map_record(own[k], plan, k, m) for k, m in enumerate(rendered)]
+        items = []
+        if setting in ("direct", "both"):
+            items.append(_item(ctx, name, slot, attempt, plan, "direct", own, records))
+        if setting in ("contextual", "both"):
+            rng = slot_rng(ctx.seed, name, slot, "context")
+            got = choose_distractors(ctx, plan, rng)
+            if got is None:
+                ctx.reject(name, REJECT_REASONS["pool"])
+                continue
+            chosen, pool_pngs = got
+            total = len(chosen) + len(own)
+            where = sorted(rng.sample(range(total), len(own)))
+            order: list[tuple[str, dict[str, Any]]] = []
+            rest = iter(chosen)
+            mine = iter(zip(own, records, strict=True))
+            for position in range(total):
+                if position in where:
+                    order.append(next(mine))
+                else:
+                    p = next(rest)
+                    order.append((f"images/{p.image_name}", _pool_map_record(p)))
+            images.update(pool_pngs)
+            items.append(_item(ctx, name, slot, attempt, plan, "contextual",
+                               [o[0] for o in order], [o[1] for o in order]))
+        return Scenario(items=items, images=images)
+    return None
+
+
+def _item(ctx: BuildContext, name: str, slot: int, attempt: int, plan: QuestionPlan,
+          setting: str, images: list[str], maps: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": item_id(name, slot, setting),
+        "task": name,
+        "request": ANSWER_TYPE[plan.relation],
+        "image": images[0],
+        "images": list(images),
+        "system_prompt": system_prompt("system_frieda"),
+        "question": question_text(plan, setting, len(images)),
+        "options": None,
+        "answer": dict(plan.answer),
+        "strata": {"maps": plan.map_count, "setting": setting, "n_images": len(images)},
+        "provenance": {
+            "extract": ctx.extract.name, "extract_sha256": ctx.extract.sha256,
+            "seed": ctx.seed, "slot": slot, "attempt": attempt,
+            "relation": plan.relation,
+            "relevant": [k + 1 for k, m in enumerate(maps) if m["role"] == "question"],
+            "maps": maps,
+            "ground_truth": _jsonable(plan.meta),
+        },
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 3)
+    return value

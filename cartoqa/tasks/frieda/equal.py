@@ -1,0 +1,5 @@
+"""FRIEDA equal: the task's declaration (see :mod:`cartoqa.tasks.frieda`)."""
+
+from cartoqa.tasks.frieda.spec import frieda_spec
+
+SPEC = frieda_spec("equal")

@@ -1,0 +1,386 @@
+"""FRIEDA maps that show what a question needs: choose the view, render, verify.
+
+A question's :class:`~cartoqa.tasks.frieda_questions.MapPlan` is rendered with
+:class:`renderers.frieda_map.FriedaMapRenderer` at the highest zoom (19 down to 15) at
+which every drawn polygon is whole on the image with its outline, every line at least
+:data:`MIN_VISIBLE` visible and every dot whole, all clear of the legend, compass,
+scale bar and attribution (:func:`choose_view`, before rendering, from the ground
+geometry). After rendering, :func:`render_map` checks it again on what was drawn
+(:attr:`FriedaMap.visible`), that the legend lies whole on the image with a line per
+feature, and that the compass is readable (:func:`compass_readable`). Anything short of
+that is a rejection with a reason, never a relaxed answer.
+
+Also the contextual setting's distractor maps (:func:`plan_pool`,
+:func:`render_pool_map`): maps of other places of the same city drawn the same way
+(named features in red, blue, purple with a legend, turned, with a compass).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import shapely
+from PIL import Image
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+
+from cartoqa.tasks.frieda_questions import MapPlan
+from groundtruth import relations as rel
+from groundtruth.named_features import NamedFeature
+from groundtruth.projection import View
+from renderers.compass import compass_box
+from renderers.frieda_map import IMAGE_HEIGHT, IMAGE_WIDTH, FriedaMap, FriedaMapRenderer
+from renderers.overlays import (
+    OVERLAY_WEIGHT,
+    Overlay,
+    overlay_from_geometry,
+    screen_geometry,
+    visible_share,
+)
+
+#: Share of a drawn line that must be visible (polygons and dots: all of them).
+MIN_VISIBLE = 0.98
+#: "Whole" on the image, allowing for floating-point area sums.
+WHOLE = 1.0 - 1e-6
+#: A "disjoint" distractor must be at least this far from the subject on the image.
+MIN_GAP_PX = 15.0
+#: A drawn polygon must span at least this many pixels (its larger side).
+MIN_POLYGON_PX = 14.0
+#: Lines are drawn only near the subject (degrees around its bounding box), so that a
+#: long road does not force a small zoom; the relation is measured on the whole line.
+LINE_CLIP_DEG = 0.0015
+#: Zooms tried, highest first.
+ZOOMS: tuple[int, ...] = (19, 18, 17, 16, 15)
+#: Height of one legend line (CSS px) that a legend must at least have per feature.
+LEGEND_LINE_MIN_PX = 12.0
+#: Zoom of the contextual distractor maps.
+POOL_ZOOM = 17
+#: Turns of the distractor maps (north clockwise from the top, degrees).
+POOL_ANGLES: tuple[float, ...] = (0.0, 30.0, 75.0, 120.0, 160.0, 210.0, 250.0, 300.0, 330.0)
+#: Half size (degrees lat, lon) of the box around a distractor map's centre in which its
+#: named points are looked for (about 130 x 140 m in Helsinki).
+POOL_NEAR_DEG: tuple[float, float] = (0.0012, 0.0025)
+
+#: Why a question's map is rejected, as the build log counts them.
+REJECT_REASONS = {
+    "not_visible": "a drawn feature not whole on the image at zooms 15-19",
+    "gap": "a clearly-apart feature under 15 px from the subject",
+    "small": "a drawn polygon under 14 px",
+    "hidden": "a drawn feature hidden under the legend or controls after rendering",
+    "legend": "the legend not whole on the image",
+    "compass": "the compass not readable",
+    "scale_bars": "a distance under three scale bars",
+    "pool": "too few distractor maps clear of the question's features",
+    "near": "a border distractor under 40 m from the subject (across a street it reads "
+            "as a neighbour)",
+}
+
+
+def draw_geometry(feature: NamedFeature, subject: NamedFeature | None) -> BaseGeometry:
+    """The part of a feature that is drawn: a line is clipped to near the subject.
+
+    Parameters
+    ----------
+    feature : NamedFeature
+        A drawn feature.
+    subject : NamedFeature or None
+        The question's subject (topological questions).
+
+    Returns
+    -------
+    shapely geometry
+        Lon/lat.
+    """
+    if feature.kind != "line" or subject is None or feature is subject:
+        return feature.geometry
+    clipped = feature.geometry.intersection(subject.geometry.envelope.buffer(LINE_CLIP_DEG))
+    return clipped if not clipped.is_empty and clipped.length > 0 else feature.geometry
+
+
+def blocked_boxes(n_features: int) -> list[tuple[float, float, float, float]]:
+    """Image boxes the controls may cover, before rendering (generous estimates).
+
+    The legend (top right, one line per feature), the compass (top left), the scale bar
+    (bottom left) and the attribution (bottom right).
+
+    Examples
+    --------
+    >>> blocked_boxes(2)[0]
+    (946.0, 0.0, 1366.0, 78.0)
+    """
+    legend = (IMAGE_WIDTH - 420.0, 0.0, float(IMAGE_WIDTH), 30.0 + 24.0 * n_features)
+    return [legend, compass_box(IMAGE_WIDTH, IMAGE_HEIGHT), (0.0, 700.0, 160.0, 768.0),
+            (1000.0, 740.0, float(IMAGE_WIDTH), float(IMAGE_HEIGHT))]
+
+
+def _outlined(g: BaseGeometry) -> BaseGeometry:
+    """A polygon with its outline's width (it must be whole on the image)."""
+    return g.buffer(OVERLAY_WEIGHT) if g.area > 0 else g
+
+
+def _needed_share(overlay: Overlay) -> float:
+    return WHOLE if overlay.kind != "line" else MIN_VISIBLE
+
+
+def choose_view(plan: MapPlan, subject: NamedFeature | None,
+                gaps_m: Sequence[float]) -> tuple[tuple[float, float], int] | str:
+    """The centre and the highest zoom at which the map shows what it must.
+
+    Parameters
+    ----------
+    plan : MapPlan
+        The map's features (drawn) and context (in view, not drawn), its turn.
+    subject : NamedFeature or None
+        The subject of a topological question (lines are clipped near it).
+    gaps_m : sequence of float
+        Ground gaps between the subject and its clearly-apart distractors: each must be
+        at least :data:`MIN_GAP_PX` on the image.
+
+    Returns
+    -------
+    ((lat, lon), zoom) or str
+        The view, or the key in :data:`REJECT_REASONS` of why there is none.
+    """
+    feats = plan.features + plan.context
+    geoms = [draw_geometry(f, subject) for f in feats]
+    c = shapely.union_all(geoms).envelope.centroid
+    ovs = [overlay_from_geometry(f.name, "red", g) for f, g in zip(feats, geoms, strict=True)]
+    blocked = blocked_boxes(len(plan.features))
+    for zoom in ZOOMS:
+        view = View(center=(c.y, c.x), zoom=zoom)
+        if gaps_m and min(gaps_m) < MIN_GAP_PX * view.meters_per_pixel():
+            return "gap"  # lower zooms only shrink the gap further
+        for o in ovs:
+            if o.kind == "polygon":
+                x0, y0, x1, y1 = screen_geometry(view, o).bounds
+                if max(x1 - x0, y1 - y0) < MIN_POLYGON_PX:
+                    return "small"
+        if all(visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
+                             width=IMAGE_WIDTH, height=IMAGE_HEIGHT, blocked=blocked)
+               >= _needed_share(o) for o in ovs):
+            return (c.y, c.x), zoom
+    return "not_visible"
+
+
+def compass_readable(png: bytes, angle_deg: float) -> bool:
+    """Whether the compass rose is on the image as drawn: its red north needle points
+    ``angle_deg`` clockwise from the top, on its white disc.
+
+    Parameters
+    ----------
+    png : bytes
+        The rendered map.
+    angle_deg : float
+        Where north points.
+
+    Returns
+    -------
+    bool
+    """
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    x0, y0, x1, y1 = compass_box(image.width, image.height)
+    if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height:
+        return False
+    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
+
+    def px(bearing: float, dist: float) -> tuple[int, int, int]:
+        a = math.radians(angle_deg + bearing)
+        value = image.getpixel((round(cx + dist * math.sin(a)), round(cy - dist * math.cos(a))))
+        assert isinstance(value, tuple)
+        return value[0], value[1], value[2]
+
+    red = px(0.0, r * 0.3)  # on the north half of the needle
+    dark = px(180.0, r * 0.3)  # on the south half
+    disc = px(45.0, r * 0.5)  # between the needle and the letters
+    return (red[0] > 150 and red[1] < 90 and red[2] < 90 and max(dark) < 110
+            and min(disc) > 200)
+
+
+def legend_whole(m: FriedaMap, n_features: int) -> bool:
+    """Whether the legend box lies whole on the image with room for every feature."""
+    box = m.controls.get("legend")
+    if box is None:
+        return n_features == 0
+    x0, y0, x1, y1 = box
+    on_image = x0 >= 0 and y0 >= 0 and x1 <= IMAGE_WIDTH and y1 <= IMAGE_HEIGHT
+    return on_image and (y1 - y0) >= LEGEND_LINE_MIN_PX * n_features
+
+
+@dataclass
+class RenderedMap:
+    """A verified map of a question: the render and what was drawn."""
+
+    map: FriedaMap
+    overlays: list[Overlay]
+
+
+def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature | None,
+               gaps_m: Sequence[float]) -> RenderedMap | str:
+    """Render one map of a question and verify it.
+
+    Parameters
+    ----------
+    renderer : FriedaMapRenderer
+        The renderer.
+    plan : MapPlan
+        The map.
+    subject : NamedFeature or None
+        The subject of a topological question.
+    gaps_m : sequence of float
+        See :func:`choose_view`.
+
+    Returns
+    -------
+    RenderedMap or str
+        The map, or the key in :data:`REJECT_REASONS` of why it was rejected.
+    """
+    placed = choose_view(plan, subject, gaps_m)
+    if isinstance(placed, str):
+        return placed
+    center, zoom = placed
+    ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
+           for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
+    m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg)
+    if any(share < _needed_share(o) for o, share in zip(ovs, m.visible, strict=True)):
+        return "hidden"
+    if not legend_whole(m, len(ovs)):
+        return "legend"
+    if not compass_readable(m.png, plan.angle_deg):
+        return "compass"
+    return RenderedMap(m, ovs)
+
+
+# -- the contextual setting's distractor maps -------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolMap:
+    """A planned distractor map: where, how turned, and the features it draws."""
+
+    index: int
+    center: tuple[float, float]
+    angle_deg: float
+    features: tuple[NamedFeature, ...]
+
+    @property
+    def image_name(self) -> str:
+        """The file name all items that show this map share."""
+        return f"frieda-context-{self.index:03d}.png"
+
+
+def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int,
+              tries: int = 400) -> list[PoolMap]:
+    """Plan ``size`` distractor maps of the city: each two named points near a random
+    centre (red and blue dots, as a distance or orientation map) and, when one lies
+    whole in the view, a named polygon (purple).
+
+    Parameters
+    ----------
+    features : sequence of NamedFeature
+        The extract's named features (none at the edge are used).
+    rng : random.Random
+        Seeded.
+    size : int
+        Maps wanted.
+    tries : int, optional
+        Random centres tried at most.
+
+    Returns
+    -------
+    list of PoolMap
+        Up to ``size`` maps, indexed from 0.
+    """
+    usable = [f for f in features if not f.at_edge]
+    points = [f for f in usable if f.kind == "point"]
+    counts: dict[str, int] = {}
+    for f in points:
+        counts[f.name] = counts.get(f.name, 0) + 1
+    points = [f for f in points if counts[f.name] == 1]
+    polygons = [f for f in usable if f.kind == "polygon"]
+    if len(points) < 2:
+        return []
+    west, south, east, north = shapely.total_bounds([f.geometry for f in usable])
+    dlat, dlon = POOL_NEAR_DEG
+    out: list[PoolMap] = []
+    for _ in range(tries):
+        if len(out) >= size:
+            break
+        lat = rng.uniform(south + dlat, north - dlat)
+        lon = rng.uniform(west + dlon, east - dlon)
+        near = [f for f in points if abs(f.geometry.y - lat) < dlat
+                and abs(f.geometry.x - lon) < dlon]
+        if len(near) < 2:
+            continue
+        a, b = rng.sample(near, 2)
+        if a.geometry.distance(b.geometry) < 0.0003:
+            continue  # dots closer than ~25 m would overlap
+        chosen: list[NamedFeature] = [a, b]
+        view = shapely.box(lon - dlon, lat - dlat, lon + dlon, lat + dlat)
+        inside = [p for p in polygons if view.contains(p.geometry)
+                  and p.geometry.area > 2e-8 and not p.geometry.intersects(a.geometry)
+                  and not p.geometry.intersects(b.geometry)]
+        if inside:
+            chosen.append(rng.choice(inside))
+        out.append(PoolMap(len(out), (lat, lon), rng.choice(POOL_ANGLES), tuple(chosen)))
+    return out
+
+
+def pool_overlays(pool_map: PoolMap) -> list[Overlay]:
+    """The overlays of a distractor map: red, blue, then purple."""
+    colours = ("red", "blue", "purple")
+    return [overlay_from_geometry(f.name, colours[i], f.geometry)
+            for i, f in enumerate(pool_map.features)]
+
+
+def render_pool_map(renderer: FriedaMapRenderer, pool_map: PoolMap) -> bytes | str:
+    """Render and verify one distractor map (every feature whole, legend, compass).
+
+    Returns
+    -------
+    bytes or str
+        The PNG, or the key in :data:`REJECT_REASONS` of why it is unusable.
+    """
+    ovs = pool_overlays(pool_map)
+    m = renderer.render(pool_map.center, POOL_ZOOM, ovs, angle_deg=pool_map.angle_deg)
+    if min(m.visible) < WHOLE:
+        return "hidden"
+    if not legend_whole(m, len(ovs)):
+        return "legend"
+    if not compass_readable(m.png, pool_map.angle_deg):
+        return "compass"
+    return m.png
+
+
+def clear_of(pool_map: PoolMap, question: Sequence[NamedFeature], frame: rel.LocalFrame,
+             min_gap_m: float) -> bool:
+    """Whether a distractor map draws nothing of a question: no feature of the same name,
+    none within ``min_gap_m`` of a question's feature on the ground.
+
+    Parameters
+    ----------
+    pool_map : PoolMap
+        A distractor map.
+    question : sequence of NamedFeature
+        The features the question's maps draw or show.
+    frame : LocalFrame
+        A metric frame around the extract.
+    min_gap_m : float
+        Metres.
+
+    Returns
+    -------
+    bool
+    """
+    names = {f.name for f in question}
+    if any(f.name in names for f in pool_map.features):
+        return False
+    ours = shapely.union_all([frame.to_metric(f.geometry) for f in question])
+    centre = frame.to_metric(Point(pool_map.center[1], pool_map.center[0]))
+    if ours.distance(centre) < min_gap_m:
+        return False
+    return all(ours.distance(frame.to_metric(f.geometry)) >= min_gap_m
+               for f in pool_map.features)
