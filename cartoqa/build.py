@@ -27,15 +27,16 @@ from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH, cache_root, web_assets_dir
 from cartoqa.tasks import DEFAULT_TASKS
 from cartoqa.tasks.base import BuildContext, slot_stride
 from cartoqa.tasks.registry import load_spec
-from cartoqa.tasks.spec import TaskSpec
+from cartoqa.tasks.spec import NEAR_DUPLICATE_REASON, TaskSpec
 from groundtruth.extracts import Extract, resolve_extract
 
 #: Items per task when ``--per-task`` is not given.
 DEFAULT_PER_TASK = 40
 #: Seed when ``--seed`` is not given.
 DEFAULT_SEED = 0
-#: A task stops after this many slots in a row found no acceptable scenario.
-MAX_CONSECUTIVE_FAILED_SLOTS = 3
+#: A task that has made no item yet stops after this many slots found no acceptable
+#: scenario: the extract does not seem to support it (another ``--seed`` samples others).
+MAX_FAILED_SLOTS_BEFORE_FIRST_ITEM = 6
 
 
 @dataclass
@@ -306,20 +307,31 @@ def _slot_pool(workers: int, specs: Sequence[TaskSpec], ctx: BuildContext,
 
 def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWriter, *,
               per_task: int, progress: bool, report: BuildReport, pool: Any = None) -> None:
+    """Fill a task's slots in order, replacing failed slots by further ones.
+
+    A task may try :func:`~cartoqa.tasks.base.slot_stride` slots (twice the scenarios it
+    needs). It stops when it has its scenarios, when the slots left could no longer
+    fill the plan even if every one succeeded (:func:`slots_exhausted`: the failed-slot
+    budget is spent), or when its first :data:`MAX_FAILED_SLOTS_BEFORE_FIRST_ITEM`
+    slots all failed. A scenario that is a near-duplicate of one already accepted
+    (``spec.near_duplicate``) is turned into a failed slot here, in slot order.
+    """
     name = spec.name
     n_slots = math.ceil(per_task / spec.items_per_scenario)
     done = sum(1 for r in writer.records() if r.task == name and r.status == "ok")
-    failed_in_a_row = 0
     written = 0
     ok_slots = 0
+    failed = 0
+    accepted: list[dict[str, Any]] = []   # first item of each accepted scenario, in order
     bar = tqdm(total=n_slots, initial=min(done, n_slots), desc=f"{name:>4}", unit="scenario",
                disable=not progress, file=sys.stderr, leave=True)
+    max_slots = slot_stride(per_task, spec.items_per_scenario)
+    slot = 0
     try:
-        slot = 0
-        # failed slots are replaced by further ones, until too many fail in a row
-        max_slots = slot_stride(per_task, spec.items_per_scenario)
-        while (ok_slots < n_slots and failed_in_a_row < MAX_CONSECUTIVE_FAILED_SLOTS
-               and slot < max_slots):
+        while (ok_slots < n_slots
+               and not slots_exhausted(ok_slots=ok_slots, tried=slot, n_slots=n_slots,
+                                       max_slots=max_slots)
+               and not (ok_slots == 0 and failed >= MAX_FAILED_SLOTS_BEFORE_FIRST_ITEM)):
             record = writer.done(name, slot)
             if record is None:
                 if pool is None:
@@ -327,6 +339,9 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                 else:  # made ahead of time by a worker process; committed here in order
                     scenario, rejected = pool.get(name, slot, ok_slots)
                     ctx.rejections.update(rejected)
+                if scenario is not None and _near_duplicate(spec, scenario.items, accepted):
+                    ctx.reject(name, NEAR_DUPLICATE_REASON)
+                    scenario = None
                 if scenario is None:
                     writer.record(name, slot, [], status="failed")
                 else:
@@ -339,31 +354,55 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                 if record.status == "ok":
                     bar.update(1)
             if record.status == "ok":
-                failed_in_a_row = 0
                 ok_slots += 1
                 written += len(record.items)
+                if record.items:
+                    accepted.append(record.items[0])
             else:
-                failed_in_a_row += 1
+                failed += 1
             slot += 1
     finally:
         bar.close()
     if written < per_task:
         report.shortfalls[name] = {
             "requested": per_task, "written": written,
-            "reason": shortfall_reason(tried=slot, failed_in_a_row=failed_in_a_row,
+            "reason": shortfall_reason(tried=slot, failed=failed, n_slots=n_slots,
                                        max_slots=max_slots),
         }
 
 
-def shortfall_reason(*, tried: int, failed_in_a_row: int, max_slots: int) -> str:
+def _near_duplicate(spec: TaskSpec, items: Sequence[Mapping[str, Any]],
+                    accepted: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a new scenario repeats an accepted one (``spec.near_duplicate``)."""
+    if spec.near_duplicate is None or not items:
+        return False
+    return any(spec.near_duplicate(items[0], earlier) for earlier in accepted)
+
+
+def slots_exhausted(*, ok_slots: int, tried: int, n_slots: int, max_slots: int) -> bool:
+    """Whether the slots left can no longer fill the plan, even if all succeed.
+
+    Examples
+    --------
+    >>> slots_exhausted(ok_slots=30, tried=60, n_slots=40, max_slots=80)
+    False
+    >>> slots_exhausted(ok_slots=30, tried=71, n_slots=40, max_slots=80)
+    True
+    """
+    return ok_slots + (max_slots - tried) < n_slots
+
+
+def shortfall_reason(*, tried: int, failed: int, n_slots: int, max_slots: int) -> str:
     """Say why a task stopped short, without claiming more than was tried.
 
     Parameters
     ----------
     tried : int
         Scenario slots tried.
-    failed_in_a_row : int
-        Slots in a row, at the end, that found no acceptable scenario.
+    failed : int
+        Of those, slots that found no acceptable scenario.
+    n_slots : int
+        Scenarios the task needed.
     max_slots : int
         The most slots a task may try (its seed stride).
 
@@ -374,13 +413,19 @@ def shortfall_reason(*, tried: int, failed_in_a_row: int, max_slots: int) -> str
 
     Examples
     --------
-    >>> shortfall_reason(tried=90, failed_in_a_row=3, max_slots=1000)[:60]
-    'stopped after 3 scenario slots in a row found no acceptable '
-    >>> shortfall_reason(tried=12, failed_in_a_row=1, max_slots=12)
-    'all 12 scenario slots were tried'
+    >>> shortfall_reason(tried=6, failed=6, n_slots=40, max_slots=80)[:62]
+    'stopped after its first 6 scenario slots found no acceptable s'
+    >>> shortfall_reason(tried=71, failed=41, n_slots=40, max_slots=80)[:70]
+    'stopped after 41 of 71 scenario slots found no acceptable scenario: th'
+    >>> shortfall_reason(tried=12, failed=1, n_slots=6, max_slots=12)
+    'all 12 scenario slots were tried (1 found no acceptable scenario)'
     """
     if tried >= max_slots:
-        return f"all {max_slots} scenario slots were tried"
-    return (f"stopped after {failed_in_a_row} scenario slots in a row found no acceptable "
-            f"scenario ({tried} slots tried); the extract may hold more: a new --seed "
-            "samples other ones")
+        return f"all {max_slots} scenario slots were tried ({failed} found no acceptable scenario)"
+    if failed == tried:
+        return (f"stopped after its first {failed} scenario slots found no acceptable "
+                "scenario; the extract may not support this task, or a new --seed "
+                "samples other ones")
+    return (f"stopped after {failed} of {tried} scenario slots found no acceptable scenario: "
+            f"the {max_slots - tried} slots left (of {max_slots}) could no longer fill the "
+            f"{n_slots} needed; the extract may hold more: a new --seed samples other ones")

@@ -40,6 +40,10 @@ _RULE_RE = re.compile(r"<Rule>.*?</Rule>", re.S)
 _FILTER_RE = re.compile(r"<Filter>(?:<!\[CDATA\[)?(.*?)(?:\]\]>)?</Filter>", re.S)
 
 
+#: Suffix of the render variable holding a marked name followed by a newline.
+NEWLINE_SUFFIX = "_nl"
+
+
 def mark_variable(slot: int) -> str:
     """Name of the render variable holding the name marked in ``slot``.
 
@@ -56,8 +60,15 @@ def _hex(colour: tuple[int, int, int]) -> str:
 
 
 def _marked_rule(rule: str, slot: int) -> str:
-    """A copy of a text rule that draws only the marked name, in the slot's colour."""
-    test = f"([name] = @{mark_variable(slot)})"
+    """A copy of a text rule that draws only the marked name, in the slot's colour.
+
+    The name may carry a trailing newline: OSM-Carto's point-label query (layer
+    ``text-point``) builds it as ``CONCAT(name, E'\\n' || CONCAT(<ele>, <height>))``,
+    and ``CONCAT`` of nothing is the empty string, not NULL, so a restaurant's label
+    text is ``"Jufu\\n"``; both spellings are matched (:func:`mark_variables`).
+    """
+    var = mark_variable(slot)
+    test = f"(([name] = @{var}) or ([name] = @{var}{NEWLINE_SUFFIX}))"
     found = _FILTER_RE.search(rule)
     if found:
         new_filter = f"<Filter><![CDATA[({found.group(1)}) and {test}]]></Filter>"
@@ -96,7 +107,7 @@ def mark_label_rules(xml: str, styles: Collection[str] = MARKABLE_STYLES) -> str
     >>> out = mark_label_rules(src, {"t"})
     >>> out.count("<Rule>"), out.count('fill="#ff00ff"'), out.count('fill="#000"')
     (7, 1, 1)
-    >>> "(([a] = 1)) and ([name] = @cartoqa_mark0)" in out
+    >>> "(([a] = 1)) and (([name] = @cartoqa_mark0) or ([name] = @cartoqa_mark0_nl))" in out
     True
     """
     def mark_style(style: re.Match[str]) -> str:
@@ -150,11 +161,19 @@ def mark_variables(names: Sequence[str]) -> dict[str, str]:
     --------
     >>> mark_variables(["Annankatu"])["cartoqa_mark0"]
     'Annankatu'
-    >>> mark_variables(["Annankatu"])["cartoqa_mark1"]
-    ''
+    >>> mark_variables(["Annankatu"])["cartoqa_mark0_nl"]
+    'Annankatu\\n'
+    >>> marks = mark_variables(["Annankatu"])
+    >>> marks["cartoqa_mark1"], marks["cartoqa_mark1_nl"]
+    ('', '')
     """
     if len(names) > MARK_SLOTS:
         raise ValueError(f"at most {MARK_SLOTS} names can be marked in one render")
     # An unused slot holds the empty string, which no drawn label has (OSM-Carto
     # draws no label for an empty name).
-    return {mark_variable(k): (names[k] if k < len(names) else "") for k in range(MARK_SLOTS)}
+    out: dict[str, str] = {}
+    for k in range(MARK_SLOTS):
+        name = names[k] if k < len(names) else ""
+        out[mark_variable(k)] = name
+        out[mark_variable(k) + NEWLINE_SUFFIX] = name + "\n" if name else ""
+    return out

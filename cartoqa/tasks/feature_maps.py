@@ -21,7 +21,7 @@ from cartoqa.tasks.drawing import Drawn, draw_scene, scene_exclusion
 from cartoqa.tasks.roads import name_instances
 from cartoqa.tasks.sampling import permuted
 from cartoqa.visibility import ViewFeatures, analyse_view
-from cartoqa.visibility.geometry import lines_px
+from cartoqa.visibility.geometry import lines_px, rings_px
 from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
 from groundtruth.catalogue import load_catalogue
 from groundtruth.projection import View, global_px_to_latlon, latlon_to_global_px
@@ -45,8 +45,19 @@ MAP_REJECT_REASONS = {
     "ambiguous": "a type a reader may count otherwise (edge, unexplained or unclear icon, "
                  "label cut)",
     "few": "fewer catalogue features drawn than the minimum",
-    "line_name_cut": "the name of a road or stream shows only cut at the edge or hidden",
+    "line_name_cut": "the name of a road, stream or icon shows only cut at the edge or "
+                     "hidden",
+    "unlabelled_line": "a road or stream without its name written meets another of its "
+                       "type (a reader may count it as part of that one or not)",
+    "split_area": "a park is cut by a street drawn across it into parts a reader may count "
+                  "as separate parks",
 }
+#: A street drawn across a park cuts it this wide (half width, view pixels; OSM-Carto
+#: draws a residential street about 17 px wide at zoom 19) ...
+AREA_SPLIT_HALF_WIDTH_PX = 5.0
+#: ... and a part of it on screen counts as a green area of its own when at least this
+#: large (square pixels: about 60 x 60 px, 9 x 9 m at zoom 19).
+AREA_PART_MIN_PX2 = 3600.0
 
 
 @dataclass
@@ -234,6 +245,178 @@ def written_line_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> Non
             vf.by_type[name][i] = replace(s, name_legible=written, label_cut=cut)
 
 
+#: A point's label (:func:`written_point_names`) is its own when Mapnik writes it with
+#: its top at most this far below the icon's centre (OSM-Carto's ``dy`` is 9-13 px;
+#: labels pushed further by collisions are not read as the icon's) ...
+POINT_LABEL_MAX_DROP_PX = 34.0
+#: ... and its centre within this many pixels of the icon's column (labels are centred).
+POINT_LABEL_MAX_OFFSET_PX = 9.0
+#: The words of one label may be found apart (a gap wider than the mark join): the
+#: pieces whose top lies in the drop window and that reach within this many pixels of
+#: the icon's column make up the label under it.
+POINT_LABEL_HALF_WIDTH_PX = 60.0
+
+
+def label_belongs_to_icon(box: tuple[int, int, int, int], icon: tuple[float, float]) -> bool:
+    """Whether a label with ``box`` ``(x0, y0, x1, y1)`` is written under ``icon``.
+
+    Examples
+    --------
+    >>> label_belongs_to_icon((30, 110, 70, 122), (50.0, 100.0))   # 10 px below, centred
+    True
+    >>> label_belongs_to_icon((30, 140, 70, 152), (50.0, 100.0))   # 40 px below
+    False
+    >>> label_belongs_to_icon((45, 110, 85, 122), (50.0, 100.0))   # centred 15 px off
+    False
+    """
+    x0, y0, x1, _ = box
+    cx, cy = icon
+    return (cy <= y0 <= cy + POINT_LABEL_MAX_DROP_PX
+            and abs((x0 + x1) / 2 - cx) <= POINT_LABEL_MAX_OFFSET_PX)
+
+
+def label_pieces_under_icon(boxes: Sequence[tuple[int, int, int, int]],
+                            icon: tuple[float, float]) -> list[int]:
+    """Indices of the label pieces that lie where the label under ``icon`` would be.
+
+    Examples
+    --------
+    >>> label_pieces_under_icon([(1068, 203, 1090, 213), (1093, 203, 1112, 210),
+    ...                          (1068, 260, 1090, 270)], (1090.0, 192.0))
+    [0, 1]
+    """
+    cx, cy = icon
+    return [i for i, (x0, y0, x1, _) in enumerate(boxes)
+            if cy <= y0 <= cy + POINT_LABEL_MAX_DROP_PX
+            and x0 <= cx + POINT_LABEL_HALF_WIDTH_PX and x1 >= cx - POINT_LABEL_HALF_WIDTH_PX]
+
+
+def union_box(boxes: Sequence[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """The smallest box holding ``boxes``.
+
+    Examples
+    --------
+    >>> union_box([(1068, 203, 1090, 213), (1093, 203, 1112, 210)])
+    (1068, 203, 1112, 213)
+    """
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def written_point_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> None:
+    """Decide the names under the drawn icons with Mapnik (the oracle MML and SRN use).
+
+    The label ink under an icon may be another icon's (a café's cup under a
+    restaurant's knife and fork passed for the restaurant's name). So each drawn icon
+    of a type labelled with its ``name`` is legible only when Mapnik writes that name
+    whole, unhidden and on the screenshot, centred under the icon (the pieces of its
+    label there, :func:`label_pieces_under_icon`, all pass and together are centred:
+    :func:`label_belongs_to_icon`); a label there that is cut or hidden marks it cut
+    (the type is then ambiguous for names). Types labelled with another tag (ATMs:
+    ``operator``) keep the ink judgement.
+    """
+    by_name = {ft.name: ft for ft in load_catalogue()}
+    todo: list[tuple[str, int]] = []
+    for ftype, ss in vf.by_type.items():
+        if vf.kinds.get(ftype, "symbol") != "symbol":
+            continue
+        ft = by_name.get(ftype)
+        if ft is not None and ft.label_tag != "name":
+            continue
+        todo.extend((ftype, i) for i, s in enumerate(ss) if s.drawn and s.feature.name)
+    if not todo:
+        return
+    names = sorted({str(vf.by_type[t][i].feature.name) for t, i in todo})
+    judged = name_instances(ctx, scene, names, markers=(), path=None)
+    for ftype, i in todo:
+        s = vf.by_type[ftype][i]
+        icon = s.icon_px or s.px
+        parts = judged.get(str(s.feature.name), [])
+        near = [parts[k] for k in label_pieces_under_icon([p.box for p in parts], icon)]
+        good = [p.box for p in near if p.reason is None]
+        written = bool(good) and len(good) == len(near) and label_belongs_to_icon(
+            union_box(good), icon)
+        cut = not written and any(p.reason in ("cut", "hidden") for p in near)
+        vf.by_type[ftype][i] = replace(s, name_legible=written, label_cut=cut)
+
+
+def area_parts_on_screen(area_px: Sequence[Sequence[tuple[float, float]]],
+                         streets_px: Sequence[Sequence[tuple[float, float]]], *,
+                         width: int = VIEW_WIDTH, height: int = VIEW_HEIGHT) -> int:
+    """How many separate parts a reader sees of one green area (its outer rings in view
+    pixels) once the streets drawn across it (lines in view pixels) cut it.
+
+    Only parts of at least :data:`AREA_PART_MIN_PX2` count (slivers along the edge and
+    between a street and a fence are not parks of their own).
+
+    Examples
+    --------
+    >>> park = [[(0, 0), (600, 0), (600, 300), (0, 300)]]
+    >>> area_parts_on_screen(park, [])
+    1
+    >>> area_parts_on_screen(park, [[(300, -50), (300, 400)]])   # a street across it
+    2
+    >>> area_parts_on_screen(park, [[(5, -50), (5, 400)]])       # along its edge: a sliver
+    1
+    """
+    from shapely.geometry import LineString, Polygon, box
+    from shapely.ops import unary_union
+
+    polys = [Polygon(r) for r in area_px if len(r) >= 3]
+    if not polys:
+        return 0
+    shape = unary_union([p.buffer(0) for p in polys]).intersection(box(0, 0, width, height))
+    cuts = [LineString(line).buffer(AREA_SPLIT_HALF_WIDTH_PX)
+            for line in streets_px if len(line) >= 2]
+    if cuts:
+        shape = shape.difference(unary_union(cuts))
+    parts = list(getattr(shape, "geoms", [shape]))
+    return sum(1 for part in parts if part.area >= AREA_PART_MIN_PX2)
+
+
+def _streets_px(ctx: BuildContext, view: View) -> list[list[tuple[float, float]]]:
+    """The drivable streets of the road graph near a view, in view pixels."""
+    key = ("street_lines",)
+    if key not in ctx.shared:
+        graph = ctx.graph()
+        seen: set[tuple[int, int]] = set()
+        lines = []
+        for u, v, data in graph.edges(data=True):
+            if (min(u, v), max(u, v)) in seen or "geometry" not in data:
+                continue
+            seen.add((min(u, v), max(u, v)))
+            lines.append(list(data["geometry"].coords))
+        ctx.shared[key] = lines
+    s, w, n, e = view.bounds
+    out = []
+    for coords in ctx.shared[key]:
+        if all(lat < s or lat > n for _, lat in coords) or \
+                all(lon < w or lon > e for lon, _ in coords):
+            continue
+        out.append([view.to_view_px(lat, lon) for lon, lat in coords])
+    return out
+
+
+def area_split_by_streets(ctx: BuildContext, view: View, vf: ViewFeatures) -> bool:
+    """Whether a drawn park (as a reader groups them) shows as several parts on screen,
+    cut by streets drawn across it (:func:`area_parts_on_screen`): a reader may count
+    each part as a park (map19-0019 of seed 20261130: Kaisaniemenpuisto on both sides
+    of Läntinen Teatterikuja, counted 1)."""
+    from cartoqa.visibility.sightings import reader_groups
+
+    streets: list[list[tuple[float, float]]] | None = None
+    for ftype, kind in vf.kinds.items():
+        if kind != "area":
+            continue
+        for group in reader_groups(vf.drawn(ftype), kind):
+            rings = [r for sg in group for r in rings_px(view, sg.feature.geometry)[0]]
+            if streets is None:
+                streets = _streets_px(ctx, view)
+            if area_parts_on_screen(rings, streets) > 1:
+                return True
+    return False
+
+
 def feature_map(ctx: BuildContext, slot: int, *,
                 zoom: int = FEATURE_MAP_ZOOM) -> FeatureMap | None:
     """Map number ``slot`` at ``zoom`` (shared by STMF and MTMF; cached in the context).
@@ -273,8 +456,15 @@ def feature_map(ctx: BuildContext, slot: int, *,
             ctx.reject("maps", MAP_REJECT_REASONS["few"])
             continue
         written_line_names(ctx, scene, vf)
+        written_point_names(ctx, scene, vf)
         if any(vf.ambiguous(t, names=True) for t in vf.by_type):
             ctx.reject("maps", MAP_REJECT_REASONS["line_name_cut"])
+            continue
+        if any(vf.unlabelled_line_meets_another(t) for t in vf.by_type):
+            ctx.reject("maps", MAP_REJECT_REASONS["unlabelled_line"])
+            continue
+        if area_split_by_streets(ctx, view, vf):
+            ctx.reject("maps", MAP_REJECT_REASONS["split_area"])
             continue
         found = FeatureMap(slot, attempt, view, image_name(slot, zoom), scene.png, vf)
         break

@@ -10,7 +10,9 @@ Euclidean distance between image embeddings (:mod:`cartoqa.embeddings`):
 3. one entry drawn at random,
 
 never repeating a label and never an entry whose image cannot be told apart from the
-answer's (see :func:`interchangeable`). When the answer's class has fewer than two
+answer's (see :func:`interchangeable`) or that a reader seeing the answer alone could
+take it for (:func:`look_alike`: nearly the same colour and, for lines, width and
+dashes; for areas, pattern). When the answer's class has fewer than two
 other usable entries, the nearest remaining entries of any class take their place
 (role ``nearest``). Answers cycle through the categories (symbol, line, area) and
 through a seeded shuffle of each category. The correct letter is balanced exactly: each
@@ -54,6 +56,29 @@ COLOUR_LEVELS = 16
 #: Area fills are also interchangeable when their colour-cell histograms differ by less
 #: than this (L1 distance of the normalised histograms: 1.5% of the pixels moved).
 MAX_HISTOGRAM_L1 = 0.03
+#: Two entries also look alike (:func:`look_alike`) when their main colours are closer
+#: than this CIE76 colour difference (delta E): about four times the difference one
+#: notices side by side (2.3), so close that a reader who sees one image alone cannot
+#: tell which of the two it is (residential vs airport grounds, a funicular vs a city
+#: wall, both mid-grey).
+LOOKALIKE_MAX_DELTA_E = 10.0
+#: Greys (chroma, the distance from the grey axis in a*b*, under this) are told apart
+#: only by lightness, which a reader cannot judge alone: two greys whose lightness L*
+#: differs by less than :data:`LOOKALIKE_GREY_MAX_DL` also look alike (a funicular's
+#: 3 px #959492 and a power line's 2 px #b2b2af; a power line and a minor one).
+LOOKALIKE_GREY_MAX_CHROMA = 8.0
+LOOKALIKE_GREY_MAX_DL = 15.0
+#: ... and, for lines, their widths are within this ratio (a 3 px and a 4 px grey line;
+#: a 12 px and a 17 px white road) and their dashes cover nearly the same share of the
+#: length (:data:`LOOKALIKE_MAX_DASH_DIFF`) ...
+LOOKALIKE_MAX_WIDTH_RATIO = 1.5
+LOOKALIKE_MAX_DASH_DIFF = 0.1
+#: ... and, for area fills, the same share of patterned pixels (dots, hatching,
+#: symbols) within this much (OSM-Carto's sparsest patterns, the dots of orchards and
+#: dog parks, cover about 6 % of the fill).
+LOOKALIKE_MAX_PATTERN_DIFF = 0.02
+#: A pixel is ink when its channels differ from the background by more than this in sum.
+INK_MIN_DIFF = 30
 #: How each category is described in the question.
 KIND_TEXT = {
     "symbol": "a point symbol (icon)",
@@ -315,6 +340,123 @@ def interchangeable(images: Sequence[bytes], *, texture: bool = False) -> list[s
     return out
 
 
+def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
+    """CIE L*a*b* (D65) of sRGB colours (0-255, last axis RGB).
+
+    Examples
+    --------
+    >>> [round(float(v), 1) + 0.0 for v in srgb_to_lab(np.array([255, 255, 255]))]
+    [100.0, 0.0, 0.0]
+    >>> [round(float(v), 1) + 0.0 for v in srgb_to_lab(np.array([128, 128, 128]))]
+    [53.6, 0.0, 0.0]
+    """
+    c = np.asarray(rgb, dtype=np.float64) / 255.0
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.4124564, 0.3575761, 0.1804375],
+                  [0.2126729, 0.7151522, 0.0721750],
+                  [0.0193339, 0.1191920, 0.9503041]])
+    xyz = c @ m.T / np.array([0.95047, 1.0, 1.08883])
+    eps = (6 / 29) ** 3
+    f = np.where(xyz > eps, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    lab = np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]),
+                    200 * (f[..., 1] - f[..., 2])], axis=-1)
+    return lab
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """What a reader sees of one line or area image: colour, width, dashes, pattern.
+
+    Parameters
+    ----------
+    lab : numpy.ndarray
+        Main colour, CIE L*a*b*: a line's mean ink, an area's most common colour.
+    width : float
+        A line's ink pixels per inked column (lines run west-east); 0 for areas.
+    coverage : float
+        Share of a line's columns with ink (1 solid, less dashed); share of an area's
+        inner pixels not in its main colour (its pattern).
+    """
+
+    lab: np.ndarray
+    width: float
+    coverage: float
+
+
+def appearance(data: bytes, category: str) -> Appearance:
+    """Measure an image of the line or area catalogue (:class:`Appearance`).
+
+    The background is the colour of the top-left pixel (land around the feature).
+    """
+    with Image.open(io.BytesIO(data)) as im:
+        a = np.asarray(im.convert("RGB"), dtype=np.int32)
+    if category == "area":  # the polygon covers the image's centre
+        h, w = a.shape[:2]
+        inner = a[3 * h // 8:5 * h // 8, 3 * w // 8:5 * w // 8].reshape(-1, 3)
+        colours, counts = np.unique(inner, axis=0, return_counts=True)
+        main = colours[int(counts.argmax())]
+        return Appearance(srgb_to_lab(main), 0.0, float(1 - counts.max() / counts.sum()))
+    ink = np.abs(a - a[0, 0]).sum(axis=2) > INK_MIN_DIFF
+    columns = ink.any(axis=0)
+    if not columns.any():
+        return Appearance(srgb_to_lab(a[0, 0]), 0.0, 0.0)
+    return Appearance(srgb_to_lab(a[ink].mean(axis=0)), float(ink.sum() / columns.sum()),
+                      float(columns.mean()))
+
+
+def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
+    """Whether a reader seeing one of two images alone could not tell which it is.
+
+    Examples
+    --------
+    >>> grey = srgb_to_lab(np.array([139, 139, 139]))
+    >>> grey2 = srgb_to_lab(np.array([149, 148, 146]))
+    >>> appearances_alike(Appearance(grey, 4.0, 1.0), Appearance(grey2, 3.0, 1.0), "line")
+    True
+    >>> appearances_alike(Appearance(grey, 4.0, 1.0), Appearance(grey2, 2.0, 1.0), "line")
+    False
+    >>> appearances_alike(Appearance(grey, 4.0, 1.0), Appearance(grey2, 3.0, 0.5), "line")
+    False
+    >>> power = srgb_to_lab(np.array([178, 178, 175]))
+    >>> minor = srgb_to_lab(np.array([216, 214, 209]))
+    >>> appearances_alike(Appearance(power, 2.0, 1.0), Appearance(minor, 2.0, 1.0), "line")
+    True
+    """
+    greys = all(float(np.hypot(x.lab[1], x.lab[2])) < LOOKALIKE_GREY_MAX_CHROMA for x in (a, b))
+    close = float(np.linalg.norm(a.lab - b.lab)) < LOOKALIKE_MAX_DELTA_E or (
+        greys and abs(float(a.lab[0] - b.lab[0])) < LOOKALIKE_GREY_MAX_DL)
+    if not close:
+        return False
+    if category == "line":
+        if min(a.width, b.width) <= 0:
+            return False
+        return (max(a.width, b.width) / min(a.width, b.width) <= LOOKALIKE_MAX_WIDTH_RATIO
+                and abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_DASH_DIFF)
+    if category == "area":
+        return abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_PATTERN_DIFF
+    return False
+
+
+def look_alike(images: Sequence[bytes], category: str) -> list[set[int]]:
+    """Return, for each line or area image, the others a reader could take it for.
+
+    Stricter than :func:`interchangeable` (pixel-identical drawings): two entries
+    look alike when their main colours are within :data:`LOOKALIKE_MAX_DELTA_E` and
+    lines have nearly the same width and dashes, areas the same share of pattern
+    (:func:`appearances_alike`). Symbols are told apart by shape and get no such rule.
+    """
+    out: list[set[int]] = [set() for _ in images]
+    if category not in ("line", "area"):
+        return out
+    looks = [appearance(b, category) for b in images]
+    for i in range(len(looks)):
+        for j in range(i + 1, len(looks)):
+            if appearances_alike(looks[i], looks[j], category):
+                out[i].add(j)
+                out[j].add(i)
+    return out
+
+
 # --------------------------------------------------------------------------- state and items
 
 
@@ -383,7 +525,10 @@ def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: i
                 f"the MFS catalogue has fewer than five {category} entries",
                 fix="check the OSM-Carto installation (openstreetmap-carto-common)",
             )
-        alike = interchangeable([cat[i].png for i in members], texture=category == "area")
+        pngs = [cat[i].png for i in members]
+        alike = interchangeable(pngs, texture=category == "area")
+        for pos, similar in enumerate(look_alike(pngs, category)):
+            alike[pos] |= similar
         for pos, i in enumerate(members):
             candidates[i] = [m for q, m in enumerate(members) if q != pos and q not in alike[pos]]
     return MfsState(

@@ -8,7 +8,10 @@ Its difficulty (simple or complex, alternating every five slots) follows the rul
 geometry (:func:`cartoqa.tasks.rules.path_turns`: bearing changes, U-turns included),
 not from changes of road name. A path that overlaps itself or doubles back
 (:func:`cartoqa.tasks.rules.path_doubles_back`: up one carriageway and back down the
-other) is rejected. Two items per scenario: the answer in metres and in feet.
+other) is rejected, and so is one with a U-turn (``u_turns`` of
+:func:`~cartoqa.tasks.rules.path_turns`, however far apart its two stretches run) or
+one that nearly repeats one already accepted
+(:func:`near_duplicate`). Two items per scenario: the answer in metres and in feet.
 Rejected candidates are counted by reason (:data:`REJECT_REASONS`).
 """
 
@@ -29,12 +32,14 @@ from cartoqa.tasks.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.items import base_item, provenance
 from cartoqa.tasks.prompts import prompt
 from cartoqa.tasks.rules import (
+    makes_u_turn,
     marker_on_screen,
     markers_overlap,
     path_doubles_back,
     path_inside,
     path_turns,
     rle_difficulty,
+    rle_near_duplicate,
 )
 from cartoqa.tasks.sampling import permuted, pick_round
 from cartoqa.tasks.spec import RequestSpec, TaskSpec
@@ -58,6 +63,8 @@ DIFFICULTIES = ("simple", "complex")
 MAX_ATTEMPTS = 40
 #: Shortest path drawn, on screen (pixels).
 MIN_PATH_PX = 150.0
+#: One international foot in metres (an item's answer in feet, back in metres).
+FOOT_M = 0.3048
 #: Units of the two items and how the question names them.
 UNITS = {"m": "metres", "ft": "feet"}
 #: Example numbers shown in the answer-format line.
@@ -67,6 +74,7 @@ REJECT_REASONS = {
     "no_route": "no destination junction in range, or no legal route to it",
     "short": "path too short on screen",
     "doubles_back": "path overlaps itself or doubles back",
+    "u_turn": "path makes a U-turn (back along a parallel carriageway or round a block)",
     "difficulty": "path is not of the slot's difficulty",
     "outside_extract": "view not 99% inside the extract's data",
     "path_outside": "path leaves the view",
@@ -142,6 +150,9 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         if path_doubles_back([latlon_to_global_px(lat, lon, zoom) for lat, lon in path]):
             reject("doubles_back")
             continue
+        if makes_u_turn(path):
+            reject("u_turn")
+            continue
         turns, u_turns = path_turns(path)
         if rle_difficulty(turns, px_len) != difficulty:
             reject("difficulty")
@@ -193,6 +204,21 @@ def answer_text(answer: Mapping[str, Any]) -> str:
     return f"Answer: {format_number(answer['value'])} {answer.get('unit', 'm')}"
 
 
+def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
+    """Whether two RLE paths ask the same question (:func:`~cartoqa.tasks.rules.rle_near_duplicate`:
+    metre lengths within :data:`~cartoqa.tasks.rules.NEAR_DUPLICATE_LENGTH_REL`, ends
+    within :data:`~cartoqa.tasks.rules.NEAR_DUPLICATE_M` either way round); the build
+    turns the later one down."""
+    def metres(it: Mapping[str, Any]) -> float:
+        answer = it["answer"]
+        return float(answer["value"]) * (FOOT_M if answer["unit"] == "ft" else 1.0)
+
+    def path(it: Mapping[str, Any]) -> list[tuple[float, float]]:
+        return [(float(lat), float(lon)) for lat, lon in it["provenance"]["path"]]
+
+    return rle_near_duplicate(metres(item), path(item), metres(earlier), path(earlier))
+
+
 SPEC = TaskSpec(
     name=NAME,
     blurb="Route length estimation: length of a blue path between two blue markers.",
@@ -220,4 +246,5 @@ SPEC = TaskSpec(
     needs_roads=NEEDS_ROADS,
     strata=("difficulty", "unit", "zoom"),
     sample_strata={"difficulty": "simple", "unit": "m", "zoom": 17},
+    near_duplicate=near_duplicate,
 )

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: The suite of the CartoMapQA tasks (the others: MapIQ, MapWise, FRIEDA).
 CARTOMAPQA = "cartomapqa"
+#: How the build log counts a scenario turned down by a task's ``near_duplicate``.
+NEAR_DUPLICATE_REASON = "near-duplicate of an item already accepted (same answer, same place)"
 
 #: ``parse(item, text)``: a model's response to an item, read into the answer's shape.
 Parser = Callable[[Mapping[str, Any], str], "ParseResult"]
@@ -145,6 +147,12 @@ class TaskSpec:
         Provenance of the self-check sample items; default a synthetic street-map one
         (extract, zoom, centre, bounds). A suite whose items have no zoom (MapIQ)
         declares its own, holding ``provenance_required``.
+    near_duplicate : callable, optional
+        ``near_duplicate(item, earlier) -> bool``: whether a new scenario's first item
+        asks the same question as an item the task already accepted (SRN, RLE). The
+        builder walks the slots in order and turns such a slot into a failed one,
+        counted as a rejection with :data:`NEAR_DUPLICATE_REASON`; the journal keeps
+        the verdict, so resumed and ``--workers N`` builds agree.
     """
 
     name: str
@@ -164,6 +172,7 @@ class TaskSpec:
     title: str = ""
     provenance_required: tuple[str, ...] = ()
     sample_provenance: dict[str, Any] | None = None
+    near_duplicate: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
 
     def __post_init__(self) -> None:
         names = [r.name for r in self.requests]

@@ -17,7 +17,8 @@ only when a careful reader derives the same answer from the picture:
   :func:`cartoqa.tasks.rules.path_winding_deg`: a loop the steps do not say), no
   action junction lies under a marker pin, and neither marker stands on a dual
   carriageway (:func:`cartoqa.tasks.rules.on_dual_carriageway`);
-* every road of the route is named and its name written in the view.
+* every road of the route is named and its name written in the view;
+* it is no near-duplicate of an SRN item already accepted (:func:`near_duplicate`).
 
 Rejected candidates are counted by reason (:data:`REJECT_REASONS`) and logged by the
 build.
@@ -26,7 +27,9 @@ build.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 
@@ -49,6 +52,7 @@ from cartoqa.tasks.rules import (
     path_winding_deg,
     reader_route_differs,
     short_legs,
+    srn_near_duplicate,
     steps_under_markers,
 )
 from cartoqa.tasks.sampling import permuted
@@ -307,6 +311,17 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
     return None
 
 
+def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
+    """Whether two SRN items ask the same question (:func:`~cartoqa.tasks.rules.srn_near_duplicate`:
+    the same steps, origins and destinations each within
+    :data:`~cartoqa.tasks.rules.NEAR_DUPLICATE_M`); the build turns the later one down."""
+    def ends(it: Mapping[str, Any]) -> list[tuple[float, float]]:
+        return [(float(m["lat"]), float(m["lon"])) for m in it["provenance"]["markers"]]
+
+    return srn_near_duplicate(item["answer"]["steps"], ends(item),
+                              earlier["answer"]["steps"], ends(earlier))
+
+
 SPEC = TaskSpec(
     name=NAME,
     blurb="Shortest route navigation: steps from the blue to the red marker.",
@@ -337,4 +352,5 @@ SPEC = TaskSpec(
     needs_roads=NEEDS_ROADS,
     strata=("zoom", "n_steps"),
     sample_strata={"zoom": 18, "n_steps": 2},
+    near_duplicate=near_duplicate,
 )

@@ -183,6 +183,50 @@ class ViewFeatures:
         """Features of the type in or near the view in the data (drawn or not)."""
         return len(self.by_type.get(feature_type, []))
 
+    def unlabelled_line_meets_another(self, feature_type: str) -> bool:
+        """Whether a drawn road or stream whose name the map does not write meets another.
+
+        A primary road whose name is not written in the view (``name_legible`` False,
+        named in the data or not) that touches another drawn road of the type (within
+        :data:`JOIN_DISTANCE_M`) may be read as that road's continuation or as a road
+        of its own: a reader may count it either way (Lönnrotinkatu, unlabelled, going on
+        from Pohjoisesplanadi across Mannerheimintie). Lines and areas only; judge it
+        after the line names were decided (``written_line_names``).
+
+        Examples
+        --------
+        >>> from shapely.geometry import LineString
+        >>> from groundtruth.features import Feature
+        >>> def piece(name, geom, legible):
+        ...     f = Feature("primary road", "line", name, ("way/1",), 0.0, 0.0, geom)
+        ...     return Sighting(f, (0.0, 0.0), True, legible, False, False, 1.0)
+        >>> a = piece("A", LineString([(0, 0), (0.001, 0)]), True)
+        >>> b = piece("B", LineString([(0.001, 0), (0.002, 0.0005)]), False)
+        >>> far = piece("C", LineString([(0.004, 0), (0.005, 0)]), False)
+        >>> vf = ViewFeatures({"primary road": [a, b]}, kinds={"primary road": "line"})
+        >>> vf.unlabelled_line_meets_another("primary road")
+        True
+        >>> vf.by_type["primary road"] = [a, far]
+        >>> vf.unlabelled_line_meets_another("primary road")
+        False
+        """
+        kind = self.kinds.get(feature_type, "symbol")
+        if kind != "line":
+            return False
+        groups = reader_groups(self.drawn(feature_type), kind)
+        if len(groups) < 2:
+            return False
+        lat0 = groups[0][0].feature.lat
+        shapes = [shapely.union_all([_metres(s.feature.geometry, lat0) for s in g])
+                  for g in groups]
+        for i, group in enumerate(groups):
+            if any(s.name_legible and s.feature.name for s in group):
+                continue
+            if any(shapes[i].distance(shapes[j]) <= JOIN_DISTANCE_M
+                   for j in range(len(groups)) if j != i):
+                return True
+        return False
+
     def ambiguous(self, feature_type: str, *, names: bool = False) -> bool:
         """Whether a reader might see something the answer does not count.
 

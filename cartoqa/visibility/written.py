@@ -35,6 +35,14 @@ from renderers.label_marks import MARK_COLOURS
 #: lies within this sum of channel differences of the mark colour.
 MARK_MIN_ALPHA = 200
 MARK_TOLERANCE = 90
+#: Edge pixels of a marked label: the mark colour blended towards white (its full
+#: channels stay at least this high ...
+MARK_EDGE_MIN_ON = 230
+#: ... its empty channels rise together, to at most this: half-way to white, short of
+#: the blends of OSM-Carto's own label colours, e.g. the health red #bf0000) ...
+MARK_EDGE_MAX_OFF = 128
+#: ... and no further apart than this).
+MARK_EDGE_MAX_SPREAD = 30
 #: Pixels of one label lie at most this far apart (letters and words of one label join).
 MARK_JOIN_PX = 4
 #: Fewest mark pixels for a label instance (smaller specks are ignored).
@@ -73,16 +81,37 @@ class Instance:
 def mark_mask(marks: IntArray, slot: int) -> BoolArray:
     """Pixels of the marked label of ``slot`` in a marks render (RGBA).
 
+    A pixel is the label's when opaque and within :data:`MARK_TOLERANCE` of the mark
+    colour, or when it is that colour blended towards white at its letters' edges
+    (anti-aliasing and the label's halo: the mark colour's full channels at least
+    :data:`MARK_EDGE_MIN_ON`, its empty ones at most :data:`MARK_EDGE_MAX_OFF` and
+    within :data:`MARK_EDGE_MAX_SPREAD` of each other). The thin 10 px text of point
+    labels has few pixels of the pure colour, so without the edges a short name
+    ("Jufu") could fall under :data:`MARK_MIN_PIXELS`.
+
     Examples
     --------
-    >>> m = np.zeros((1, 3, 4), np.int16)
-    >>> m[0, 0] = (255, 0, 255, 255); m[0, 1] = (250, 20, 240, 255); m[0, 2] = (0, 0, 0, 255)
+    >>> m = np.zeros((1, 6, 4), np.int16); m[..., 3] = 255
+    >>> m[0, 0, :3] = (255, 0, 255); m[0, 1, :3] = (250, 20, 240); m[0, 2, :3] = (0, 0, 0)
+    >>> m[0, 3, :3] = (250, 110, 252)   # magenta blended half-way to white: an edge
+    >>> m[0, 4, :3] = (250, 200, 252)   # mostly white: the halo, not the label
+    >>> m[0, 5, :3] = (153, 51, 153)    # OSM-Carto's shop label colour
     >>> mark_mask(m, 0).tolist()  # slot 0 is magenta (renderers.label_marks.MARK_COLOURS)
-    [[True, True, False]]
+    [[True, True, False, True, False, False]]
     """
     rgb = marks[..., :3].astype(np.int32)
-    diff = np.abs(rgb - np.array(MARK_COLOURS[slot], dtype=np.int32)).sum(axis=2)
-    return np.asarray((marks[..., 3] >= MARK_MIN_ALPHA) & (diff <= MARK_TOLERANCE))
+    colour = np.array(MARK_COLOURS[slot], dtype=np.int32)
+    opaque = marks[..., 3] >= MARK_MIN_ALPHA
+    core = np.abs(rgb - colour).sum(axis=2) <= MARK_TOLERANCE
+    on, off = colour > 127, colour <= 127
+    edge = np.ones(rgb.shape[:2], dtype=bool)
+    if on.any():
+        edge &= rgb[..., on].min(axis=-1) >= MARK_EDGE_MIN_ON
+    if off.any():
+        low = rgb[..., off]
+        edge &= (low.max(axis=-1) <= MARK_EDGE_MAX_OFF) & (
+            low.max(axis=-1) - low.min(axis=-1) <= MARK_EDGE_MAX_SPREAD)
+    return np.asarray(opaque & (core | edge))
 
 
 def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,

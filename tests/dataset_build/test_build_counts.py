@@ -99,3 +99,98 @@ def test_atm_names_are_the_operator_osm_carto_writes() -> None:
                     if f.name})
     # "Otto. automaatti" is a name tag OSM-Carto does not write; the operator it writes is
     assert names == ["Otto", "Suomen Automatia Oy"]
+
+
+def test_an_unlabelled_road_meeting_another_makes_the_count_ambiguous() -> None:
+    # Pohjoisesplanadi (labelled) meets Lönnrotinkatu (its name not written in the
+    # view, going on across the junction): a reader may count one road or two
+    # (mtmf-0010 of seed 20261130 counted 3 where a reader sees 2)
+    from dataclasses import replace
+
+    from cartoqa.tasks.feature_maps import MAP_REJECT_REASONS
+
+    m = DEG_PER_M
+    espa = sighting("primary road", "line", "Pohjoisesplanadi",
+                    LineString([(0, 0), (100 * m, 0)]))
+    lonnrot = replace(sighting("primary road", "line", "Lönnrotinkatu",
+                               LineString([(100 * m, 0), (180 * m, -60 * m)])),
+                      name_legible=False)
+    vf = ViewFeatures(by_type={"primary road": [espa, lonnrot]}, kinds={"primary road": "line"})
+    assert vf.count("primary road") == 2
+    assert vf.unlabelled_line_meets_another("primary road")
+    # with its name written it is a road of its own: no doubt
+    vf.by_type["primary road"][1] = replace(lonnrot, name_legible=True)
+    assert not vf.unlabelled_line_meets_another("primary road")
+    # unlabelled but 20 m away from any other: a separate road
+    far = replace(sighting("primary road", "line", None,
+                           LineString([(0, 20 * m), (100 * m, 20 * m)])), name_legible=False)
+    vf.by_type["primary road"][1] = far
+    assert not vf.unlabelled_line_meets_another("primary road")
+    # icons never: only lines are grouped
+    assert not vf.unlabelled_line_meets_another("bus stop")
+    assert "unlabelled_line" in MAP_REJECT_REASONS
+
+
+def test_a_point_label_belongs_to_the_icon_it_is_centred_under() -> None:
+    from cartoqa.tasks.feature_maps import (
+        POINT_LABEL_MAX_DROP_PX,
+        POINT_LABEL_MAX_OFFSET_PX,
+        label_belongs_to_icon,
+    )
+
+    icon = (730.0, 275.0)
+    # OSM-Carto writes a restaurant's name 11 px under its icon, centred
+    assert label_belongs_to_icon((700, 286, 760, 296), icon)
+    # a café's cup 23 px under it is no label at all (the oracle finds no mark there);
+    # the label of the café under that is too low to be the restaurant's
+    assert not label_belongs_to_icon((700, int(275 + POINT_LABEL_MAX_DROP_PX) + 2, 760, 330),
+                                     icon)
+    # a label beside the icon, off its column
+    off = int(POINT_LABEL_MAX_OFFSET_PX) + 2
+    assert not label_belongs_to_icon((700 + off, 286, 760 + off, 296), icon)
+    # above the icon: another feature's
+    assert not label_belongs_to_icon((700, 250, 760, 262), icon)
+
+
+def test_a_label_found_in_two_words_is_still_the_icons() -> None:
+    # "Ryan Thai": the gap between the words is wider than the mark join, so the oracle
+    # finds "Ryan" and "Thai" apart, each off the icon's column (stmf-0016 of seed
+    # 20261130 lost the name); together they are centred under it
+    from cartoqa.tasks.feature_maps import (
+        label_belongs_to_icon,
+        label_pieces_under_icon,
+        union_box,
+    )
+
+    icon = (1090.0, 192.0)
+    words = [(1068, 203, 1090, 213), (1093, 203, 1112, 210)]
+    assert not any(label_belongs_to_icon(b, icon) for b in words)
+    assert label_pieces_under_icon(words, icon) == [0, 1]
+    assert label_belongs_to_icon(union_box(words), icon)
+    # a label of the same name 70 px below belongs to another icon
+    assert label_pieces_under_icon([(1068, 262, 1112, 272)], icon) == []
+
+
+def test_a_park_cut_by_a_street_shows_as_two_parks() -> None:
+    # Kaisaniemenpuisto on both sides of Läntinen Teatterikuja (map19-0019 of seed
+    # 20261130 counted 1 park where a reader sees two green areas)
+    from cartoqa.tasks.feature_maps import (
+        AREA_PART_MIN_PX2,
+        AREA_SPLIT_HALF_WIDTH_PX,
+        MAP_REJECT_REASONS,
+        area_parts_on_screen,
+    )
+
+    park = [[(0.0, 0.0), (700.0, 0.0), (700.0, 170.0), (0.0, 170.0)]]
+    street = [[(315.0, -100.0), (330.0, 900.0)]]
+    assert area_parts_on_screen(park, []) == 1
+    assert area_parts_on_screen(park, [street[0]]) == 2
+    # a footway is no street: only what the caller passes cuts; a street along the
+    # park's edge leaves a sliver under AREA_PART_MIN_PX2
+    sliver_w = AREA_PART_MIN_PX2 / 170.0 / 2
+    assert area_parts_on_screen(park, [[(sliver_w, -10.0), (sliver_w, 200.0)]]) == 1
+    # the part off screen does not count: the view is 1366 x 768
+    wide = [[(-900.0, 0.0), (700.0, 0.0), (700.0, 170.0), (-900.0, 170.0)]]
+    assert area_parts_on_screen(wide, [[(-5.0 - AREA_SPLIT_HALF_WIDTH_PX, -10.0),
+                                        (-5.0 - AREA_SPLIT_HALF_WIDTH_PX, 200.0)]]) == 1
+    assert "split_area" in MAP_REJECT_REASONS

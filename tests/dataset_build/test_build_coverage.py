@@ -71,9 +71,12 @@ def test_mml_rejects_a_pin_near_a_third_named_road() -> None:
     from cartoqa.tasks.rules import MML_OTHER_ROAD_CLEAR_PX, other_road_near
 
     pin = (100.0, 100.0)
-    # a road 40 px east of the pin (vertical line x = 140): too near at 50 px
+    # a road 40 px east of the pin (vertical line x = 140): too near at 60 px
     assert other_road_near(pin, [[(140.0, 0.0), (140.0, 300.0)]])
-    # 60 px away: clear; the distance is to the segment, not its end points
-    assert not other_road_near(pin, [[(160.0, 0.0), (160.0, 300.0)]])
-    assert other_road_near(pin, [[(0.0, 145.0), (300.0, 145.0)]])  # 45 px below
-    assert MML_OTHER_ROAD_CLEAR_PX == 50.0
+    # Ludviginkatu 54 px from a pin where Erottajankatu becomes Uudenmaankatu (mml-0010
+    # of seed 20261130): too near, a reader cannot tell which junction the pin marks
+    assert other_road_near(pin, [[(154.0, 0.0), (154.0, 300.0)]])
+    # 70 px away: clear; the distance is to the segment, not its end points
+    assert not other_road_near(pin, [[(170.0, 0.0), (170.0, 300.0)]])
+    assert other_road_near(pin, [[(0.0, 155.0), (300.0, 155.0)]])  # 55 px below
+    assert MML_OTHER_ROAD_CLEAR_PX == 60.0

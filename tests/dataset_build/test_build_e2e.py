@@ -219,4 +219,5 @@ def test_per_task_the_extract_cannot_fill(env: dict[str, str], tmp_path: Path,
     manifest = json.loads((out / "manifest.json").read_text("utf-8"))
     shortfall = manifest["shortfalls"]["mml"]
     assert (shortfall["requested"], shortfall["written"]) == (12, n)
-    assert "slots tried" in shortfall["reason"]  # what was tried, not a claim about the extract
+    # what was tried, not a claim about the extract
+    assert "scenario slots found no acceptable scenario" in shortfall["reason"]

@@ -8,12 +8,14 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
+from cartoqa.tasks import rle
 from cartoqa.tasks.rules import (
     COMPLEX_MIN_PATH_PX,
     MIN_LEG_PX,
     OVERLAP_PX,
     SIMPLE_MAX_PATH_PX,
     boxes_overlap,
+    makes_u_turn,
     marker_box,
     marker_on_screen,
     markers_overlap,
@@ -31,6 +33,7 @@ from cartoqa.tasks.rules import (
 from groundtruth._osm_reader import RawWay, RoadData
 from groundtruth.assets import asset_path
 from groundtruth.graph import build_road_graph, load_road_graph
+from groundtruth.projection import latlon_to_global_px
 from groundtruth.routing import shortest_route
 from groundtruth.turns import route_steps
 
@@ -122,6 +125,20 @@ def walk(*moves: tuple[float, float]) -> list[tuple[float, float]]:
 def test_path_turns_by_geometry(moves: tuple[tuple[float, float], ...],
                                 expected: tuple[int, int]) -> None:
     assert path_turns(walk(*moves)) == expected
+
+
+def test_rle_rejects_a_u_turn_beyond_the_overlap_test() -> None:
+    # up Kaivokatu's north carriageway and back along the south one, 25 m apart (42 px
+    # at zoom 17, farther than OVERLAP_PX): not an overlap, still a U-turn (rle-0003 of
+    # seed 20261130)
+    loop = walk((0, 120), (25, 0), (0, -120))
+    pts = [latlon_to_global_px(lat, lon, 17) for lat, lon in loop]
+    assert not path_doubles_back(pts)
+    assert makes_u_turn(loop)
+    # round a block and on (two right angles 100 m apart), or a Z: no U-turn
+    assert not makes_u_turn(walk((0, 100), (-100, 0), (0, -80)))
+    assert not makes_u_turn(walk((0, 100), (100, 0), (0, 100)))
+    assert rle.REJECT_REASONS["u_turn"].startswith("path makes a U-turn")
 
 
 def test_turns_do_not_come_from_road_names() -> None:

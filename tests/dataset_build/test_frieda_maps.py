@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -103,10 +104,9 @@ def _square(name: str, lon0: float, lat0: float, side_deg: float = 0.0009) -> Na
 
 
 @pytest.mark.parametrize(("gap_deg", "near"), [(0.0005, True), (0.0008, False)])
-def test_border_distractors_across_a_street_are_refused(gap_deg: float, near: bool) -> None:
+def test_border_distractors_across_a_street_are_refused(gap_deg: float, near: bool,
+                                                        tmp_path: Path) -> None:
     # 0.0005 deg of longitude at 60 N is 27.9 m (a street away); 0.0008 is 44.6 m
-    from pathlib import Path
-
     from cartoqa.tasks.base import BuildContext
     from cartoqa.tasks.frieda_questions import MapPlan, QuestionPlan
     from groundtruth.extracts import Extract
@@ -115,8 +115,9 @@ def test_border_distractors_across_a_street_are_refused(gap_deg: float, near: bo
     true = _square("T", 24.9418, 60.17)  # shares S's east side
     apart = _square("D", 24.94 - 0.0018 - gap_deg, 60.17)  # west of S, gap_deg apart
     frame = rel.LocalFrame.around([subject.geometry])
-    ctx = BuildContext(Extract("x", Path("x.osm"), "osm", "", None), seed=0, per_task=1,
-                       cache_dir=Path("."), assets_dir=Path("."))
+    data = (60.16, 24.92, 60.18, 24.96)  # the extract's data, all around the squares
+    ctx = BuildContext(Extract("x", Path("x.osm"), "osm", "", data), seed=0, per_task=1,
+                       cache_dir=tmp_path, assets_dir=tmp_path)
     ctx.shared["frieda"] = fb.Shared([subject, true, apart], [], frame, [])
     ctx.shared["frieda_renderer"] = None  # a render would fail: the check comes first
     plan = QuestionPlan("border", "q", {"type": "textual", "names": ["T"]},
@@ -128,3 +129,38 @@ def test_border_distractors_across_a_street_are_refused(gap_deg: float, near: bo
     else:
         with pytest.raises(AttributeError):  # past the check, on to the (absent) renderer
             fb.render_question(ctx, plan)
+
+
+def test_image_data_cover_of_a_turned_image() -> None:
+    from cartoqa.tasks.frieda.maps import image_data_cover
+    from groundtruth.projection import View
+
+    v = View(center=(60.17, 24.94), zoom=18, width=1366, height=768)
+    s, w, n, e = v.bounds
+    assert image_data_cover(v, (s, w, n, e)) == pytest.approx(1.0, abs=1e-3)
+    # the data ends at the view's centre line: the western half of the image
+    assert image_data_cover(v, (s, w, n, (w + e) / 2)) == pytest.approx(0.5, abs=2e-3)
+    # turned 90 degrees the image's 768 px height lies along the data's width: a
+    # 768-wide square in the middle of the 1366 x 768 image (768 / 1366 of it)
+    assert image_data_cover(v, (s, w, n, e), 90.0) == pytest.approx(768 / 1366, abs=2e-3)
+
+
+def test_a_map_at_the_data_edge_is_moved_in_or_rejected() -> None:
+    from cartoqa.tasks.frieda.maps import choose_view, image_data_cover
+    from cartoqa.tasks.frieda_questions import MapPlan
+    from groundtruth.projection import View
+
+    a, b = _point("A", 24.9400, 60.1700), _point("B", 24.9410, 60.1702)  # 58 m apart
+    plan = MapPlan((a, b), ("A", "B"), angle_deg=30.0)
+    # data reaching 400 m west, 250 m south and north of A, but only 40 m east of B
+    roomy = (60.1677, 24.9328, 60.1723, 24.9417)
+    placed = choose_view(plan, None, [], roomy)
+    assert not isinstance(placed, str)
+    center, zoom = placed
+    view = View(center=center, zoom=zoom, width=1366, height=768)
+    assert image_data_cover(view, roomy, 30.0) >= 0.99
+    assert center[1] < 24.9405  # moved west of the points' midpoint, into the data
+    # the same points, with data hardly wider than the two of them: no zoom is covered
+    narrow = (60.1695, 24.9395, 60.1707, 24.9415)
+    assert choose_view(plan, None, [], narrow) == "past_data"
+    assert not isinstance(choose_view(plan, None, []), str)  # no bounds: not checked

@@ -12,12 +12,18 @@ from PIL import Image
 
 from cartoqa.tasks.mfs import (
     LETTERS,
+    LOOKALIKE_GREY_MAX_DL,
+    LOOKALIKE_MAX_DELTA_E,
+    Appearance,
     answer_for_slot,
     answer_order,
+    appearances_alike,
     arrange_options,
     choose_distractors,
     interchangeable,
     letter_for_slot,
+    look_alike,
+    srgb_to_lab,
 )
 
 
@@ -164,3 +170,74 @@ def test_textures_compare_by_colour_histogram() -> None:
     assert interchangeable([a, b]) == [set(), set()]
     assert interchangeable([a, b], texture=True) == [{1}, {0}]
     assert interchangeable([a, _png((0, 90, 0), (0, 0, 50, 50))], texture=True) == [set(), set()]
+
+
+BG = (242, 239, 233)  # OSM-Carto land
+
+
+def _line(colour: tuple[int, int, int], width: int, *, dash: int = 0) -> bytes:
+    """A west-east line across a 256 px swatch; ``dash``: on/off run length in px."""
+    a = np.zeros((256, 256, 3), dtype=np.uint8)
+    a[:] = BG
+    top = 128 - width // 2
+    for x in range(256):
+        if dash and (x // dash) % 2:
+            continue
+        a[top:top + width, x] = colour
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _fill(colour: tuple[int, int, int], *, dots: bool = False) -> bytes:
+    a = np.zeros((256, 256, 3), dtype=np.uint8)
+    a[:] = BG
+    a[20:, :230] = colour
+    if dots:
+        a[20::4, :230:4] = (120, 160, 120)  # 6 % of the fill, like OSM-Carto's dots
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_lines_a_reader_cannot_tell_apart_alone() -> None:
+    # OSM-Carto's city wall (4 px, #8b8b8b) and funicular (3 px, #959492): alike; a 2 px
+    # line of the funicular's grey is within 1.5x of it but half the wall's width; a blue
+    # line and a dashed grey one differ from all
+    wall, funicular = _line((139, 139, 139), 4), _line((149, 148, 146), 3)
+    thin, blue = _line((149, 148, 146), 2), _line((170, 211, 223), 4)
+    dashed = _line((139, 139, 139), 4, dash=6)
+    assert look_alike([wall, funicular, thin, blue, dashed], "line") == [
+        {1}, {0, 2}, {1}, set(), set()]
+    # pixel-identity alone passes the pair: 256 of 65 536 pixels differ (0.4 %)
+    assert interchangeable([wall, funicular]) == [set(), set()]
+
+
+def test_area_fills_a_reader_cannot_tell_apart_alone() -> None:
+    # residential #e0dfdf and aerodrome grounds #e9e7e2: delta E 3.8; water #aad3df
+    # is blue; a dotted fill of the same colour is patterned
+    residential, aerodrome = _fill((224, 223, 223)), _fill((233, 231, 226))
+    water, dotted = _fill((170, 211, 223)), _fill((224, 223, 223), dots=True)
+    assert look_alike([residential, aerodrome, water, dotted], "area") == [
+        {1}, {0}, set(), set()]
+    # symbols are told apart by shape: no colour rule
+    assert look_alike([residential, aerodrome], "symbol") == [set(), set()]
+
+
+def test_delta_e_and_grey_lightness_limits_are_the_boundaries() -> None:
+    # greys: alike while their lightness differs by less than LOOKALIKE_GREY_MAX_DL
+    grey = srgb_to_lab(np.array([150, 150, 150]))
+    for level in range(150, 230):
+        other = srgb_to_lab(np.array([level, level, level]))
+        alike = appearances_alike(Appearance(grey, 3.0, 1.0), Appearance(other, 3.0, 1.0), "line")
+        assert alike == (abs(float(grey[0] - other[0])) < LOOKALIKE_GREY_MAX_DL)
+    # colours: alike while delta E is under LOOKALIKE_MAX_DELTA_E (water blue and a
+    # grey of the same lightness differ in hue: not alike)
+    blue = srgb_to_lab(np.array([170, 211, 223]))
+    for level in range(180, 240, 5):
+        other = srgb_to_lab(np.array([170, 211, level]))
+        alike = appearances_alike(Appearance(blue, 0.0, 0.0), Appearance(other, 0.0, 0.0), "area")
+        assert alike == (float(np.linalg.norm(blue - other)) < LOOKALIKE_MAX_DELTA_E)
+    grey_like_water = srgb_to_lab(np.array([208, 208, 208]))
+    assert not appearances_alike(Appearance(blue, 0.0, 0.0), Appearance(grey_like_water, 0.0, 0.0),
+                                 "area")

@@ -42,6 +42,7 @@ from cartoqa.tasks.frieda_questions import (
     topological_plans,
 )
 from cartoqa.tasks.prompts import prompt, system_prompt
+from cartoqa.tasks.views import extract_bounds
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 
@@ -117,7 +118,8 @@ def _shared(ctx: BuildContext) -> Shared:
                                fix="use an extract of a town (FRIEDA asks about named places)")
         pairs = topological_pairs(feats, include_disjoint=True)
         frame = rel.LocalFrame.around([f.geometry for f in feats])
-        pool = plan_pool(feats, rng=slot_rng(ctx.seed, "frieda", "pool"), size=POOL_SIZE)
+        pool = plan_pool(feats, rng=slot_rng(ctx.seed, "frieda", "pool"), size=POOL_SIZE,
+                         bounds=extract_bounds(ctx))
         ctx.shared[key] = Shared(feats, pairs, frame, pool)
     shared: Shared = ctx.shared[key]
     return shared
@@ -224,7 +226,7 @@ def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] 
     renderer = _renderer(ctx)
     maps: list[RenderedMap] = []
     for mp in plan.maps:
-        got = render_map(renderer, mp, subject, gaps)
+        got = render_map(renderer, mp, subject, gaps, extract_bounds(ctx))
         if isinstance(got, str):
             return got
         maps.append(got)

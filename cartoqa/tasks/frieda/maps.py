@@ -5,7 +5,10 @@ A question's :class:`~cartoqa.tasks.frieda_questions.MapPlan` is rendered with
 which every drawn polygon is whole on the image with its outline, every line at least
 :data:`MIN_VISIBLE` visible and every dot whole, all clear of the legend, compass,
 scale bar and attribution (:func:`choose_view`, before rendering, from the ground
-geometry). After rendering, :func:`render_map` checks it again on what was drawn
+geometry), and with at least :data:`~cartoqa.tasks.views.VIEW_MIN_DATA_COVER` of the
+turned image inside the extract's data, as in the other tasks (past the data the tiles
+are blank beige; the view is moved toward the data when that keeps the features whole:
+:func:`image_data_cover`). After rendering, :func:`render_map` checks it again on what was drawn
 (:attr:`FriedaMap.visible`), that the legend lies whole on the image with a line per
 feature, and that the compass is readable (:func:`compass_readable`). Anything short of
 that is a rejection with a reason, never a relaxed answer.
@@ -25,10 +28,11 @@ from dataclasses import dataclass
 
 import shapely
 from PIL import Image
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from cartoqa.tasks.frieda_questions import MapPlan
+from cartoqa.tasks.views import VIEW_MIN_DATA_COVER, Bounds, fit_to_data
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 from groundtruth.projection import View
@@ -38,6 +42,7 @@ from renderers.overlays import (
     OVERLAY_WEIGHT,
     Overlay,
     overlay_from_geometry,
+    rotate_px,
     screen_geometry,
     visible_share,
 )
@@ -77,7 +82,54 @@ REJECT_REASONS = {
     "pool": "too few distractor maps clear of the question's features",
     "near": "a border distractor under 40 m from the subject (across a street it reads "
             "as a neighbour)",
+    "past_data": "the map would show blank ground past the extract's data",
 }
+
+
+def image_data_cover(view: View, bounds: Bounds, angle_deg: float = 0.0) -> float:
+    """Share of the image, turned ``angle_deg``, that lies inside the data ``bounds``.
+
+    Parameters
+    ----------
+    view : View
+        The view (its size is the image's).
+    bounds : tuple of float
+        ``(south, west, north, east)`` of the extract's data.
+    angle_deg : float, optional
+        The map's turn.
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``.
+
+    Examples
+    --------
+    >>> v = View(center=(0.0, 0.0), zoom=12, width=200, height=100)
+    >>> s, w, n, e = v.bounds
+    >>> image_data_cover(v, (s, w, n, e))
+    1.0
+    >>> round(image_data_cover(v, (s, w, n, e), 90.0), 3)  # turned, the sides show past it
+    0.5
+    """
+    s, w, n, e = bounds
+    corners = [view.to_view_px(lat, lon) for lat, lon in ((s, w), (s, e), (n, e), (n, w))]
+    data = Polygon([rotate_px(x, y, angle_deg=angle_deg, width=view.width,
+                              height=view.height) for x, y in corners])
+    image = box(0.0, 0.0, float(view.width), float(view.height))
+    return float(data.intersection(image).area / image.area)
+
+
+def toward_data(view: View, bounds: Bounds, angle_deg: float) -> View:
+    """The view moved (least) so that the turned image's footprint lies inside the data
+    where the data is larger than the footprint (:func:`cartoqa.tasks.views.fit_to_data`
+    on the footprint's bounding box)."""
+    a = math.radians(angle_deg)
+    c, s = abs(math.cos(a)), abs(math.sin(a))
+    w = math.ceil(view.width * c + view.height * s)
+    h = math.ceil(view.width * s + view.height * c)
+    moved = fit_to_data(View(center=view.center, zoom=view.zoom, width=w, height=h), bounds)
+    return View(center=moved.center, zoom=view.zoom, width=view.width, height=view.height)
 
 
 def draw_geometry(feature: NamedFeature, subject: NamedFeature | None) -> BaseGeometry:
@@ -126,8 +178,8 @@ def _needed_share(overlay: Overlay) -> float:
     return WHOLE if overlay.kind != "line" else MIN_VISIBLE
 
 
-def choose_view(plan: MapPlan, subject: NamedFeature | None,
-                gaps_m: Sequence[float]) -> tuple[tuple[float, float], int] | str:
+def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[float],
+                bounds: Bounds | None = None) -> tuple[tuple[float, float], int] | str:
     """The centre and the highest zoom at which the map shows what it must.
 
     Parameters
@@ -139,6 +191,10 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None,
     gaps_m : sequence of float
         Ground gaps between the subject and its clearly-apart distractors: each must be
         at least :data:`MIN_GAP_PX` on the image.
+    bounds : tuple of float, optional
+        The extract's data ``(south, west, north, east)``: the image must lie
+        :data:`~cartoqa.tasks.views.VIEW_MIN_DATA_COVER` inside it (not checked when
+        ``None``).
 
     Returns
     -------
@@ -150,20 +206,34 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None,
     c = shapely.union_all(geoms).envelope.centroid
     ovs = [overlay_from_geometry(f.name, "red", g) for f, g in zip(feats, geoms, strict=True)]
     blocked = blocked_boxes(len(plan.features))
+
+    def shows_all(view: View) -> bool:
+        return all(visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
+                                 width=IMAGE_WIDTH, height=IMAGE_HEIGHT, blocked=blocked)
+                   >= _needed_share(o) for o in ovs)
+
+    past_data = False
     for zoom in ZOOMS:
-        view = View(center=(c.y, c.x), zoom=zoom)
+        view = View(center=(c.y, c.x), zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
+        # lower zooms only shrink gaps and polygons further; when a higher zoom showed
+        # everything but past the data, that is the reason
         if gaps_m and min(gaps_m) < MIN_GAP_PX * view.meters_per_pixel():
-            return "gap"  # lower zooms only shrink the gap further
+            return "past_data" if past_data else "gap"
         for o in ovs:
             if o.kind == "polygon":
                 x0, y0, x1, y1 = screen_geometry(view, o).bounds
                 if max(x1 - x0, y1 - y0) < MIN_POLYGON_PX:
-                    return "small"
-        if all(visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
-                             width=IMAGE_WIDTH, height=IMAGE_HEIGHT, blocked=blocked)
-               >= _needed_share(o) for o in ovs):
-            return (c.y, c.x), zoom
-    return "not_visible"
+                    return "past_data" if past_data else "small"
+        if not shows_all(view):
+            continue
+        if bounds is None:
+            return view.center, zoom
+        for candidate in (view, toward_data(view, bounds, plan.angle_deg)):
+            if image_data_cover(candidate, bounds, plan.angle_deg) >= VIEW_MIN_DATA_COVER \
+                    and (candidate is view or shows_all(candidate)):
+                return candidate.center, zoom
+        past_data = True
+    return "past_data" if past_data else "not_visible"
 
 
 def compass_readable(png: bytes, angle_deg: float) -> bool:
@@ -219,7 +289,7 @@ class RenderedMap:
 
 
 def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature | None,
-               gaps_m: Sequence[float]) -> RenderedMap | str:
+               gaps_m: Sequence[float], bounds: Bounds | None = None) -> RenderedMap | str:
     """Render one map of a question and verify it.
 
     Parameters
@@ -232,13 +302,15 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
         The subject of a topological question.
     gaps_m : sequence of float
         See :func:`choose_view`.
+    bounds : tuple of float, optional
+        See :func:`choose_view`.
 
     Returns
     -------
     RenderedMap or str
         The map, or the key in :data:`REJECT_REASONS` of why it was rejected.
     """
-    placed = choose_view(plan, subject, gaps_m)
+    placed = choose_view(plan, subject, gaps_m, bounds)
     if isinstance(placed, str):
         return placed
     center, zoom = placed
@@ -273,7 +345,7 @@ class PoolMap:
 
 
 def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int,
-              tries: int = 400) -> list[PoolMap]:
+              tries: int = 400, bounds: Bounds | None = None) -> list[PoolMap]:
     """Plan ``size`` distractor maps of the city: each two named points near a random
     centre (red and blue dots, as a distance or orientation map) and, when one lies
     whole in the view, a named polygon (purple).
@@ -288,6 +360,9 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
         Maps wanted.
     tries : int, optional
         Random centres tried at most.
+    bounds : tuple of float, optional
+        The extract's data: a map is planned only when its turned image lies
+        :data:`~cartoqa.tasks.views.VIEW_MIN_DATA_COVER` inside it.
 
     Returns
     -------
@@ -325,7 +400,12 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
                   and not p.geometry.intersects(b.geometry)]
         if inside:
             chosen.append(rng.choice(inside))
-        out.append(PoolMap(len(out), (lat, lon), rng.choice(POOL_ANGLES), tuple(chosen)))
+        angle = rng.choice(POOL_ANGLES)
+        if bounds is not None and image_data_cover(
+                View(center=(lat, lon), zoom=POOL_ZOOM, width=IMAGE_WIDTH, height=IMAGE_HEIGHT),
+                bounds, angle) < VIEW_MIN_DATA_COVER:
+            continue
+        out.append(PoolMap(len(out), (lat, lon), angle, tuple(chosen)))
     return out
 
 
