@@ -226,6 +226,10 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
     ctx.options = dict(task_options or {})
     pool: Any = None
     try:
+        if workers > 1:  # the workers' imports run while this process prepares
+            from cartoqa.parallel import start_worker_server
+
+            start_worker_server([s.make_scenario.__module__ for s in specs])
         if any(s.needs_roads for s in specs):
             _check_roads(ctx, say)
         # Prepared here in both modes: preparing records what the extract cannot give
@@ -235,7 +239,8 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
             for zoom, why in sorted(zooms.items()):
                 say(f"{task}: no view at zoom {zoom} ({why}); its slots go to the other zooms")
         if workers > 1:
-            pool = _slot_pool(workers, specs, ctx, writer, per_task=per_task)
+            pool = _slot_pool(workers, specs, ctx, writer, per_task=per_task,
+                              states=dict(zip([s.name for s in specs], states, strict=True)))
             for spec in specs:
                 _run_task(spec, None, ctx, writer, per_task=per_task, progress=progress,
                           report=report, pool=pool)
@@ -286,16 +291,18 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
 
 
 def _slot_pool(workers: int, specs: Sequence[TaskSpec], ctx: BuildContext,
-               writer: DatasetWriter, *, per_task: int) -> Any:
-    """Start the worker processes of a ``--workers N`` build (:mod:`cartoqa.parallel`)."""
-    from cartoqa.parallel import SlotPool, TaskPlan
+               writer: DatasetWriter, *, per_task: int, states: dict[str, Any]) -> Any:
+    """Start the worker processes of a ``--workers N`` build (:mod:`cartoqa.parallel`),
+    handing them the graphs and task states prepared here."""
+    from cartoqa.parallel import SlotPool, TaskPlan, prepared_bundle
 
     plans = []
     for spec in specs:
         per = spec.items_per_scenario
         plans.append(TaskPlan(spec.name, math.ceil(per_task / per), slot_stride(per_task, per)))
     return SlotPool(workers, ctx, writer.images, plans,
-                    lambda task, slot: writer.done(task, slot) is not None)
+                    lambda task, slot: writer.done(task, slot) is not None,
+                    bundle=prepared_bundle(ctx, states))
 
 
 def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWriter, *,

@@ -3,7 +3,7 @@
 A scenario is a pure function of the extract, the seed, the task and its slot
 (:func:`cartoqa.tasks.base.slot_rng`): that is what lets an interrupted build redo a
 slot on its own. :class:`SlotPool` uses the same property to make scenarios ahead of
-time in ``N`` spawned worker processes, each with its own
+time in ``N`` worker processes, each with its own
 :class:`~cartoqa.tasks.base.BuildContext` (its own browser and Mapnik map; the tile
 cache and the PostgreSQL cluster are shared and already safe for several processes).
 The builder still walks the slots in order and applies the same stop rules as a
@@ -12,14 +12,30 @@ never reaches are thrown away. Images and journal lines are written only by the
 builder, in slot order, so the dataset (items, images, manifest) is byte-identical to
 ``--workers 1`` and the journal resumes a killed build exactly as before.
 
+Start-up is kept cheap, since on a small build it costs more than the scenarios:
+
+* the builder loads the road graphs and features and prepares every task once (it
+  does so in every mode, for the manifest) and hands the workers that prepared state,
+  pickled once (:func:`prepared_bundle`), instead of each worker doing it again; a
+  task whose state does not pickle (or is too large) is prepared by each worker;
+* on Linux the workers are forked from a ``forkserver`` started before the builder
+  prepares (:func:`start_worker_server`), which imports the rendering stack and the
+  task modules once, in parallel with the builder's preparation, instead of each
+  spawned worker importing them again (about 3 CPU seconds each). The server is a
+  fresh interpreter that has loaded modules only, never a Mapnik map or a browser.
+
 Workers die with the builder: each asks the kernel for ``SIGKILL`` when its parent
-dies (``PR_SET_PDEATHSIG``; its browser, driven over a pipe, dies with it), and closes
+(the fork server, which exits as soon as the builder is gone) dies
+(``PR_SET_PDEATHSIG``; its browser, driven over a pipe, dies with it), and closes
 its browser and tile pipeline on ``SIGTERM`` and at a normal exit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import pickle
 import signal
 import sys
 from collections import Counter
@@ -37,6 +53,71 @@ from groundtruth.extracts import Extract
 SlotResult = tuple[Scenario | None, dict[tuple[str, str], int]]
 
 _WORKER: dict[str, Any] = {}
+
+#: A prepared task state larger than this (pickled) is prepared by each worker instead.
+MAX_STATE_BYTES = 64 * 2**20
+#: Modules every worker needs, imported once by the fork server.
+WORKER_MODULES = ("cartoqa.parallel", "cartoqa.tasks.drawing", "cartoqa.visibility",
+                  "renderers.map_render", "renderers.tiles", "renderers.browser")
+
+
+def _start_method() -> str:
+    """``forkserver`` where the platform has it, else ``spawn`` (Mapnik and browsers
+    must not be forked from a process that runs them)."""
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
+        else "spawn"
+
+
+def start_worker_server(task_modules: Sequence[str] = ()) -> None:
+    """Start the fork server of the workers now, importing what they need.
+
+    Called by the builder before it prepares its tasks, so that the imports run in
+    parallel with the preparation. The server lives as long as the builder process
+    (it exits when the builder does); a second build of the same process reuses it.
+
+    Parameters
+    ----------
+    task_modules : sequence of str
+        Modules of the tasks of the build (``cartoqa.tasks.mml``, ...).
+    """
+    if _start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([*WORKER_MODULES, *task_modules])
+    forkserver.ensure_running()
+
+
+def prepared_bundle(ctx: BuildContext, states: dict[str, Any]) -> bytes:
+    """The builder's prepared state, pickled once for every worker.
+
+    Parameters
+    ----------
+    ctx : BuildContext
+        The builder's context after preparing (its road graphs and features, where
+        loaded, go along).
+    states : dict
+        ``task -> state`` returned by each task's ``prepare``; a state that does not
+        pickle, or pickles to more than :data:`MAX_STATE_BYTES`, is left out (each
+        worker prepares that task itself).
+
+    Returns
+    -------
+    bytes
+        One pickle, so objects the states share (the graph) are sent once.
+    """
+    kept: dict[str, Any] = {}
+    for name, state in states.items():
+        try:
+            size = len(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:  # any object may refuse to pickle
+            continue
+        if size <= MAX_STATE_BYTES:
+            kept[name] = state
+    return pickle.dumps({"graph": ctx._graph, "naive_graph": ctx._naive_graph,
+                         "features": ctx._features, "states": kept},
+                        protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _die_with_parent(sig: int = signal.SIGKILL) -> None:
@@ -56,24 +137,73 @@ def _die_with_parent(sig: int = signal.SIGKILL) -> None:
         pass
 
 
+def _follow_the_builder() -> None:
+    """Die (SIGKILL) as soon as the builder is gone, whoever this process's parent is.
+
+    A worker forked by the fork server has the server as its parent, so
+    ``PR_SET_PDEATHSIG`` alone would wait for the server, which CPython keeps alive as
+    long as any of its children hold the server's "alive" pipe: the worker closes its
+    copy, and a daemon thread waits on the builder's end of the worker's data pipe
+    (``multiprocessing.parent_process().sentinel``), readable only once the builder has
+    exited.
+    """
+    import threading
+    from multiprocessing import connection, forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    alive_fd = getattr(server, "_forkserver_alive_fd", None)
+    if alive_fd is not None:  # inherited from the fork server: not ours to keep open
+        with contextlib.suppress(OSError):
+            os.close(alive_fd)
+        server._forkserver_alive_fd = None  # type: ignore[union-attr]
+    parent = multiprocessing.parent_process()
+    sentinel = getattr(parent, "sentinel", None)
+    if sentinel is None:
+        return
+
+    def watch() -> None:
+        connection.wait([sentinel])
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="cartoqa-follow-builder", daemon=True).start()
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
 def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
-                 assets_dir: Path, options: dict[str, Any], images_dir: Path) -> None:
-    """Worker start: its own build context, closed when the process ends."""
+                 assets_dir: Path, options: dict[str, Any], images_dir: Path,
+                 bundle: bytes | None = None, env: dict[str, str] | None = None) -> None:
+    """Worker start: its own build context, closed when the process ends.
+
+    ``bundle`` is :func:`prepared_bundle` (graphs, features and task states prepared by
+    the builder); ``env`` the builder's ``CARTOQA_*`` variables (a forked worker has the
+    environment of the fork server, which may be older).
+    """
     from multiprocessing.util import Finalize
 
     _die_with_parent()
+    _follow_the_builder()
     signal.signal(signal.SIGTERM, _on_sigterm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the builder handles Ctrl-C
+    if env is not None:
+        for key in [k for k in os.environ if k.startswith("CARTOQA_") and k not in env]:
+            del os.environ[key]
+        os.environ.update(env)
     ctx = BuildContext(extract, seed=seed, per_task=per_task, cache_dir=cache_dir,
                        assets_dir=assets_dir)
     ctx.options = dict(options)
     ctx.image_exists = lambda name: (images_dir / name).is_file()
+    states: dict[str, Any] = {}
+    if bundle is not None:
+        prepared = pickle.loads(bundle)
+        ctx._graph = prepared["graph"]
+        ctx._naive_graph = prepared["naive_graph"]
+        ctx._features = prepared["features"]
+        states.update(prepared["states"])
     _WORKER["ctx"] = ctx
-    _WORKER["states"] = {}
+    _WORKER["states"] = states
     Finalize(ctx, ctx.close, exitpriority=10)
 
 
@@ -117,10 +247,14 @@ class SlotPool:
         The tasks in build order.
     done : callable
         ``(task, slot) -> bool``: whether the journal already holds the slot.
+    bundle : bytes, optional
+        :func:`prepared_bundle` of the builder; without it each worker loads the
+        graphs and prepares its tasks itself.
     """
 
     def __init__(self, workers: int, ctx: BuildContext, images_dir: Path,
-                 plans: Sequence[TaskPlan], done: Callable[[str, int], bool]) -> None:
+                 plans: Sequence[TaskPlan], done: Callable[[str, int], bool],
+                 bundle: bytes | None = None) -> None:
         if workers < 2:
             raise ValueError("a SlotPool needs at least 2 workers")
         self.workers = workers
@@ -129,11 +263,12 @@ class SlotPool:
         self._done = done
         self._pending: dict[tuple[str, int], Future[SlotResult]] = {}
         self._finished: set[str] = set()
-        context = multiprocessing.get_context("spawn")  # Mapnik and browsers don't fork
+        context = multiprocessing.get_context(_start_method())
+        env = {k: v for k, v in os.environ.items() if k.startswith("CARTOQA_")}
         self._pool = ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_init_worker,
             initargs=(ctx.extract, ctx.seed, ctx.per_task, ctx.cache_dir, ctx.assets_dir,
-                      dict(ctx.options), images_dir))
+                      dict(ctx.options), images_dir, bundle, env))
 
     def _wanted(self, plan: TaskPlan, start: int, needed: int) -> list[int]:
         """The next ``needed`` slots of a task from ``start`` not yet in the journal."""

@@ -16,7 +16,8 @@ edge leaves ``u`` and reaches ``v``, measured over
 :data:`~groundtruth.bearings.BEARING_SAMPLE_M` metres of the way's geometry (running on
 past the edge's end along the same way when the edge is shorter than that), and
 ``access``: ``"yes"``, or ``"destination"`` for a destination-only way (see
-:mod:`groundtruth.access`).
+:mod:`groundtruth.access`); on a graph built with ``legal=False`` every edge is
+``"yes"`` (the reader ignores access signs, ``destination`` ones too).
 
 The graph attributes hold ``crs`` (``"epsg:4326"``), ``name``, ``extract_sha256``,
 ``simplified`` (True: as osmnx marks a graph whose nodes are junctions and ends only),
@@ -39,7 +40,7 @@ import numpy as np
 import shapely
 
 from groundtruth._osm_reader import RawWay, RoadData, read_highway_ways
-from groundtruth.access import CLOSED, barrier_blocks, car_access
+from groundtruth.access import CLOSED, OPEN, barrier_blocks, car_access
 from groundtruth.bearings import piece_bearings, run_profile
 from groundtruth.extracts import Extract, resolve_extract
 from groundtruth.osmnx_graph import ROAD_GRAPH_MARK
@@ -202,7 +203,8 @@ def build_road_graph(
     legal : bool, optional
         Apply access tags, barriers and turn restrictions (default). With False the
         graph is the network a reader who ignores them sees: every drivable class of
-        road, one-way streets kept.
+        road, one-way streets kept, no edge destination-only (``access`` is
+        ``"yes"`` everywhere).
 
     Returns
     -------
@@ -224,7 +226,8 @@ def build_road_graph(
             "highway": way.tags["highway"],
             "ref": way.tags.get("ref") or None,
             "oneway": direction != 0,
-            "access": car_access(way.tags),
+            # a reader who ignores access signs drives through destination-only roads
+            "access": car_access(way.tags) if legal else OPEN,
         }
         for run in way.runs:
             lats = [data.coords[n][0] for n in run]

@@ -148,7 +148,8 @@ def drivable_subgraph(graph: nx.MultiDiGraph, *, access: bool = True) -> nx.Mult
         ``area``, ``oneway``: osmnx's default ``useful_tags_way``).
     access : bool, optional
         Apply the ``access`` tag (the only access key osmnx keeps by default); with
-        False only the road class decides, as ``load_road_graph(..., legal=False)``.
+        False only the road class decides and no edge is destination-only (``access``
+        set to ``"yes"``), as ``load_road_graph(..., legal=False)``.
 
     Returns
     -------
@@ -174,8 +175,11 @@ def drivable_subgraph(graph: nx.MultiDiGraph, *, access: bool = True) -> nx.Mult
                 if data.get(key) is not None}
         if is_drivable(tags, access=access):
             keep.append((u, v, k))
-    sub = nx.MultiDiGraph(graph.edge_subgraph(keep))
+    sub = nx.MultiDiGraph(graph.edge_subgraph(keep))  # copies of the attribute dicts
     sub.graph = {k: v for k, v in graph.graph.items() if k != ROAD_GRAPH_MARK}
+    if not access:  # the reader ignores access signs, "destination" ones too
+        for _, _, data in sub.edges(data=True):
+            data["access"] = "yes"
     for n in sub.nodes:
         sub.nodes[n].pop("street_count", None)
     return sub

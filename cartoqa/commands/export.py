@@ -23,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """
     parser.epilog = "Formats: " + "; ".join(f"{k}: {v}" for k, v in FORMATS.items()) + "."
     parser.add_argument("dataset", type=Path, metavar="DATASET",
-                        help="dataset folder written by `cartoqa build`")
+                        help="dataset folder written by `cartoqa build`, or the output "
+                             "folder of `cartoqa build-many` (every city in one export, "
+                             "with a city column)")
     parser.add_argument("--format", "-f", required=True, choices=list(FORMATS),
                         dest="fmt", help="output format")
     parser.add_argument("out", type=Path, metavar="OUT",

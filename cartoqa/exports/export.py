@@ -12,6 +12,7 @@ from cartoqa.errors import CartoqaError
 from cartoqa.exports.answers import plain_answer
 from cartoqa.exports.hf import write_hf
 from cartoqa.exports.lmms_eval import write_lmms_eval
+from cartoqa.exports.many import combined_items, is_build_many
 from cartoqa.exports.output import EXPORT_MARKER, atomic_folder
 from cartoqa.exports.vlmevalkit import write_vlmevalkit
 
@@ -98,7 +99,8 @@ def export_dataset(dataset: Path, out: Path, fmt: str, *, overwrite: bool = Fals
     Parameters
     ----------
     dataset : pathlib.Path
-        The dataset folder.
+        The dataset folder, or the output folder of ``cartoqa build-many`` (all its
+        cities as one dataset with a ``city`` column, see :mod:`cartoqa.exports.many`).
     out : pathlib.Path
         The output folder (must not exist unless ``overwrite``).
     fmt : str
@@ -119,10 +121,14 @@ def export_dataset(dataset: Path, out: Path, fmt: str, *, overwrite: bool = Fals
     if fmt not in FORMATS:
         raise CartoqaError(f"unknown export format {fmt!r}",
                            fix=f"use one of {', '.join(FORMATS)}")
-    items = read_items(dataset)
+    many = is_build_many(dataset)
+    items = combined_items(dataset) if many else read_items(dataset)
     if not items:
         raise CartoqaError(f"{dataset} has no items", fix="build a dataset with items first")
     name = dataset_name(dataset)
+    if many:
+        cities = list(dict.fromkeys(str(item["city"]) for item in items))
+        name = f"{name} ({len(cities)} cities: {', '.join(cities)})"
     counts: dict[str, int] = {}
     for item in items:
         counts[str(item["task"])] = counts.get(str(item["task"]), 0) + 1

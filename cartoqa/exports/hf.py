@@ -10,7 +10,9 @@ original PNG bytes and path), ``more_images`` (a multi-map item's further images
 order, as a list of ``Image``; empty for one-image items, so that no image is stored
 twice), ``system_prompt``, ``question``, and ``options``,
 ``answer``, ``strata``, ``provenance`` as JSON text (their shape differs per task).
-``load_dataset("path/to/folder")`` gives a ``DatasetDict`` with one split per task;
+An export of a ``build-many`` folder (:mod:`cartoqa.exports.many`) has a ``city``
+column after ``id``. ``load_dataset("path/to/folder")`` gives a ``DatasetDict`` with
+one split per task;
 :func:`item_from_row` turns a row back into a dataset item.
 """
 
@@ -36,8 +38,13 @@ MAX_SHARD_BYTES = 400 * 1024 * 1024
 ROWS_PER_GROUP = 100
 
 
-def features() -> Any:
+def features(*, city: bool = False) -> Any:
     """Return the ``datasets.Features`` of an exported split.
+
+    Parameters
+    ----------
+    city : bool, optional
+        Add the ``city`` column (exports of a ``build-many`` folder).
 
     Returns
     -------
@@ -52,6 +59,9 @@ def features() -> Any:
     spec.update({name: Value("string") for name in JSON_COLUMNS})
     order = ["id", "task", "request", "image", "more_images", "system_prompt", "question",
              *JSON_COLUMNS]
+    if city:
+        spec["city"] = Value("string")
+        order.insert(1, "city")
     return Features({name: spec[name] for name in order})
 
 
@@ -93,6 +103,8 @@ def row_from_item(item: dict[str, Any], image_bytes: bytes,
     for name in JSON_COLUMNS:
         value = item.get(name)
         row[name] = None if value is None else json.dumps(value, ensure_ascii=False)
+    if "city" in item:
+        row["city"] = str(item["city"])
     return row
 
 
@@ -131,6 +143,8 @@ def item_from_row(row: dict[str, Any]) -> dict[str, Any]:
     for name in JSON_COLUMNS:
         text = row.get(name)
         item[name] = None if text is None else json.loads(text)
+    if row.get("city") is not None:
+        item["city"] = row["city"]
     return item
 
 
@@ -198,7 +212,7 @@ def write_split(dataset: Path, items: Sequence[dict[str, Any]], folder: Path,
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    feats = features()
+    feats = features(city=any("city" in item for item in items))
     schema = feats.arrow_schema
     sizes = [sum(p.stat().st_size for p in image_files(dataset, item)) for item in items]
     plan = shard_plan(sizes)
@@ -281,6 +295,9 @@ def dataset_card(
         "further maps of a multi-map item, in order; empty otherwise), `system_prompt`, "
         "`question` (the full user text shown to the model), and as JSON text: "
         "`options` (MFS letters to labels), `answer`, `strata`, `provenance`.",
+        *(["", "`city`: the city of the item (one dataset of several cities; `id` is "
+           "`<city>/<id in the city's dataset>`)."]
+          if any(f.get("name") == "city" for f in feature_yaml) else []),
         "",
         "```python",
         "from datasets import load_dataset",
@@ -322,9 +339,9 @@ def strip_front_matter(text: str) -> str:
     return rest[1:] if rest.startswith("\n") else rest
 
 
-def _feature_yaml() -> list[dict[str, Any]]:
+def _feature_yaml(*, city: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for name, feature in features().items():
+    for name, feature in features(city=city).items():
         if type(feature).__name__ in ("Sequence", "List"):  # a list of images
             out.append({"name": name, "sequence": "image"})
             continue
@@ -364,6 +381,6 @@ def write_hf(dataset: Path, items: Sequence[dict[str, Any]], folder: Path, *,
     card = dataset_card(name=name, splits=splits,
                         source_card=source.read_text(encoding="utf-8")
                         if source.is_file() else None,
-                        feature_yaml=_feature_yaml())
+                        feature_yaml=_feature_yaml(city=any("city" in it for it in items)))
     (folder / "README.md").write_text(card, encoding="utf-8")
     return splits

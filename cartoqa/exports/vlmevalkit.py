@@ -30,7 +30,7 @@ from cartoqa.dataset.reader import image_files, item_images, tasks_in
 OPTION_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E")
 
 
-def columns_for(task: str, *, multi_image: bool = False) -> list[str]:
+def columns_for(task: str, *, multi_image: bool = False, city: bool = False) -> list[str]:
     """Return the TSV header of a task's file.
 
     Parameters
@@ -39,6 +39,8 @@ def columns_for(task: str, *, multi_image: bool = False) -> list[str]:
         A task name.
     multi_image : bool, optional
         Some item of the task has several images: add the ``image_path`` column.
+    city : bool, optional
+        Add a last column ``city`` (exports of a ``build-many`` folder).
 
     Returns
     -------
@@ -55,7 +57,7 @@ def columns_for(task: str, *, multi_image: bool = False) -> list[str]:
     options = list(OPTION_LETTERS) if task == "mfs" else []
     paths = ["image_path"] if multi_image else []
     return ["index", "image", *paths, "question", "answer", *options, "category",
-            "l2-category", "id", "task", "request"]
+            "l2-category", "id", "task", "request", *(["city"] if city else [])]
 
 
 def categories(item: dict[str, Any]) -> tuple[str, str]:
@@ -127,7 +129,12 @@ def tsv_row(
         "request": str(item.get("request") or ""),
     }
     if len(encoded) > 1:
-        row["image_path"] = repr([Path(p).name for p in item_images(item)])
+        names = [Path(p).name for p in item_images(item)]
+        if "city" in item:  # file names repeat from city to city
+            names = [f"{item['city']}-{name}" for name in names]
+        row["image_path"] = repr(names)
+    if "city" in item:
+        row["city"] = str(item["city"])
     if item["task"] == "mfs":
         options = item.get("options") or {}
         for letter in OPTION_LETTERS:
@@ -229,6 +236,7 @@ def write_vlmevalkit(
         rows = _rows(dataset, chosen, answer_text)
         filename = f"{name}_{task.upper()}.tsv"
         multi = any(len(item_images(item)) > 1 for item in chosen)
-        write_tsv(folder / filename, columns_for(task, multi_image=multi), rows)
+        city = any("city" in item for item in chosen)
+        write_tsv(folder / filename, columns_for(task, multi_image=multi, city=city), rows)
         files[task] = filename
     return files

@@ -129,6 +129,15 @@ def test_destination_only_road_only_at_the_ends(legal: nx.MultiDiGraph) -> None:
     assert shortest_route(legal, 622, 612).length_m == pytest.approx(AVENUE, abs=0.01)
 
 
+def test_destination_only_road_is_open_to_a_reader(naive: nx.MultiDiGraph) -> None:
+    # the reader ignores access signs: no edge of the naive graph is destination-only,
+    # and through traffic takes Centre Avenue 6 (b11 -> b12 -> b22 -> b21)
+    assert {access for _, _, access in naive.edges(data="access")} == {"yes"}
+    route = shortest_route(naive, 611, 621)
+    assert route.nodes == (611, 612, 622, 621)
+    assert route.length_m == pytest.approx(direct(6) + north(6), abs=0.01)
+
+
 def test_bollard_blocks_and_a_gate_opens(legal: nx.MultiDiGraph,
                                          naive: nx.MultiDiGraph) -> None:
     assert legal.graph["barrier_edges_dropped"] == 1

@@ -77,10 +77,6 @@ def test_same_routes_and_lengths_both_ways(name: str, unclipped_grid: Path) -> N
     ours, theirs = _both(_fixture(name, unclipped_grid))
     compared = 0
     for a, b in itertools.permutations(sorted(ours.nodes), 2):
-        if name == "legal" and 600 <= a < 700:
-            # block 6: Centre Avenue 6 is motor_vehicle=destination, a key osmnx does not
-            # keep; load_road_graph(legal=False) still marks the edge destination-only
-            continue
         assert has_route(ours, a, b) == has_route(theirs, a, b)
         if not has_route(ours, a, b):
             with pytest.raises(NoRouteError):
@@ -148,3 +144,23 @@ def test_ensure_road_graph_is_idempotent_and_leaves_ours_alone(unclipped_grid: P
     lengths = dict(nx.get_edge_attributes(theirs, "length"))
     ensure_road_graph(theirs)
     assert dict(nx.get_edge_attributes(theirs, "length")) == lengths
+
+
+def test_a_reader_graph_has_no_destination_only_edge(tmp_path: Path) -> None:
+    # block 6 of legal.osm with access=destination (a key osmnx keeps) on Centre Avenue 6
+    text = asset_path("osm", "legal.osm").read_text(encoding="utf-8").replace(
+        '<tag k="motor_vehicle" v="destination"/>', '<tag k="access" v="destination"/>')
+    assert text.count('<tag k="access" v="destination"/>') == 1
+    path = tmp_path / "legal_access.osm"
+    path.write_text(text, encoding="utf-8")
+    raw = ox.graph_from_xml(path, simplify=False, retain_all=True)
+    legal_ox = ensure_road_graph(ox.simplify_graph(drivable_subgraph(raw),
+                                                   edge_attrs_differ=["osmid"]))
+    assert legal_ox.edges[612, 622, 0]["access"] == "destination"
+    # through traffic goes round by East Avenue on the legal graph...
+    assert shortest_route(legal_ox, 611, 621).nodes == (611, 612, 613, 623, 622, 621)
+    for reader in (load_road_graph(path, legal=False), _both(path)[1]):
+        ensure_road_graph(reader)
+        assert {a for _, _, a in reader.edges(data="access")} == {"yes"}
+        # ... and straight up Centre Avenue for a reader who ignores the sign
+        assert shortest_route(reader, 611, 621).nodes == (611, 612, 622, 621)
