@@ -50,7 +50,9 @@ class BuildReport:
     by_task : dict
         Items written per task.
     shortfalls : dict
-        ``task -> {"requested", "written", "reason"}`` for tasks left short.
+        ``task -> {"requested", "written", "scenarios_requested", "scenarios_written",
+        "reason"}`` for tasks that accepted fewer scenarios than planned (items
+        requested and written; scenarios planned and accepted).
     already_complete : bool
         The folder already held this exact dataset; nothing was done.
     resumed_slots : int
@@ -286,7 +288,9 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
     for item in written:
         report.by_task[item["task"]] = report.by_task.get(item["task"], 0) + 1
     for task, info in report.shortfalls.items():
-        say(f"{task}: wrote {info['written']} of {info['requested']} items: {info['reason']}")
+        say(f"{task}: wrote {info['written']} of {info['requested']} items "
+            f"({info['scenarios_written']} of {info['scenarios_requested']} scenarios): "
+            f"{info['reason']}")
     return report
 
 
@@ -363,9 +367,12 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
             slot += 1
     finally:
         bar.close()
-    if written < per_task:
+    # short by scenarios, not items: a scenario may give more items than it was planned
+    # for (FRIEDA's two settings), which must not hide a task that found too few
+    if ok_slots < n_slots:
         report.shortfalls[name] = {
             "requested": per_task, "written": written,
+            "scenarios_requested": n_slots, "scenarios_written": ok_slots,
             "reason": shortfall_reason(tried=slot, failed=failed, n_slots=n_slots,
                                        max_slots=max_slots),
         }

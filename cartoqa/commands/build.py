@@ -177,8 +177,8 @@ def run(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{t} {n}" for t, n in report.by_task.items())
     print(f"wrote {report.total} items to {args.out} ({counts})")
     if report.shortfalls:
-        short = ", ".join(f"{t} {v['written']}/{v['requested']}"
-                          for t, v in report.shortfalls.items())
+        short = ", ".join(f"{t} {v['scenarios_written']}/{v['scenarios_requested']} scenarios"
+                          f" ({v['written']} items)" for t, v in report.shortfalls.items())
         print(f"short of the requested size: {short} (see the reasons above and "
               "`shortfalls` in manifest.json)")
     return 0

@@ -89,8 +89,10 @@ def render_card(manifest: Mapping[str, Any]) -> str:
     if shortfalls:
         lines += ["## Shortfalls", ""]
         for task, info in shortfalls.items():
+            scenarios = (f", {info['scenarios_written']} of {info['scenarios_requested']}"
+                         " scenarios" if "scenarios_requested" in info else "")
             lines.append(f"- {task}: {info.get('written')} of {info.get('requested')} "
-                         f"items ({info.get('reason')})")
+                         f"items{scenarios} ({info.get('reason')})")
         lines.append("")
     unfilled = manifest.get("zooms_not_filled", {})
     if unfilled:

@@ -239,7 +239,10 @@ def test_per_task_the_extract_cannot_fill(env: dict[str, str], tmp_path: Path,
                "--tasks", "mml", "--per-task", "12", "--no-progress"])
     captured = capsys.readouterr()
     assert rc == 0, captured.err
-    assert f"mml: wrote {validate_dataset(out).items} of 12 items: stopped after" in captured.err
+    written = validate_dataset(out).items
+    assert (f"mml: wrote {written} of 12 items ({written} of 12 scenarios): stopped after"
+            in captured.err)
+    assert f"short of the requested size: mml {written}/12 scenarios" in captured.out
     report = validate_dataset(out)
     assert report.ok, report.errors
     n = report.items

@@ -164,3 +164,26 @@ def test_near_duplicates_become_failed_slots_and_are_counted(
     report, _ = _build(other, monkeypatch, spec, per_task=3)
     assert report.by_task == {"mml": 3}
     assert report.rejections == {("mml", NEAR_DUPLICATE_REASON): 2}
+
+
+def test_a_task_is_short_by_scenarios_even_when_they_give_more_items(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # planned as one item per scenario, each accepted scenario gives two (as FRIEDA's
+    # direct and contextual items do): 3 of 4 scenarios fail, so 6 items "cover" the
+    # 6 requested, but only 3 of the 6 planned scenarios were found
+    base = _task(lambda s: s % 4 == 0)
+
+    def make_scenario(ctx: Any, state: Any, slot: int) -> Scenario | None:
+        got = base.make_scenario(ctx, state, slot)
+        if got is None:
+            return None
+        twin = dict(got.items[0], id=f"{got.items[0]['id']}-b")
+        return Scenario(items=[*got.items, twin], images=got.images)
+
+    spec = dataclasses.replace(base, make_scenario=make_scenario)
+    report, notices = _build(tmp_path, monkeypatch, spec, per_task=6)
+    assert report.by_task == {"mml": 6}
+    info = report.shortfalls["mml"]
+    assert (info["scenarios_written"], info["scenarios_requested"]) == (3, 6)
+    assert (info["written"], info["requested"]) == (6, 6)
+    assert any("(3 of 6 scenarios)" in n for n in notices)
