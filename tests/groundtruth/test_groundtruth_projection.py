@@ -98,3 +98,13 @@ def test_tile_bounds_and_tiles_for_bounds() -> None:
     for z, x, y in tiles:
         s, w, n, e = tile_bounds(z, x, y)
         assert s < 60.18 and n > 60.16 and w < 24.96 and e > 24.93
+
+
+def test_tiles_include_the_one_under_the_last_pixel() -> None:
+    # zoom 1 is 512 px wide; a 2x2 view centred on (0, 0) covers pixels 255 and 256 in
+    # each direction: its right and bottom pixel lie on tiles x=1 and y=1
+    view = View((0.0, 0.0), zoom=1, width=2, height=2)
+    assert view.origin_px == pytest.approx((255.0, 255.0))
+    assert view.tiles() == [(1, 0, 0), (1, 1, 0), (1, 0, 1), (1, 1, 1)]
+    # a 1x1 view's origin, 255.5, rounds half up (as Leaflet's): its one pixel is 256
+    assert View((0.0, 0.0), zoom=1, width=1, height=1).tiles() == [(1, 1, 1)]

@@ -95,6 +95,9 @@ def test_literal_parser_refuses_code() -> None:
     for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }"):
         with pytest.raises(GroundTruthError):
             parse_literal(bad)
+    # the error says where the parser stopped, and what it found there
+    with pytest.raises(GroundTruthError, match=r"unexpected text at 4: '@\]'"):
+        parse_literal("[1, @]")
     with pytest.raises(GroundTruthError, match="found 0"):
         topology_from_js("const x = { a: 1 };")
 

@@ -9,6 +9,7 @@ from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks
 from groundtruth.thematic.countries import COUNTRIES, load_country, region_code, region_table
 from groundtruth.thematic.country_variables import counterfactual, country_variables
+from groundtruth.thematic.variables import THEMES
 
 
 def test_region_sets_and_versions() -> None:
@@ -54,6 +55,7 @@ def test_variables_are_labelled_and_classifiable() -> None:
         assert {"city_population", "area_km2", "neighbours", "latitude"} <= keys
         for v in variables:
             assert v.source and v.licence
+            assert v.theme in (*THEMES, "geography") and v.title  # what a question says
             assert v.generated == v.key.startswith("gen_")
             assert set(v.values) == set(regions.regions)
             assert fisher_jenks(v.values).k == 5
