@@ -266,3 +266,15 @@ def test_the_first_of_several_conditional_values_is_read() -> None:
     tags = {"highway": "residential",
             "motor_vehicle:conditional": "destination @ (Mo-Fr 07:00-09:00); no @ (Sa)"}
     assert car_access(tags) == "destination"
+
+
+def test_a_restriction_without_a_from_way_is_malformed() -> None:
+    coords = {1: (60.0, 24.0), 5: (60.0, 24.001), 2: (60.0, 24.002)}
+    data = RoadData(ways=[RawWay(1, {"highway": "residential"}, ((1, 5, 2),))],
+                    coords=coords,
+                    restrictions=[RawRestriction(9, {"type": "restriction",
+                                                     "restriction": "no_u_turn"},
+                                                 (("n", 5, "via"), ("w", 1, "to")))])
+    graph = build_road_graph(data)
+    assert graph.graph["restrictions_dropped_by_reason"] == {"malformed relation": 1}
+    assert graph.graph["restrictions"] == []

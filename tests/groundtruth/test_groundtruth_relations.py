@@ -323,3 +323,14 @@ def test_point_pairs_take_polygons_up_to_30_m_in_radius() -> None:
     wider = point_pairs([pump, park], scale_bar_m=100.0, max_distance_m=900.0,
                         max_radius_m=31.0)
     assert {(p.a.name, p.b.name) for p in wider} == {("Pump", "Square"), ("Square", "Pump")}
+
+
+def test_point_pairs_closer_than_three_scale_bars_are_not_asked() -> None:
+    from groundtruth.relation_pairs import point_pairs
+
+    # 0.0025 deg of latitude at 60 N is about 278 m: under 3 scale bars of 100 m
+    # (300 m) but over 0.9 of it (270 m), so only the exact distance rule refuses it
+    a = NamedFeature("A", "point", "fuel", ("n1",), Point(24.0, 60.0))
+    b = NamedFeature("B", "point", "cafe", ("n2",), Point(24.0, 60.0025))
+    assert point_pairs([a, b], scale_bar_m=100.0, max_distance_m=900.0) == []
+    assert len(point_pairs([a, b], scale_bar_m=90.0, max_distance_m=900.0)) == 2

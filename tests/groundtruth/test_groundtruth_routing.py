@@ -139,3 +139,8 @@ def test_a_node_missing_from_the_graph_has_no_route(grid: nx.MultiDiGraph) -> No
     assert 11 in grid and 999 not in grid
     assert not has_route(grid, 999, 11)
     assert not has_route(grid, 11, 999)
+
+
+def test_a_route_through_a_missing_node_names_it(grid: nx.MultiDiGraph) -> None:
+    with pytest.raises(GroundTruthError, match="route node 999 is not a junction"):
+        route_from_nodes(grid, [11, 999])

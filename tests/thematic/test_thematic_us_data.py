@@ -51,3 +51,28 @@ def test_us_values_in_the_units_their_descriptions_give() -> None:
     assert by_key["hs_graduates"].title == "Adults with a high-school degree (%), 2009"
     assert by_key["urban_population"].title == (
         "Population living in urbanized areas (%), 2009")
+
+
+def test_the_titles_questions_show_reviewed_by_eye() -> None:
+    variables = packaged_variables(queen_adjacency(load_us_states().lonlat))
+    assert {v.key: v.title for v in variables if not v.generated} == {
+        "violent_crime": "Violent crimes per 100,000 people, 2009",
+        "murder_rate": "Murders per 100,000 people, 2009",
+        "hs_graduates": "Adults with a high-school degree (%), 2009",
+        "single_parent": "Family households headed by a single parent (%), 2009",
+        "urban_population": "Population living in urbanized areas (%), 2009",
+        "poverty_rate": "Population below the poverty line (%), 2009",
+        "obesity_rate": "Adult obesity rate (%)",
+        "income_under_10k": "Households with income under $10,000 (%)",
+        "income_over_200k": "Households with income of $200,000 or more (%)",
+        "households": "Number of households (thousands)",
+        "engineers": "Engineers per 1,000 people",
+        "hurricanes": "Hurricanes that made landfall, 1851-2015",
+        "airports": "Number of airports and airfields",
+        "county_unemployment": "Mean county unemployment rate (%), 2009",
+    }
+    card = {v.key: v for v in variables}["violent_crime"].card()
+    assert card == {"key": "violent_crime", "title": "Violent crimes per 100,000 people, 2009",
+                    "theme": "crime", "source": card["source"], "licence": "public domain",
+                    "generated": False, "states": 49}
+    assert "statecrime" in str(card["source"])
