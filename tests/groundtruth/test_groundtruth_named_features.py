@@ -89,3 +89,13 @@ def test_a_yes_or_no_tag_names_no_category() -> None:
     assert point_category({"amenity": "no", "shop": "bakery"}) == "bakery"
     assert point_category({"amenity": "yes", "tourism": "hotel"}) == "hotel"
     assert point_category({"amenity": "no"}) is None
+
+
+def test_an_area_of_no_category_does_not_hide_the_areas_after_it() -> None:
+    square = box(24.0, 60.0, 24.001, 60.001)
+    objs = [
+        RawObject("area", 1, {"name": "Plot", "area": "yes"}, square, "way/1"),
+        RawObject("area", 2, {"leisure": "park", "name": "Park"}, square, "way/2"),
+    ]
+    feats = build_named_features(objs)
+    assert [(f.name, f.kind, f.category) for f in feats] == [("Park", "polygon", "park")]
