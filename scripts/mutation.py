@@ -115,7 +115,8 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
         "groundtruth/projection.py": ("tests/groundtruth/test_groundtruth_projection.py",),
         "groundtruth/thematic/*.py": ("tests/thematic/test_thematic_groundtruth.py",
                                       "tests/thematic/test_thematic_us_data.py",
-                                      "tests/thematic/test_mapwise_countries.py"),
+                                      "tests/thematic/test_mapwise_countries.py",
+                                      "tests/thematic/test_india_2014.py"),
     },
 }
 #: Examples per property test in a mutation run (the suite itself uses 150).

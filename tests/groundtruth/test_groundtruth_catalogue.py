@@ -11,6 +11,7 @@ import pytest
 from groundtruth.catalogue import (
     KINDS,
     OSM_CARTO_SYMBOLS_DIR,
+    FeatureType,
     feature_type_names,
     get_feature_type,
     load_catalogue,
@@ -164,3 +165,10 @@ def test_zooms_and_colours_agree_with_osm_carto_style() -> None:
         assert zooms, ft.name
         assert ft.zooms == tuple(range(min(zooms), 20)), ft.name
         assert ft.color in colours, (ft.name, sorted(colours))
+
+
+def test_a_star_in_a_type_matches_any_value_of_its_key() -> None:
+    ft = FeatureType("any shop", "symbol", ({"shop": "*"},), None, "#ac39ac", (18, 19))
+    assert ft.matches({"shop": "bakery"})
+    assert ft.matches({"shop": "*"})
+    assert not ft.matches({"amenity": "cafe"})

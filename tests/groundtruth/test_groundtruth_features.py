@@ -134,3 +134,11 @@ def test_build_features_from_raw_objects() -> None:
         ("ATM", ("node/8",)), ("park", ("relation/5", "way/6")), ("beauty shop", ("node/8",))]
     assert (features[0].lat, features[0].lon) == (60.2, 24.2)
     assert square.contains(Point(features[1].lon, features[1].lat))
+
+
+def test_features_by_type_of_a_catalogue_given(fixture_features: list[Feature]) -> None:
+    # a catalogue of two types: only they are counted, in the catalogue's order
+    cat = [t for t in load_catalogue() if t.name in ("park", "pharmacy")]
+    got = features_in_view_by_type(fixture_features, WHOLE, catalogue=cat)
+    assert list(got) == [t.name for t in cat]
+    assert {name: v.count for name, v in got.items()} == {"pharmacy": 1, "park": 2}

@@ -226,3 +226,11 @@ def test_extract_without_roads_gives_an_empty_graph(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert load_road_graph(path).number_of_nodes() == 0
+
+
+def test_an_extract_already_resolved_is_loaded_as_is() -> None:
+    extract = resolve_extract(asset_path("osm", "grid.osm"))
+    graph = load_road_graph(extract)
+    by_path = load_road_graph(asset_path("osm", "grid.osm"))
+    assert graph.graph["extract_sha256"] == extract.sha256
+    assert sorted(graph.edges(keys=True)) == sorted(by_path.edges(keys=True))

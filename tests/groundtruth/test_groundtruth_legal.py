@@ -11,8 +11,10 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 from gt_handcalc import flat_m, meridian_m, parallel_m
+from gt_scope import module_scope
 
 from groundtruth._osm_reader import RawRestriction, RawWay, RoadData
+from groundtruth.access import car_access
 from groundtruth.assets import asset_path
 from groundtruth.graph import build_road_graph, load_road_graph
 from groundtruth.routing import (
@@ -54,12 +56,12 @@ def nodes(block: int, *cells: int) -> tuple[int, ...]:
     return tuple(block * 100 + c for c in cells)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=module_scope)
 def legal() -> nx.MultiDiGraph:
     return load_road_graph(asset_path("osm", "legal.osm"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=module_scope)
 def naive() -> nx.MultiDiGraph:
     return load_road_graph(asset_path("osm", "legal.osm"), legal=False)
 
@@ -237,3 +239,42 @@ def test_only_turn_onto_a_road_closed_to_cars_leaves_no_way_on() -> None:
     # no_left_turn onto the bus road restricts nothing a car could do anyway
     assert shortest_route(graph("no_left_turn"), 1, 2).nodes == (1, 5, 2)
     assert graph("no_left_turn").graph["restrictions"] == []
+
+
+def test_a_route_goes_round_a_barrier_on_the_nearest_junction() -> None:
+    # the cross of _cross with a bollard on 5, and a third way from 1 round by 6 to 2
+    # (6 is no junction, so the way is one edge 1-2): the search reaches the barrier
+    # first (1-5 is the shortest first edge) and must go on searching past it
+    coords = {1: (60.0, 24.0), 5: (60.0, 24.001), 2: (60.0, 24.002),
+              3: (59.9995, 24.001), 4: (60.0005, 24.001), 6: (60.001, 24.001)}
+    tags = {"highway": "residential", "name": "A"}
+    data = RoadData(ways=[RawWay(1, tags, ((1, 5, 2),)), RawWay(2, tags, ((3, 5, 4),)),
+                          RawWay(3, tags, ((1, 6, 2),))],
+                    coords=coords, barriers={5: {"barrier": "bollard"}})
+    graph = build_road_graph(data)
+    route = shortest_route(graph, 1, 2)
+    assert route.nodes == (1, 2)
+    assert graph.edges[route.edges[0]]["osmid"] == 3
+    assert route.coords == ((60.0, 24.0), (60.001, 24.001), (60.0, 24.002))
+    hand = flat_m(60.0, 24.0, 60.001, 24.001) + flat_m(60.001, 24.001, 60.0, 24.002)
+    assert route.length_m == pytest.approx(hand, abs=0.01)
+
+
+def test_the_first_of_several_conditional_values_is_read() -> None:
+    # "destination on weekdays; no on Saturdays": the first value decides, as the
+    # docstring of car_access says, whatever follows it
+    tags = {"highway": "residential",
+            "motor_vehicle:conditional": "destination @ (Mo-Fr 07:00-09:00); no @ (Sa)"}
+    assert car_access(tags) == "destination"
+
+
+def test_a_restriction_without_a_from_way_is_malformed() -> None:
+    coords = {1: (60.0, 24.0), 5: (60.0, 24.001), 2: (60.0, 24.002)}
+    data = RoadData(ways=[RawWay(1, {"highway": "residential"}, ((1, 5, 2),))],
+                    coords=coords,
+                    restrictions=[RawRestriction(9, {"type": "restriction",
+                                                     "restriction": "no_u_turn"},
+                                                 (("n", 5, "via"), ("w", 1, "to")))])
+    graph = build_road_graph(data)
+    assert graph.graph["restrictions_dropped_by_reason"] == {"malformed relation": 1}
+    assert graph.graph["restrictions"] == []

@@ -7,7 +7,12 @@ from shapely.geometry import LineString, Point, box
 
 from groundtruth._osm_reader import RawObject
 from groundtruth.assets import asset_path
-from groundtruth.named_features import build_named_features, by_name, load_named_features
+from groundtruth.named_features import (
+    build_named_features,
+    by_name,
+    load_named_features,
+    point_category,
+)
 
 
 def test_loader_reads_every_named_feature_once() -> None:
@@ -77,3 +82,20 @@ def test_at_edge(lon: float, at_edge: bool) -> None:
     objs = [RawObject("node", 1, {"shop": "bakery", "name": "B"}, Point(lon, 60.005), "node/1")]
     (feat,) = build_named_features(objs, (60.0, 24.0, 60.01, 24.01))
     assert feat.at_edge is at_edge
+
+
+def test_a_yes_or_no_tag_names_no_category() -> None:
+    # amenity=no / shop=yes say nothing about what the place is: the next key decides
+    assert point_category({"amenity": "no", "shop": "bakery"}) == "bakery"
+    assert point_category({"amenity": "yes", "tourism": "hotel"}) == "hotel"
+    assert point_category({"amenity": "no"}) is None
+
+
+def test_an_area_of_no_category_does_not_hide_the_areas_after_it() -> None:
+    square = box(24.0, 60.0, 24.001, 60.001)
+    objs = [
+        RawObject("area", 1, {"name": "Plot", "area": "yes"}, square, "way/1"),
+        RawObject("area", 2, {"leisure": "park", "name": "Park"}, square, "way/2"),
+    ]
+    feats = build_named_features(objs)
+    assert [(f.name, f.kind, f.category) for f in feats] == [("Park", "polygon", "park")]

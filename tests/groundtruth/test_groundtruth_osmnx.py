@@ -16,6 +16,7 @@ from pathlib import Path
 import networkx as nx
 import osmnx as ox
 import pytest
+from gt_scope import module_scope
 
 from groundtruth.assets import asset_path
 from groundtruth.graph import load_road_graph
@@ -31,7 +32,7 @@ from groundtruth.routing import (
 from groundtruth.turns import route_steps, steps_connect
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=module_scope)
 def unclipped_grid(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """grid.osm without the references to nodes 98 and 99 outside the file (osmnx
     cannot read a way that runs past the file's nodes)."""

@@ -98,3 +98,30 @@ def test_tile_bounds_and_tiles_for_bounds() -> None:
     for z, x, y in tiles:
         s, w, n, e = tile_bounds(z, x, y)
         assert s < 60.18 and n > 60.16 and w < 24.96 and e > 24.93
+
+
+def test_tiles_include_the_one_under_the_last_pixel() -> None:
+    # zoom 1 is 512 px wide; a 2x2 view centred on (0, 0) covers pixels 255 and 256 in
+    # each direction: its right and bottom pixel lie on tiles x=1 and y=1
+    view = View((0.0, 0.0), zoom=1, width=2, height=2)
+    assert view.origin_px == pytest.approx((255.0, 255.0))
+    assert view.tiles() == [(1, 0, 0), (1, 1, 0), (1, 0, 1), (1, 1, 1)]
+    # a 1x1 view's origin, 255.5, rounds half up (as Leaflet's): its one pixel is 256
+    assert View((0.0, 0.0), zoom=1, width=1, height=1).tiles() == [(1, 1, 1)]
+
+
+def test_tiles_stop_at_the_row_of_the_last_pixel() -> None:
+    # centred on the top edge of the world (global y 0) and 510 px high, the view runs
+    # from y = -255 to y = 254: the last pixel is on the top row of tiles, none below
+    view = View((MAX_LATITUDE, 0.0), zoom=1, width=2, height=510)
+    assert view.origin_px[1] == pytest.approx(-255.0)
+    assert view.tiles() == [(1, 0, 0), (1, 1, 0)]
+
+
+def test_a_point_near_the_bottom_edge_is_inside_only_without_margin() -> None:
+    view = View((60.0, 24.0), zoom=16, width=200, height=100)
+    near_bottom = view.to_latlon(100.0, 95.0)  # 5 px above the bottom edge
+    assert view.contains(*near_bottom)
+    assert not view.contains(*near_bottom, margin_px=10.0)
+    assert view.contains(*view.to_latlon(100.0, 85.0), margin_px=10.0)
+    assert not view.contains(*view.to_latlon(100.0, 5.0), margin_px=10.0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from gt_scope import module_scope
 from shapely.geometry import LineString, Point, box
 from shapely.geometry.base import BaseGeometry
 
@@ -18,12 +19,12 @@ from groundtruth.assets import asset_path
 from groundtruth.named_features import NamedFeature, by_name, load_named_features
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=module_scope)
 def feats() -> list[NamedFeature]:
     return load_named_features(asset_path("osm", "relations.osm"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=module_scope)
 def metric(feats: list[NamedFeature]) -> dict[str, BaseGeometry]:
     frame = rel.LocalFrame.around([f.geometry for f in feats])
     return {f.name: frame.to_metric(f.geometry) for f in feats}
@@ -288,3 +289,48 @@ def test_point_pairs_of_the_fixture(feats: list[NamedFeature]) -> None:
     assert got[("Edge Bar", "Town Hall")] == (500, "north", False)  # distance only
     # Clear Pub (321.4, 383.0) from North Cafe (0, 600): 388 m to the south-east
     assert got[("Clear Pub", "North Cafe")] == (388, "south-east", True)
+
+
+def test_a_negative_azimuth_is_measured_from_the_nearest_direction() -> None:
+    # -158 deg is 202 deg: 22 deg past south (180), 23 deg short of south-west (225)
+    assert rel.sector_offset_deg(-158.0) == pytest.approx(22.0)
+    assert rel.sector_offset_deg(202.0) == pytest.approx(22.0)
+    assert rel.sector_offset_deg(-10.0) == pytest.approx(10.0)
+
+
+def test_overlapping_objects_have_no_clear_direction() -> None:
+    # two circles of 100 m radius whose centres are about 111 m apart overlap: every
+    # direction from one to the other is possible
+    o = rel.orientation_between((60.001, 24.0, 100.0), (60.0, 24.0, 100.0))
+    assert o.direction == "north"
+    assert o.spread_deg == 90.0
+    assert not o.clear
+
+
+def test_point_pairs_take_polygons_up_to_30_m_in_radius() -> None:
+    from groundtruth.relation_pairs import point_pairs
+
+    # a square of 2 x 21.57 m (half-diagonal 30.5 m by hand) 300 m north of a point:
+    # by default too large to stand for a point, admitted when the limit is 31 m
+    half = 21.57
+    dlat, dlon = half / 111_400, half / 55_800  # metres per degree at 60 N, by hand
+    square = box(24.0 - dlon, 60.0027 - dlat, 24.0 + dlon, 60.0027 + dlat)
+    pump = NamedFeature("Pump", "point", "fuel", ("n1",), Point(24.0, 60.0))
+    park = NamedFeature("Square", "polygon", "park", ("w1",), square)
+    frame = rel.LocalFrame.around([square])
+    assert rel.centre_and_radius(square, frame)[2] == pytest.approx(30.5, abs=0.05)
+    assert point_pairs([pump, park], scale_bar_m=100.0, max_distance_m=900.0) == []
+    wider = point_pairs([pump, park], scale_bar_m=100.0, max_distance_m=900.0,
+                        max_radius_m=31.0)
+    assert {(p.a.name, p.b.name) for p in wider} == {("Pump", "Square"), ("Square", "Pump")}
+
+
+def test_point_pairs_closer_than_three_scale_bars_are_not_asked() -> None:
+    from groundtruth.relation_pairs import point_pairs
+
+    # 0.0025 deg of latitude at 60 N is about 278 m: under 3 scale bars of 100 m
+    # (300 m) but over 0.9 of it (270 m), so only the exact distance rule refuses it
+    a = NamedFeature("A", "point", "fuel", ("n1",), Point(24.0, 60.0))
+    b = NamedFeature("B", "point", "cafe", ("n2",), Point(24.0, 60.0025))
+    assert point_pairs([a, b], scale_bar_m=100.0, max_distance_m=900.0) == []
+    assert len(point_pairs([a, b], scale_bar_m=90.0, max_distance_m=900.0)) == 2

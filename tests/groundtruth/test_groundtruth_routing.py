@@ -133,3 +133,14 @@ def test_random_route_draws_among_the_nodes_in_the_distance_window(
         assert route is not None and route.nodes == (21, node)
     assert random_route(grid, 21, random.Random(0), cutoff_m=200.0, min_m=150.0,
                         round_=0, rounds=1, destinations={11}) is None
+
+
+def test_a_node_missing_from_the_graph_has_no_route(grid: nx.MultiDiGraph) -> None:
+    assert 11 in grid and 999 not in grid
+    assert not has_route(grid, 999, 11)
+    assert not has_route(grid, 11, 999)
+
+
+def test_a_route_through_a_missing_node_names_it(grid: nx.MultiDiGraph) -> None:
+    with pytest.raises(GroundTruthError, match="route node 999 is not a junction"):
+        route_from_nodes(grid, [11, 999])

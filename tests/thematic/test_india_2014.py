@@ -92,9 +92,14 @@ def test_city_sums_follow_the_new_polygons() -> None:
 
 def test_literal_parser_refuses_code() -> None:
     assert parse_literal("{ a: 'x\\'y', b: [] }")[0] == {"a": "x'y", "b": []}
-    for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }"):
-        with pytest.raises(GroundTruthError):
+    for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }", "[1,", "{ a: [1 }"):
+        # each refusal says what is wrong: the file, not the reader
+        with pytest.raises(GroundTruthError,
+                           match=r"\(the file is not the expected JavaScript build\)$"):
             parse_literal(bad)
+    # the error says where the parser stopped, and what it found there
+    with pytest.raises(GroundTruthError, match=r"unexpected text at 4: '@\]'"):
+        parse_literal("[1, @]")
     with pytest.raises(GroundTruthError, match="found 0"):
         topology_from_js("const x = { a: 1 };")
 

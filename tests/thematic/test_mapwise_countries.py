@@ -9,6 +9,7 @@ from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks
 from groundtruth.thematic.countries import COUNTRIES, load_country, region_code, region_table
 from groundtruth.thematic.country_variables import counterfactual, country_variables
+from groundtruth.thematic.variables import THEMES
 
 
 def test_region_sets_and_versions() -> None:
@@ -54,6 +55,7 @@ def test_variables_are_labelled_and_classifiable() -> None:
         assert {"city_population", "area_km2", "neighbours", "latitude"} <= keys
         for v in variables:
             assert v.source and v.licence
+            assert v.theme in (*THEMES, "geography") and v.title  # what a question says
             assert v.generated == v.key.startswith("gen_")
             assert set(v.values) == set(regions.regions)
             assert fisher_jenks(v.values).k == 5
@@ -101,3 +103,26 @@ def test_user_table_for_india_by_edition(tmp_path) -> None:  # type: ignore[no-u
     path.write_text("region,x\nTelangana,5\nAndhra Pradesh,3\nTS,9\n")
     with pytest.raises(GroundTruthError, match="given already on line 2"):
         load_variables(["india"], path, 0, "2014")
+
+
+def test_country_titles_and_generated_values_are_reproducible() -> None:
+    india = load_country("india")
+    first = country_variables(india)
+    assert {v.key: v.title for v in first if not v.generated} == {
+        "city_population": "Summed population of GeoNames places of 15,000+ (millions)",
+        "city_count": "Number of GeoNames places of 15,000+",
+        "area_km2": "Area (km²)",
+        "neighbours": "Number of neighbouring regions on the map",
+        "latitude": "Latitude of the region's interior point (°N)",
+    }
+    # the generated variables come from a fixed seed: a second build draws the same
+    again = country_variables(india)
+    generated = [v.values for v in first if v.generated]
+    assert generated and generated == [v.values for v in again if v.generated]
+
+
+def test_the_seed_of_the_generated_variables_is_honoured() -> None:
+    india = load_country("india")
+    zero = [v.values for v in country_variables(india, seed=0) if v.generated]
+    one = [v.values for v in country_variables(india, seed=1) if v.generated]
+    assert zero != one

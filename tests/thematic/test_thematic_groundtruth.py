@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,13 @@ from shapely.geometry import box
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
 from groundtruth.thematic.classification import fisher_jenks, format_number, range_labels
-from groundtruth.thematic.clusters import Cluster, clustered_regions, extreme_clusters
+from groundtruth.thematic.clusters import (
+    Cluster,
+    clustered_regions,
+    components,
+    extreme_clusters,
+)
+from groundtruth.thematic.sources import data_file, thematic_data_dir
 from groundtruth.thematic.us_states import CONTIGUOUS, US_ZONE_NAMES, us_zones
 from groundtruth.thematic.variables import read_user_table
 from groundtruth.thematic.zones import zone_mean_class, zone_members
@@ -111,3 +118,44 @@ def test_user_table(tmp_path: Path) -> None:
         read_user_table(bad)
     with pytest.raises(GroundTruthError, match="does not exist"):
         read_user_table(tmp_path / "none.csv")
+
+
+def test_components_finds_every_group_after_one_already_visited() -> None:
+    # a-c touch; b and d stand alone. Sorted, c comes up after its group (a, c) is done:
+    # d, after it, is still a component of its own
+    adj = {"a": {"c"}, "c": {"a"}, "b": set(), "d": set()}
+    assert components(["d", "c", "b", "a"], adj) == [("a", "c"), ("b",), ("d",)]
+
+
+def test_labels_show_no_floating_point_noise_at_many_digits() -> None:
+    assert format_number(0.1, 16) == "0.1"
+    assert format_number(0.3, 16) == "0.3"
+    assert format_number(2.675, 15) == "2.675"
+
+
+def test_the_data_folder_can_be_moved_by_the_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path))
+    assert thematic_data_dir() == tmp_path
+    monkeypatch.delenv("CARTOQA_THEMATIC_DATA")
+    assert thematic_data_dir() == Path(sys.prefix) / "share" / "cartoqa" / "thematic"
+
+
+def test_bad_user_tables_say_how_to_fix_them(tmp_path: Path) -> None:
+    unknown = tmp_path / "unknown.csv"
+    unknown.write_text("state,rate\nAtlantis,1\n")
+    with pytest.raises(GroundTruthError, match=r"unknown\.csv:2: .*USPS code or FIPS code"):
+        read_user_table(unknown)
+    text = tmp_path / "text.csv"
+    text.write_text("state,rate\nTexas,n/a\n")
+    with pytest.raises(GroundTruthError,
+                       match=r"text\.csv:2: rate='n/a' is not a number "
+                             r"\(leave a cell empty for no data\)"):
+        read_user_table(text)
+
+
+def test_a_missing_data_file_names_the_variable_to_set(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path))
+    with pytest.raises(GroundTruthError, match="set CARTOQA_THEMATIC_DATA to the folder"):
+        data_file("vega-datasets", "obesity.json")
