@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.errors import CartoqaError
+from renderers.files import write_atomic
 
 #: Environment variable: base URL that replaces the catalogue's scheme and host.
 DOWNLOAD_BASE_ENV = "CARTOQA_DOWNLOAD_BASE"
@@ -114,14 +115,13 @@ def _read_index(path: Path) -> dict[str, Any]:
 
 
 def _write_index(path: Path, index: dict[str, Any]) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n", "utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, (json.dumps(index, indent=1, sort_keys=True) + "\n").encode("utf-8"))
 
 
 def _fetch(url: str, target: Path, *, name: str, timeout: float) -> None:
     """Download ``url`` to ``target`` (through a temporary file)."""
-    tmp = target.with_name(target.name + ".part")
+    # A name of its own per process: two builds may fetch the same city at once.
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.part")
     request = urllib.request.Request(url, headers={"User-Agent": "cartoqa"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response, \
@@ -172,7 +172,7 @@ def clip_extract(source: Path, target: Path, bbox: BBox) -> None:
     for obj in all_ways:
         if any(n.ref in inside for n in obj.nodes):
             ways.add(obj.id)
-    tmp = target.with_name(target.name + ".part.osm.pbf")
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.part.osm.pbf")
     tmp.unlink(missing_ok=True)
     writer = osmium.SimpleWriter(str(tmp))
     try:

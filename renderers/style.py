@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from renderers.errors import RenderError
+from renderers.files import write_atomic
 
 #: Where Debian's ``openstreetmap-carto-common`` installs the style.
 CARTO_DIR = Path("/usr/share/openstreetmap-carto-common")
@@ -191,9 +192,9 @@ def write_style_assets(folder: Path) -> Path:
                     files[shields / name] = shield_svg(fill, stroke, chars, lines, z16=big)
     for path, text in files.items():
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            # Several processes (build workers, a Dask cluster) may write the same
+            # shared cache folder at once: each writes its own temporary file.
+            write_atomic(path, text.encode("utf-8"))
     return folder
 
 

@@ -39,6 +39,7 @@ from cartoqa.scoring.sections import aggregate_correct, measure_choice
 from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng
 from cartoqa.tasks.prompts import prompt, system_prompt
 from cartoqa.tasks.spec import RequestSpec, TaskSpec
+from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
 from renderers.mfs.swatches import SWATCH_ZOOMS
 from renderers.mfs.symbols import IMAGE_SIZE as _SIDE
@@ -647,10 +648,7 @@ def build_mfs_items(
         item, png = make_item(state, seed=seed, slot=slot)
         if images_dir is not None:
             images_dir.mkdir(parents=True, exist_ok=True)
-            target = images_dir / f"{item['id']}.png"
-            tmp = target.with_suffix(".tmp")
-            tmp.write_bytes(png)
-            tmp.replace(target)
+            write_atomic(images_dir / f"{item['id']}.png", png)
         items.append(item)
     return items
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from renderers.files import write_atomic
 from renderers.mfs.catalogue_specs import catalogue_specs
 from renderers.mfs.spec import FeatureImage, FeatureSpec
 from renderers.mfs.style_rules import load_style_rules
@@ -70,11 +71,8 @@ def _swatch_images(
     if all(p.is_file() for p in paths.values()):
         return {fid: p.read_bytes() for fid, p in paths.items()}
     images = render_swatches(specs, cache_dir=cache_dir, size=size, zooms=zooms)
-    folder.mkdir(parents=True, exist_ok=True)
     for fid, png in images.items():
-        tmp = paths[fid].with_suffix(".tmp")
-        tmp.write_bytes(png)
-        tmp.replace(paths[fid])
+        write_atomic(paths[fid], png)
     return images
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
+from renderers.files import write_atomic
 from renderers.mfs.spec import FeatureSpec
 
 #: South-west corner of the grid (an arbitrary inland spot; the data are synthetic).
@@ -212,10 +213,7 @@ def render_swatches(
     digest = hashlib.sha256(xml.encode()).hexdigest()[:12]
     path = Path(cache_dir) / "mfs" / f"swatches-{digest}.osm"
     if not path.is_file():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(xml, encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(path, xml.encode("utf-8"))
     out: dict[str, bytes] = {}
     with TileRenderer(resolve_extract(path), cache_dir=Path(cache_dir)) as tiles:
         for cell in cells:

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,3 +130,30 @@ def test_temp_folders_are_not_shared_with_others() -> None:
         assert folder.stat().st_mode & 0o777 == 0o700
     finally:
         shutil.rmtree(folder)
+
+
+def _write_assets_after(barrier: Any, folder: str) -> None:
+    from renderers.style import write_style_assets
+
+    barrier.wait()
+    write_style_assets(Path(folder))
+
+
+def test_processes_writing_one_style_folder_at_once_do_not_collide(tmp_path: Path) -> None:
+    """Build workers and Dask workers share the style-assets cache: each must write its
+    own temporary file (a shared ``name.tmp`` made one worker rename another's file away)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    for round_ in range(3):
+        folder = tmp_path / f"assets-{round_}"
+        barrier = ctx.Barrier(4)
+        workers = [ctx.Process(target=_write_assets_after, args=(barrier, str(folder)))
+                   for _ in range(4)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(60)
+        assert [w.exitcode for w in workers] == [0, 0, 0, 0], f"round {round_}"
+        assert not [p for p in folder.rglob("*") if p.name.endswith(".tmp")]
+        assert len(list((folder / "shields").glob("*.svg"))) > 100
