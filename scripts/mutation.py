@@ -80,6 +80,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
         "cartoqa/tasks/rules.py": (
             "tests/dataset_build/test_build_rules.py",
             "tests/dataset_build/test_build_coverage.py",
+            "tests/dataset_build/test_near_duplicates.py",
         ),
     },
     "dataset": {

@@ -8,7 +8,11 @@ from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks
 from groundtruth.thematic.countries import COUNTRIES, load_country, region_code, region_table
-from groundtruth.thematic.country_variables import counterfactual, country_variables
+from groundtruth.thematic.country_variables import (
+    city_populations,
+    counterfactual,
+    country_variables,
+)
 from groundtruth.thematic.variables import THEMES
 
 
@@ -64,6 +68,18 @@ def test_variables_are_labelled_and_classifiable() -> None:
         assert top == ("MH" if c == "india" else "GD")
         area = {v.key: v for v in variables}["area_km2"].values
         assert max(area, key=area.__getitem__) == ("RJ" if c == "india" else "XJ")
+
+
+def test_us_variables_are_the_real_ones_and_city_population_is_in_millions() -> None:
+    usa = load_country("usa")
+    variables = {v.key: v for v in country_variables(usa)}
+    # the USA has real state tables (crime, the vega datasets) besides the derived ones
+    assert {"violent_crime", "obesity_rate", "households"} <= set(variables)
+    assert not variables["obesity_rate"].generated
+    pop, _, _ = city_populations(usa, "US")
+    # GeoNames places of California sum to 36,112,830 people: 36.11 million
+    assert pop["CA"] == 36_112_830
+    assert variables["city_population"].values["CA"] == 36.11
 
 
 def test_counterfactual_keeps_values_and_flags() -> None:

@@ -46,6 +46,14 @@ def test_jenks_needs_enough_distinct_values() -> None:
         fisher_jenks({"a": 1, "b": 1, "c": 2, "d": 3, "e": 3, "f": 4})
 
 
+def test_jenks_and_labels_say_what_is_wrong_with_their_input() -> None:
+    with pytest.raises(ValueError, match=r"^values must be finite numbers$"):
+        fisher_jenks({"a": 1, "b": float("nan"), "c": 2, "d": 3, "e": 4, "f": 5})
+    # classes that share a bound get no labels at any number of digits
+    with pytest.raises(ValueError, match=r"^class bounds cannot be told apart$"):
+        range_labels(((0.0, 1.0), (1.0, 2.0)))
+
+
 def test_labels_grow_digits_until_distinct() -> None:
     labels, nums = range_labels(((99.94, 163.04), (163.4, 201.0)))
     assert labels == ("99.94–163", "163.4–201")
@@ -152,6 +160,21 @@ def test_bad_user_tables_say_how_to_fix_them(tmp_path: Path) -> None:
                        match=r"text\.csv:2: rate='n/a' is not a number "
                              r"\(leave a cell empty for no data\)"):
         read_user_table(text)
+    headless = tmp_path / "headless.csv"
+    headless.write_text("Texas,1.5\nOhio,2\n")
+    with pytest.raises(GroundTruthError, match="needs a 'state' column") as err:
+        read_user_table(headless)
+    assert err.value.fix == "add a header row such as state,value"
+
+
+def test_a_spreadsheet_header_with_a_line_break_is_one_column(tmp_path: Path) -> None:
+    """Spreadsheets write CRLF lines and keep a line break typed in a cell inside its
+    quotes: the cell is one column whose title is the text as typed."""
+    p = tmp_path / "excel.csv"
+    p.write_bytes(b'state,"Obesity\r\n(%)",count\r\nTexas,31.5,3\r\n"New\r\nYork",25,\r\n')
+    obesity, count = read_user_table(p)
+    assert obesity.title == "Obesity\r\n(%)" and obesity.key == "user_Obesity\r\n(%)"
+    assert obesity.values == {"TX": 31.5, "NY": 25.0} and count.values == {"TX": 3.0}
 
 
 def test_a_missing_data_file_names_the_variable_to_set(
