@@ -114,6 +114,9 @@ def walk(*moves: tuple[float, float]) -> list[tuple[float, float]]:
         (((0, 100), (100, 0)), (1, 0)),  # north then east: one right turn
         # a vertex on the straight stretch before the turn changes nothing
         (((0, 100), (0, 100), (100, 0)), (1, 0)),
+        # ... nor does a vertex repeated there (OSM ways have them)
+        (((0, 100), (0, 0), (100, 0)), (1, 0)),
+        (((0, 100), (0, 0), (0, 0), (100, 0)), (1, 0)),
         (((0, 100), (100, 0), (0, 100)), (2, 0)),  # a Z: two turns
         (((0, 100), (-100, 0), (0, -80)), (2, 0)),  # round a block: two turns 100 m apart
         # up one carriageway, across a 15 m crossover, back down: one U-turn
@@ -435,3 +438,19 @@ def test_a_step_within_6_px_of_a_pin_on_any_side_is_under_it() -> None:
                         ((119.0, 80.0), True), ((119.1, 80.0), False),  # right
                         ((100.0, 106.0), True), ((100.0, 106.1), False)):  # below the tip
         assert (steps_under_markers([step], [pin]) == [0]) is under, step
+
+
+def test_near_duplicate_ends_are_compared_end_to_end() -> None:
+    from cartoqa.tasks.rules import ends_match, rle_near_duplicate
+
+    path = [(60.1700, 24.9400), (60.1710, 24.9400)]
+    assert not ends_match([], path) and not ends_match(path, [])
+    # crosswise: a's last point (not its second) must lie near b's first
+    a = [(60.1700, 24.9400), (60.1750, 24.9500), (60.1710, 24.9400)]
+    b = [(60.1710, 24.9400), (60.1800, 24.9600), (60.1700, 24.9400)]
+    assert ends_match(a, b, either_way=True) and not ends_match(a, b)
+    # the separation asked for is the one used: ends 33 m apart are near within 60 m,
+    # not within 20 m
+    c = [(60.1703, 24.9400), (60.1713, 24.9400)]
+    assert rle_near_duplicate(111.0, path, 111.0, c)
+    assert not rle_near_duplicate(111.0, path, 111.0, c, within_m=20.0)
