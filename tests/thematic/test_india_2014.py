@@ -93,7 +93,8 @@ def test_city_sums_follow_the_new_polygons() -> None:
 
 def test_literal_parser_refuses_code() -> None:
     assert parse_literal("{ a: 'x\\'y', b: [] }")[0] == {"a": "x'y", "b": []}
-    for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }", "[1,", "{ a: [1 }"):
+    for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }", "[1,", "{ a: [1 }", "{ [1]: 2 }",
+                "{ a: 1", "'abc", "{ a: 1 2 }"):
         # each refusal says what is wrong: the file, not the reader
         with pytest.raises(GroundTruthError,
                            match=r"\(the file is not the expected JavaScript build\)$"):
@@ -105,9 +106,9 @@ def test_literal_parser_refuses_code() -> None:
         topology_from_js("const x = { a: 1 };")
 
 
-def _fake_build(folder: Path, north: float) -> None:
+def _fake_build(folder: Path, north: float, name: str = "Delhi") -> None:
     topo = {"type": "Topology", "objects": {"india": {"type": "GeometryCollection",
-            "geometries": [{"type": "Polygon", "id": "DL", "properties": {"name": "Delhi"},
+            "geometries": [{"type": "Polygon", "id": "DL", "properties": {"name": name},
                             "arcs": [[0]]}]}},
             "arcs": [[[77.0, 6.75], [78.0, 6.75], [78.0, north], [77.0, 6.75]]]}
     js = ("const T = \"Topology\", O = " + json.dumps(topo["objects"]) + ", A = "
@@ -129,6 +130,11 @@ def test_other_builds_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     with pytest.raises(GroundTruthError, match="lacks regions") as err:
         _react_datamaps_india()
     assert err.value.fix == "reinstall it with scripts/install.sh"
+    _fake_build(tmp_path / "c", north=35.4954, name="Goa")  # a region under another name
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "c"))
+    with pytest.raises(GroundTruthError, match="region DL is named 'Goa'") as err:
+        _react_datamaps_india()
+    assert err.value.fix == "the file is not the expected react-datamaps-india build"
 
 
 _OBJECTS = ('O = { a: { type: "GeometryCollection", geometries: '
@@ -159,4 +165,18 @@ def test_malformed_arcs_are_refused_with_the_fix() -> None:
     with pytest.raises(GroundTruthError) as err:
         topology_from_js(js)
     assert str(err.value) == ("the topology's arcs are not lists of positions "
+                              "(the file is not the expected JavaScript build)")
+
+
+def test_a_topology_of_another_type_or_empty_is_refused_saying_so() -> None:
+    other = ('const T = "Feature", ' + _OBJECTS
+             + ", A = [[[0, 0]]], M = { type: T, objects: O, arcs: A };")
+    with pytest.raises(GroundTruthError) as err:
+        topology_from_js(other)
+    assert str(err.value) == ("the topology's type is not 'Topology' "
+                              "(the file is not the expected JavaScript build)")
+    empty = 'const O = {}, A = [[[0, 0]]], M = { type: "Topology", objects: O, arcs: A };'
+    with pytest.raises(GroundTruthError) as err:
+        topology_from_js(empty)
+    assert str(err.value) == ("the topology has no objects or no arcs "
                               "(the file is not the expected JavaScript build)")

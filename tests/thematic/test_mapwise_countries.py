@@ -142,3 +142,9 @@ def test_the_seed_of_the_generated_variables_is_honoured() -> None:
     zero = [v.values for v in country_variables(india, seed=0) if v.generated]
     one = [v.values for v in country_variables(india, seed=1) if v.generated]
     assert zero != one
+
+
+def test_an_unknown_country_lists_the_known_ones() -> None:
+    with pytest.raises(GroundTruthError, match="unknown country 'atlantis'") as err:
+        region_table("atlantis")
+    assert err.value.fix == "choose from " + ", ".join(COUNTRIES)
