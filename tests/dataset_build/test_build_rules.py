@@ -114,8 +114,8 @@ def walk(*moves: tuple[float, float]) -> list[tuple[float, float]]:
         (((0, 100), (100, 0)), (1, 0)),  # north then east: one right turn
         # a vertex on the straight stretch before the turn changes nothing
         (((0, 100), (0, 100), (100, 0)), (1, 0)),
-        # ... nor does a vertex repeated there (OSM ways have them)
-        (((0, 100), (0, 0), (100, 0)), (1, 0)),
+        # ... nor does a vertex repeated there (OSM ways have them), or at the corner
+        (((0, 50), (0, 0), (0, 50), (100, 0)), (1, 0)),
         (((0, 100), (0, 0), (0, 0), (100, 0)), (1, 0)),
         (((0, 100), (100, 0), (0, 100)), (2, 0)),  # a Z: two turns
         (((0, 100), (-100, 0), (0, -80)), (2, 0)),  # round a block: two turns 100 m apart

@@ -298,6 +298,7 @@ def test_every_refusal_to_read_a_dataset_says_how_to_fix_it(tmp_path: Path) -> N
     assert exc.value.fix == "pass the folder `cartoqa build` wrote"
     for name, lines, message in (
             ("torn", ["{oops"], "line 1 is not valid JSON"),
+            ("list", ["[1, 2]"], "line 1 is not a JSON object"),
             ("twice", [json.dumps(ITEM), json.dumps(ITEM)], "repeats the item id 'mml-0000'")):
         root = tmp_path / name
         root.mkdir()

@@ -362,3 +362,5 @@ def test_a_fenced_json_answer_is_read_before_the_prose() -> None:
     assert find_structured(text) == {"roads": ["A", "B"]}
     # code fences are searched first: a value in the prose after it does not win
     assert find_structured('Sure.\n```\n{"a": 1}\n```\nor maybe {"a": 2}') == {"a": 1}
+    # a fence holding prose around the value still gives the value
+    assert find_structured('```\nThe answer is {"a": 1} as asked.\n```') == {"a": 1}
