@@ -99,19 +99,22 @@ def mark_mask(marks: IntArray, slot: int) -> BoolArray:
     >>> mark_mask(m, 0).tolist()  # slot 0 is magenta (renderers.label_marks.MARK_COLOURS)
     [[True, True, False, True, False, False]]
     """
-    rgb = marks[..., :3].astype(np.int32)
+    # only the opaque pixels are tested (labels cover a few per cent of the render)
+    ys, xs = np.nonzero(marks[..., 3] >= MARK_MIN_ALPHA)
+    rgb = marks[ys, xs, :3].astype(np.int32)
     colour = np.array(MARK_COLOURS[slot], dtype=np.int32)
-    opaque = marks[..., 3] >= MARK_MIN_ALPHA
-    core = np.abs(rgb - colour).sum(axis=2) <= MARK_TOLERANCE
+    core = np.abs(rgb - colour).sum(axis=1) <= MARK_TOLERANCE
     on, off = colour > 127, colour <= 127
-    edge = np.ones(rgb.shape[:2], dtype=bool)
+    edge = np.ones(len(ys), dtype=bool)
     if on.any():
-        edge &= rgb[..., on].min(axis=-1) >= MARK_EDGE_MIN_ON
+        edge &= rgb[:, on].min(axis=-1) >= MARK_EDGE_MIN_ON
     if off.any():
-        low = rgb[..., off]
+        low = rgb[:, off]
         edge &= (low.max(axis=-1) <= MARK_EDGE_MAX_OFF) & (
             low.max(axis=-1) - low.min(axis=-1) <= MARK_EDGE_MAX_SPREAD)
-    return np.asarray(opaque & (core | edge))
+    out = np.zeros(marks.shape[:2], dtype=bool)
+    out[ys, xs] = core | edge
+    return out
 
 
 def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
@@ -124,13 +127,27 @@ def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
     >>> [int(i.sum()) for i in label_instances(m, min_pixels=5)]
     [12, 8]
     """
-    joined = ndimage.binary_dilation(mask, iterations=max(1, join_px // 2))
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return []
+    iterations = max(1, join_px // 2)
+    # the work is done on the box around the mask's pixels plus the dilation's reach:
+    # the dilation, the components and their order (by first pixel, row by row) are
+    # those of the whole image
+    margin = iterations + 1
+    y0, x0 = max(int(ys.min()) - margin, 0), max(int(xs.min()) - margin, 0)
+    y1 = min(int(ys.max()) + margin + 1, mask.shape[0])
+    x1 = min(int(xs.max()) + margin + 1, mask.shape[1])
+    sub = mask[y0:y1, x0:x1]
+    joined = ndimage.binary_dilation(sub, iterations=iterations)
     labels, count = ndimage.label(joined)
     out = []
     for k in range(1, count + 1):
-        part = mask & (labels == k)
+        part = sub & (labels == k)
         if int(part.sum()) >= min_pixels:
-            out.append(part)
+            full = np.zeros(mask.shape, dtype=bool)
+            full[y0:y1, x0:x1] = part
+            out.append(full)
     return out
 
 

@@ -151,3 +151,43 @@ def test_the_edges_of_thin_letters_count_but_the_halo_does_not() -> None:
     marks[0, :, :3] = [(0, 255, 0), (121, 252, 119), (136, 252, 134), (242, 239, 233),
                        (12, 132, 22)]  # pure, edge, halo-white, land, OSM-Carto's green
     assert mark_mask(marks, green).tolist() == [[True, True, False, False, False]]
+
+
+def _random_marks(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A marks-like render: transparent, with strokes of mark colours, their edge blends,
+    halo-like see-through pixels and other label colours, some at the image's border."""
+    marks = np.zeros((h, w, 4), np.int16)
+    for _ in range(int(rng.integers(0, 25))):
+        y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+        dy, dx = int(rng.integers(1, 9)), int(rng.integers(1, 60))
+        colour = MARK_COLOURS[int(rng.integers(0, len(MARK_COLOURS)))]
+        kind = rng.integers(0, 4)
+        if kind == 1:  # blended towards white (a letter's edge) or towards the halo
+            colour = tuple(min(255, c + int(rng.integers(0, 200))) for c in colour)
+        elif kind == 2:  # an OSM-Carto label colour
+            colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        alpha = 255 if kind != 3 else int(rng.integers(0, 256))
+        marks[y:y + dy, x:x + dx:int(rng.integers(1, 4))] = (*colour, alpha)
+    return marks
+
+
+def test_faster_mask_and_labels_equal_the_whole_image_ones() -> None:
+    """The opaque-pixel mask and the split on the box around the mask give the masks,
+    labels and label order of the whole-image versions (so the same verdicts)."""
+    from helpers.written_before import label_instances_before, mark_mask_before
+
+    rng = np.random.default_rng(20261130)
+    labels_seen = 0
+    for _ in range(150):
+        h, w = int(rng.integers(8, 120)), int(rng.integers(8, 260))
+        marks = _random_marks(rng, h, w)
+        for slot in range(len(MARK_COLOURS)):
+            mask = mark_mask(marks, slot)
+            assert np.array_equal(mask, mark_mask_before(marks, slot))
+            for join_px, min_pixels in ((4, 12), (2, 1), (9, 5)):
+                new = label_instances(mask, join_px=join_px, min_pixels=min_pixels)
+                old = label_instances_before(mask, join_px=join_px, min_pixels=min_pixels)
+                assert len(new) == len(old)
+                assert all(np.array_equal(a, b) for a, b in zip(new, old, strict=True))
+                labels_seen += len(new)
+    assert labels_seen > 500  # the images held labels enough to compare
