@@ -99,10 +99,20 @@ def mark_mask(marks: IntArray, slot: int) -> BoolArray:
     >>> mark_mask(m, 0).tolist()  # slot 0 is magenta (renderers.label_marks.MARK_COLOURS)
     [[True, True, False, True, False, False]]
     """
-    # only the opaque pixels are tested (labels cover a few per cent of the render)
-    ys, xs = np.nonzero(marks[..., 3] >= MARK_MIN_ALPHA)
-    rgb = marks[ys, xs, :3].astype(np.int32)
     colour = np.array(MARK_COLOURS[slot], dtype=np.int32)
+    # Only pixels that can pass are tested in full: opaque, each full channel at least
+    # the lower of (colour - tolerance) and the edge's floor, each empty one at most the
+    # higher of (colour + tolerance) and the edge's ceiling (both tests imply these).
+    candidate = marks[..., 3] >= MARK_MIN_ALPHA
+    for c in range(3):
+        if colour[c] > 127:
+            candidate &= marks[..., c] >= min(int(colour[c]) - MARK_TOLERANCE,
+                                              MARK_EDGE_MIN_ON)
+        else:
+            candidate &= marks[..., c] <= max(int(colour[c]) + MARK_TOLERANCE,
+                                              MARK_EDGE_MAX_OFF)
+    ys, xs = np.nonzero(candidate)
+    rgb = marks[ys, xs, :3].astype(np.int32)
     core = np.abs(rgb - colour).sum(axis=1) <= MARK_TOLERANCE
     on, off = colour > 127, colour <= 127
     edge = np.ones(len(ys), dtype=bool)
