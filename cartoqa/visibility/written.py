@@ -189,15 +189,19 @@ def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray, exclude: BoolAr
     n = len(xs)
     if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
         return Instance(box, n, "cut")
-    inner = part[pad:pad + h, pad:pad + w]
-    hidden = int((inner & exclude).sum())
+    # inside the view, and only the instance's box (the part is empty elsewhere)
+    x0, y0, x1, y1 = box
+    inner = part[pad + y0:pad + y1, pad + x0:pad + x1]
+    excluded = exclude[y0:y1, x0:x1]
+    hidden = int((inner & excluded).sum())
     if hidden > MARK_MAX_HIDDEN * n:
         return Instance(box, n, "hidden")
-    visible = inner & ~exclude
-    seen = int((visible & ink).sum())
+    visible = inner & ~excluded
+    seen = int((visible & ink[y0:y1, x0:x1]).sum())
     if seen < MARK_MIN_AGREEMENT * max(1, int(visible.sum())):
         return Instance(box, n, "not on the screenshot")
-    if near_line is not None and int((inner & near_line).sum()) < MARK_MIN_ON_LINE * n:
+    if near_line is not None and \
+            int((inner & near_line[y0:y1, x0:x1]).sum()) < MARK_MIN_ON_LINE * n:
         return Instance(box, n, "off the road")
     return Instance(box, n, None)
 

@@ -172,15 +172,30 @@ def _random_marks(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 
 def test_faster_mask_and_labels_equal_the_whole_image_ones() -> None:
-    """The opaque-pixel mask and the split on the box around the mask give the masks,
-    labels and label order of the whole-image versions (so the same verdicts)."""
-    from helpers.written_before import label_instances_before, mark_mask_before
+    """The mask of the pixels that can pass, the split on the box around the mask and the
+    verdict on the label's box give the masks, labels, label order and verdicts of the
+    whole-image versions."""
+    from helpers.written_before import (
+        judge_instance_before,
+        label_instances_before,
+        mark_mask_before,
+    )
+
+    from cartoqa.visibility.written import judge_instance
 
     rng = np.random.default_rng(20261130)
     labels_seen = 0
+    verdicts: set[str | None] = set()
     for _ in range(150):
         h, w = int(rng.integers(8, 120)), int(rng.integers(8, 260))
-        marks = _random_marks(rng, h, w)
+        pad = int(rng.integers(0, 6))
+        marks = _random_marks(rng, h + 2 * pad, w + 2 * pad)
+        # ink mostly present, some pixels excluded, a band near "the road"
+        ink = rng.random((h, w)) < 0.85
+        exclude = np.zeros((h, w), bool)
+        exclude[:, : int(rng.integers(0, w))] = rng.random() < 0.3
+        near = np.zeros((h, w), bool)
+        near[int(rng.integers(0, h)):, :] = True
         for slot in range(len(MARK_COLOURS)):
             mask = mark_mask(marks, slot)
             assert np.array_equal(mask, mark_mask_before(marks, slot))
@@ -190,4 +205,12 @@ def test_faster_mask_and_labels_equal_the_whole_image_ones() -> None:
                 assert len(new) == len(old)
                 assert all(np.array_equal(a, b) for a, b in zip(new, old, strict=True))
                 labels_seen += len(new)
+                for part in new:
+                    for line in (None, near):
+                        verdict = judge_instance(part, pad=pad, ink=ink, exclude=exclude,
+                                                 near_line=line)
+                        assert verdict == judge_instance_before(
+                            part, pad=pad, ink=ink, exclude=exclude, near_line=line)
+                        verdicts.add(verdict.reason)
     assert labels_seen > 500  # the images held labels enough to compare
+    assert verdicts == {None, "cut", "hidden", "not on the screenshot", "off the road"}
