@@ -8,7 +8,8 @@ did it again. :func:`cached_road_graph` keeps each built graph as a pickle under
 or as a reader sees it) and a fingerprint of the code that builds it: the source of
 the :mod:`groundtruth` package and the versions of osmnx, networkx and shapely. A
 change to any of them builds the graph afresh under a new name; a file that does
-not load (truncated, another Python) is rebuilt and replaced.
+not load (truncated, another Python) is rebuilt and replaced. A mutation run
+(``CARTOQA_MUTATION``) keeps nothing: its mutants share one source.
 
 A pickle holds the graph exactly (node and edge order, float attributes, shapely
 geometries as WKB), as the one :func:`cartoqa.parallel.prepared_bundle` sends to the
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import pickle
 from functools import cache
 from importlib import metadata
@@ -112,6 +114,10 @@ def cached_road_graph(extract: Extract, cache_dir: Path, *, legal: bool = True,
         The same graph :func:`groundtruth.graph.load_road_graph` returns.
     """
     path = graph_path(cache_dir, extract, legal=legal)
+    if os.environ.get("CARTOQA_MUTATION"):
+        # scripts/mutation.py: mutmut keeps every mutant in one source (the fingerprint
+        # cannot tell them apart), so a mutant must never read another's graph
+        path = None
     if path is not None and path.is_file():
         try:
             graph: nx.MultiDiGraph = pickle.loads(path.read_bytes())

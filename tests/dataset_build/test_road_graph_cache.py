@@ -74,17 +74,24 @@ def test_a_broken_or_foreign_file_is_rebuilt(tmp_path: Path) -> None:
     assert cached_road_graph(extract, tmp_path).graph["extract_sha256"] == extract.sha256
 
 
-def test_the_build_context_reads_the_cache(tmp_path: Path) -> None:
+def test_the_build_context_reads_the_cache(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import groundtruth.graph as graph_module
+
     extract = resolve_extract(GRID)
     cached_road_graph(extract, tmp_path)
     cached_road_graph(extract, tmp_path, legal=False)
     ctx = BuildContext(extract, seed=0, per_task=1, cache_dir=tmp_path, assets_dir=tmp_path)
-    import groundtruth.graph as graph_module
+    edges = load_road_graph(extract).number_of_edges()
+    monkeypatch.setattr(graph_module, "load_road_graph", _refuse)
+    assert ctx.graph().number_of_edges() == edges
+    assert ctx.naive_graph().graph["legal"] is False
 
-    original = graph_module.load_road_graph
-    graph_module.load_road_graph = _refuse
-    try:
-        assert ctx.graph().number_of_edges() == original(extract).number_of_edges()
-        assert ctx.naive_graph().graph["legal"] is False
-    finally:
-        graph_module.load_road_graph = original
+
+def test_a_mutation_run_keeps_no_graph(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mutmut keeps every mutant in one source: a mutant must build its own graph."""
+    extract = resolve_extract(GRID)
+    cached_road_graph(extract, tmp_path)
+    monkeypatch.setenv("CARTOQA_MUTATION", "1")
+    with pytest.raises(AssertionError, match="built again"):
+        cached_road_graph(extract, tmp_path, build=_refuse)
