@@ -14,8 +14,9 @@ not load (truncated, another Python) is rebuilt and replaced. A mutation run
 A pickle holds the graph exactly (node and edge order, float attributes, shapely
 geometries as WKB), as the one :func:`cartoqa.parallel.prepared_bundle` sends to the
 workers already does, so a build from a cached graph writes the same bytes as one
-that built it. The cache folder is the user's own, as for the tiles: a pickle is
-loaded only from there.
+that built it. A pickle runs code when it is loaded, so the ``road-graphs`` folder
+must belong to this user and be writable by nobody else
+(:func:`renderers.scratch.ensure_private_folder`); otherwise nothing is cached.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from groundtruth.extracts import Extract
 from renderers.files import write_atomic
+from renderers.scratch import ensure_private_folder
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -118,6 +120,14 @@ def cached_road_graph(extract: Extract, cache_dir: Path, *, legal: bool = True,
         # scripts/mutation.py: mutmut keeps every mutant in one source (the fingerprint
         # cannot tell them apart), so a mutant must never read another's graph
         path = None
+    if path is not None:
+        try:
+            # a pickle runs code when loaded: read and write only a folder of this
+            # user's that nobody else may write (a shared $CARTOQA_CACHE is refused)
+            path.parent.parent.mkdir(parents=True, exist_ok=True)
+            ensure_private_folder(path.parent)
+        except (OSError, PermissionError):
+            path = None
     if path is not None and path.is_file():
         try:
             graph: nx.MultiDiGraph = pickle.loads(path.read_bytes())

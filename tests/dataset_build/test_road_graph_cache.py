@@ -95,3 +95,41 @@ def test_a_mutation_run_keeps_no_graph(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("CARTOQA_MUTATION", "1")
     with pytest.raises(AssertionError, match="built again"):
         cached_road_graph(extract, tmp_path, build=_refuse)
+
+
+class _Planted:
+    """A pickle that records that it was loaded (as a hostile one would run code)."""
+
+    loaded = False
+
+    def __reduce__(self) -> Any:
+        return (_mark_loaded, ())
+
+
+def _mark_loaded() -> None:
+    _Planted.loaded = True
+
+
+def test_a_folder_others_may_write_is_neither_read_nor_written(tmp_path: Path) -> None:
+    """A pickle runs code when loaded: one planted in a shared cache is never loaded."""
+    extract = resolve_extract(GRID)
+    path = graph_path(tmp_path, extract, legal=True)
+    assert path is not None
+    path.parent.mkdir()
+    path.parent.chmod(0o777)
+    path.write_bytes(pickle.dumps(_Planted()))
+    _Planted.loaded = False
+    graph = cached_road_graph(extract, tmp_path)
+    assert not _Planted.loaded
+    _same(graph, load_road_graph(extract))
+    assert path.read_bytes() == pickle.dumps(_Planted())  # left as found, not replaced
+    assert path.parent.stat().st_mode & 0o777 == 0o777
+
+
+def test_a_missing_cache_root_is_created_private(tmp_path: Path) -> None:
+    extract = resolve_extract(GRID)
+    root = tmp_path / "new" / "cache"
+    cached_road_graph(extract, root)
+    path = graph_path(root, extract, legal=True)
+    assert path is not None and path.is_file()
+    assert path.parent.stat().st_mode & 0o777 == 0o700
