@@ -17,6 +17,13 @@ The spec is a small TOML file::
     bbox = [26.70, 58.36, 26.76, 58.39]
     per_task = 2              # a city may override tasks, per_task, seed
 
+    [[city]]
+    name = "kotka-frieda"
+    extract = "kotka"
+    suite = "frieda"          # FRIEDA's questions (cartoqa build --suite frieda);
+    tasks = ["border"]        # its tasks by relation, default all of them;
+    frieda_setting = "both"   # as --frieda-setting
+
 Each city is one Dask task that runs :func:`cartoqa.build.build_dataset` in a worker
 process, so a city's folder is byte-identical to ``cartoqa build`` of the same city
 with the same options, and a killed run resumes every city from its journal. The
@@ -44,6 +51,8 @@ from typing import Any
 
 from cartoqa.errors import CartoqaError
 
+#: Suites a spec may name (``suite = "..."``): those built from an OSM extract.
+BUILD_MANY_SUITES = ("cartomapqa", "frieda")
 #: Name of the combined manifest in the spec's output folder.
 COMBINED_MANIFEST = "manifest.json"
 #: Format of the combined manifest.
@@ -60,6 +69,10 @@ class CitySpec:
     per_task: int
     seed: int
     bbox: tuple[float, float, float, float] | None = None
+    #: ``cartomapqa`` or ``frieda`` (the suites built from an extract).
+    suite: str = "cartomapqa"
+    #: Options the tasks read (FRIEDA: ``frieda_setting``), as ``cartoqa build`` sets them.
+    task_options: dict[str, Any] | None = None
 
 
 @dataclass
@@ -81,6 +94,7 @@ def load_spec(path: Path) -> ManySpec:
     """
     from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED
     from cartoqa.tasks import DEFAULT_TASKS, parse_tasks
+    from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
 
     try:
         data = tomllib.loads(Path(path).read_text("utf-8"))
@@ -103,8 +117,23 @@ def load_spec(path: Path) -> ManySpec:
         if name in seen or "/" in name or name.startswith("."):
             raise CartoqaError(f"city name {name!r} in {path} repeats or is not a folder name")
         seen.add(name)
-        tasks = raw.get("tasks", data.get("tasks", list(DEFAULT_TASKS)))
-        tasks_list = parse_tasks(",".join(tasks) if isinstance(tasks, list) else str(tasks))
+        suite = str(raw.get("suite", data.get("suite", "cartomapqa")))
+        if suite not in BUILD_MANY_SUITES:
+            raise CartoqaError(
+                f"suite {suite!r} of {name} cannot be built by build-many",
+                fix="use suite = \"cartomapqa\" or \"frieda\" (the suites built from an "
+                    "extract); build MapIQ and MapWise with cartoqa build --suite")
+        default_tasks = list(DEFAULT_TASKS) if suite == "cartomapqa" else "all"
+        tasks = raw.get("tasks", data.get("tasks", default_tasks))
+        tasks_list = parse_tasks(",".join(tasks) if isinstance(tasks, list) else str(tasks),
+                                 suite=suite)
+        options: dict[str, Any] | None = None
+        if suite == "frieda":
+            setting = str(raw.get(SETTING_OPTION, data.get(SETTING_OPTION, DEFAULT_SETTING)))
+            if setting not in SETTINGS:
+                raise CartoqaError(f"{SETTING_OPTION} of {name} must be one of "
+                                   f"{', '.join(SETTINGS)}, not {setting!r}")
+            options = {SETTING_OPTION: setting}
         per_task = int(raw.get("per_task", data.get("per_task", DEFAULT_PER_TASK)))
         if per_task < 1:
             raise CartoqaError(f"per_task of {name} must be at least 1, not {per_task}")
@@ -116,7 +145,8 @@ def load_spec(path: Path) -> ManySpec:
         spec.cities.append(CitySpec(
             name=name, extract=str(local) if local.exists() else extract,
             tasks=tuple(tasks_list), per_task=per_task, seed=seed,
-            bbox=tuple(float(v) for v in bbox) if bbox else None))  # type: ignore[arg-type]
+            bbox=tuple(float(v) for v in bbox) if bbox else None,  # type: ignore[arg-type]
+            suite=suite, task_options=options))
     return spec
 
 
@@ -136,7 +166,8 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
     folder = out / city.name
     report = build_dataset(extract=extract, out=folder, tasks=list(city.tasks),
                            per_task=city.per_task, seed=city.seed, progress=False,
-                           log=lambda msg: None, extract_source=source)
+                           log=lambda msg: None, extract_source=source,
+                           task_options=dict(city.task_options) if city.task_options else None)
     items = (folder / "items.jsonl").read_text("utf-8").count("\n")
     return {"name": city.name, "folder": str(folder), "items": items,
             "already_complete": report.already_complete}

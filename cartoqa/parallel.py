@@ -58,7 +58,8 @@ _WORKER: dict[str, Any] = {}
 MAX_STATE_BYTES = 64 * 2**20
 #: Modules every worker needs, imported once by the fork server.
 WORKER_MODULES = ("cartoqa.parallel", "cartoqa.tasks.drawing", "cartoqa.visibility",
-                  "renderers.map_render", "renderers.tiles", "renderers.browser")
+                  "scipy.signal", "renderers.map_render", "renderers.tiles",
+                  "renderers.browser")
 
 
 def _start_method() -> str:

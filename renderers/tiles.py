@@ -18,6 +18,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from groundtruth.extracts import Extract
 from groundtruth.projection import (
     TILE_SIZE,
@@ -101,6 +104,19 @@ def box_overlaps(
     (True, False)
     """
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def mapnik_rgba(image: Any) -> NDArray[np.uint8]:
+    """The pixels of a ``mapnik.Image`` as ``(h, w, 4)`` uint8 RGBA, straight alpha.
+
+    Mapnik renders with premultiplied alpha and its PNG writer demultiplies a copy
+    before encoding; this demultiplies the image itself (with the same function), so
+    the array equals the decoded PNG pixel for pixel.
+    """
+    if image.premultiplied():
+        image.demultiply()
+    raw = image.to_string()
+    return np.frombuffer(raw, dtype=np.uint8).reshape(image.height(), image.width(), 4)
 
 
 class TileRenderer:
@@ -256,7 +272,63 @@ class TileRenderer:
         height: int,
         exclude_layers: Collection[str] = (),
     ) -> bytes:
-        """Render any box of the extract to a PNG (not cached).
+        """Render any box of the extract to a 32-bit PNG (not cached).
+
+        The arguments and errors are those of :meth:`render_pixels`, which returns the
+        same pixels undecoded.
+        """
+        return bytes(self._image(center=center, zoom=zoom, width=width, height=height,
+                                 exclude_layers=exclude_layers).to_string("png32"))
+
+    def render_pixels(
+        self,
+        *,
+        center: tuple[float, float],
+        zoom: int,
+        width: int,
+        height: int,
+        exclude_layers: Collection[str] = (),
+    ) -> NDArray[np.uint8]:
+        """Render any box of the extract to RGBA pixels (not cached).
+
+        The pixels :meth:`render_image` writes to its PNG (straight alpha), without
+        encoding them: a caller that analyses the pixels spares the PNG encoding
+        (about 50 ms for a 1366 x 768 view) and its decoding.
+
+        Parameters
+        ----------
+        center : tuple of float
+            ``(lat, lon)`` of the image centre; must lie inside the extract.
+        zoom : int
+            Zoom level, 0-22.
+        width, height : int
+            Image size in pixels (1-8192).
+        exclude_layers : collection of str, optional
+            OSM-Carto layer names to leave out of this image.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(height, width, 4)`` uint8 RGBA.
+
+        Raises
+        ------
+        RenderError
+            For a bad zoom or size, or a centre outside the extract.
+        """
+        return mapnik_rgba(self._image(center=center, zoom=zoom, width=width, height=height,
+                                       exclude_layers=exclude_layers))
+
+    def _image(
+        self,
+        *,
+        center: tuple[float, float],
+        zoom: int,
+        width: int,
+        height: int,
+        exclude_layers: Collection[str] = (),
+    ) -> Any:
+        """Render any box of the extract to a ``mapnik.Image`` (not cached).
 
         The box is placed as Leaflet places a map of that size at that centre
         (:class:`groundtruth.projection.View`), so its pixels line up with tiles.
@@ -275,8 +347,8 @@ class TileRenderer:
 
         Returns
         -------
-        bytes
-            A 32-bit PNG.
+        mapnik.Image
+            The rendered image (premultiplied alpha).
 
         Raises
         ------
@@ -296,7 +368,7 @@ class TileRenderer:
         for layer in layers:
             layer.active = False
         try:
-            return self._render_box(zoom, ox, oy, width, height)
+            return self._draw(zoom, ox, oy, width, height)
         finally:
             for layer, active in zip(layers, saved, strict=True):
                 layer.active = active
@@ -311,6 +383,20 @@ class TileRenderer:
         names: Sequence[str],
         pad: int = 0,
     ) -> bytes:
+        """:meth:`render_label_marks_pixels` as a 32-bit PNG (same arguments)."""
+        return bytes(self._marks_image(center=center, zoom=zoom, width=width, height=height,
+                                       names=names, pad=pad).to_string("png32"))
+
+    def render_label_marks_pixels(
+        self,
+        *,
+        center: tuple[float, float],
+        zoom: int,
+        width: int,
+        height: int,
+        names: Sequence[str],
+        pad: int = 0,
+    ) -> NDArray[np.uint8]:
         """Render where Mapnik writes ``names`` around a view, each name in its colour.
 
         The view and a band of ``pad`` pixels around it are drawn with the tiles' style
@@ -338,11 +424,18 @@ class TileRenderer:
 
         Returns
         -------
-        bytes
-            A 32-bit PNG of ``width + 2 pad`` x ``height + 2 pad`` pixels; pixel
-            ``(pad, pad)`` is the view's top-left pixel; transparent where nothing
-            that takes part in placement is drawn.
+        numpy.ndarray
+            ``(height + 2 pad, width + 2 pad, 4)`` uint8 RGBA (straight alpha, the
+            pixels :meth:`render_label_marks` encodes); pixel ``(pad, pad)`` is the
+            view's top-left pixel; transparent where nothing that takes part in
+            placement is drawn.
         """
+        return mapnik_rgba(self._marks_image(center=center, zoom=zoom, width=width,
+                                             height=height, names=names, pad=pad))
+
+    def _marks_image(self, *, center: tuple[float, float], zoom: int, width: int,
+                     height: int, names: Sequence[str], pad: int) -> Any:
+        """The ``mapnik.Image`` of :meth:`render_label_marks_pixels`."""
         import mapnik
 
         from renderers.label_marks import mark_label_rules, mark_variables, placement_layers
@@ -384,7 +477,7 @@ class TileRenderer:
         except RuntimeError as exc:
             raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
                               f"see {self.cluster.log_path}") from exc
-        return bytes(image.to_string("png32"))
+        return image
 
     @property
     def layer_names(self) -> list[str]:
@@ -476,9 +569,6 @@ class TileRenderer:
             raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
                               f"see {self.cluster.log_path}") from exc
         return image
-
-    def _render_box(self, zoom: int, ox: float, oy: float, width: int, height: int) -> bytes:
-        return bytes(self._draw(zoom, ox, oy, width, height).to_string("png32"))
 
     def _render_in_workers(self, metas: list[tuple[int, int, int]], bar: Any) -> None:
         """Render metatiles in worker processes (spawned: Mapnik's connections don't fork)."""

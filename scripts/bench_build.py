@@ -3,7 +3,8 @@
 
 All figures come from one run, side by side, on the same warm cache:
 
-1. a warm-up ``build-many`` of every "city" (fills the tile cache);
+1. a warm-up ``build-many`` of every "city" (fills the tile cache and the road-graph
+   cache, so that no timed build renders tiles or builds a road graph);
 2. an instrumented ``--workers 1`` build of the first city in this process, with timers
    around the stages (tile rendering, browser screenshot, label-free reference render,
    visibility analysis; slots that found no acceptable scenario are counted as
@@ -69,6 +70,7 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
     screenshot, the label-free reference render, the Mapnik render of the asked road
     names (``render_label_marks``), the visibility analysis of icons and labels
     (``analyse_view``) and the judging of road-name labels (``written_instances``).
+    The first road-name render of a process also loads the marked style (about 0.5 s).
     ``rejected scenarios`` is the whole time of slots that found no scenario (their
     stages are also counted above).
     """
@@ -92,7 +94,7 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
         setattr(owner, name, _timed(totals, counts, stage, original))
 
     patch(TileRenderer, "ensure_tiles", "tiles")
-    patch(TileRenderer, "render_label_marks", "road-name render")
+    patch(TileRenderer, "render_label_marks_pixels", "road-name render")
     patch(Browser, "capture", "screenshot")
     patch(drawing, "render_reference", "reference render")
     for module_name, module in list(_sys.modules.items()):
@@ -270,7 +272,8 @@ def main() -> None:
         other = (wall - sum(totals.get(stage, 0.0) for stage in STAGES)) / max(items, 1)
         print(f"  {'other':<22} {other:7.3f} s/item  (start-up: imports, road graph, "
               "browser, Mapnik styles; ground truth, candidates, image writing)")
-        print(f"  {'total':<22} {wall / max(items, 1):7.3f} s/item")
+        print(f"  {'total':<22} {wall / max(items, 1):7.3f} s/item  (wall seconds of this "
+              "process; Chromium's own CPU is not in it)")
         print(f"  {'of which rejected slots':<22} {per_item.get('rejected scenarios', 0.0):7.3f}"
               " s/item")
         shots = counts.get("screenshot", 0)
@@ -308,6 +311,13 @@ def main() -> None:
         one_wall, one_cpu = runs["--workers 1"]
         print(f"\n{len(seeds)} cities, warm cache, each run a fresh process; CPU seconds "
               "by process class:")
+        print("  builder = the `python -m cartoqa` process (with --workers 1 it makes every "
+              "scenario;\n  with --workers 2 it prepares the tasks and writes what the "
+              "workers made; for build-many\n  it is the Dask client), workers = its other "
+              "Python processes (fork server and\n  workers, or the Dask nannies and "
+              "workers), chromium = every browser process,\n  postgres = the PostgreSQL "
+              "server's growth during the run. CPU seconds hold under load;\n  wall "
+              "seconds and speed-ups only on idle cores.")
         print(f"  {'run':<24} {'wall s':>7} " + " ".join(f"{c:>9}" for c in CLASSES)
               + f" {'CPU s':>7} {'cores busy':>10} {'speed-up':>9}")
         for label, (wall, cpu) in runs.items():
@@ -317,6 +327,9 @@ def main() -> None:
         two_wall, two_cpu = runs["--workers 2"]
         many_wall, many_cpu = runs["build-many (2 workers)"]
         one_total = sum(one_cpu.values())
+        print("  CPU seconds per item by class: " + "; ".join(
+            f"{label} " + ", ".join(f"{c} {cpu[c] / max(n_items, 1):.3f}" for c in CLASSES)
+            for label, (_, cpu) in runs.items()))
         print(f"  CPU seconds per item: --workers 1 {one_total / max(n_items, 1):.2f}, "
               f"--workers 2 {sum(two_cpu.values()) / max(n_items, 1):.2f}, build-many "
               f"{sum(many_cpu.values()) / max(n_items, 1):.2f} ({n_items} items in all)")

@@ -62,7 +62,7 @@ def main() -> int:
             view = View(center=(prov["center"][0], prov["center"][1]), zoom=prov["zoom"])
             png = (args.dataset / image).read_bytes()
             ctx.renderer()
-            reference = decode_png(render_reference(ctx.renderer().tiles, view))
+            reference = render_reference(ctx.renderer().tiles, view)
             screen = decode_png(png)
             markers = [MarkerSpec(m["color"], m["lat"], m["lon"]) for m in prov["markers"]]
             path = [(p[0], p[1]) for p in prov.get("path", [])] if it["task"] == "rle" else None

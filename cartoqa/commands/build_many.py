@@ -25,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spec", type=Path,
                         help="TOML spec: out, tasks, per_task, seed and [[city]] tables "
                              "with name, extract (bundled name, file or place name), "
-                             "optional bbox, tasks, per_task, seed (see docs/build.md)")
+                             "optional bbox, tasks, per_task, seed, suite (cartomapqa or "
+                             "frieda) and frieda_setting (see docs/build.md)")
     parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                         help="an existing Dask scheduler (default: a LocalCluster on "
                              "127.0.0.1)")

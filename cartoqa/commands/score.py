@@ -121,7 +121,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "parsing rules and every metric."
     )
     parser.add_argument("dataset", type=Path, metavar="DATASET",
-                        help="dataset folder written by `cartoqa build` (with items.jsonl)")
+                        help="dataset folder written by `cartoqa build` (with items.jsonl), or "
+                             "the folder of `cartoqa build-many` (every city; ids "
+                             "<city>/<id>, as its export names them)")
     parser.add_argument("predictions", type=Path, nargs="+", metavar="PREDICTIONS",
                         help="the model's responses: cartoqa JSON lines, VLMEvalKit "
                         ".xlsx/.tsv prediction files or lmms-eval sample logs")

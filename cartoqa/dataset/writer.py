@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -374,6 +374,16 @@ class DatasetWriter:
         return sorted(out, key=lambda it: str(it["id"]))
 
     # -- finishing -------------------------------------------------------------------
+    def _task_names(self) -> list[str] | None:
+        """The tasks of the build key (their schema checks the items), if it names them."""
+        from cartoqa.tasks import TASK_MODULES
+
+        tasks = self.build_key.get("tasks")
+        if (isinstance(tasks, list) and tasks
+                and all(isinstance(t, str) and t in TASK_MODULES for t in tasks)):
+            return list(tasks)
+        return None
+
     def finalise(self, *, manifest_for: Callable[[list[dict[str, Any]]], dict[str, Any]],
                  card_for: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
         """Check the items and write ``manifest.json``, ``README.md`` and ``items.jsonl``.
@@ -397,7 +407,7 @@ class DatasetWriter:
             folder is kept and no ``items.jsonl`` is written.
         """
         items = self.items()
-        problems = list(_item_problems(items, self.out))
+        problems = list(_item_problems(items, self.out, self._task_names()))
         if problems:
             raise CartoqaError(
                 "the build produced items that do not validate: " + "; ".join(problems[:3]),
@@ -420,14 +430,15 @@ class DatasetWriter:
         return items
 
 
-def _item_problems(items: Iterable[dict[str, Any]], root: Path) -> Iterable[str]:
+def _item_problems(items: Iterable[dict[str, Any]], root: Path,
+                   tasks: Sequence[str] | None = None) -> Iterable[str]:
     seen: set[str] = set()
     for item in items:
         item_id = str(item.get("id"))
         if item_id in seen:
             yield f"id {item_id} repeats"
         seen.add(item_id)
-        for err in item_errors(item):
+        for err in item_errors(item, tasks=tasks):
             yield f"{item_id} {err}"
         for image in item_images(item):
             if not (root / image).is_file():

@@ -65,8 +65,13 @@ def city_item(item: dict[str, Any], city: str, folder: str) -> dict[str, Any]:
     return out
 
 
-def combined_items(root: Path) -> list[dict[str, Any]]:
+def combined_items(root: Path, *,
+                   required: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     """The items of every city of a build-many folder, as :func:`city_item` makes them.
+
+    ``required`` is the keys every item must have (default: those of
+    :func:`cartoqa.dataset.reader.read_items`); the exports and ``cartoqa score`` read
+    the cities through this one function, so a score names items as the export does.
 
     Raises
     ------
@@ -87,5 +92,7 @@ def combined_items(root: Path) -> list[dict[str, Any]]:
             raise CartoqaError(
                 f"{folder}/items.jsonl of {root} changed since build-many wrote its manifest",
                 fix="run cartoqa build-many with the same spec again")
-        items += [city_item(item, name, folder) for item in read_items(root / folder)]
+        city_items = (read_items(root / folder) if required is None
+                      else read_items(root / folder, required=required))
+        items += [city_item(item, name, folder) for item in city_items]
     return items

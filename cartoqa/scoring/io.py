@@ -26,7 +26,10 @@ def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
     Parameters
     ----------
     dataset_dir : str or pathlib.Path
-        The dataset folder (see ``docs/dataset-format.md``).
+        The dataset folder (see ``docs/dataset-format.md``), or the output folder of
+        ``cartoqa build-many``: then the items of all its cities, named as its
+        combined export names them (``<city>/<id>``, a ``city`` key; see
+        :mod:`cartoqa.exports.many`).
 
     Returns
     -------
@@ -39,6 +42,10 @@ def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
         The folder or file is missing, a line is not a JSON object, an item lacks
         ``id``, ``task``, ``request`` or ``answer``, or an id repeats.
     """
+    from cartoqa.exports.many import combined_items, is_build_many
+
+    if is_build_many(Path(dataset_dir)):
+        return combined_items(Path(dataset_dir), required=SCORING_KEYS)
     return read_items(dataset_dir, required=SCORING_KEYS)
 
 

@@ -149,20 +149,21 @@ class BuildContext:
 
     # -- ground truth ----------------------------------------------------------------
     def graph(self) -> nx.MultiDiGraph:
-        """The drivable road graph (loaded once)."""
+        """The drivable road graph (loaded once, from the cache when it was built before:
+        :mod:`cartoqa.road_graph_cache`)."""
         if self._graph is None:
-            from groundtruth.graph import load_road_graph
+            from cartoqa.road_graph_cache import cached_road_graph
 
-            self._graph = load_road_graph(self.extract)
+            self._graph = cached_road_graph(self.extract, self.cache_dir)
         return self._graph
 
     def naive_graph(self) -> nx.MultiDiGraph:
         """The road graph as a reader who ignores turn restrictions, access signs and
         barriers sees it (one-way streets kept; loaded once)."""
         if self._naive_graph is None:
-            from groundtruth.graph import load_road_graph
+            from cartoqa.road_graph_cache import cached_road_graph
 
-            self._naive_graph = load_road_graph(self.extract, legal=False)
+            self._naive_graph = cached_road_graph(self.extract, self.cache_dir, legal=False)
         return self._naive_graph
 
     def features(self) -> Any:

@@ -95,7 +95,7 @@ def draw_scene(ctx: BuildContext, view: View, *, markers: Sequence[MarkerSpec] =
                              path=list(path) if path else None)
     reference = render_reference(ctx.tiles(), view)
     return Drawn(view=view, png=result.png, screen=decode_png(result.png),
-                 reference=decode_png(reference), drawn=result.drawn,
+                 reference=reference, drawn=result.drawn,
                  controls=dict(result.controls))
 
 

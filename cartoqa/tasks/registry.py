@@ -82,12 +82,14 @@ def task_spec(name: str) -> TaskSpec | None:
     Returns
     -------
     TaskSpec or None
-        Its declaration.
+        Its declaration (only its own module is imported: a build's card does not
+        import every suite).
     """
-    for spec in task_specs():
-        if spec.name == name:
-            return spec
-    return None
+    module_path = TASK_MODULES.get(name)
+    if module_path is None:
+        return None
+    specs = _specs(((name, module_path),))
+    return specs[0] if specs else None
 
 
 def request_spec(task: str, request: str) -> tuple[TaskSpec, RequestSpec] | None:

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw
-from scipy.signal import fftconvolve
 
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.int16]
@@ -24,13 +23,29 @@ INK_MIN_DIFF = 40
 BLEND_MAX_RESIDUAL = 30.0
 
 
+def _over_white(rgba: Image.Image) -> IntArray:
+    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+    rgb = Image.alpha_composite(white, rgba).convert("RGB")
+    return np.asarray(rgb, dtype=np.int16)
+
+
 def decode_png(png: bytes) -> IntArray:
     """Decode PNG bytes to an ``(h, w, 3)`` int16 RGB array (alpha over white)."""
     with Image.open(io.BytesIO(png)) as im:
-        rgba = im.convert("RGBA")
-        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        rgb = Image.alpha_composite(white, rgba).convert("RGB")
-        return np.asarray(rgb, dtype=np.int16)
+        return _over_white(im.convert("RGBA"))
+
+
+def rgba_over_white(rgba: NDArray[np.uint8]) -> IntArray:
+    """:func:`decode_png` of pixels not encoded: ``(h, w, 4)`` uint8 RGBA (straight
+    alpha) to an ``(h, w, 3)`` int16 RGB array, alpha over white.
+
+    Examples
+    --------
+    >>> px = np.array([[[10, 20, 30, 255], [0, 0, 0, 0]]], np.uint8)
+    >>> rgba_over_white(px).tolist()
+    [[[10, 20, 30], [255, 255, 255]]]
+    """
+    return _over_white(Image.fromarray(np.ascontiguousarray(rgba, dtype=np.uint8), "RGBA"))
 
 
 def hex_rgb(colour: str) -> tuple[int, int, int]:
@@ -171,6 +186,10 @@ def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     >>> float(iou_map(m, np.ones((2, 2), bool))[1, 1])
     1.0
     """
+    # imported here: scipy.signal costs about 1.5 CPU seconds to import, which a build
+    # whose tasks match no icon (or a --workers builder) need not pay
+    from scipy.signal import fftconvolve
+
     t = template.astype(np.float64)
     m = mask.astype(np.float64)
     inter = fftconvolve(m, t[::-1, ::-1], mode="valid")

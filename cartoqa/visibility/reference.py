@@ -9,14 +9,12 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from PIL import Image
 
-from cartoqa.visibility.pixels import IntArray
+from cartoqa.visibility.pixels import IntArray, rgba_over_white
 from groundtruth.projection import View
 
 if TYPE_CHECKING:
@@ -34,7 +32,7 @@ OVERLAY_LAYERS: frozenset[str] = frozenset({
 })
 
 
-def render_reference(tiles: TileRenderer, view: View) -> bytes:
+def render_reference(tiles: TileRenderer, view: View) -> IntArray:
     """Render a view's pixels with Mapnik, every label and icon layer switched off.
 
     Parameters
@@ -47,11 +45,15 @@ def render_reference(tiles: TileRenderer, view: View) -> bytes:
 
     Returns
     -------
-    bytes
-        PNG of ``view.width`` x ``view.height`` pixels.
+    array
+        ``(view.height, view.width, 3)`` int16 RGB (alpha over white): what
+        :func:`~cartoqa.visibility.pixels.decode_png` makes of the PNG of
+        :meth:`~renderers.tiles.TileRenderer.render_image`, taken from Mapnik's pixels
+        without encoding and decoding a PNG.
     """
-    return tiles.render_image(center=view.center, zoom=view.zoom, width=view.width,
-                              height=view.height, exclude_layers=OVERLAY_LAYERS)
+    return rgba_over_white(tiles.render_pixels(center=view.center, zoom=view.zoom,
+                                               width=view.width, height=view.height,
+                                               exclude_layers=OVERLAY_LAYERS))
 
 
 def render_marks(tiles: TileRenderer, view: View, names: Sequence[str], *,
@@ -75,7 +77,7 @@ def render_marks(tiles: TileRenderer, view: View, names: Sequence[str], *,
         ``(height + 2 pad, width + 2 pad, 4)`` int16 RGBA; transparent where nothing
         takes part in label placement.
     """
-    png = tiles.render_label_marks(center=view.center, zoom=view.zoom, width=view.width,
-                                   height=view.height, names=list(names), pad=pad)
-    with Image.open(io.BytesIO(png)) as im:
-        return np.asarray(im.convert("RGBA"), dtype=np.int16)
+    pixels = tiles.render_label_marks_pixels(center=view.center, zoom=view.zoom,
+                                             width=view.width, height=view.height,
+                                             names=list(names), pad=pad)
+    return pixels.astype(np.int16)

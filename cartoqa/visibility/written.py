@@ -99,19 +99,32 @@ def mark_mask(marks: IntArray, slot: int) -> BoolArray:
     >>> mark_mask(m, 0).tolist()  # slot 0 is magenta (renderers.label_marks.MARK_COLOURS)
     [[True, True, False, True, False, False]]
     """
-    rgb = marks[..., :3].astype(np.int32)
     colour = np.array(MARK_COLOURS[slot], dtype=np.int32)
-    opaque = marks[..., 3] >= MARK_MIN_ALPHA
-    core = np.abs(rgb - colour).sum(axis=2) <= MARK_TOLERANCE
+    # Only pixels that can pass are tested in full: opaque, each full channel at least
+    # the lower of (colour - tolerance) and the edge's floor, each empty one at most the
+    # higher of (colour + tolerance) and the edge's ceiling (both tests imply these).
+    candidate = marks[..., 3] >= MARK_MIN_ALPHA
+    for c in range(3):
+        if colour[c] > 127:
+            candidate &= marks[..., c] >= min(int(colour[c]) - MARK_TOLERANCE,
+                                              MARK_EDGE_MIN_ON)
+        else:
+            candidate &= marks[..., c] <= max(int(colour[c]) + MARK_TOLERANCE,
+                                              MARK_EDGE_MAX_OFF)
+    ys, xs = np.nonzero(candidate)
+    rgb = marks[ys, xs, :3].astype(np.int32)
+    core = np.abs(rgb - colour).sum(axis=1) <= MARK_TOLERANCE
     on, off = colour > 127, colour <= 127
-    edge = np.ones(rgb.shape[:2], dtype=bool)
+    edge = np.ones(len(ys), dtype=bool)
     if on.any():
-        edge &= rgb[..., on].min(axis=-1) >= MARK_EDGE_MIN_ON
+        edge &= rgb[:, on].min(axis=-1) >= MARK_EDGE_MIN_ON
     if off.any():
-        low = rgb[..., off]
+        low = rgb[:, off]
         edge &= (low.max(axis=-1) <= MARK_EDGE_MAX_OFF) & (
             low.max(axis=-1) - low.min(axis=-1) <= MARK_EDGE_MAX_SPREAD)
-    return np.asarray(opaque & (core | edge))
+    out = np.zeros(marks.shape[:2], dtype=bool)
+    out[ys, xs] = core | edge
+    return out
 
 
 def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
@@ -124,13 +137,27 @@ def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
     >>> [int(i.sum()) for i in label_instances(m, min_pixels=5)]
     [12, 8]
     """
-    joined = ndimage.binary_dilation(mask, iterations=max(1, join_px // 2))
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return []
+    iterations = max(1, join_px // 2)
+    # the work is done on the box around the mask's pixels plus the dilation's reach:
+    # the dilation, the components and their order (by first pixel, row by row) are
+    # those of the whole image
+    margin = iterations + 1
+    y0, x0 = max(int(ys.min()) - margin, 0), max(int(xs.min()) - margin, 0)
+    y1 = min(int(ys.max()) + margin + 1, mask.shape[0])
+    x1 = min(int(xs.max()) + margin + 1, mask.shape[1])
+    sub = mask[y0:y1, x0:x1]
+    joined = ndimage.binary_dilation(sub, iterations=iterations)
     labels, count = ndimage.label(joined)
     out = []
     for k in range(1, count + 1):
-        part = mask & (labels == k)
+        part = sub & (labels == k)
         if int(part.sum()) >= min_pixels:
-            out.append(part)
+            full = np.zeros(mask.shape, dtype=bool)
+            full[y0:y1, x0:x1] = part
+            out.append(full)
     return out
 
 
@@ -162,15 +189,19 @@ def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray, exclude: BoolAr
     n = len(xs)
     if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
         return Instance(box, n, "cut")
-    inner = part[pad:pad + h, pad:pad + w]
-    hidden = int((inner & exclude).sum())
+    # inside the view, and only the instance's box (the part is empty elsewhere)
+    x0, y0, x1, y1 = box
+    inner = part[pad + y0:pad + y1, pad + x0:pad + x1]
+    excluded = exclude[y0:y1, x0:x1]
+    hidden = int((inner & excluded).sum())
     if hidden > MARK_MAX_HIDDEN * n:
         return Instance(box, n, "hidden")
-    visible = inner & ~exclude
-    seen = int((visible & ink).sum())
+    visible = inner & ~excluded
+    seen = int((visible & ink[y0:y1, x0:x1]).sum())
     if seen < MARK_MIN_AGREEMENT * max(1, int(visible.sum())):
         return Instance(box, n, "not on the screenshot")
-    if near_line is not None and int((inner & near_line).sum()) < MARK_MIN_ON_LINE * n:
+    if near_line is not None and \
+            int((inner & near_line[y0:y1, x0:x1]).sum()) < MARK_MIN_ON_LINE * n:
         return Instance(box, n, "off the road")
     return Instance(box, n, None)
 

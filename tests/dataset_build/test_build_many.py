@@ -16,6 +16,7 @@ from cartoqa.build_many import build_many, load_spec
 from cartoqa.cli import main
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import web_assets_dir
+from cartoqa.tasks import suite_tasks
 from groundtruth.assets import asset_path
 
 SPEC = """
@@ -51,6 +52,41 @@ def test_spec_is_read_with_defaults_and_overrides(tmp_path: Path) -> None:
     assert grid.extract == str(tmp_path / "grid.osm") and grid.tasks == ("mml",)
 
 
+FRIEDA_SPEC = """
+out = "cities"
+per_task = 1
+
+[[city]]
+name = "kotka"
+extract = "kotka"
+tasks = ["mml"]
+
+[[city]]
+name = "relations"
+extract = "relations.osm"
+suite = "frieda"
+tasks = ["equal", "border"]
+frieda_setting = "direct"
+
+[[city]]
+name = "all-relations"
+extract = "relations.osm"
+suite = "frieda"
+"""
+
+
+def test_a_spec_may_build_frieda_cities(tmp_path: Path) -> None:
+    shutil.copyfile(asset_path("osm", "relations.osm"), tmp_path / "relations.osm")
+    spec = load_spec(_spec(tmp_path, FRIEDA_SPEC))
+    kotka, relations, every = spec.cities
+    assert (kotka.suite, kotka.task_options) == ("cartomapqa", None)
+    assert relations.suite == "frieda"
+    assert relations.tasks == ("frieda_border", "frieda_equal")
+    assert relations.task_options == {"frieda_setting": "direct"}
+    assert every.tasks == tuple(suite_tasks("frieda"))
+    assert every.task_options == {"frieda_setting": "both"}  # cartoqa build's default
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("out = 'x'\n", "lists no"),
     ("[[city]]\nname = 'a'\n", "needs a name and an extract"),
@@ -58,6 +94,10 @@ def test_spec_is_read_with_defaults_and_overrides(tmp_path: Path) -> None:
     ("tasks = ['maps']\n[[city]]\nname='a'\nextract='kotka'\n", "unknown task"),
     ("per_task = 0\n[[city]]\nname='a'\nextract='kotka'\n", "at least 1"),
     ("[[city\n", "not valid TOML"),
+    ("suite = 'mapiq'\n[[city]]\nname='a'\nextract='kotka'\n", "cannot be built by build-many"),
+    ("suite = 'frieda'\nfrieda_setting = 'some'\n[[city]]\nname='a'\nextract='kotka'\n",
+     "frieda_setting of a must be one of"),
+    ("[[city]]\nname='a'\nextract='kotka'\nsuite='frieda'\ntasks=['mml']\n", "unknown task"),
 ])
 def test_bad_specs(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(CartoqaError, match=message):
@@ -150,3 +190,30 @@ def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path) ->
                      "--tasks", ",".join(city.tasks), "--per-task", str(city.per_task),
                      "--seed", str(city.seed), "--no-progress"]) == 0
         assert _files(single) == _files(spec.out / city.name), city.name
+
+
+@pytest.mark.slow
+def test_a_frieda_city_matches_its_single_build(env: dict[str, str], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FRIEDA city of a spec is ``cartoqa build --suite frieda`` of that extract, byte
+    for byte (its setting travels as the task option)."""
+    import cartoqa.tasks.frieda.build as frieda_build
+    from cartoqa.build_many import build_city
+
+    # the small fixture's maps (as tests/dataset_build/test_frieda_build.py sets them)
+    monkeypatch.setattr(frieda_build, "CONTEXT_MAPS", (3, 4))
+    monkeypatch.setattr(frieda_build, "CONTEXT_MIN_GAP_M", 20.0)
+    shutil.copyfile(asset_path("osm", "relations.osm"), tmp_path / "relations.osm")
+    spec = load_spec(_spec(tmp_path, FRIEDA_SPEC))
+    city = spec.cities[1]
+    assert build_city(city, spec.out)["items"] > 0
+    single = tmp_path / "single"
+    assert main(["build", "--suite", "frieda", "--tasks", "border,equal",
+                 "--frieda-setting", "direct", "--extract", str(tmp_path / "relations.osm"),
+                 "--out", str(single), "--per-task", "1", "--no-progress"]) == 0
+    ours, theirs = _files(single), _files(spec.out / city.name)
+    assert sorted(theirs) == sorted(ours)
+    for name, data in ours.items():
+        assert theirs[name] == data, name
+    manifest = json.loads((single / "manifest.json").read_text("utf-8"))
+    assert manifest["build"]["task_options"] == {"frieda_setting": "direct"}

@@ -151,3 +151,66 @@ def test_the_edges_of_thin_letters_count_but_the_halo_does_not() -> None:
     marks[0, :, :3] = [(0, 255, 0), (121, 252, 119), (136, 252, 134), (242, 239, 233),
                        (12, 132, 22)]  # pure, edge, halo-white, land, OSM-Carto's green
     assert mark_mask(marks, green).tolist() == [[True, True, False, False, False]]
+
+
+def _random_marks(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """A marks-like render: transparent, with strokes of mark colours, their edge blends,
+    halo-like see-through pixels and other label colours, some at the image's border."""
+    marks = np.zeros((h, w, 4), np.int16)
+    for _ in range(int(rng.integers(0, 25))):
+        y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+        dy, dx = int(rng.integers(1, 9)), int(rng.integers(1, 60))
+        colour = MARK_COLOURS[int(rng.integers(0, len(MARK_COLOURS)))]
+        kind = rng.integers(0, 4)
+        if kind == 1:  # blended towards white (a letter's edge) or towards the halo
+            colour = tuple(min(255, c + int(rng.integers(0, 200))) for c in colour)
+        elif kind == 2:  # an OSM-Carto label colour
+            colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        alpha = 255 if kind != 3 else int(rng.integers(0, 256))
+        marks[y:y + dy, x:x + dx:int(rng.integers(1, 4))] = (*colour, alpha)
+    return marks
+
+
+def test_faster_mask_and_labels_equal_the_whole_image_ones() -> None:
+    """The mask of the pixels that can pass, the split on the box around the mask and the
+    verdict on the label's box give the masks, labels, label order and verdicts of the
+    whole-image versions."""
+    from helpers.written_before import (
+        judge_instance_before,
+        label_instances_before,
+        mark_mask_before,
+    )
+
+    from cartoqa.visibility.written import judge_instance
+
+    rng = np.random.default_rng(20261130)
+    labels_seen = 0
+    verdicts: set[str | None] = set()
+    for _ in range(150):
+        h, w = int(rng.integers(8, 120)), int(rng.integers(8, 260))
+        pad = int(rng.integers(0, 6))
+        marks = _random_marks(rng, h + 2 * pad, w + 2 * pad)
+        # ink mostly present, some pixels excluded, a band near "the road"
+        ink = rng.random((h, w)) < 0.85
+        exclude = np.zeros((h, w), bool)
+        exclude[:, : int(rng.integers(0, w))] = rng.random() < 0.3
+        near = np.zeros((h, w), bool)
+        near[int(rng.integers(0, h)):, :] = True
+        for slot in range(len(MARK_COLOURS)):
+            mask = mark_mask(marks, slot)
+            assert np.array_equal(mask, mark_mask_before(marks, slot))
+            for join_px, min_pixels in ((4, 12), (2, 1), (9, 5)):
+                new = label_instances(mask, join_px=join_px, min_pixels=min_pixels)
+                old = label_instances_before(mask, join_px=join_px, min_pixels=min_pixels)
+                assert len(new) == len(old)
+                assert all(np.array_equal(a, b) for a, b in zip(new, old, strict=True))
+                labels_seen += len(new)
+                for part in new:
+                    for line in (None, near):
+                        verdict = judge_instance(part, pad=pad, ink=ink, exclude=exclude,
+                                                 near_line=line)
+                        assert verdict == judge_instance_before(
+                            part, pad=pad, ink=ink, exclude=exclude, near_line=line)
+                        verdicts.add(verdict.reason)
+    assert labels_seen > 500  # the images held labels enough to compare
+    assert verdicts == {None, "cut", "hidden", "not on the screenshot", "off the road"}

@@ -15,6 +15,7 @@ from PIL import Image
 from groundtruth.extracts import Extract, resolve_extract
 from groundtruth.projection import View, latlon_to_global_px
 from renderers.errors import RenderError
+from renderers.label_marks import MARK_COLOURS
 from renderers.postgis import PostgisCluster
 from renderers.style import carto_file, patch_style_xml, style_version
 from renderers.tiles import (
@@ -177,6 +178,38 @@ def test_marked_labels_show_where_mapnik_writes_the_name(renderer: TileRenderer)
     assert ((np.abs(rgba2[..., :3] - (255, 0, 255)).sum(axis=2) < 90)
             & (rgba2[..., 3] > 200)).sum() == 0
     assert (rgba2[magenta][:, :3].max(axis=1) < 100).mean() > 0.8
+
+
+@pytest.mark.slow
+def test_pixels_undecoded_equal_the_pngs(renderer: TileRenderer) -> None:
+    """render_pixels and render_label_marks_pixels give the pixels their PNGs hold (the
+    reference and marks renders of the build use them), at three zooms, with and
+    without layers left out, and with a band around the view."""
+    names = ["Mannerheimintie", "Kaivokatu", "Keskuskatu", "Aleksanterinkatu",
+             "Rautatientori", "No Such Street"]
+    marked = 0
+    for zoom, centre in ((17, CITY), (18, (60.1675, 24.9425)), (19, (60.1690, 24.9445))):
+        for exclude in ((), ("text-point", "roads-text-name", "amenity-points")):
+            png = renderer.render_image(center=centre, zoom=zoom, width=400, height=300,
+                                        exclude_layers=exclude)
+            with Image.open(io.BytesIO(png)) as image:
+                decoded = np.asarray(image.convert("RGBA"))
+            pixels = renderer.render_pixels(center=centre, zoom=zoom, width=400, height=300,
+                                            exclude_layers=exclude)
+            assert pixels.dtype == np.uint8 and pixels.shape == (300, 400, 4)
+            assert np.array_equal(pixels, decoded)
+        png = renderer.render_label_marks(center=centre, zoom=zoom, width=400, height=300,
+                                          names=names, pad=48)
+        with Image.open(io.BytesIO(png)) as image:
+            decoded = np.asarray(image.convert("RGBA"))
+        pixels = renderer.render_label_marks_pixels(center=centre, zoom=zoom, width=400,
+                                                    height=300, names=names, pad=48)
+        assert pixels.shape == (396, 496, 4)
+        for colour in MARK_COLOURS:
+            marked += int(((np.abs(pixels[..., :3].astype(int) - colour).sum(axis=2) < 90)
+                           & (pixels[..., 3] > 200)).sum())
+        assert np.array_equal(pixels, decoded)
+    assert marked > 300  # asked names were drawn: the marks compared are not empty
 
 
 @pytest.mark.slow

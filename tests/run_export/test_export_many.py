@@ -122,3 +122,36 @@ def test_a_multi_map_item_of_a_city_keeps_its_maps_apart() -> None:
     # VLMEvalKit writes the maps under these names: another city's a.png must not clash
     assert row["image_path"] == repr(["kotka-a.png", "kotka-b.png"])
     assert row["city"] == "kotka"
+
+
+def test_score_of_two_cities_names_items_as_the_export_does(cities: Path,
+                                                            tmp_path: Path) -> None:
+    """``cartoqa score CITIES`` scores the items of every city under the ids of the
+    combined export (``<city>/<id>``): one wrong answer in one city shows there only."""
+    from cartoqa.parsing import answer_as_text
+
+    expected = _expected(cities)
+    responses = {key: answer_as_text(item) for key, item in expected.items()}
+    responses["tartu/mml-0000"] = "Answer: Nowhere Street, Nobody Road"
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text("".join(json.dumps({"id": k, "response": v}) + "\n"
+                             for k, v in responses.items()), "utf-8")
+    out = tmp_path / "report.json"
+    assert main(["score", str(cities), str(preds), "--no-connectivity",
+                 "--out", str(out)]) == 0
+    report = json.loads(out.read_text("utf-8"))
+    rows = {row["id"]: row for row in report["items"]}
+    assert set(rows) == set(expected)
+    assert report["sections"]["mml"]["n"] == 2
+    wrong = [key for key, row in rows.items()
+             if row.get("measures", {}).get("correct") is False]
+    assert wrong == ["tartu/mml-0000"]
+    # an export's ids are what the score reads: the same items, the same names
+    lmms = tmp_path / "lmms"
+    assert main(["export", str(cities), "--format", "lmms-eval", str(lmms)]) == 0
+    exported = pd.concat(pd.read_parquet(p) for p in (lmms / "hf" / "data").glob("*.parquet"))
+    assert set(exported["id"]) == set(rows)
+    # a predictions file of one city's own ids is refused: it names no combined item
+    single = tmp_path / "single.jsonl"
+    single.write_text(json.dumps({"id": "mml-0000", "response": "x"}) + "\n", "utf-8")
+    assert main(["score", str(cities), str(single), "--no-connectivity"]) == 2
