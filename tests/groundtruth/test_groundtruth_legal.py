@@ -291,6 +291,14 @@ def test_a_restriction_through_two_via_nodes_is_malformed() -> None:
                                                   ("n", 6, "via"), ("w", 1, "to")))])
     graph = build_road_graph(data)
     assert graph.graph["restrictions_dropped_by_reason"] == {"malformed relation": 1}
+    # each malformed relation is counted
+    twice = RoadData(ways=data.ways, coords=coords,
+                     restrictions=[*data.restrictions,
+                                   RawRestriction(10, {"type": "restriction",
+                                                       "restriction": "no_u_turn"},
+                                                  (("n", 5, "via"), ("w", 1, "to")))])
+    assert build_road_graph(twice).graph["restrictions_dropped_by_reason"] == {
+        "malformed relation": 2}
 
 
 def test_a_long_first_road_entered_again_after_a_loop_still_leads_on() -> None:

