@@ -257,10 +257,14 @@ def test_writer_refusals_say_what_to_do(tmp_path: Path) -> None:
     bad_out = tmp_path / "bad"
     w = DatasetWriter(bad_out, build_key=KEY)
     w.open()
-    bad = mml_item(0)
-    bad["answer"] = {"roads": []}
-    w.write_image("mml-0000.png", png())
-    w.record("mml", 0, [bad])
+    for slot in range(5):
+        bad = mml_item(slot)
+        bad["answer"] = {"roads": []}
+        w.write_image(f"mml-{slot:04d}.png", png())
+        w.record("mml", slot, [bad])
     with pytest.raises(CartoqaError) as exc:
         finalise(w)
     assert exc.value.fix == "this is a bug in cartoqa: please report it with the command line"
+    # one line: the first three problems, not all of them
+    assert exc.value.message.startswith("the build produced items that do not validate: ")
+    assert exc.value.message.count("; ") == 2, exc.value.message
