@@ -163,8 +163,8 @@ def other_road_near(marker: Point, other_lines: Iterable[Sequence[Point]], *,
 
 #: of a few metres) are not seen as a step of their own.
 MIN_LEG_PX = 60.0
-#: SRN: a junction where an action happens must be at least this far (pixels) outside
-#: both marker pins, or the pin hides the step.
+#: SRN: a junction where an action happens must be more than this far (pixels) outside
+#: both marker pins' boxes, or the pin hides the step.
 STEP_CLEAR_PX = 6.0
 #: SRN: a marker junction on a one-way carriageway with a one-way carriageway of the
 #: same name running the other way within this many metres (a dual carriageway) is

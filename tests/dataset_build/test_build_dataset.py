@@ -234,3 +234,37 @@ def test_clipped_restrictions_are_counted_in_the_build_log(tmp_path: Path) -> No
     _check_roads(ctx, lines.append)
     assert lines == ["extract legal.osm: 3 turn restriction(s) dropped (2 member missing from "
                      "the extract, 1 via not on the ways); 5 applied"]
+
+
+def test_writer_refusals_say_what_to_do(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(CartoqaError, match="exists and is not a folder") as exc:
+        DatasetWriter(blocker, build_key=KEY).open()
+    assert exc.value.fix == "give --out a folder path"
+    # a finished dataset of other options is named as such, with the way out
+    out = tmp_path / "ds"
+    w = DatasetWriter(out, build_key=KEY)
+    w.open()
+    write_slot(w, 0)
+    write_slot(w, 1)
+    finalise(w)
+    with pytest.raises(CartoqaError) as exc:
+        DatasetWriter(out, build_key={**KEY, "seed": 1}).is_complete()
+    assert exc.value.message == f"{out} already holds a dataset built with other options"
+    assert exc.value.fix == "choose another --out folder, or delete this one to rebuild"
+    # items that do not validate are cartoqa's fault, and it says so
+    bad_out = tmp_path / "bad"
+    w = DatasetWriter(bad_out, build_key=KEY)
+    w.open()
+    for slot in range(5):
+        bad = mml_item(slot)
+        bad["answer"] = {"roads": []}
+        w.write_image(f"mml-{slot:04d}.png", png())
+        w.record("mml", slot, [bad])
+    with pytest.raises(CartoqaError) as exc:
+        finalise(w)
+    assert exc.value.fix == "this is a bug in cartoqa: please report it with the command line"
+    # one line: the first three problems, not all of them
+    assert exc.value.message.startswith("the build produced items that do not validate: ")
+    assert exc.value.message.count("; ") == 2, exc.value.message

@@ -112,6 +112,11 @@ def walk(*moves: tuple[float, float]) -> list[tuple[float, float]]:
     [
         (((0, 200),), (0, 0)),  # straight
         (((0, 100), (100, 0)), (1, 0)),  # north then east: one right turn
+        # a vertex on the straight stretch before the turn changes nothing
+        (((0, 100), (0, 100), (100, 0)), (1, 0)),
+        # ... nor does a vertex repeated there (OSM ways have them), or at the corner
+        (((0, 50), (0, 0), (0, 50), (100, 0)), (1, 0)),
+        (((0, 100), (0, 0), (0, 0), (100, 0)), (1, 0)),
         (((0, 100), (100, 0), (0, 100)), (2, 0)),  # a Z: two turns
         (((0, 100), (-100, 0), (0, -80)), (2, 0)),  # round a block: two turns 100 m apart
         # up one carriageway, across a 15 m crossover, back down: one U-turn
@@ -384,3 +389,68 @@ def test_the_twins_start_near_the_pin_counts_with_its_own_heading() -> None:
     _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), bearing=20.0)
     g.remove_edge(12, 13, key=0)
     assert on_dual_carriageway(g, 10)  # 205 degrees apart, after a road of another name
+
+
+def test_a_pin_without_bearings_and_a_twin_135_degrees_off_is_fine() -> None:
+    # the pin's own carriageway has no bearings (read as 0, north); the same-named
+    # one-way road 22 m east heads 225 degrees: 135 apart is not the other way
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.0, 24.0), (60.001, 24.0))
+    _carriageway(g, 12, 13, (60.001, 24.0004), (60.0, 24.0004), bearing=225.0)
+    assert not on_dual_carriageway(g, 10)
+
+
+def test_a_two_way_road_of_the_same_name_beside_a_one_way_pin_is_no_twin() -> None:
+    # the pin is on a one-way street; 22 m east runs a two-way road of the same name
+    # (one edge each way): a reader sees one road each, not a dual carriageway
+    g = nx.MultiDiGraph()
+    _carriageway(g, 10, 11, (60.001, 24.0), (60.0, 24.0), bearing=180.0)
+    _carriageway(g, 12, 13, (60.0, 24.0004), (60.001, 24.0004), oneway=False, bearing=0.0)
+    _carriageway(g, 13, 12, (60.001, 24.0004), (60.0, 24.0004), oneway=False, bearing=180.0)
+    assert not on_dual_carriageway(g, 10)
+
+
+def test_another_road_is_measured_along_its_drawn_lines() -> None:
+    # a vertical road 50 px right of the pin, drawn top to bottom: 50 px, not its end
+    assert other_road_near((0.0, 0.0), [[(50.0, -100.0), (50.0, 100.0)]])
+    assert not other_road_near((0.0, 0.0), [[(50.0, -100.0), (50.0, 100.0)]], clear=49.0)
+    # a line with a repeated vertex (OSM ways have them) is measured, not refused
+    assert other_road_near((0.0, 0.0), [[(30.0, 0.0), (30.0, 0.0), (30.0, 300.0)]])
+    assert not other_road_near((0.0, 0.0), [[(90.0, 0.0), (90.0, 0.0), (90.0, 300.0)]])
+
+
+def test_short_paths_and_hooks_that_do_not_come_back_far_along() -> None:
+    # a path no longer than 48 px has no two parts 48 px apart along it
+    assert not path_doubles_back([(100.0, 100.0), (148.0, 100.0)])
+    assert not path_doubles_back([(100.0, 100.0), (110.0, 100.0), (100.0, 101.0)])
+    # a hook (30 px down, 20 on, 10 across, 15 back): its tip comes 11.2 px from the
+    # corner (0, 0), but only 45 px along the path from it, under 48: no doubling back
+    hook = [(0.0, 30.0), (0.0, 0.0), (0.0, -20.0), (10.0, -20.0), (10.0, -5.0)]
+    assert not path_doubles_back([(x + 200.0, y + 200.0) for x, y in hook])
+    # its tip 3 px further on is 10.2 px from that corner, 48 px back along: doubles back
+    hook[-1] = (10.0, -2.0)
+    assert path_doubles_back([(x + 200.0, y + 200.0) for x, y in hook])
+
+
+def test_a_step_within_6_px_of_a_pin_on_any_side_is_under_it() -> None:
+    pin = (100.0, 100.0)  # box 87..113 x 59..100
+    for step, under in (((81.0, 80.0), True), ((80.9, 80.0), False),  # left
+                        ((119.0, 80.0), True), ((119.1, 80.0), False),  # right
+                        ((100.0, 106.0), True), ((100.0, 106.1), False)):  # below the tip
+        assert (steps_under_markers([step], [pin]) == [0]) is under, step
+
+
+def test_near_duplicate_ends_are_compared_end_to_end() -> None:
+    from cartoqa.tasks.rules import ends_match, rle_near_duplicate
+
+    path = [(60.1700, 24.9400), (60.1710, 24.9400)]
+    assert not ends_match([], path) and not ends_match(path, [])
+    # crosswise: a's last point (not its second) must lie near b's first
+    a = [(60.1700, 24.9400), (60.1750, 24.9500), (60.1710, 24.9400)]
+    b = [(60.1710, 24.9400), (60.1800, 24.9600), (60.1700, 24.9400)]
+    assert ends_match(a, b, either_way=True) and not ends_match(a, b)
+    # the separation asked for is the one used: ends 33 m apart are near within 60 m,
+    # not within 20 m
+    c = [(60.1703, 24.9400), (60.1713, 24.9400)]
+    assert rle_near_duplicate(111.0, path, 111.0, c)
+    assert not rle_near_duplicate(111.0, path, 111.0, c, within_m=20.0)

@@ -272,3 +272,174 @@ def test_an_answer_of_another_request_shape_is_refused_where_it_is() -> None:
     assert errors and all(e.startswith("$.answer") for e in errors), errors
     other = {**item, "request": "count"}  # MML has one request, "roads"
     assert any(e.startswith("$.request") for e in item_errors(other))
+
+
+def test_item_lines_do_not_depend_on_the_order_keys_were_set() -> None:
+    """Two builds that assemble the same item in a different order write the same line
+    (items.jsonl and the journal are compared byte for byte, and checksummed)."""
+    from cartoqa.dataset.files import dumps_line
+
+    one = {"id": "x", "answer": {"value": 3, "unit": "m"}, "task": "RLE", "name": "Åbo"}
+    other = {"task": "RLE", "name": "Åbo", "answer": {"unit": "m", "value": 3}, "id": "x"}
+    assert dumps_line(one) == dumps_line(other) == (
+        '{"answer":{"unit":"m","value":3},"id":"x","name":"Åbo","task":"RLE"}')
+
+
+# -- what a user reads when a dataset is wrong, and what the files promise -------------
+
+def test_every_refusal_to_read_a_dataset_says_how_to_fix_it(tmp_path: Path) -> None:
+    rebuild = "rebuild the dataset with `cartoqa build`"
+    with pytest.raises(CartoqaError) as exc:
+        read_items(tmp_path / "nowhere")
+    assert exc.value.fix == "pass the folder `cartoqa build` wrote"
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CartoqaError) as exc:
+        read_items(tmp_path / "empty")
+    assert exc.value.fix == "pass the folder `cartoqa build` wrote"
+    for name, lines, message in (
+            ("torn", ["{oops"], "line 1 is not valid JSON"),
+            ("list", ["[1, 2]"], "line 1 is not a JSON object"),
+            ("twice", [json.dumps(ITEM), json.dumps(ITEM)], "repeats the item id 'mml-0000'")):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "items.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with pytest.raises(CartoqaError, match=message) as exc:
+            read_items(root)
+        assert exc.value.fix == rebuild
+    root = _dataset(tmp_path, [json.dumps(ITEM)])
+    with pytest.raises(CartoqaError, match=r"image images/mml-0000\.png of item mml-0000 is "
+                                           "missing") as exc:
+        image_file(root, ITEM)
+    assert exc.value.fix == rebuild
+
+
+def test_a_multi_map_item_must_list_its_own_image_first() -> None:
+    from cartoqa.dataset.reader import images_list_problem
+
+    item = {"image": "images/a.png", "images": ["images/b.png", "images/a.png"]}
+    assert images_list_problem(item) == (
+        "images[0] is 'images/b.png', not the item's image 'images/a.png'")
+    assert images_list_problem({**item, "images": ["images/a.png", "images/b.png"]}) is None
+    # not a list, or empty: the schema reports it, not this check
+    assert images_list_problem({**item, "images": "images/b.png"}) is None
+    assert images_list_problem({**item, "images": []}) is None
+
+
+def test_validate_reports_repeated_ids_and_a_multi_map_item_out_of_order(
+        tmp_path: Path) -> None:
+    out = _finished(tmp_path)
+    lines = (out / "items.jsonl").read_text("utf-8").splitlines()
+    first = json.loads(lines[0])
+    first["images"] = ["images/mml-0001.png", first["image"]]
+    (out / "items.jsonl").write_text("\n".join([json.dumps(first)] * 2) + "\n", "utf-8")
+    errors = _errors(out)
+    assert "items.jsonl: repeated ids mml-0000" in errors, errors
+    assert ("mml-0000: images[0] is 'images/mml-0001.png', not the item's image "
+            "'images/mml-0000.png'") in errors, errors
+
+
+def test_validate_names_a_missing_image_and_stops_at_max_errors(tmp_path: Path) -> None:
+    out = _finished(tmp_path)
+    (out / "images" / "mml-0000.png").unlink()
+    assert "mml-0000: image images/mml-0000.png: missing" in _errors(out)
+    (out / "images" / "mml-0001.png").unlink()
+    assert len(validate_dataset(out, max_errors=2).errors) == 2
+    assert len(validate_dataset(out, max_errors=3).errors) == 3
+
+
+def test_validate_checks_map_sizes_without_recorded_sizes(tmp_path: Path) -> None:
+    out = _finished(tmp_path)
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    manifest.pop("image_sizes", None)
+    (out / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    (out / "images" / "mml-0000.png").write_bytes(png(size=(10, 10)))
+    # a map task's image is the view, 1366x768, whatever the manifest says
+    assert "mml-0000: image images/mml-0000.png is 10x10, expected 1366x768" in _errors(out)
+
+
+def test_validate_names_a_manifest_that_is_not_an_object(tmp_path: Path) -> None:
+    out = _finished(tmp_path)
+    (out / "manifest.json").write_text("[1, 2]", "utf-8")
+    assert "manifest.json: missing or not a JSON object (not an object)" in _errors(out)
+
+
+def test_validate_a_staged_build_says_to_rerun_it(tmp_path: Path) -> None:
+    root = tmp_path / "staged"
+    (root / STAGING_DIR).mkdir(parents=True)
+    with pytest.raises(CartoqaError, match=r"has no items\.jsonl, so it is not a dataset") as exc:
+        validate_dataset(root)
+    assert exc.value.fix == ("an unfinished build is staged there: rerun the same "
+                             "`cartoqa build` command to finish it")
+
+
+def test_counts_of_another_shape_are_named_not_a_crash() -> None:
+    problems = count_problems({"total": 2, "by_task": 2}, {"total": 2, "by_task": {"mml": 2}})
+    assert len(problems) == 1 and "by_task is 2 in the manifest" in problems[0], problems
+
+
+def test_unsummed_images_are_listed_five_and_counted(tmp_path: Path) -> None:
+    from cartoqa.dataset.validate import unsummed_images
+
+    items = [{"image": f"images/m-{i}.png"} for i in range(7)]
+    [message] = unsummed_images({"checksums": {"items.jsonl": "0"}}, items)
+    assert message.endswith("refer to: images/m-0.png, images/m-1.png, images/m-2.png, "
+                            "images/m-3.png, images/m-4.png and 2 more"), message
+
+
+def test_the_manifest_carries_the_licence_and_the_unfilled_zooms(tmp_path: Path) -> None:
+    from cartoqa.dataset import DATA_LICENSE
+    from cartoqa.dataset.manifest import build_manifest
+
+    manifest = build_manifest([mml_item(0)], extract={"name": "x", "sha256": "0" * 64},
+                              versions={"cartoqa": "0"}, image_sizes={"mml": (1366, 768)},
+                              shortfalls={}, unfilled_zooms={"mml": {15: "too small"}})
+    assert manifest["data_license"] == DATA_LICENSE
+    assert manifest["zooms_not_filled"] == {"mml": {"15": "too small"}}
+
+
+def test_the_card_lists_shortfalls_after_the_rest_and_frieda_rebuilds(tmp_path: Path) -> None:
+    out = _finished(tmp_path)
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    manifest["shortfalls"] = {"mml": {"written": 1, "requested": 2, "reason": "few roads"}}
+    card = render_card(manifest)
+    assert card.startswith("# cartoqa dataset: x\n")
+    assert "\n## Shortfalls\n\n- mml: 1 of 2 items (few roads)\n" in card
+    manifest["build"] = {**manifest["build"], "tasks": ["frieda_border"],
+                         "task_options": {"frieda_setting": "both"}}
+    assert "`cartoqa build --suite frieda --frieda-setting both --extract" in render_card(
+        manifest)
+
+
+def test_the_schema_names_the_task_rule_an_item_breaks() -> None:
+    from test_build_dataset import mml_item as item_of
+
+    good = item_of(0)
+    assert item_errors(good) == []
+    assert item_errors({**good, "strata": {"zoom": 17}}) == [
+        "$.strata: 'color' is a required property"]
+    assert "$.id: 5 is not of type 'string'" in item_errors({**good, "id": 5})
+    assert item_errors({**good, "id": "mml-zoom17.b_2"}) == []  # letters after the task
+    assert any(e.startswith("$.id: 'mml-a b' does not match")
+               for e in item_errors({**good, "id": "mml-a b"}))
+    frieda = {**good, "id": "frieda_border-0000", "task": "frieda_border",
+              "request": "textual", "strata": {"maps": 1, "setting": "single", "n_images": 1},
+              "provenance": {"extract": "x"}}
+    errors = item_errors(frieda)
+    assert "$.provenance: 'relation' is a required property" in errors, errors
+
+
+def test_the_library_version_of_mapnik_wins_over_its_package(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    mapnik = pytest.importorskip("mapnik")
+    # a binding built against another libmapnik: the card records the library's version
+    monkeypatch.setattr(mapnik, "version_string", lambda: "9.8.7", raising=False)
+    assert versions.mapnik_version() == "9.8.7"
+
+
+def test_the_chromium_version_is_chromiums() -> None:
+    import shutil
+
+    if shutil.which("chromium") is None:
+        pytest.skip("no chromium")
+    found = versions.chromium_version()
+    assert found is not None and re.fullmatch(r"\d+(\.\d+)+", found), found

@@ -172,3 +172,12 @@ def test_a_star_in_a_type_matches_any_value_of_its_key() -> None:
     assert ft.matches({"shop": "bakery"})
     assert ft.matches({"shop": "*"})
     assert not ft.matches({"amenity": "cafe"})
+
+
+def test_a_catalogue_entry_names_the_tag_its_label_is_read_from() -> None:
+    entry = {"name": "cash machine", "kind": "symbol", "tags": [{"amenity": "atm"}],
+             "color": "#000000", "zooms": [19], "label_tag": "operator"}
+    (atm,) = parse_catalogue({"types": [entry]})
+    assert atm.label_tag == "operator"
+    entry.pop("label_tag")
+    assert parse_catalogue({"types": [entry]})[0].label_tag == "name"

@@ -142,3 +142,16 @@ def test_features_by_type_of_a_catalogue_given(fixture_features: list[Feature]) 
     got = features_in_view_by_type(fixture_features, WHOLE, catalogue=cat)
     assert list(got) == [t.name for t in cat]
     assert {name: v.count for name, v in got.items()} == {"pharmacy": 1, "park": 2}
+
+
+def test_a_catalogue_given_decides_the_zooms_a_type_is_drawn_at(
+        fixture_features: list[Feature]) -> None:
+    import dataclasses
+
+    # the shipped catalogue draws restaurants at zooms 18 and 19; one drawing them at 19
+    # only has none at zoom 18
+    assert features_in_view(fixture_features, SMALL, "restaurant", zoom=18).count == 2
+    own = tuple(dataclasses.replace(t, zooms=(19,)) if t.name == "restaurant" else t
+                for t in load_catalogue())
+    assert features_in_view(fixture_features, SMALL, "restaurant", zoom=18,
+                            catalogue=own).count == 0

@@ -278,3 +278,40 @@ def test_a_restriction_without_a_from_way_is_malformed() -> None:
     graph = build_road_graph(data)
     assert graph.graph["restrictions_dropped_by_reason"] == {"malformed relation": 1}
     assert graph.graph["restrictions"] == []
+
+
+def test_a_restriction_through_two_via_nodes_is_malformed() -> None:
+    # OSM: a restriction has one via node (or via ways); two via nodes say nothing clear
+    coords = {1: (60.0, 24.0), 5: (60.0, 24.001), 6: (60.0, 24.0015), 2: (60.0, 24.002)}
+    data = RoadData(ways=[RawWay(1, {"highway": "residential"}, ((1, 5, 6, 2),))],
+                    coords=coords,
+                    restrictions=[RawRestriction(9, {"type": "restriction",
+                                                     "restriction": "no_u_turn"},
+                                                 (("w", 1, "from"), ("n", 5, "via"),
+                                                  ("n", 6, "via"), ("w", 1, "to")))])
+    graph = build_road_graph(data)
+    assert graph.graph["restrictions_dropped_by_reason"] == {"malformed relation": 1}
+    # each malformed relation is counted
+    twice = RoadData(ways=data.ways, coords=coords,
+                     restrictions=[*data.restrictions,
+                                   RawRestriction(10, {"type": "restriction",
+                                                       "restriction": "no_u_turn"},
+                                                  (("n", 5, "via"), ("w", 1, "to")))])
+    assert build_road_graph(twice).graph["restrictions_dropped_by_reason"] == {
+        "malformed relation": 2}
+
+
+def test_a_long_first_road_entered_again_after_a_loop_still_leads_on() -> None:
+    """From 1, a 1 km road east to 2 then 100 m on to 3; a small triangle 1-4-5 brings
+    the search back to 1, which enters the long road a second time, longer: that second
+    entry is already settled when it comes up, and the search must go on past it."""
+    tags = {"highway": "residential"}
+    coords = {1: (60.0, 24.0), 2: (60.0, 24.018), 3: (60.0, 24.0198),
+              4: (60.0001, 24.0), 5: (60.0001, 24.0002)}
+    data = RoadData(ways=[RawWay(1, tags, ((1, 2),)), RawWay(2, tags, ((2, 3),)),
+                          RawWay(3, tags, ((1, 4),)), RawWay(4, tags, ((4, 5),)),
+                          RawWay(5, tags, ((5, 1),))],
+                    coords=coords)
+    graph = build_road_graph(data)
+    assert has_route(graph, 1, 3)
+    assert shortest_route(graph, 1, 3).nodes == (1, 2, 3)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from shapely.geometry import LineString, Point, box
 
@@ -12,6 +14,7 @@ from groundtruth.named_features import (
     by_name,
     load_named_features,
     point_category,
+    polygon_category,
 )
 
 
@@ -89,6 +92,9 @@ def test_a_yes_or_no_tag_names_no_category() -> None:
     assert point_category({"amenity": "no", "shop": "bakery"}) == "bakery"
     assert point_category({"amenity": "yes", "tourism": "hotel"}) == "hotel"
     assert point_category({"amenity": "no"}) is None
+    # also for keys whose every value is a category: building=no is no building
+    assert polygon_category({"building": "no", "leisure": "park"}) == "park"
+    assert polygon_category({"landuse": "no"}) is None
 
 
 def test_an_area_of_no_category_does_not_hide_the_areas_after_it() -> None:
@@ -99,3 +105,21 @@ def test_an_area_of_no_category_does_not_hide_the_areas_after_it() -> None:
     ]
     feats = build_named_features(objs)
     assert [(f.name, f.kind, f.category) for f in feats] == [("Park", "polygon", "park")]
+
+
+_EDGE_OSM = """<?xml version="1.0" encoding="UTF-8"?>
+<osm version="0.6" generator="hand">
+  <bounds minlat="60.0000" minlon="24.0000" maxlat="60.0100" maxlon="24.0100"/>
+  <node id="1" version="1" lat="60.0050" lon="24.00009">
+    <tag k="shop" v="bakery"/><tag k="name" v="Edge Bakery"/></node>
+  <node id="2" version="1" lat="60.0050" lon="24.0050">
+    <tag k="shop" v="bakery"/><tag k="name" v="Middle Bakery"/></node>
+</osm>
+"""
+
+
+def test_a_loaded_extract_flags_what_lies_at_its_edge(tmp_path: Path) -> None:
+    # the extract's own <bounds> decide: 10 m from its west edge is at the edge
+    (tmp_path / "edge.osm").write_text(_EDGE_OSM, encoding="utf-8")
+    at_edge = {f.name: f.at_edge for f in load_named_features(tmp_path / "edge.osm")}
+    assert at_edge == {"Edge Bakery": True, "Middle Bakery": False}

@@ -125,3 +125,10 @@ def test_a_point_near_the_bottom_edge_is_inside_only_without_margin() -> None:
     assert not view.contains(*near_bottom, margin_px=10.0)
     assert view.contains(*view.to_latlon(100.0, 85.0), margin_px=10.0)
     assert not view.contains(*view.to_latlon(100.0, 5.0), margin_px=10.0)
+
+
+def test_a_view_wider_than_the_world_asks_only_for_tiles_that_exist() -> None:
+    # zoom 1 has 2 x 2 tiles; a 1366 x 768 view near the bottom of the map spans more
+    # than the whole world, and asks for those four only
+    assert sorted(set(View(center=(-80.0, 0.0), zoom=1).tiles())) == [
+        (1, 0, 0), (1, 0, 1), (1, 1, 0), (1, 1, 1)]

@@ -74,6 +74,11 @@ def test_no_route_from_a_one_way_exit(roundabout: nx.MultiDiGraph) -> None:
 def test_unknown_nodes_and_broken_paths_are_user_errors(grid: nx.MultiDiGraph) -> None:
     with pytest.raises(GroundTruthError, match="not a junction"):
         shortest_route(grid, 11, 41)  # 41 is a shape node, not a junction
+    # the message says which end of the route is wrong
+    with pytest.raises(GroundTruthError, match=r"^origin node 41 is not a junction"):
+        shortest_route(grid, 41, 11)
+    with pytest.raises(GroundTruthError, match=r"^destination node 41 is not a junction"):
+        shortest_route(grid, 11, 41)
     with pytest.raises(GroundTruthError, match="no drivable edge"):
         route_from_nodes(grid, [22, 21])  # against the one-way
     with pytest.raises(GroundTruthError):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 import pytest
 from shapely.geometry import LineString
 
+from groundtruth.graph import load_road_graph
 from groundtruth.routing import shortest_route
 from groundtruth.turns import (
     ACTIONS,
@@ -105,6 +108,38 @@ def test_bearings_use_only_the_geometry_near_the_junction() -> None:
     assert end_bearing(line) == pytest.approx(90.0, abs=0.01)
     assert start_bearing(line, sample_m=5000.0) == pytest.approx(
         bearing_deg(60.0, 24.0, 60.00009, 24.018), abs=1e-9)
+
+
+_JOG = """<?xml version="1.0" encoding="UTF-8"?>
+<osm version="0.6" generator="hand">
+  <bounds minlat="60.1680" minlon="24.9390" maxlat="60.1720" maxlon="24.9420"/>
+  <node id="1" version="1" lat="60.1690" lon="24.9400"/>
+  <node id="2" version="1" lat="60.1700" lon="24.9400"/>
+  <node id="3" version="1" lat="60.1700" lon="24.94004"/>
+  <node id="4" version="1" lat="60.1710" lon="24.94004"/>
+  <node id="5" version="1" lat="60.1700" lon="24.9410"/>
+  <way id="10" version="1"><nd ref="1"/><nd ref="2"/>
+    <tag k="highway" v="residential"/><tag k="name" v="Alpha Street"/></way>
+  <way id="20" version="1"><nd ref="2"/><nd ref="3"/><nd ref="4"/>
+    <tag k="highway" v="residential"/><tag k="name" v="Beta Street"/></way>
+  <way id="30" version="1"><nd ref="3"/><nd ref="5"/>
+    <tag k="highway" v="residential"/><tag k="name" v="Gamma Street"/></way>
+</osm>
+"""
+
+
+def test_a_short_edge_takes_its_direction_from_the_way_past_it(tmp_path: Path) -> None:
+    """Beta Street jogs 2.2 m east at its start, where Gamma Street leaves, then runs
+    north: its 2.2 m first edge points east, but over 15 m the street heads north
+    (atan(2.2 / 12.8) = 9.8 deg), so coming north along Alpha Street one continues
+    straight onto it, as a driver sees it (not "turn right")."""
+    (tmp_path / "jog.osm").write_text(_JOG, encoding="utf-8")
+    graph = load_road_graph(tmp_path / "jog.osm")
+    assert start_bearing(graph.edges[2, 3, 0]["geometry"]) == pytest.approx(90.0, abs=0.1)
+    assert route_steps(graph, [1, 2, 3, 4]) == [
+        "blue", CONTINUE_STRAIGHT, "Alpha Street", CONTINUE_STRAIGHT, "Beta Street", "red"]
+    legs = route_legs(graph, [1, 2, 3, 4])
+    assert legs[1].turn_deg == pytest.approx(9.8, abs=0.2)
 
 
 @pytest.mark.parametrize(

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 from flat_tiles import FLAT_TILE_COLORS, FlatTiles
 from PIL import Image
-from pin_pixels import assert_pin_tip_at as assert_tip_in_mask
-from pin_pixels import colour_mask, to_array
+from pin_pixels import assert_pin_tip_at as assert_tip_over
+from pin_pixels import colour_mask, pin_tip, to_array
 
 from groundtruth.distance import haversine_m
 from groundtruth.projection import View
@@ -48,8 +48,9 @@ def renderer(flat_tiles: FlatTiles, web_assets: Path, browser: Browser) -> MapRe
     r.close()
 
 
-def assert_pin_tip_at(img: np.ndarray, tip: tuple[float, float], colour: str) -> None:
-    assert_tip_in_mask(_mask(img, MARKER_COLORS[colour]), img, tip)
+def assert_pin_tip_at(img: np.ndarray, plain: np.ndarray, tip: tuple[float, float],
+                      colour: str) -> None:
+    assert_tip_over(img, plain, MARKER_COLORS[colour], tip)
 
 
 def test_screenshot_size_and_tile_placement(renderer: MapRenderer, flat_tiles: FlatTiles) -> None:
@@ -82,28 +83,32 @@ def test_markers_tips_are_where_reported(renderer: MapRenderer) -> None:
     markers = [Marker(lat, lon, c) for (lat, lon), c in zip(points, ["blue", "red"] * 2,
                                                              strict=True)]
     result = renderer.render(view, markers=markers)
-    img = _image(result)
+    img, plain = _image(result), _image(renderer.render(view))
     assert len(result.drawn["markers"]) == 4
     for marker, record in zip(markers, result.drawn["markers"], strict=True):
         assert record["color"] == marker.color
         px, leaflet_px = record["px"], record["leaflet_px"]
         assert max(abs(px[0] - leaflet_px[0]), abs(px[1] - leaflet_px[1])) <= 0.5 + 1e-9
         assert record["px"] == pytest.approx(view.to_view_px(marker.lat, marker.lon))
-        assert_pin_tip_at(img, (px[0], px[1]), marker.color)
+        assert_pin_tip_at(img, plain, (px[0], px[1]), marker.color)
+        # Leaflet puts the tip on the pixel corner nearest the point: measured, it is
+        # there to a tenth of a pixel.
+        x, y, _ = pin_tip(img, plain, MARKER_COLORS[marker.color], (px[0], px[1]))
+        assert (x, y) == pytest.approx((round(px[0]), round(px[1])), abs=0.1)
 
 
 def test_pin_check_fails_on_a_wrong_position(renderer: MapRenderer) -> None:
-    """The pixel check above is able to fail: a tip 3 px off is rejected."""
+    """The pixel check above is able to fail: a tip 1 px off is rejected."""
     view = View(center=CENTER, zoom=17)
     lat, lon = view.to_latlon(500.0, 400.0)
     result = renderer.render(view, markers=[Marker(lat, lon, "blue")])
-    img = _image(result)
-    assert_pin_tip_at(img, (500.0, 400.0), "blue")
-    for wrong in ((503.0, 400.0), (500.0, 404.0), (500.0, 396.0)):
+    img, plain = _image(result), _image(renderer.render(view))
+    assert_pin_tip_at(img, plain, (500.0, 400.0), "blue")
+    for wrong in ((501.0, 400.0), (499.0, 400.0), (500.0, 401.0), (500.0, 399.0)):
         with pytest.raises(AssertionError):
-            assert_pin_tip_at(img, wrong, "blue")
+            assert_pin_tip_at(img, plain, wrong, "blue")
     with pytest.raises(AssertionError):
-        assert_pin_tip_at(img, (500.0, 400.0), "red")
+        assert_pin_tip_at(img, plain, (500.0, 400.0), "red")
 
 
 def test_scale_bar_both_units(renderer: MapRenderer) -> None:

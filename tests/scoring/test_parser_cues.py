@@ -335,3 +335,32 @@ def test_route_an_uncued_partial_list_is_kept_as_written() -> None:
 def test_route_of_two_partial_lists_after_the_cue_the_last_counts() -> None:
     text = "Answer: [turn left, Annankatu] then [turn right, Bulevardi, red]"
     assert _steps(text) == ["turn right", "Bulevardi", "red"]
+
+
+# -- what a user reads about a response, and responses as models format them ----------
+
+def test_refusals_name_the_reason_in_the_words_of_the_response() -> None:
+    assert parse_yes_no("") == Invalid("empty response")
+    assert parse_yes_no("   \n") == Invalid("empty response")
+    # the hedge is quoted in lower case, as a reason a reader scans down a report
+    assert parse_length("It Might Be 300 m") == Invalid("a hedged answer (might be)")
+
+
+def test_no_break_spaces_tabs_and_headings_do_not_change_an_answer() -> None:
+    from cartoqa.parsing.text import normalize_text, strip_markdown
+
+    assert normalize_text("Answer:\u00a0Main\u00a0Street\tand\u202fHigh Street") == (
+        "Answer: Main Street and High Street")
+    assert strip_markdown("## Final answer\nC\n### Why\nbecause") == (
+        "Final answer\nC\nWhy\nbecause")
+
+
+def test_a_fenced_json_answer_is_read_before_the_prose() -> None:
+    from cartoqa.parsing.structured import find_structured
+
+    text = 'Here you go:\n```json\n{"roads": ["A", "B"]}\n```\nHope it helps.'
+    assert find_structured(text) == {"roads": ["A", "B"]}
+    # code fences are searched first: a value in the prose after it does not win
+    assert find_structured('Sure.\n```\n{"a": 1}\n```\nor maybe {"a": 2}') == {"a": 1}
+    # a fence holding prose around the value still gives the value
+    assert find_structured('```\nThe answer is {"a": 1} as asked.\n```') == {"a": 1}

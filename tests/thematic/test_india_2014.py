@@ -20,6 +20,7 @@ from groundtruth.thematic.countries import (
 )
 from groundtruth.thematic.country_variables import city_populations, geodesic_area_km2
 from groundtruth.thematic.jsliteral import parse_literal, topology_from_js
+from groundtruth.thematic.sources import REACT_DATAMAPS_INDIA_VERSION
 
 
 def test_units_names_and_source() -> None:
@@ -92,7 +93,8 @@ def test_city_sums_follow_the_new_polygons() -> None:
 
 def test_literal_parser_refuses_code() -> None:
     assert parse_literal("{ a: 'x\\'y', b: [] }")[0] == {"a": "x'y", "b": []}
-    for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }", "[1,", "{ a: [1 }"):
+    for bad in ("{ a: f(1) }", "[1 2]", "{ a 1 }", "{ a: b }", "[1,", "{ a: [1 }", "{ [1]: 2 }",
+                "{ a: 1", "'abc", "{ a: 1 2 }"):
         # each refusal says what is wrong: the file, not the reader
         with pytest.raises(GroundTruthError,
                            match=r"\(the file is not the expected JavaScript build\)$"):
@@ -104,9 +106,9 @@ def test_literal_parser_refuses_code() -> None:
         topology_from_js("const x = { a: 1 };")
 
 
-def _fake_build(folder: Path, north: float) -> None:
+def _fake_build(folder: Path, north: float, name: str = "Delhi") -> None:
     topo = {"type": "Topology", "objects": {"india": {"type": "GeometryCollection",
-            "geometries": [{"type": "Polygon", "id": "DL", "properties": {"name": "Delhi"},
+            "geometries": [{"type": "Polygon", "id": "DL", "properties": {"name": name},
                             "arcs": [[0]]}]}},
             "arcs": [[[77.0, 6.75], [78.0, 6.75], [78.0, north], [77.0, 6.75]]]}
     js = ("const T = \"Topology\", O = " + json.dumps(topo["objects"]) + ", A = "
@@ -118,9 +120,70 @@ def _fake_build(folder: Path, north: float) -> None:
 def test_other_builds_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_build(tmp_path / "a", north=37.0)  # not the squeezed extent
     monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "a"))
-    with pytest.raises(GroundTruthError, match="not the squeezed range"):
+    with pytest.raises(GroundTruthError, match="not the squeezed range") as err:
         _react_datamaps_india()
+    # ... and the fix names the version this reader corrects
+    assert err.value.fix == (f"install react-datamaps-india {REACT_DATAMAPS_INDIA_VERSION} "
+                             "with scripts/install.sh")
     _fake_build(tmp_path / "b", north=35.4954)  # right extent, 35 regions missing
     monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "b"))
-    with pytest.raises(GroundTruthError, match="lacks regions"):
+    with pytest.raises(GroundTruthError, match="lacks regions") as err:
         _react_datamaps_india()
+    assert err.value.fix == "reinstall it with scripts/install.sh"
+    _fake_build(tmp_path / "c", north=35.4954, name="Goa")  # a region under another name
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "c"))
+    with pytest.raises(GroundTruthError, match="region DL is named 'Goa'") as err:
+        _react_datamaps_india()
+    assert err.value.fix == "the file is not the expected react-datamaps-india build"
+    _fake_build(tmp_path / "d", north=35.4954)  # a build without the 'india' object
+    js = tmp_path / "d" / "react-datamaps-india" / "react-datamaps-india.js"
+    js.write_text(js.read_text().replace('{"india":', '{"bharat":'))
+    monkeypatch.setenv("CARTOQA_THEMATIC_DATA", str(tmp_path / "d"))
+    with pytest.raises(GroundTruthError, match="has no 'india' object") as err:
+        _react_datamaps_india()
+    assert err.value.fix == "reinstall it with scripts/install.sh"
+
+
+_OBJECTS = ('O = { a: { type: "GeometryCollection", geometries: '
+            '[{ type: "Polygon", id: "X", arcs: [[0]] }] } }')
+
+
+def test_a_quantised_topology_written_out_is_read_in_degrees() -> None:
+    """A build may write ``type: "Topology"`` itself and quantise its arcs: the
+    transform is kept where TopoJSON readers look for it, so coordinates come out in
+    degrees (by hand: deltas (0,0) (1,0) (0,1) (-1,-1), scale 0.5, from 77 E 20 N)."""
+    import io
+
+    import geopandas as gpd
+
+    js = ("const " + _OBJECTS + ", A = [[[0, 0], [1, 0], [0, 1], [-1, -1]]], "
+          "Z = { scale: [0.5, 0.5], translate: [77, 20] }, "
+          'M = { type: "Topology", objects: O, arcs: A, transform: Z };')
+    topo = topology_from_js(js)
+    # under the key TopoJSON gives it (GDAL happens to find any spelling; a reader
+    # that follows the specification does not)
+    assert topo["transform"] == {"scale": [0.5, 0.5], "translate": [77, 20]}
+    frame = gpd.read_file(io.BytesIO(json.dumps(topo).encode()), layer="a")
+    assert [round(float(b), 6) for b in frame.total_bounds] == [77.0, 20.0, 77.5, 20.5]
+
+
+def test_malformed_arcs_are_refused_with_the_fix() -> None:
+    js = "const " + _OBJECTS + ', A = [1, 2], M = { type: "Topology", objects: O, arcs: A };'
+    with pytest.raises(GroundTruthError) as err:
+        topology_from_js(js)
+    assert str(err.value) == ("the topology's arcs are not lists of positions "
+                              "(the file is not the expected JavaScript build)")
+
+
+def test_a_topology_of_another_type_or_empty_is_refused_saying_so() -> None:
+    other = ('const T = "Feature", ' + _OBJECTS
+             + ", A = [[[0, 0]]], M = { type: T, objects: O, arcs: A };")
+    with pytest.raises(GroundTruthError) as err:
+        topology_from_js(other)
+    assert str(err.value) == ("the topology's type is not 'Topology' "
+                              "(the file is not the expected JavaScript build)")
+    empty = 'const O = {}, A = [[[0, 0]]], M = { type: "Topology", objects: O, arcs: A };'
+    with pytest.raises(GroundTruthError) as err:
+        topology_from_js(empty)
+    assert str(err.value) == ("the topology has no objects or no arcs "
+                              "(the file is not the expected JavaScript build)")

