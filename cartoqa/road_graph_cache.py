@@ -126,7 +126,7 @@ def cached_road_graph(extract: Extract, cache_dir: Path, *, legal: bool = True,
             # user's that nobody else may write (a shared $CARTOQA_CACHE is refused)
             path.parent.parent.mkdir(parents=True, exist_ok=True)
             ensure_private_folder(path.parent)
-        except (OSError, PermissionError):
+        except OSError:  # PermissionError included: a folder others may write
             path = None
     if path is not None and path.is_file():
         try:

@@ -18,7 +18,7 @@ from typing import Any
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.base import BuildContext, slot_rng
 from cartoqa.tasks.drawing import Drawn, draw_scene, scene_exclusion
-from cartoqa.tasks.roads import name_instances
+from cartoqa.tasks.roads import lines_in_view_px, name_instances
 from cartoqa.tasks.sampling import permuted
 from cartoqa.visibility import ViewFeatures, analyse_view
 from cartoqa.visibility.geometry import lines_px, rings_px
@@ -385,16 +385,9 @@ def _streets_px(ctx: BuildContext, view: View) -> list[list[tuple[float, float]]
             if (min(u, v), max(u, v)) in seen or "geometry" not in data:
                 continue
             seen.add((min(u, v), max(u, v)))
-            lines.append(list(data["geometry"].coords))
+            lines.append([(lat, lon) for lon, lat in data["geometry"].coords])
         ctx.shared[key] = lines
-    s, w, n, e = view.bounds
-    out = []
-    for coords in ctx.shared[key]:
-        if all(lat < s or lat > n for _, lat in coords) or \
-                all(lon < w or lon > e for lon, _ in coords):
-            continue
-        out.append([view.to_view_px(lat, lon) for lon, lat in coords])
-    return out
+    return lines_in_view_px(view, ctx.shared[key])
 
 
 def area_split_by_streets(ctx: BuildContext, view: View, vf: ViewFeatures) -> bool:

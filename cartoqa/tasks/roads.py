@@ -51,17 +51,31 @@ class RoadIndex:
 
     def lines_px(self, view: View, names: Sequence[str]) -> dict[str, list[Line]]:
         """Lines of each name that touch the view, in view pixels (clipped loosely)."""
-        s, w, n, e = view.bounds
-        out: dict[str, list[Line]] = {}
-        for name in names:
-            lines = []
-            for coords in self.lines.get(name, []):
-                if all(lat < s or lat > n for lat, _ in coords) or \
-                        all(lon < w or lon > e for _, lon in coords):
-                    continue
-                lines.append([view.to_view_px(lat, lon) for lat, lon in coords])
-            out[name] = lines
-        return out
+        return {name: lines_in_view_px(view, self.lines.get(name, [])) for name in names}
+
+
+def lines_in_view_px(view: View, lines: Sequence[Sequence[LatLon]]) -> list[Line]:
+    """The lines (``(lat, lon)`` points) that may touch a view, in view pixels.
+
+    A line is left out when every point of it lies outside the view's latitudes, or
+    every point outside its longitudes (a loose, cheap cull).
+
+    Examples
+    --------
+    >>> v = View(center=(60.17, 24.94), zoom=17, width=100, height=100)
+    >>> inside = [(60.17, 24.93), (60.17, 24.94)]       # ends at the centre
+    >>> north = [(60.18, 24.93), (60.18, 24.95)]        # about 1.1 km north
+    >>> [[(round(x), round(y)) for x, y in line] for line in lines_in_view_px(v, [inside, north])]
+    [[(-882, 50), (50, 50)]]
+    """
+    s, w, n, e = view.bounds
+    out: list[Line] = []
+    for coords in lines:
+        if all(lat < s or lat > n for lat, _ in coords) or \
+                all(lon < w or lon > e for _, lon in coords):
+            continue
+        out.append([view.to_view_px(lat, lon) for lat, lon in coords])
+    return out
 
 
 def name_instances(ctx: BuildContext, drawn: Drawn, names: Sequence[str], *,
