@@ -3,11 +3,12 @@
 :class:`MapRenderer` ties the parts together: it makes sure the view's tiles exist
 (with a one-tile margin), writes the Leaflet page (:mod:`renderers.page`) to a
 temporary file, has the long-lived :class:`~renderers.browser.Browser` load it over
-``file://`` and screenshot it as soon as every tile has loaded, and reads back from
-Leaflet where it put each marker, path vertex, the scale bar and the other map
-controls (:attr:`RenderResult.controls`). The positions
-computed by :mod:`groundtruth.projection` are checked against Leaflet's own to half
-a pixel, so what the result reports is what the image shows.
+``file://`` (or, when the browser already shows a map page, swap the new map into it:
+:func:`renderers.page.view_update`), screenshots it as soon as every tile has loaded,
+and reads back from Leaflet where it put each marker, path vertex, the scale bar and
+the other map controls (:attr:`RenderResult.controls`). The positions computed by
+:mod:`groundtruth.projection` are checked against Leaflet's own to half a pixel, so
+what the result reports is what the image shows.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from renderers.browser import Browser
 from renderers.errors import RenderError
 from renderers.markers import MARKER_COLORS, Marker
 from renderers.overlays import Overlay
-from renderers.page import build_map_html
+from renderers.page import build_map_html, view_update
 from renderers.scratch import private_tempdir
 
 __all__ = [
@@ -467,7 +468,7 @@ class MapRenderer:
         page.write_text(html, encoding="utf-8")
         try:
             png, probe = self.browser.capture(page.as_uri(), ready_js=READY_JS,
-                                              probe_js=PROBE_JS)
+                                              probe_js=PROBE_JS, update=view_update(html))
         finally:
             page.unlink(missing_ok=True)
         if probe["tile_errors"]:

@@ -9,10 +9,19 @@ else is needed. The page also exposes, for the browser to read back after loadin
 the order given), ``window.cartoqaPath`` (the polyline or ``null``) and
 ``window.cartoqaTileErrors`` (``[z, x, y]`` of tiles that failed to load; their
 ``<img>`` gets the class ``cartoqa-tile-error``, as Leaflet marks only loaded tiles).
+
+:func:`view_update` turns such a page into a script that shows its view in a browser
+that already holds a map page with the same head (the same Leaflet files): the old
+map is removed and the new one is built by the page's own script, in the same
+document, so Leaflet is not fetched, parsed and compiled again for every view, and
+tiles the document has already decoded are not fetched again. The pixels are those of
+a fresh page (``tests/renderers/test_map_render.py`` compares them).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -329,3 +338,97 @@ def build_map_html(
             "report this as a bug in renderers.page",
         )
     return html
+
+
+#: The parts of a page that :func:`build_map_html` writes: ``<head>`` (Leaflet links,
+#: the map's ``<style>`` blocks), ``<body>`` (the map's container) and one script after
+#: the body that builds the map.
+_PAGE_PARTS = re.compile(
+    r"\A<!DOCTYPE html>\s*<html>\s*<head>(?P<head>.*?)</head>\s*"
+    r"<body>(?P<body>.*?)</body>\s*<script>(?P<script>.*?)</script>\s*</html>\s*\Z",
+    re.DOTALL,
+)
+_STYLE_BLOCK = re.compile(r"<style>(.*?)</style>", re.DOTALL)
+#: Global names a page's script declares (folium's ``var map_<hex> = ...``).
+_GLOBAL_VAR = re.compile(r"^\s*var\s+([A-Za-z_$][\w$]*)\s*=", re.MULTILINE)
+
+#: Runs in a page that shows a map: removes that map, its ``<style>`` blocks and the
+#: globals its script declared, then adds the new page's styles and container and runs
+#: its script (an indirect ``eval``, so its ``var`` declarations are globals as in a
+#: page's ``<script>``).
+_UPDATE_JS = """(function (styles, body, script, names) {
+    if (window.cartoqaMap) { window.cartoqaMap.remove(); }
+    (window.cartoqaGlobals || []).forEach(function (name) { delete window[name]; });
+    document.querySelectorAll("head > style").forEach(function (e) { e.remove(); });
+    styles.forEach(function (css) {
+        var style = document.createElement("style");
+        style.textContent = css;
+        document.head.appendChild(style);
+    });
+    window.cartoqaMap = undefined;
+    window.cartoqaGlobals = names;
+    document.body.innerHTML = body;
+    (0, eval)(script);
+    return true;
+})(%s, %s, %s, %s)"""
+
+
+@dataclass(frozen=True)
+class ViewUpdate:
+    """How to show a map page's view in a browser that holds a page like it.
+
+    Attributes
+    ----------
+    key : str
+        Identifies the page's head without its ``<style>`` blocks (the Leaflet files
+        and settings): the script may run only in a document whose page had this key.
+    script : str
+        A JavaScript expression that replaces the map of that document with this one.
+    """
+
+    key: str
+    script: str
+
+
+def view_update(html: str) -> ViewUpdate:
+    """Split a page of :func:`build_map_html` into the key and script of its update.
+
+    Parameters
+    ----------
+    html : str
+        A complete page written by :func:`build_map_html`.
+
+    Returns
+    -------
+    ViewUpdate
+        The page's key and the script that shows its view in place.
+
+    Raises
+    ------
+    RenderError
+        If the page is not shaped as :func:`build_map_html` writes it (a folium
+        upgrade changed it): no update is guessed.
+
+    Examples
+    --------
+    >>> page = ('<!DOCTYPE html><html><head><script src="l.js"></script>'
+    ...         '<style>#m {width: 9px}</style></head><body><div id="m"></div></body>'
+    ...         '<script>var m = 1;</script></html>')
+    >>> update = view_update(page)
+    >>> '["#m {width: 9px}"]' in update.script, '["m"]' in update.script
+    (True, True)
+    >>> view_update(page.replace("<style>#m {width: 9px}</style>", "")).key == update.key
+    True
+    """
+    parts = _PAGE_PARTS.match(html)
+    if parts is None or "<script" in parts["body"] or "</script" in parts["script"]:
+        raise RenderError("the map page is not shaped as renderers.page writes it",
+                          "report this as a bug in renderers.page")
+    head = parts["head"]
+    styles = _STYLE_BLOCK.findall(head)
+    fixed_head = _STYLE_BLOCK.sub("", head)
+    key = hashlib.sha256(" ".join(fixed_head.split()).encode("utf-8")).hexdigest()
+    script = _UPDATE_JS % (json.dumps(styles), json.dumps(parts["body"]),
+                           json.dumps(parts["script"]),
+                           json.dumps(_GLOBAL_VAR.findall(parts["script"])))
+    return ViewUpdate(key=key, script=script)

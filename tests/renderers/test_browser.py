@@ -22,11 +22,12 @@ from pin_pixels import colour_mask, pin_tip, to_array
 
 from groundtruth.distance import haversine_m
 from groundtruth.projection import View
+from renderers import browser as browser_module
 from renderers.browser import Browser, child_pids
 from renderers.errors import RenderError
 from renderers.map_render import MapRenderer, RenderResult
 from renderers.markers import MARKER_COLORS, Marker
-from renderers.page import PATH_COLOR
+from renderers.page import PATH_COLOR, ViewUpdate
 
 pytestmark = pytest.mark.slow
 
@@ -256,3 +257,30 @@ def test_controls_are_measured_inside_the_zones_kept_for_them(
         z0, w0, z1, w1 = CONTROL_ZONES[name]
         assert z0 <= a0 and w0 <= b0 and a1 <= z1 and b1 <= w1, (name, box)
     assert reserved_zones(controls) == tuple(CONTROL_ZONES.values())
+
+
+def test_pages_are_reloaded_after_a_bound_and_after_a_failed_update(
+    flat_tiles: FlatTiles, web_assets: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser shows map after map in one document, loads its page afresh every
+    RELOAD_AFTER updates, and after an update that failed (the document is then of no
+    known kind), with the same pixels either way."""
+    monkeypatch.setattr(browser_module, "RELOAD_AFTER", 2)
+    views = [View(center=(CENTER[0], CENTER[1] + 0.001 * i), zoom=16) for i in range(5)]
+    with Browser() as browser, MapRenderer(flat_tiles, assets_dir=web_assets,
+                                           browser=browser) as renderer:
+        shots = [renderer.render(view).png for view in views]
+        # load, update, update, load (the bound), update
+        assert (browser.loads, browser.updates) == (2, 3)
+        # a page of kind "claimed", then an update of that kind whose script fails
+        browser.capture("about:blank", ready_js="return true;",
+                        update=ViewUpdate(key="claimed", script="1"))
+        with pytest.raises(RenderError, match="script"):
+            browser.capture("about:blank", ready_js="return true;", update=ViewUpdate(
+                key="claimed", script="(function () { throw new Error('no'); })()"))
+        assert (browser.loads, browser.updates) == (3, 3)
+        again = renderer.render(views[0]).png
+        assert (browser.loads, browser.updates) == (4, 3)  # loaded afresh
+        assert again == shots[0]
+        assert renderer.render(views[3]).png == shots[3]  # an update again
+        assert browser.updates == 4

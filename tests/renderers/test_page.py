@@ -13,7 +13,13 @@ from groundtruth.projection import View
 from renderers.errors import RenderError
 from renderers.map_render import describe_drawing, parse_scale_label
 from renderers.markers import PIN_ANCHOR, PIN_HEIGHT, PIN_WIDTH, Marker, pin_outline, pin_svg
-from renderers.page import OSM_ATTRIBUTION, build_map_html, leaflet_assets, remote_links
+from renderers.page import (
+    OSM_ATTRIBUTION,
+    build_map_html,
+    leaflet_assets,
+    remote_links,
+    view_update,
+)
 
 VIEW = View(center=(60.1699, 24.9384), zoom=17)
 TEMPLATE = "file:///tmp/tiles/{z}/{x}/{y}.png"
@@ -168,3 +174,37 @@ def test_describe_drawing_refuses_another_origin() -> None:
     probe["markers"] = []
     with pytest.raises(RenderError, match="pixel origin"):
         describe_drawing(VIEW, markers=[], path=None, probe=probe)
+
+
+def test_view_update_carries_the_page_and_keys_on_its_head(web_assets: Path,
+                                                            tmp_path: Path) -> None:
+    """Two views of one setup share a key; the update holds the new page's own map
+    container, styles and script, and the names its script declares."""
+    other = View(center=(60.17, 24.94), zoom=19)
+    one = build_map_html(VIEW, tile_url_template=TEMPLATE, assets_dir=web_assets,
+                         markers=[Marker(60.1699, 24.9384, "red")])
+    two = build_map_html(other, tile_url_template=TEMPLATE, assets_dir=web_assets,
+                         path=[(60.17, 24.94), (60.1701, 24.9402)])
+    first, second = view_update(one), view_update(two)
+    assert first.key == second.key
+    map_id = re.search(r'id="(map_[0-9a-f]+)"', two)
+    assert map_id is not None
+    assert second.script.count(map_id.group(1)) > 3  # container, style, script, names
+    assert "1366.0px" in second.script and "zoom" in second.script
+    assert first.script != second.script
+    # another Leaflet copy is another kind of page: no update across them
+    copy = tmp_path / "web"
+    (copy / "leaflet").mkdir(parents=True)
+    for name in ("leaflet.js", "leaflet.css"):
+        (copy / "leaflet" / name).write_bytes((web_assets / "leaflet" / name).read_bytes())
+    elsewhere = build_map_html(VIEW, tile_url_template=TEMPLATE, assets_dir=copy)
+    assert view_update(elsewhere).key != first.key
+
+
+def test_view_update_refuses_a_page_of_another_shape(web_assets: Path) -> None:
+    page = build_map_html(VIEW, tile_url_template=TEMPLATE, assets_dir=web_assets)
+    for broken in (page.replace("</body>", "<script>var x = 1;</script></body>"),
+                   page.replace("<!DOCTYPE html>", ""),
+                   page + "<script>var late = 1;</script>"):
+        with pytest.raises(RenderError, match="not shaped"):
+            view_update(broken)

@@ -234,3 +234,44 @@ def test_cli_without_chromium_names_the_packages(
     assert "package chromium" in err and "scripts/install.sh" in err
     assert err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_views_shown_in_place_equal_fresh_pages(
+    helsinki_tiles: TileRenderer, web_assets: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A renderer swaps each new map into the page it already shows; every image and
+    every measured position equal those of the same page loaded afresh in another
+    browser, across zooms, markers, a path, overlays with their legend, views that
+    reuse tiles the document decoded before, and after Chromium dropped its caches."""
+    monkeypatch.setattr(browser_module, "PURGE_EVERY", 2)
+    from renderers.map_render import PROBE_JS, READY_JS, control_boxes
+    from renderers.overlays import Overlay
+
+    a, b = View(center=CENTER, zoom=18).to_latlon(400, 300), CENTER
+    square = (a, (a[0], b[1]), b, (b[0], a[1]), a)
+    scenes: list[tuple[View, dict]] = [
+        (View(center=CENTER, zoom=17), {"markers": [Marker(*CENTER, "red")]}),
+        (View(center=CENTER, zoom=19), {}),
+        (View(center=CENTER, zoom=18), {"path": [a, b],
+                                         "markers": [Marker(*a, "blue"), Marker(*b, "red")]}),
+        (View(center=CENTER, zoom=18),
+         {"overlays": [Overlay("Area A", "purple", "polygon", (square,)),
+                       Overlay("Line B", "orange", "line", ((a, b),))]}),
+        (View(center=CENTER, zoom=17), {"markers": [Marker(*b, "blue")]}),  # tiles seen
+        (View(center=CENTER, zoom=15), {"path": [a, b]}),
+    ]
+    with Browser() as fresh_browser, Browser() as shared:
+        with MapRenderer(helsinki_tiles, assets_dir=web_assets, browser=shared) as renderer:
+            fresh_browser.allow(*shared.allowed, tmp_path)
+            for index, (view, scene) in enumerate(scenes):
+                shown = renderer.render(view, **scene)
+                page = tmp_path / f"fresh-{index}.html"
+                page.write_text(shown.html, encoding="utf-8")
+                png, probe = fresh_browser.capture(page.as_uri(), ready_js=READY_JS,
+                                                   probe_js=PROBE_JS)
+                assert shown.png == png, f"scene {index} differs from a fresh page"
+                assert shown.controls == control_boxes(probe)
+                assert probe["tile_errors"] == []
+                fresh_browser.close()  # each reference page in a new browser
+        assert (shared.loads, shared.updates) == (1, len(scenes) - 1)
