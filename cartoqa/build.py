@@ -247,7 +247,9 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
                 _run_task(spec, None, ctx, writer, per_task=per_task, progress=progress,
                           report=report, pool=pool)
                 pool.finish_task(spec.name)
-            pool.close(wait=True)
+            # The slots still in the workers' hands are past what the build needs:
+            # stop them now rather than wait (writes to shared caches are atomic).
+            pool.close(wait=False)
         else:
             for spec, state in zip(specs, states, strict=True):
                 _run_task(spec, state, ctx, writer, per_task=per_task, progress=progress,

@@ -56,10 +56,11 @@ _WORKER: dict[str, Any] = {}
 
 #: A prepared task state larger than this (pickled) is prepared by each worker instead.
 MAX_STATE_BYTES = 64 * 2**20
-#: Modules every worker needs, imported once by the fork server.
+#: Modules every worker needs, imported once by the fork server. (``scipy.signal``,
+#: about 0.6 s, is left to the workers of tasks that match icons: the server's imports
+#: come before any worker starts, the workers' own run side by side.)
 WORKER_MODULES = ("cartoqa.parallel", "cartoqa.tasks.drawing", "cartoqa.visibility",
-                  "scipy.signal", "renderers.map_render", "renderers.tiles",
-                  "renderers.browser")
+                  "renderers.map_render", "renderers.tiles", "renderers.browser")
 
 
 def _start_method() -> str:
@@ -335,8 +336,9 @@ class SlotPool:
         Parameters
         ----------
         wait : bool, optional
-            Let them finish the scenario in hand (a normal end); False (an error or an
-            interrupt) cancels what is queued and sends SIGTERM to every worker.
+            Let them finish the scenario in hand; False (what a build does at its end,
+            on an error or on an interrupt) cancels what is queued and sends SIGTERM to
+            every worker, which closes its browser and tile pipeline as it exits.
         """
         for future in self._pending.values():
             future.cancel()

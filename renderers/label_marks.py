@@ -37,6 +37,7 @@ PLACEMENT_SYMBOLIZERS: tuple[str, ...] = (
 
 _STYLE_RE = re.compile(r'(<Style\b[^>]*\bname="([^"]+)"[^>]*>)(.*?)(</Style>)', re.S)
 _RULE_RE = re.compile(r"<Rule>.*?</Rule>", re.S)
+_LAYER_RE = re.compile(r'<Layer\b[^>]*\bname="([^"]+)"[^>]*>.*?</Layer>\s*', re.S)
 _FILTER_RE = re.compile(r"<Filter>(?:<!\[CDATA\[)?(.*?)(?:\]\]>)?</Filter>", re.S)
 
 
@@ -147,6 +148,26 @@ def placement_layers(xml: str) -> frozenset[str]:
         if placing.intersection(names):
             layers.add(layer.group(1))
     return frozenset(layers)
+
+
+def keep_layers(xml: str, names: Collection[str]) -> str:
+    """Return a style XML without the ``<Layer>`` elements not named in ``names``.
+
+    A map loaded from it draws what the full map draws with only those layers
+    switched on, and its loading skips the other layers' datasources (each costs
+    Mapnik a query to PostgreSQL: 43 of OSM-Carto's 78 layers for the marked map).
+
+    Examples
+    --------
+    >>> src = ('<Map><Layer name="a" srs="x"><Datasource/></Layer>'
+    ...        '<Layer name="b"><Datasource/></Layer></Map>')
+    >>> keep_layers(src, {"b"})
+    '<Map><Layer name="b"><Datasource/></Layer></Map>'
+    """
+    def keep(layer: re.Match[str]) -> str:
+        return layer.group(0) if layer.group(1) in names else ""
+
+    return _LAYER_RE.sub(keep, xml)
 
 
 def mark_variables(names: Sequence[str]) -> dict[str, str]:

@@ -438,7 +438,12 @@ class TileRenderer:
         """The ``mapnik.Image`` of :meth:`render_label_marks_pixels`."""
         import mapnik
 
-        from renderers.label_marks import mark_label_rules, mark_variables, placement_layers
+        from renderers.label_marks import (
+            keep_layers,
+            mark_label_rules,
+            mark_variables,
+            placement_layers,
+        )
 
         check_zoom(zoom)
         self._check_centre(center)
@@ -448,20 +453,24 @@ class TileRenderer:
             self.start()
             env = self.cluster.env(self._database or "")
             timeout = 60 + self.cluster.server_run_id() % 100_000
+            from renderers.style import CARTO_DIR, carto_file
+
+            xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
+            self._marked_layers = placement_layers(xml)
+            # Only the placement layers are drawn: the others are left out of the map
+            # (same pixels as switching them off, without their datasources' queries).
             marked: Any = load_carto_map(
                 dbname=self._database or "",
                 pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
                            "connect_timeout": str(timeout)},
                 assets_dir=self.cache_dir / "style-assets" / self.style_version,
-                transform=mark_label_rules,
+                transform=lambda patched: mark_label_rules(
+                    keep_layers(patched, self._marked_layers)),
             )
             marked.buffer_size = BUFFER_PX
-            from renderers.style import CARTO_DIR, carto_file
-
-            xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
-            self._marked_layers = placement_layers(xml)
-            for layer in marked.layers:
-                layer.active = layer.name in self._marked_layers
+            if {str(layer.name) for layer in marked.layers} != self._marked_layers:
+                raise RenderError("the marked map lost or kept a layer it should not",
+                                  "report this as a bug in renderers.label_marks")
             self._marked_map = marked
         view = View(center=center, zoom=zoom, width=width, height=height)
         ox, oy = view.origin_px
