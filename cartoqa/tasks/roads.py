@@ -57,22 +57,26 @@ class RoadIndex:
 def lines_in_view_px(view: View, lines: Sequence[Sequence[LatLon]]) -> list[Line]:
     """The lines (``(lat, lon)`` points) that may touch a view, in view pixels.
 
-    A line is left out when every point of it lies outside the view's latitudes, or
-    every point outside its longitudes (a loose, cheap cull).
+    A line is left out only when the box around its points misses the view (a loose,
+    cheap cull): a straight segment that crosses the whole view with no point inside it
+    is kept.
 
     Examples
     --------
     >>> v = View(center=(60.17, 24.94), zoom=17, width=100, height=100)
     >>> inside = [(60.17, 24.93), (60.17, 24.94)]       # ends at the centre
     >>> north = [(60.18, 24.93), (60.18, 24.95)]        # about 1.1 km north
-    >>> [[(round(x), round(y)) for x, y in line] for line in lines_in_view_px(v, [inside, north])]
-    [[(-882, 50), (50, 50)]]
+    >>> across = [(60.16, 24.94), (60.18, 24.94)]       # from 1.1 km south to north
+    >>> kept = lines_in_view_px(v, [inside, north, across])
+    >>> [[(round(x), round(y)) for x, y in line] for line in kept]
+    [[(-882, 50), (50, 50)], [(50, 1923), (50, -1824)]]
     """
     s, w, n, e = view.bounds
     out: list[Line] = []
     for coords in lines:
-        if all(lat < s or lat > n for lat, _ in coords) or \
-                all(lon < w or lon > e for _, lon in coords):
+        lats = [lat for lat, _ in coords]
+        lons = [lon for _, lon in coords]
+        if max(lats) < s or min(lats) > n or max(lons) < w or min(lons) > e:
             continue
         out.append([view.to_view_px(lat, lon) for lat, lon in coords])
     return out
