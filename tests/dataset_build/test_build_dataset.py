@@ -57,6 +57,16 @@ def write_slot(writer: DatasetWriter, slot: int) -> None:
     writer.record("mml", slot, [mml_item(slot)])
 
 
+def finished_dataset(out: Path) -> Path:
+    """A finished dataset of two MML slots in ``out``."""
+    w = DatasetWriter(out, build_key=KEY)
+    w.open()
+    write_slot(w, 0)
+    write_slot(w, 1)
+    finalise(w)
+    return out
+
+
 def test_schema_accepts_a_good_item_and_names_what_is_wrong() -> None:
     assert item_errors(mml_item(0)) == []
     bad = mml_item(0)
@@ -187,12 +197,7 @@ def test_finalise_refuses_items_that_do_not_validate(tmp_path: Path) -> None:
 
 
 def test_validate_finds_image_and_count_problems(tmp_path: Path) -> None:
-    out = tmp_path / "ds"
-    w = DatasetWriter(out, build_key=KEY)
-    w.open()
-    write_slot(w, 0)
-    write_slot(w, 1)
-    finalise(w)
+    out = finished_dataset(tmp_path / "ds")
     (out / "images" / "mml-0000.png").write_bytes(png((100, 100)))
     (out / "images" / "mml-0001.png").write_bytes(b"GIF89a not a png")
     manifest = json.loads((out / "manifest.json").read_text("utf-8"))
@@ -243,12 +248,7 @@ def test_writer_refusals_say_what_to_do(tmp_path: Path) -> None:
         DatasetWriter(blocker, build_key=KEY).open()
     assert exc.value.fix == "give --out a folder path"
     # a finished dataset of other options is named as such, with the way out
-    out = tmp_path / "ds"
-    w = DatasetWriter(out, build_key=KEY)
-    w.open()
-    write_slot(w, 0)
-    write_slot(w, 1)
-    finalise(w)
+    out = finished_dataset(tmp_path / "ds")
     with pytest.raises(CartoqaError) as exc:
         DatasetWriter(out, build_key={**KEY, "seed": 1}).is_complete()
     assert exc.value.message == f"{out} already holds a dataset built with other options"
