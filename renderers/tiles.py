@@ -170,7 +170,6 @@ class TileRenderer:
         self._database: str | None = None
         self._map: Any = None
         self._marked_map: Any = None
-        self._marked_layers: frozenset[str] = frozenset()
         self._bounds: tuple[float, float, float, float] | None = extract.bounds
         self.tiles_rendered = 0
 
@@ -401,7 +400,7 @@ class TileRenderer:
 
         The view and a band of ``pad`` pixels around it are drawn with the tiles' style
         and buffer, only the layers that take part in label placement
-        (:func:`renderers.label_marks.placement_layers`) switched on, and the labels
+        (:func:`renderers.label_marks.placement_layers`) in the map, and the labels
         named in ``names`` filled with :data:`renderers.label_marks.MARK_COLOURS`
         (``names[k]`` in colour *k*). Placement does not depend on the colour, but the
         tiles were drawn a metatile at a time, so near a metatile's edge a label may
@@ -456,7 +455,7 @@ class TileRenderer:
             from renderers.style import CARTO_DIR, carto_file
 
             xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
-            self._marked_layers = placement_layers(xml)
+            layers = placement_layers(xml)
             # Only the placement layers are drawn: the others are left out of the map
             # (same pixels as switching them off, without their datasources' queries).
             marked: Any = load_carto_map(
@@ -465,10 +464,10 @@ class TileRenderer:
                            "connect_timeout": str(timeout)},
                 assets_dir=self.cache_dir / "style-assets" / self.style_version,
                 transform=lambda patched: mark_label_rules(
-                    keep_layers(patched, self._marked_layers)),
+                    keep_layers(patched, layers)),
             )
             marked.buffer_size = BUFFER_PX
-            if {str(layer.name) for layer in marked.layers} != self._marked_layers:
+            if {str(layer.name) for layer in marked.layers} != layers:
                 raise RenderError("the marked map lost or kept a layer it should not",
                                   "report this as a bug in renderers.label_marks")
             self._marked_map = marked
