@@ -13,7 +13,7 @@ and prints, per screenshot, the wall time, this process's CPU, the CPU of each c
 of Chromium process (by its ``--type``), the largest renderer's resident memory, the
 ratio of the two, and whether every PNG is byte-identical across the two. Usage::
 
-    .venv/bin/python scripts/bench_screenshot.py [--extract kotka] [--views 24]
+    .venv/bin/python scripts/bench_screenshot.py [--extract kotka] [--views 24] [--seed 5]
 """
 
 from __future__ import annotations
@@ -62,10 +62,11 @@ def chromium_cpu(pids: list[int]) -> tuple[dict[str, float], int]:
     return cpu, renderer_mb
 
 
-def bench_views(bounds: tuple[float, float, float, float], count: int) -> list[View]:
+def bench_views(bounds: tuple[float, float, float, float], count: int,
+                seed: int = 5) -> list[View]:
     """``count`` views at zoom 17-19 spread over the middle of the extract (seeded)."""
     s, w, n, e = bounds
-    rng = random.Random(5)
+    rng = random.Random(seed)
     return [View(center=(s + (0.3 + 0.4 * rng.random()) * (n - s),
                          w + (0.3 + 0.4 * rng.random()) * (e - w)), zoom=17 + i % 3)
             for i in range(count)]
@@ -127,19 +128,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extract", default="kotka",
                         help="bundled name or extract file (default: kotka)")
     parser.add_argument("--views", type=int, default=24, help="number of views (default: 24)")
+    parser.add_argument("--seed", type=int, default=5,
+                        help="seed of the views' centres (default: 5)")
     args = parser.parse_args(argv)
     extract = resolve_extract(args.extract)
     if extract.bounds is None:
         print("the extract has no bounds in its header", file=sys.stderr)
         return 2
-    views = bench_views(extract.bounds, args.views)
+    views = bench_views(extract.bounds, args.views, args.seed)
     with TileRenderer(extract, cache_dir=cache_root()) as tiles:
         tiles.cluster.start()
         ensure_imported(tiles.cluster, extract)
         for view in views:
             tiles.ensure_tiles(view.tiles(margin_tiles=1))
-        print(f"extract {extract.name}, {len(views)} views at zoom 17-19, two markers and "
-              f"a path each, warm tiles; per screenshot:")
+        print(f"extract {extract.name}, seed {args.seed}, {len(views)} views at zoom "
+              f"17-19, two markers and a path each, warm tiles; per screenshot:")
         runs = {"page per view": run(tiles, views, reload_after=0),
                 "in place": run(tiles, views, reload_after=browser_module.RELOAD_AFTER)}
     classes = sorted({k for r in runs.values() for k in r.by_class})
