@@ -132,3 +132,75 @@ def balance_warnings(balance: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """
     return [f"{key}: {line}" for key, entry in balance.items()
             for line in entry.get("unbalanced") or []]
+
+
+#: Key of the answer balance in ``manifest.json``.
+BALANCE_KEY = "answer_balance"
+
+
+def balance_record(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the manifest records of the answers' balance (``manifest.json``'s
+    ``answer_balance``).
+
+    Parameters
+    ----------
+    items : sequence of mapping
+        The dataset's items.
+
+    Returns
+    -------
+    dict
+        ``limits`` (the stated limits), ``requests`` (:func:`dataset_balance`, the most
+        common answer cut to 80 characters) and ``warnings`` (:func:`balance_warnings`).
+    """
+    balance = dataset_balance(items)
+    for entry in balance.values():
+        if isinstance(entry.get("top_answer"), str):
+            entry["top_answer"] = entry["top_answer"][:80]
+    return {"limits": {"yes_no": YES_NO_LIMIT, "letter_margin": LETTER_MARGIN,
+                       "top_answer": TOP_ANSWER_LIMIT, "min_items": MIN_ITEMS},
+            "requests": balance, "warnings": balance_warnings(balance)}
+
+
+def balance_card(record: Mapping[str, Any]) -> str:
+    """The dataset card's section on the answers' balance (Markdown).
+
+    Examples
+    --------
+    >>> print(balance_card({"limits": {"yes_no": 0.65, "letter_margin": 0.15,
+    ...     "top_answer": 0.5, "min_items": 8}, "requests": {"stmf/presence":
+    ...     {"n": 9, "yes_share": 0.778, "top_share": 0.778}},
+    ...     "warnings": ["stmf/presence: yes holds 78% of the answers (limit 65%)"]}))
+    ... # doctest: +ELLIPSIS
+    ## Answer balance
+    <BLANKLINE>
+    Limits: yes or no at most 65%; ... not judged. See docs/baselines.md.
+    <BLANKLINE>
+    - stmf/presence (9 items): yes 78%
+    <BLANKLINE>
+    Unbalanced:
+    <BLANKLINE>
+    - stmf/presence: yes holds 78% of the answers (limit 65%)
+    <BLANKLINE>
+    """
+    limits = record.get("limits") or {}
+    lines = ["## Answer balance", "",
+             f"Limits: yes or no at most {limits.get('yes_no', 0):.0%}; one option letter "
+             f"at most its fair share + {limits.get('letter_margin', 0):.0%}; one count or "
+             f"answer at most {limits.get('top_answer', 0):.0%}; requests of fewer than "
+             f"{limits.get('min_items')} items not judged. See docs/baselines.md.", ""]
+    for key, entry in (record.get("requests") or {}).items():
+        parts = []
+        if "yes_share" in entry:
+            parts.append(f"yes {entry['yes_share']:.0%}")
+        if "letter_share" in entry:
+            parts.append("letters " + ", ".join(f"{k} {v:.0%}"
+                                                for k, v in entry["letter_share"].items()))
+        if not parts and "top_share" in entry:
+            parts.append(f"most common answer {entry['top_share']:.0%}")
+        lines.append(f"- {key} ({entry.get('n')} items): " + "; ".join(parts))
+    warnings = list(record.get("warnings") or [])
+    lines += ["", "Unbalanced:" if warnings else "No request is unbalanced past the limits.",
+              ""]
+    lines += [f"- {w}" for w in warnings] + ([""] if warnings else [])
+    return "\n".join(lines)

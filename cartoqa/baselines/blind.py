@@ -115,6 +115,12 @@ def random_choice(rng: random.Random) -> Chooser:
             named = list(_truth(leaf, item) or [])
             rng.shuffle(named)
             return named
+        elements = leaf.elements()
+        if elements is not None:  # a list of names, codes or numbers: drawn element-wise
+            size = rng.choice(sorted({len(v) for v in leaf.values}))
+            if size <= len(elements):
+                return rng.sample(elements, size)
+            return [rng.choice(elements) for _ in range(size)]
         return rng.choice(leaf.distinct())
 
     return choose

@@ -29,7 +29,7 @@ from cartoqa.baselines.blind import (
 )
 from cartoqa.baselines.question import mentioned, normalise, question_body
 from cartoqa.baselines.space import Leaf
-from cartoqa.dataset.reader import image_files
+from cartoqa.dataset.reader import item_images
 from cartoqa.errors import CartoqaError
 
 
@@ -110,7 +110,7 @@ def found_in(words: Sequence[Word], candidates: Sequence[str]) -> list[tuple[str
     --------
     >>> words = [Word("Annan-", 0, 0), Word("katu", 5, 0), Word("TX", 9, 9)]
     >>> [(c, w.x) for c, w in found_in(words, ["Annankatu", "Annan katu", "TX", "CA"])]
-    [('Annan katu', 0.0), ('TX', 9.0)]
+    [('Annan katu', 0), ('TX', 9)]
     """
     tokens: list[tuple[str, int]] = []
     for index, word in enumerate(words):
@@ -183,7 +183,7 @@ def ocr_baseline(items: Items, dataset: Path, *, reader: Reader | None = None,
     out = {}
     for item in todo:
         space = spaces[(str(item.get("task")), str(item.get("request")))]
-        words = [w for path in image_files(dataset, dict(item)) for w in read(path)]
+        words = [w for rel in item_images(item) for w in read(dataset / rel)]
 
         def choose(leaf: Leaf, it: Mapping[str, Any], words: list[Word] = words) -> Any:
             if not leaf.is_text():

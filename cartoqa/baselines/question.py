@@ -76,7 +76,7 @@ def mentioned(text: str, candidates: Iterable[str]) -> list[str]:
     Examples
     --------
     >>> mentioned("Is Texas larger than Ohio or TX?", ["Ohio", "TX", "Iowa", "Texas"])
-    ['Texas', 'TX', 'Ohio']
+    ['Texas', 'Ohio', 'TX']
     """
     padded = f" {normalise(text)} "
     where = []

@@ -203,8 +203,9 @@ def _distribution(dist: Mapping[str, Any]) -> str:
                                            for k, v in dist["letter_share"].items()))
     histograms = dist.get("count_histogram") or {}
     if len(histograms) == 1:  # one count per answer (STMF, MapWise), not MTMF's 22
-        hist = next(iter(histograms.values()))
-        parts.append("counts " + " ".join(f"{k}×{v}" for k, v in hist.items()))
+        name, hist = next(iter(histograms.items()))
+        parts.append(("counts " if name == "count" else f"{name} ")
+                     + " ".join(f"{k}×{v}" for k, v in hist.items()))
     if "top_share" in dist and not parts:
         parts.append(f"top answer {dist['top_share']:.0%}")
     return "; ".join(parts)

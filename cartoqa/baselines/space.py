@@ -27,7 +27,8 @@ schema and from the answers a set of items holds for that request:
     rankings);
 ``free``
     anything else (names, region codes, routes, legend ranges, objects without declared
-    properties): the space is the distinct values seen, at the same path, in the
+    properties): the space is the distinct values seen (for lists of names, codes or
+    numbers: lists of the distinct elements seen, of a length seen), at the same path, in the
     answers of this request and of the same request of the suite's other tasks (MapIQ's
     lists of states of every task, say).
 
@@ -133,6 +134,19 @@ class Leaf:
         for value in self.values:
             seen.setdefault(canonical(value), value)
         return list(seen.values())
+
+    def elements(self) -> list[Any] | None:
+        """The distinct elements of the lists seen at this path (``None`` unless every
+        value seen is a list of strings or numbers, and one is not empty)."""
+        if not self.values or not all(isinstance(v, list) for v in self.values):
+            return None
+        out: dict[str, Any] = {}
+        for value in self.values:
+            for element in value:
+                if isinstance(element, dict | list) or element is None:
+                    return None
+                out.setdefault(canonical(element), element)
+        return list(out.values()) or None
 
     def strings(self) -> list[str]:
         """Every distinct string seen, alone or inside a list, in first-seen order."""

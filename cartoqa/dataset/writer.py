@@ -19,11 +19,13 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cartoqa.baselines.balance import BALANCE_KEY, balance_card, balance_record
 from cartoqa.dataset.files import (
     dumps_line,
     write_bytes_atomic,
@@ -420,11 +422,15 @@ class DatasetWriter:
         items_text = "".join(dumps_line(it) + "\n" for it in items)
         manifest = manifest_for(items)
         manifest["build"] = self.build_key
+        manifest[BALANCE_KEY] = balance_record(items)
+        for line in manifest[BALANCE_KEY]["warnings"]:
+            print(f"warning: unbalanced answers: {line}", file=sys.stderr)
         manifest[CHECKSUMS_KEY] = dataset_checksums(self.out, items_text,
                                                     (rel for it in items
                                                      for rel in item_images(it)))
         write_json_atomic(self.out / MANIFEST_FILE, manifest)
-        write_text_atomic(self.out / CARD_FILE, card_for(manifest))
+        write_text_atomic(self.out / CARD_FILE, card_for(manifest)
+                          + balance_card(manifest[BALANCE_KEY]))
         write_text_atomic(self.out / ITEMS_FILE, items_text)
         shutil.rmtree(self.staging, ignore_errors=True)
         return items

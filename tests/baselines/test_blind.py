@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from helpers.baseline_items import MML_Q, ORIENT_Q, counts, item, mfs, presence
+
 from cartoqa.baselines.blind import (
     majority_baseline,
     prompt_example_baseline,
@@ -11,7 +13,6 @@ from cartoqa.baselines.blind import (
     template_of,
     text_prior_baseline,
 )
-from tests.baselines.items import MML_Q, ORIENT_Q, counts, item, mfs, presence
 
 
 def test_random_is_seeded_and_uniform_over_the_space():

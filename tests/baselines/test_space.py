@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from helpers.baseline_items import OPTIONS, counts, item, mfs, presence
+
 from cartoqa.baselines.space import answer_space
-from tests.baselines.items import OPTIONS, counts, item, mfs, presence
 
 
 def _kinds(items, task, request):
