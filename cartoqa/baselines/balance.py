@@ -134,11 +134,64 @@ def balance_warnings(balance: Mapping[str, Mapping[str, Any]]) -> list[str]:
             for line in entry.get("unbalanced") or []]
 
 
+def yes_no_quota(items: Sequence[Mapping[str, Any]],
+                 limit: float = YES_NO_LIMIT) -> tuple[list[Mapping[str, Any]], dict[str, int]]:
+    """Keep yes/no requests within the limit by leaving out the surplus of the leaning answer.
+
+    Each request whose answer is one boolean and that has at least :data:`MIN_ITEMS`
+    items keeps every item of the rarer answer and, of the other, as many as the limit
+    allows (its first ones by id); the rest are left out. What is left out depends only
+    on the items, so resumed and parallel builds agree.
+
+    Parameters
+    ----------
+    items : sequence of mapping
+        The items, sorted by id.
+    limit : float
+        Most either answer may hold.
+
+    Returns
+    -------
+    kept : list of mapping
+        The items kept, in their order.
+    dropped : dict of str to int
+        Items left out per ``"task/request"``.
+
+    Examples
+    --------
+    >>> items = [{"id": f"stmf-{k}", "task": "stmf", "request": "presence",
+    ...           "answer": {"present": k < 8}} for k in range(10)]
+    >>> kept, dropped = yes_no_quota(items)
+    >>> [i["answer"]["present"] for i in kept], dropped
+    ([True, True, True, False, False], {'stmf/presence': 5})
+    """
+    drop: set[str] = set()
+    dropped: dict[str, int] = {}
+    for task, request in requests_of(items):
+        mine = [i for i in items if i.get("task") == task and i.get("request") == request]
+        space = answer_space(mine, task, request)
+        guessed = [leaf for leaf in space.leaves if leaf.kind not in ("const", "given")]
+        if len(mine) < MIN_ITEMS or len(guessed) != 1 or guessed[0].kind != "boolean":
+            continue
+        path = guessed[0].path
+        yes = [i for i in mine if get_path(i.get("answer") or {}, path)[1] is True]
+        no = [i for i in mine if i not in yes]
+        big, small = (yes, no) if len(yes) >= len(no) else (no, yes)
+        allowed = int(limit * len(small) / (1 - limit)) if limit < 1 else len(big)
+        if len(big) <= max(allowed, 0) or not small:
+            continue  # balanced already, or nothing of the other answer to balance with
+        surplus = big[allowed:]
+        drop.update(str(i.get("id")) for i in surplus)
+        dropped[f"{task}/{request}"] = len(surplus)
+    return [i for i in items if str(i.get("id")) not in drop], dropped
+
+
 #: Key of the answer balance in ``manifest.json``.
 BALANCE_KEY = "answer_balance"
 
 
-def balance_record(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def balance_record(items: Sequence[Mapping[str, Any]],
+                   dropped: Mapping[str, int] | None = None) -> dict[str, Any]:
     """What the manifest records of the answers' balance (``manifest.json``'s
     ``answer_balance``).
 
@@ -151,7 +204,8 @@ def balance_record(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     -------
     dict
         ``limits`` (the stated limits), ``requests`` (:func:`dataset_balance`, the most
-        common answer cut to 80 characters) and ``warnings`` (:func:`balance_warnings`).
+        common answer cut to 80 characters), ``warnings`` (:func:`balance_warnings`) and
+        ``dropped`` (items left out by :func:`yes_no_quota`, per request).
     """
     balance = dataset_balance(items)
     for entry in balance.values():
@@ -159,7 +213,8 @@ def balance_record(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             entry["top_answer"] = entry["top_answer"][:80]
     return {"limits": {"yes_no": YES_NO_LIMIT, "letter_margin": LETTER_MARGIN,
                        "top_answer": TOP_ANSWER_LIMIT, "min_items": MIN_ITEMS},
-            "requests": balance, "warnings": balance_warnings(balance)}
+            "requests": balance, "warnings": balance_warnings(balance),
+            "dropped": dict(dropped or {})}
 
 
 def balance_card(record: Mapping[str, Any]) -> str:
@@ -199,6 +254,8 @@ def balance_card(record: Mapping[str, Any]) -> str:
         if not parts and "top_share" in entry:
             parts.append(f"most common answer {entry['top_share']:.0%}")
         lines.append(f"- {key} ({entry.get('n')} items): " + "; ".join(parts))
+    for key, n in (record.get("dropped") or {}).items():
+        lines.append(f"- {key}: {n} items of the leaning answer left out (yes/no quota)")
     warnings = list(record.get("warnings") or [])
     lines += ["", "Unbalanced:" if warnings else "No request is unbalanced past the limits.",
               ""]
