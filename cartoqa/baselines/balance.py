@@ -80,9 +80,9 @@ def request_balance(items: Sequence[Mapping[str, Any]], task: str,
         if leaf.kind == "boolean" and yes_no and present:
             yes = sum(bool(v) for v in present) / len(present)
             out["yes_share"] = round(yes, 3)
-            top = max(yes, 1 - yes)
-            if top > YES_NO_LIMIT:
-                lines.append(f"{'yes' if yes >= 0.5 else 'no'} holds {top:.0%} of the "
+            leaning = max(yes, 1 - yes)
+            if leaning > YES_NO_LIMIT:
+                lines.append(f"{'yes' if yes >= 0.5 else 'no'} holds {leaning:.0%} of the "
                              f"answers (limit {YES_NO_LIMIT:.0%})")
         elif leaf.kind in ("letter", "letters") and present:
             letters: Counter[str] = Counter()

@@ -227,7 +227,7 @@ def format_table(table: Mapping[str, Any]) -> str:
     names = list(table["baselines"])
     head = ["section", "n", "metric", "chance", *names, "answers", "flag"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    notes = []
+    notes: list[str] = []
     for row in table["rows"]:
         metric = row["metric"] + ("" if row["higher_is_better"] else " ↓")
         cells = [row["section"], str(row["n"]), metric, _fmt(row["chance"]),

@@ -418,8 +418,8 @@ class DatasetWriter:
             If an item fails the schema, ids repeat or an image is missing; the staging
             folder is kept and no ``items.jsonl`` is written.
         """
-        items, dropped = yes_no_quota(self.items())
-        items = [dict(i) for i in items]
+        kept, dropped = yes_no_quota(self.items())
+        items = [dict(i) for i in kept]
         for key, n in dropped.items():
             print(f"note: {key}: {n} item(s) of the leaning answer left out to keep yes "
                   "and no balanced (see the card's answer balance)", file=sys.stderr)
