@@ -3,28 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers.baseline_items import counts, mfs, presence
+from helpers.baseline_items import presence
 
-from cartoqa.baselines.balance import balance_warnings, dataset_balance
 from cartoqa.baselines.shortcuts import beats_chance, format_table, shortcut_table
-
-
-def test_balance_measures_yes_letters_and_counts():
-    items = [*presence([True] * 6 + [False] * 3), *counts([0] * 5 + [1, 2, 2]),
-             *mfs(["park"] * 5 + ["bank"] * 3)]
-    balance = dataset_balance(items)
-    assert balance["stmf/presence"]["yes_share"] == pytest.approx(6 / 9, abs=1e-3)
-    assert balance["stmf/count"]["count_histogram"] == {"count": {"0": 5, "1": 1, "2": 2}}
-    assert balance["mfs/choice"]["letter_share"] == {"A": 0.375, "B": 0.625}
-    assert balance_warnings(balance) == [
-        "stmf/presence: yes holds 67% of the answers (limit 65%)",
-        "stmf/count: one answer ({\"count\":0}) holds 62% of the answers (limit 50%)",
-        "mfs/choice: letter B answers 62% (fair share 20%, limit 35%)",
-    ]
-
-
-def test_too_few_items_are_described_not_judged():
-    assert dataset_balance(presence([True] * 7))["stmf/presence"]["unbalanced"] == []
 
 
 def test_shortcut_table_flags_a_majority_that_beats_chance():
