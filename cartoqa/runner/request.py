@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cartoqa.limits import without_surrogates
+
 
 def chat_completions_url(endpoint: str) -> str:
     """Return the ``/chat/completions`` URL for an endpoint given in any usual form.
@@ -174,10 +176,11 @@ def parse_completion(body: Any) -> Completion:
         )
     else:
         raise ValueError("response message content is neither text nor a list of parts")
+    text = without_surrogates(text)  # "\ud800" in JSON: kept as U+FFFD, writable as UTF-8
     usage = body.get("usage")
     finish = choices[0].get("finish_reason")
     return Completion(
         text=text,
         usage=usage if isinstance(usage, dict) else None,
-        finish_reason=finish if isinstance(finish, str) else None,
+        finish_reason=without_surrogates(finish) if isinstance(finish, str) else None,
     )

@@ -14,6 +14,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from cartoqa.dataset.files import dataset_part
 from cartoqa.dataset.reader import image_files, image_mime, read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.runner.client import (
@@ -23,7 +24,7 @@ from cartoqa.runner.client import (
     ItemFailedError,
     RetryPolicy,
 )
-from cartoqa.runner.predictions import PredictionWriter, load_for_resume
+from cartoqa.runner.predictions import OutputLock, PredictionWriter, load_for_resume
 from cartoqa.runner.request import build_payload, chat_completions_url, image_data_url
 
 #: Environment variables read for the API key, first one set wins.
@@ -225,7 +226,18 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
         url = chat_completions_url(config.endpoint)
     except ValueError as exc:
         raise CartoqaError(str(exc), fix="e.g. --endpoint http://127.0.0.1:8000/v1") from None
+    part = dataset_part(dataset, out)
+    if part is not None:
+        raise CartoqaError(f"--out {out} is the dataset's {part}: the answers would "
+                           "overwrite it", fix="write the predictions elsewhere, e.g. "
+                           "DATASET/predictions/MODEL.jsonl (the default)")
     items = read_items(dataset)
+    with OutputLock(out):
+        return _run_locked(dataset, out, config, url, items)
+
+
+def _run_locked(dataset: Path, out: Path, config: RunConfig, url: str,
+                items: list[dict[str, Any]]) -> RunSummary:
     existing = load_for_resume(out)
     _check_model(existing, config.model, out)
     known = {str(item["id"]) for item in items}
@@ -306,6 +318,7 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
     except BaseException:
         # EndpointError, KeyboardInterrupt, ...: what was answered is already on disk.
         stop.set()
+        client.stop()  # cut the requests in flight: their threads end at once
         pool.shutdown(wait=False, cancel_futures=True)
         bar.close()
         raise
