@@ -516,6 +516,11 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
                         "it can run code on its workers (use tls:// with Dask's TLS settings)")
                 try:
                     client = Client(scheduler, timeout=SCHEDULER_CONNECT_TIMEOUT_S)
+                except TypeError as exc:  # distributed: "TLS expects a `ssl_context`"
+                    raise CartoqaError(
+                        f"--scheduler {scheduler} needs Dask's TLS settings ({exc})"[:300],
+                        fix="set distributed.comm.tls.ca-file, .client.cert and .client.key "
+                            "(DASK_DISTRIBUTED__COMM__TLS__...)") from None
                 except (OSError, TimeoutError) as exc:
                     raise CartoqaError(
                         f"cannot reach the Dask scheduler {scheduler} within "
