@@ -167,6 +167,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cartoqa {args.command}: error: {_printable(_unicode_message(exc))}",
               file=sys.stderr)
         return 2
+    except OSError as exc:
+        # a last guard: a file that cannot be read or written (no space, no permission)
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"cartoqa {args.command}: error: {_printable(exc.strerror or str(exc))}"
+              f"{_printable(where)}", file=sys.stderr)
+        return 2
     except StopRequested as exc:
         print(f"cartoqa {args.command}: stopped by {exc}", file=sys.stderr)
         return 128 + exc.signum

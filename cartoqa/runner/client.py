@@ -259,6 +259,9 @@ class ChatClient:
     ) -> None:
         self.url = url
         self._api_key = api_key
+        parts = urllib.parse.urlsplit(url)
+        #: The URL as messages show it: without a ``user:password@`` part.
+        self.shown_url = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
         self.policy = policy or RetryPolicy()
         self._wait = wait or self._sleep
         self._rng = rng or random.Random()
@@ -365,7 +368,7 @@ class ChatClient:
             if expired.is_set():
                 raise _RetryableError(late) from None
             if _refused(exc.reason):
-                raise _RefusedError(f"cannot connect to {self.url}: {exc.reason}") from None
+                raise _RefusedError(f"cannot connect to {self.shown_url}: {exc.reason}") from None
             raise _RetryableError(f"connection failed: {exc.reason}") from None
         except TimeoutError:
             raise _RetryableError(late) from None

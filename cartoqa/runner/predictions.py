@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -125,18 +126,25 @@ def load_for_resume(path: Path) -> list[dict[str, Any]]:
     list of dict
         The complete records.
     """
-    if not path.exists():
+    try:  # never through a link (cartoqa.runner.run resolved the user's own once)
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except FileNotFoundError:
         return []
-    data = path.read_bytes()
-    records, good = parse_prediction_bytes(data, source=str(path))
-    if good < len(data):
-        with path.open("r+b") as fh:
+    except OSError as exc:
+        raise CartoqaError(f"cannot open {path}: {exc.strerror}",
+                           fix="give a regular .jsonl file of your own") from None
+    with os.fdopen(fd, "r+b") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise CartoqaError(f"{path} is not a regular file", fix="give a .jsonl file path")
+        data = fh.read()
+        records, good = parse_prediction_bytes(data, source=str(path))
+        if good < len(data):
             fh.truncate(good)
             fh.flush()
             os.fsync(fh.fileno())
-    elif data and not data.endswith(b"\n"):
-        # a complete last record without its newline: end the line before appending
-        with path.open("ab") as fh:
+        elif data and not data.endswith(b"\n"):
+            # a complete last record without its newline: end the line before appending
+            fh.seek(0, os.SEEK_END)
             fh.write(b"\n")
             fh.flush()
             os.fsync(fh.fileno())
@@ -165,7 +173,9 @@ class PredictionWriter:
         # opened at the first answer: a run that answers nothing leaves no empty file
         if self._fh is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = self.path.open("ab")
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                         | os.O_CLOEXEC, 0o666)
+            self._fh = os.fdopen(fd, "ab")
         return self._fh
 
     def __exit__(
@@ -219,8 +229,19 @@ class OutputLock:
 
         self.lock_path.parent.mkdir(parents=True, exist_ok=True)
         for _ in range(100):
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                         0o600)
+            try:
+                fd = os.open(self.lock_path,
+                             os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            except OSError as exc:  # a link or a file of another user planted there
+                raise CartoqaError(
+                    f"cannot lock {self.path}: {self.lock_path} ({exc.strerror})",
+                    fix="remove that file if no run uses it, or pass a different --out",
+                ) from None
+            if os.fstat(fd).st_uid != os.geteuid():
+                os.close(fd)
+                raise CartoqaError(f"cannot lock {self.path}: {self.lock_path} belongs to "
+                                   "another user",
+                                   fix="pass a --out in a folder of your own")
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

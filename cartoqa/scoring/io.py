@@ -78,6 +78,9 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
         not text, or an id repeats.
     """
     file = Path(path)
+    if file.exists() and not file.is_file():
+        raise CartoqaError(f"predictions file {file} is not a regular file",
+                           fix="pass the JSON-lines file `cartoqa run` wrote")
     if not file.is_file():
         raise CartoqaError(f"predictions file {file} does not exist",
                            fix="pass the JSON-lines file `cartoqa run` wrote")
