@@ -82,7 +82,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         f"The API key is read from ${API_KEY_VARIABLES[0]}, else ${API_KEY_VARIABLES[1]} "
         "(never from a flag); local servers usually need none. Retried: HTTP 408, 425, "
-        "429, 5xx (honouring Retry-After), timeouts and dropped connections."
+        "429, 5xx (honouring Retry-After), timeouts and dropped connections; a refused "
+        "connection three times stops the run (exit 2). Limits: --timeout is the whole "
+        "request's time; answers over 8 MiB or nested over 200 levels fail the item "
+        "(docs/security.md)."
     )
     parser.add_argument("dataset", type=Path, metavar="DATASET",
                         help="dataset folder written by `cartoqa build`")
