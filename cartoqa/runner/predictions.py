@@ -126,8 +126,12 @@ def load_for_resume(path: Path) -> list[dict[str, Any]]:
     list of dict
         The complete records.
     """
+    flags = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     try:  # never through a link (cartoqa.runner.run resolved the user's own once)
-        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+        try:
+            fd = os.open(path, os.O_RDWR | flags)
+        except PermissionError:  # a read-only file: fine while it needs no repair
+            fd = os.open(path, os.O_RDONLY | flags)
     except FileNotFoundError:
         return []
     except OSError as exc:
