@@ -77,7 +77,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
         # The acceptance rules every build applies (marker and path placement, names
         # drawn, reader's route, dual carriageways, RLE difficulty), and the SRN
         # acceptance rules that live in groundtruth.turns are covered with groundtruth.
-        "cartoqa/tasks/rules.py": (
+        "cartoqa/tasks/common/rules.py": (
             "tests/dataset_build/test_build_rules.py",
             "tests/dataset_build/test_build_coverage.py",
             "tests/dataset_build/test_near_duplicates.py",

@@ -1,7 +1,7 @@
 """The task registry checks itself: every declared task and request works end to end.
 
-For every task in ``cartoqa.tasks.TASK_MODULES`` and each of its requests, a sample item
-(built from the declaration's samples, :func:`helpers.synthetic_dataset.spec_items`)
+For every task in ``cartoqa.declarations.suites.TASK_MODULES`` and each of its requests, a
+sample item (built from the declaration's samples, :func:`helpers.synthetic_dataset.spec_items`)
 passes the item schema, its reference answer parses and scores perfectly, and the task
 appears in the dataset card and in every export. A task declared half-way fails here.
 """
@@ -23,13 +23,14 @@ from cartoqa.cli import main
 from cartoqa.dataset.card import render_card
 from cartoqa.dataset.manifest import build_manifest
 from cartoqa.dataset.schema import item_errors
+from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.declarations.dispatch import parse_response
+from cartoqa.declarations.registry import task_specs
+from cartoqa.declarations.suites import SUITES, TASK_MODULES
 from cartoqa.exports.hf import row_from_item
 from cartoqa.exports.lmms_eval_support import metric_name
 from cartoqa.metrics import get_metric
-from cartoqa.parsing import answer_as_text, parse_response
 from cartoqa.scoring import score_predictions, section_for
-from cartoqa.tasks import SUITES, TASK_MODULES
-from cartoqa.tasks.registry import task_specs
 
 ITEMS = spec_items()
 PAIRS = [(it["task"], it["request"]) for it in ITEMS]

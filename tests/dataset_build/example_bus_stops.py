@@ -9,7 +9,7 @@ and the exports all follow from ``SPEC``; nothing else in cartoqa is edited.
 It is not shipped: the tests register it for their own run with
 ``TASK_MODULES["busstops"] = "example_bus_stops"`` (a shipped task would live in
 ``cartoqa/tasks/`` with its prompt in ``assets/prompts/``, and be added to
-``cartoqa.tasks.TASK_MODULES`` itself). STMF already asks for the count of every
+``cartoqa.declarations.suites.TASK_MODULES`` itself). STMF already asks for the count of every
 feature type, bus stops included, so the example adds nothing a dataset lacks.
 """
 
@@ -20,13 +20,13 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.parsing import format_number, parse_count
 from cartoqa.scoring.sections import aggregate_count, measure_count
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import feature_map
-from cartoqa.tasks.items import base_item, provenance
-from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
+from cartoqa.tasks.cartomapqa.feature_maps import feature_map
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id
+from cartoqa.tasks.common.items import base_item, provenance
 
 NAME = "busstops"
 #: Zoom of the maps (STMF's feature maps are zoom 19).
@@ -45,7 +45,7 @@ def prepare(ctx: BuildContext) -> None:
 def make_scenario(ctx: BuildContext, state: None, slot: int) -> Scenario | None:
     """One item: the bus stops that zoom-18 feature map ``slot`` shows.
 
-    The map comes from :func:`cartoqa.tasks.feature_maps.feature_map` (no symbol cut by
+    The map comes from :func:`cartoqa.tasks.cartomapqa.feature_maps.feature_map` (no symbol cut by
     an edge, no ambiguous type; what is drawn is counted by the visibility analysis). A
     map whose data holds a bus stop that the rendering does not show is left out: a
     reader could not tell.

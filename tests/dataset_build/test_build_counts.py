@@ -107,7 +107,7 @@ def test_an_unlabelled_road_meeting_another_makes_the_count_ambiguous() -> None:
     # (mtmf-0010 of seed 20261130 counted 3 where a reader sees 2)
     from dataclasses import replace
 
-    from cartoqa.tasks.feature_maps import MAP_REJECT_REASONS
+    from cartoqa.tasks.cartomapqa.feature_maps import MAP_REJECT_REASONS
 
     m = DEG_PER_M
     espa = sighting("primary road", "line", "Pohjoisesplanadi",
@@ -132,7 +132,7 @@ def test_an_unlabelled_road_meeting_another_makes_the_count_ambiguous() -> None:
 
 
 def test_a_point_label_belongs_to_the_icon_it_is_centred_under() -> None:
-    from cartoqa.tasks.feature_maps import (
+    from cartoqa.tasks.cartomapqa.feature_maps import (
         POINT_LABEL_MAX_DROP_PX,
         POINT_LABEL_MAX_OFFSET_PX,
         label_belongs_to_icon,
@@ -156,7 +156,7 @@ def test_a_label_found_in_two_words_is_still_the_icons() -> None:
     # "Ryan Thai": the gap between the words is wider than the mark join, so the oracle
     # finds "Ryan" and "Thai" apart, each off the icon's column (stmf-0016 of seed
     # 20261130 lost the name); together they are centred under it
-    from cartoqa.tasks.feature_maps import (
+    from cartoqa.tasks.cartomapqa.feature_maps import (
         label_belongs_to_icon,
         label_pieces_under_icon,
         union_box,
@@ -174,7 +174,7 @@ def test_a_label_found_in_two_words_is_still_the_icons() -> None:
 def test_a_park_cut_by_a_street_shows_as_two_parks() -> None:
     # Kaisaniemenpuisto on both sides of Läntinen Teatterikuja (map19-0019 of seed
     # 20261130 counted 1 park where a reader sees two green areas)
-    from cartoqa.tasks.feature_maps import (
+    from cartoqa.tasks.cartomapqa.feature_maps import (
         AREA_PART_MIN_PX2,
         AREA_SPLIT_HALF_WIDTH_PX,
         MAP_REJECT_REASONS,

@@ -1,4 +1,4 @@
-"""Views covered by data (cartoqa.tasks.views) and MML's one question per road pair."""
+"""Views covered by data (cartoqa.tasks.common.views) and MML's one question per road pair."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import networkx as nx
 from shapely.geometry import LineString
 
-from cartoqa.tasks.base import BuildContext
-from cartoqa.tasks.mml import junctions_by_pair, slot_plan
-from cartoqa.tasks.views import (
+from cartoqa.tasks.cartomapqa.mml import junctions_by_pair, slot_plan
+from cartoqa.tasks.common.base import BuildContext
+from cartoqa.tasks.common.views import (
     VIEW_MIN_DATA_COVER,
     data_cover,
     inside_extract,
@@ -68,7 +68,7 @@ def test_mml_groups_junctions_by_road_pair() -> None:
 
 
 def test_mml_rejects_a_pin_near_a_third_named_road() -> None:
-    from cartoqa.tasks.rules import MML_OTHER_ROAD_CLEAR_PX, other_road_near
+    from cartoqa.tasks.cartomapqa.mml_rules import MML_OTHER_ROAD_CLEAR_PX, other_road_near
 
     pin = (100.0, 100.0)
     # a road 40 px east of the pin (vertical line x = 140): too near at 60 px

@@ -21,8 +21,8 @@ from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, read_journal
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import Scenario
-from cartoqa.tasks.mml import SPEC as MML_SPEC
+from cartoqa.tasks.cartomapqa.mml import SPEC as MML_SPEC
+from cartoqa.tasks.common.base import Scenario
 
 KEY = {"extract": "x", "seed": 0, "tasks": ["mml"], "per_task": 2}
 
@@ -229,7 +229,7 @@ def test_count_items_by_stratum() -> None:
 
 def test_clipped_restrictions_are_counted_in_the_build_log(tmp_path: Path) -> None:
     from cartoqa.build import _check_roads
-    from cartoqa.tasks.base import BuildContext
+    from cartoqa.tasks.common.base import BuildContext
     from groundtruth.assets import asset_path
     from groundtruth.extracts import resolve_extract
 

@@ -24,8 +24,9 @@ from helpers.postgis_cache import postgis_cache_dir
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.settings import web_assets_dir
-from cartoqa.tasks.rules import MIN_LEG_PX, markers_overlap, path_doubles_back, path_turns
-from cartoqa.tasks.views import VIEW_MIN_DATA_COVER, data_cover
+from cartoqa.tasks.cartomapqa.srn_rules import MIN_LEG_PX
+from cartoqa.tasks.common.rules import markers_overlap, path_doubles_back, path_turns
+from cartoqa.tasks.common.views import VIEW_MIN_DATA_COVER, data_cover
 from groundtruth.assets import asset_path
 from groundtruth.distance import meters_to_feet
 from groundtruth.extracts import resolve_extract

@@ -6,13 +6,13 @@ from pathlib import Path
 
 from shapely.geometry import Point
 
-from cartoqa.tasks.base import BuildContext
-from cartoqa.tasks.feature_maps import (
+from cartoqa.tasks.cartomapqa.feature_maps import (
     FEATURE_MAP_ZOOM,
     candidate_view,
     counted_features,
     image_name,
 )
+from cartoqa.tasks.common.base import BuildContext
 from cartoqa.visibility import ViewFeatures
 from cartoqa.visibility.sightings import Sighting
 from groundtruth.extracts import resolve_extract
@@ -39,7 +39,7 @@ def test_map_cells_keep_centres_apart() -> None:
     from itertools import combinations
 
     from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-    from cartoqa.tasks.feature_maps import MAP_MIN_SEPARATION, map_cells
+    from cartoqa.tasks.cartomapqa.feature_maps import MAP_MIN_SEPARATION, map_cells
 
     bounds = resolve_extract("helsinki").bounds
     assert bounds is not None
@@ -57,7 +57,7 @@ def test_map_cells_keep_centres_apart() -> None:
 def test_no_map_past_the_last_cell(tmp_path: Path) -> None:
     ctx = BuildContext(resolve_extract("helsinki"), seed=3, per_task=1, cache_dir=tmp_path,
                        assets_dir=tmp_path)
-    from cartoqa.tasks.feature_maps import map_cells
+    from cartoqa.tasks.cartomapqa.feature_maps import map_cells
 
     cells = map_cells(ctx.extract.bounds or (0, 0, 0, 0), 19)
     assert len(cells) > 12

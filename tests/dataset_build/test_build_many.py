@@ -14,9 +14,9 @@ from helpers.postgis_cache import postgis_cache_dir
 
 from cartoqa.build_many import build_many, load_spec
 from cartoqa.cli import main
+from cartoqa.declarations.suites import suite_tasks
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import web_assets_dir
-from cartoqa.tasks import suite_tasks
 from groundtruth.assets import asset_path
 
 SPEC = """

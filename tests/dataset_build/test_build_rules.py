@@ -8,28 +8,32 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from cartoqa.tasks import rle
-from cartoqa.tasks.rules import (
+from cartoqa.tasks.cartomapqa import rle
+from cartoqa.tasks.cartomapqa.mml_rules import other_road_near
+from cartoqa.tasks.cartomapqa.rle_rules import (
     COMPLEX_MIN_PATH_PX,
-    MIN_LEG_PX,
-    OVERLAP_PX,
     SIMPLE_MAX_PATH_PX,
+    rle_difficulty,
+)
+from cartoqa.tasks.cartomapqa.srn_rules import (
+    MIN_LEG_PX,
+    on_dual_carriageway,
+    reader_route_differs,
+    short_legs,
+    steps_under_markers,
+)
+from cartoqa.tasks.common.rules import (
+    OVERLAP_PX,
     boxes_overlap,
     makes_u_turn,
     marker_box,
     marker_on_screen,
     markers_overlap,
     names_not_drawn,
-    on_dual_carriageway,
-    other_road_near,
     path_doubles_back,
     path_inside,
     path_turns,
     path_winding_deg,
-    reader_route_differs,
-    rle_difficulty,
-    short_legs,
-    steps_under_markers,
 )
 from groundtruth._osm_reader import RawWay, RoadData
 from groundtruth.assets import asset_path
@@ -441,7 +445,8 @@ def test_a_step_within_6_px_of_a_pin_on_any_side_is_under_it() -> None:
 
 
 def test_near_duplicate_ends_are_compared_end_to_end() -> None:
-    from cartoqa.tasks.rules import ends_match, rle_near_duplicate
+    from cartoqa.tasks.cartomapqa.rle_rules import rle_near_duplicate
+    from cartoqa.tasks.common.rules import ends_match
 
     path = [(60.1700, 24.9400), (60.1710, 24.9400)]
     assert not ends_match([], path) and not ends_match(path, [])

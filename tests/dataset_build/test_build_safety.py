@@ -21,10 +21,10 @@ from cartoqa.build import build_dataset
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.dataset.writer import DatasetWriter
+from cartoqa.declarations.spec import TaskSpec
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import Scenario
-from cartoqa.tasks.mml import SPEC as MML_SPEC
-from cartoqa.tasks.spec import TaskSpec
+from cartoqa.tasks.cartomapqa.mml import SPEC as MML_SPEC
+from cartoqa.tasks.common.base import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from cartoqa.declarations.suites import DEFAULT_TASKS, extract_tasks, parse_tasks
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks
-from cartoqa.tasks.base import item_id, slot_rng
-from cartoqa.tasks.mml import slot_plan as mml_plan
-from cartoqa.tasks.rle import slot_plan as rle_plan
-from cartoqa.tasks.sampling import permuted, pick
-from cartoqa.tasks.stmf import choose_type, plural
+from cartoqa.tasks.cartomapqa.mml import slot_plan as mml_plan
+from cartoqa.tasks.cartomapqa.rle import slot_plan as rle_plan
+from cartoqa.tasks.cartomapqa.stmf import choose_type, plural
+from cartoqa.tasks.common.base import item_id, slot_rng
+from cartoqa.tasks.common.sampling import permuted, pick
 
 
 def test_slot_rng_is_stable_across_processes() -> None:
@@ -75,7 +75,7 @@ def test_parse_tasks() -> None:
 def test_srn_pair_pool_holds_only_pairs_in_the_distance_window() -> None:
     import networkx as nx
 
-    from cartoqa.tasks.srn import pair_pool, route_window_m
+    from cartoqa.tasks.cartomapqa.srn import pair_pool, route_window_m
     from groundtruth.assets import asset_path
     from groundtruth.graph import load_road_graph
 
@@ -101,7 +101,7 @@ def test_srn_pair_pool_holds_only_pairs_in_the_distance_window() -> None:
 def test_srn_slots_take_disjoint_pairs_of_their_zoom() -> None:
     import networkx as nx
 
-    from cartoqa.tasks.srn import MAX_ATTEMPTS, State, slot_pairs
+    from cartoqa.tasks.cartomapqa.srn import MAX_ATTEMPTS, State, slot_pairs
 
     pools = {17: [(0, i) for i in range(500)], 18: [(1, i) for i in range(7)]}
     state = State(nx.MultiDiGraph(), [], None, 10, nx.MultiDiGraph(), (17, 18), pools)  # type: ignore[arg-type]

@@ -19,9 +19,9 @@ from helpers.postgis_cache import postgis_cache_dir
 from helpers.synthetic_dataset import spec_items, write_items_dataset
 
 from cartoqa.cli import main
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.declarations.suites import TASK_MODULES, parse_tasks
 from cartoqa.settings import web_assets_dir
-from cartoqa.tasks import TASK_MODULES, parse_tasks
 
 NAME = "busstops"
 

@@ -20,7 +20,7 @@ from helpers.postgis_cache import postgis_cache_dir
 
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.settings import web_assets_dir
 from cartoqa.tasks.frieda import build as frieda_build
 from groundtruth.assets import asset_path

@@ -107,8 +107,8 @@ def _square(name: str, lon0: float, lat0: float, side_deg: float = 0.0009) -> Na
 def test_border_distractors_across_a_street_are_refused(gap_deg: float, near: bool,
                                                         tmp_path: Path) -> None:
     # 0.0005 deg of longitude at 60 N is 27.9 m (a street away); 0.0008 is 44.6 m
-    from cartoqa.tasks.base import BuildContext
-    from cartoqa.tasks.frieda_questions import MapPlan, QuestionPlan
+    from cartoqa.tasks.common.base import BuildContext
+    from cartoqa.tasks.frieda.questions import MapPlan, QuestionPlan
     from groundtruth.extracts import Extract
 
     subject = _square("S", 24.94, 60.17)
@@ -147,7 +147,7 @@ def test_image_data_cover_of_a_turned_image() -> None:
 
 def test_a_map_at_the_data_edge_is_moved_in_or_rejected() -> None:
     from cartoqa.tasks.frieda.maps import choose_view, image_data_cover
-    from cartoqa.tasks.frieda_questions import MapPlan
+    from cartoqa.tasks.frieda.questions import MapPlan
     from groundtruth.projection import View
 
     a, b = _point("A", 24.9400, 60.1700), _point("B", 24.9410, 60.1702)  # 58 m apart

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cartoqa.tasks.frieda_questions import (
+from cartoqa.tasks.frieda.questions import (
     DISTRACTOR_RELATIONS,
     equal_plans,
     point_plans,

@@ -17,17 +17,13 @@ from test_build_dataset import mml_item, png
 
 from cartoqa import build as build_module
 from cartoqa.build import build_dataset, shortfall_reason, slots_exhausted
-from cartoqa.tasks import rle, srn
-from cartoqa.tasks.base import Scenario
-from cartoqa.tasks.mml import SPEC as MML_SPEC
-from cartoqa.tasks.rules import (
-    NEAR_DUPLICATE_LENGTH_REL,
-    NEAR_DUPLICATE_M,
-    ends_match,
-    rle_near_duplicate,
-    srn_near_duplicate,
-)
-from cartoqa.tasks.spec import NEAR_DUPLICATE_REASON, TaskSpec
+from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, TaskSpec
+from cartoqa.tasks.cartomapqa import rle, srn
+from cartoqa.tasks.cartomapqa.mml import SPEC as MML_SPEC
+from cartoqa.tasks.cartomapqa.rle_rules import NEAR_DUPLICATE_LENGTH_REL, rle_near_duplicate
+from cartoqa.tasks.cartomapqa.srn_rules import srn_near_duplicate
+from cartoqa.tasks.common.base import Scenario
+from cartoqa.tasks.common.rules import NEAR_DUPLICATE_M, ends_match
 
 # one degree of latitude is 111.2 km (WGS84 at 60 N: 111 412 m); 0.0001 deg = 11.14 m
 DEG_M = 111_412.0

@@ -9,7 +9,7 @@ import pytest
 
 from cartoqa import parallel
 from cartoqa.parallel import prepared_bundle
-from cartoqa.tasks.base import BuildContext
+from cartoqa.tasks.common.base import BuildContext
 from groundtruth.assets import asset_path
 from groundtruth.extracts import resolve_extract
 

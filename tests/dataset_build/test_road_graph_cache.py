@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cartoqa.road_graph_cache import cached_road_graph, graph_path
-from cartoqa.tasks.base import BuildContext
+from cartoqa.tasks.common.base import BuildContext
 from groundtruth.assets import asset_path
 from groundtruth.extracts import resolve_extract
 from groundtruth.graph import load_road_graph

@@ -11,7 +11,7 @@ from scipy.stats import chisquare
 
 from cartoqa.build import build_dataset
 from cartoqa.cli import main
-from cartoqa.tasks.mfs import LETTERS
+from cartoqa.tasks.cartomapqa.mfs import LETTERS
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ from scipy.stats import chisquare
 
 from cartoqa.dataset.schema import item_errors
 from cartoqa.embeddings import PixelHistogramEmbedder
-from cartoqa.tasks.mfs import LETTERS, build_mfs_items
+from cartoqa.tasks.cartomapqa.mfs import LETTERS, build_mfs_items
 from renderers.mfs.spec import FeatureImage
 
 

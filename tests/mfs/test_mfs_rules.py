@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from cartoqa.tasks.mfs import (
+from cartoqa.tasks.cartomapqa.mfs import (
     LETTERS,
     LOOKALIKE_GREY_MAX_DL,
     LOOKALIKE_MAX_DELTA_E,

@@ -16,10 +16,10 @@ from PIL import Image
 
 from cartoqa.cli import main
 from cartoqa.dataset.reader import read_items
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.exports.answers import plain_answer
 from cartoqa.exports.hf import item_from_row, shard_plan, strip_front_matter
 from cartoqa.exports.lmms_eval import CONFIG_KEYS
-from cartoqa.scoring import answer_as_text
 
 #: Metrics where a lower value is better (what the exported configs must say).
 LOWER_IS_BETTER = frozenset({"rmse", "mae", "rmse_m", "mae_m", "mape"})

@@ -17,9 +17,9 @@ from helpers.synthetic_dataset import write_synthetic_dataset
 
 from cartoqa.build_many import CitySpec, ManySpec, combined_manifest
 from cartoqa.cli import main
+from cartoqa.dataset.many import city_item
 from cartoqa.dataset.reader import read_items
 from cartoqa.exports.hf import item_from_row
-from cartoqa.exports.many import city_item
 
 TASKS = ["mfs", "stmf", "mtmf", "rle", "mml", "srn"]
 CITIES = ["kotka", "tartu"]
@@ -128,7 +128,7 @@ def test_score_of_two_cities_names_items_as_the_export_does(cities: Path,
                                                             tmp_path: Path) -> None:
     """``cartoqa score CITIES`` scores the items of every city under the ids of the
     combined export (``<city>/<id>``): one wrong answer in one city shows there only."""
-    from cartoqa.parsing import answer_as_text
+    from cartoqa.declarations.answer_text import answer_as_text
 
     expected = _expected(cities)
     responses = {key: answer_as_text(item) for key, item in expected.items()}

@@ -13,8 +13,8 @@ import pytest
 
 from cartoqa.cli import main
 from cartoqa.dataset.reader import read_items
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.errors import CartoqaError
-from cartoqa.parsing import answer_as_text
 from cartoqa.scoring import score_dataset
 from cartoqa.scoring.io import read_predictions
 

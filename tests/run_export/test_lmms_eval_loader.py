@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from cartoqa.cli import main
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.exports.hf import item_from_row
-from cartoqa.scoring import answer_as_text
 
 #: Metrics where a lower value is better (what the exported configs must say).
 LOWER_IS_BETTER = frozenset({"rmse", "mae", "rmse_m", "mae_m", "mape"})

@@ -21,10 +21,10 @@ from helpers.synthetic_dataset import spec_items, write_items_dataset
 from cartoqa.cli import main
 from cartoqa.dataset.reader import item_images, read_items
 from cartoqa.dataset.validate import validate_dataset
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.exports.hf import item_from_row, row_from_item
 from cartoqa.exports.lmms_eval_support import doc_to_visual
 from cartoqa.exports.vlmevalkit import columns_for, tsv_row
-from cartoqa.parsing import answer_as_text
 from cartoqa.runner.request import build_payload
 
 MULTI_ID = "frieda_equal-0007-contextual"

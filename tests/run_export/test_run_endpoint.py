@@ -16,7 +16,7 @@ from chat_server import ChatServer
 
 from cartoqa.cli import main
 from cartoqa.dataset.reader import read_items
-from cartoqa.scoring import answer_as_text as answer_text
+from cartoqa.declarations.answer_text import answer_as_text as answer_text
 
 API_KEY = "sk-test-0123456789"
 

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 import yaml
 
+from cartoqa.declarations.dispatch import parse_response
 from cartoqa.metrics import normalise_name
-from cartoqa.parsing import Parsed, parse_response
+from cartoqa.parsing import Parsed
 
 CORPUS = Path(__file__).parent / "corpus"
 TASKS = ("mfs", "stmf", "mtmf", "rle", "mml", "srn")

@@ -9,9 +9,10 @@ import pytest
 
 from cartoqa.metrics import METRICS, names_match, register_metric
 from cartoqa.metrics.frieda import distance_correct, parse_frieda
-from cartoqa.metrics.mapwise import kendall_tau_b, parse_range, range_score, rank_score
+from cartoqa.metrics.mapwise import kendall_tau_b, range_score, rank_score
 from cartoqa.metrics.sets import PRF, prf_from_counts
 from cartoqa.parsing import Invalid
+from cartoqa.parsing.mapwise import parse_range
 
 
 def test_a_distance_within_the_tolerance_is_correct_even_under_a_metre() -> None:

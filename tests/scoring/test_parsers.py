@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing import (
     Invalid,
     Parsed,
@@ -12,7 +13,6 @@ from cartoqa.parsing import (
     parse_length,
     parse_multi,
     parse_names,
-    parse_response,
     parse_roads,
     parse_route,
     parse_yes_no,

@@ -10,8 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from cartoqa.declarations.dispatch import parse_response
 from cartoqa.metrics import exact_route, list_prf, names_match
-from cartoqa.parsing import ACTIONS, Parsed, parse_response
+from cartoqa.parsing import ACTIONS, Parsed
 from cartoqa.scoring import score_predictions
 
 # scripts/mutation.py runs these once per mutant: it asks for fewer, fixed examples.

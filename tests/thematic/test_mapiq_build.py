@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cartoqa.dataset.validate import validate_dataset
-from cartoqa.parsing.answer_text import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring.core import score_predictions
 from cartoqa.tasks.mapiq.build import build_mapiq_dataset, plan_maps
 from groundtruth.thematic.us_states import CONTIGUOUS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cartoqa.parsing.dispatch import parse_response
+from cartoqa.declarations.dispatch import parse_response
 from cartoqa.scoring.core import score_records
 from cartoqa.scoring.sections import set_f1
 

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from cartoqa.declarations.dispatch import parse_response
 from cartoqa.metrics.mapwise import (
     kendall_tau_b,
     parse_range,
@@ -15,7 +16,6 @@ from cartoqa.metrics.mapwise import (
     rank_score,
     single_word_score,
 )
-from cartoqa.parsing.dispatch import parse_response
 from cartoqa.scoring.core import score_predictions
 
 INDIA = {"country": "india"}

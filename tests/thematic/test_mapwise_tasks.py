@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from cartoqa.dataset.validate import validate_dataset
-from cartoqa.parsing.answer_text import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring.core import score_predictions
 from cartoqa.tasks.mapwise import task_modules
 from cartoqa.tasks.mapwise.build import build_mapwise_dataset, colour_bar

@@ -3,7 +3,7 @@
 Every FRIEDA task (one per relation, :data:`RELATIONS`) shares this sampler. ``prepare``
 reads the extract's named features once per build (:mod:`groundtruth.named_features`,
 :mod:`groundtruth.relation_pairs`), makes the relation's question plans
-(:mod:`cartoqa.tasks.frieda_questions`) and shuffles them with the seed; slot *k* tries
+(:mod:`cartoqa.tasks.frieda.questions`) and shuffles them with the seed; slot *k* tries
 the plans ``k + attempt * stride`` (never shared by two slots), renders each map and
 keeps the first plan whose maps all show what the question needs
 (:func:`cartoqa.tasks.frieda.maps.render_map`).
@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.prompts import prompt, system_prompt
+from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.maps import (
     POOL_ZOOM,
     REJECT_REASONS,
@@ -35,14 +37,12 @@ from cartoqa.tasks.frieda.maps import (
     render_pool_map,
 )
 from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
-from cartoqa.tasks.frieda_questions import (
+from cartoqa.tasks.frieda.questions import (
     QuestionPlan,
     equal_plans,
     point_plans,
     topological_plans,
 )
-from cartoqa.tasks.prompts import prompt, system_prompt
-from cartoqa.tasks.views import extract_bounds
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 
@@ -109,6 +109,7 @@ class Shared:
 def _shared(ctx: BuildContext) -> Shared:
     key = "frieda"
     if key not in ctx.shared:
+        # imported here: loads osmium, shapely, pyproj (~1.5 s), which scoring never needs
         from groundtruth.named_features import load_named_features
         from groundtruth.relation_pairs import topological_pairs
 
@@ -128,6 +129,7 @@ def _shared(ctx: BuildContext) -> Shared:
 def _renderer(ctx: BuildContext) -> Any:
     key = "frieda_renderer"
     if key not in ctx.shared:
+        # imported here: loads folium, pandas, pyarrow (~4.5 s), which scoring never needs
         from renderers.frieda_map import FriedaMapRenderer
 
         renderer = FriedaMapRenderer(ctx.tiles(), assets_dir=ctx.assets_dir)

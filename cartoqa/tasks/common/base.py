@@ -15,6 +15,8 @@ if TYPE_CHECKING:  # imported lazily at run time: starting them is expensive
     import networkx as nx
 
     from groundtruth.projection import View
+
+    # imported here, not at start-up: loads folium, pandas, shapely (~5 s)
     from renderers.map_render import MapRenderer, RenderResult
     from renderers.markers import Marker
     from renderers.tiles import TileRenderer
@@ -115,7 +117,7 @@ class BuildContext:
         #: Set by the builder: whether an image name is already in the output folder.
         self.image_exists: Any = lambda name: False
         #: Zooms a task left out because the extract cannot fill a view there:
-        #: task -> zoom -> why (see :func:`cartoqa.tasks.views.unfillable_zooms`).
+        #: task -> zoom -> why (see :func:`cartoqa.tasks.common.views.unfillable_zooms`).
         self.unfilled_zooms: dict[str, dict[int, str]] = {}
         #: Candidate scenarios rejected, by ``(task, reason)`` (see :meth:`reject`).
         self.rejections: Counter[tuple[str, str]] = Counter()
@@ -152,6 +154,7 @@ class BuildContext:
         """The drivable road graph (loaded once, from the cache when it was built before:
         :mod:`cartoqa.road_graph_cache`)."""
         if self._graph is None:
+            # imported here, not at start-up: loads osmnx, networkx, shapely (~2 s)
             from cartoqa.road_graph_cache import cached_road_graph
 
             self._graph = cached_road_graph(self.extract, self.cache_dir)
@@ -161,6 +164,7 @@ class BuildContext:
         """The road graph as a reader who ignores turn restrictions, access signs and
         barriers sees it (one-way streets kept; loaded once)."""
         if self._naive_graph is None:
+            # imported here, not at start-up: loads osmnx, networkx, shapely (~2 s)
             from cartoqa.road_graph_cache import cached_road_graph
 
             self._naive_graph = cached_road_graph(self.extract, self.cache_dir, legal=False)
@@ -169,6 +173,7 @@ class BuildContext:
     def features(self) -> Any:
         """All catalogue features of the extract (loaded once)."""
         if self._features is None:
+            # imported here, not at start-up: loads osmium, shapely (~0.5 s)
             from groundtruth.features import load_features
 
             self._features = load_features(self.extract)
@@ -178,6 +183,7 @@ class BuildContext:
     def renderer(self) -> MapRenderer:
         """The map renderer (tile pipeline and browser start on first use)."""
         if self._renderer is None:
+            # imported here, not at start-up: loads folium, pandas, shapely (~5 s)
             from renderers.map_render import MapRenderer
             from renderers.tiles import TileRenderer
 

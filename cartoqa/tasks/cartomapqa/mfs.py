@@ -32,17 +32,18 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embedder, make_embedder
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, parse_choice
 from cartoqa.scoring.sections import aggregate_correct, measure_choice
-from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng
-from cartoqa.tasks.prompts import prompt, system_prompt
-from cartoqa.tasks.spec import RequestSpec, TaskSpec
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
+from cartoqa.tasks.common.prompts import prompt, system_prompt
 from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
 from renderers.mfs.swatches import SWATCH_ZOOMS
 from renderers.mfs.symbols import IMAGE_SIZE as _SIDE
+from renderers.style import package_version
 
 NAME = "mfs"
 ITEMS_PER_SCENARIO = 1
@@ -511,8 +512,6 @@ def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: i
     CartoqaError
         When a category has fewer than five entries with distinct labels.
     """
-    from renderers.style import package_version
-
     cat = list(catalogue)
     embeddings = np.asarray(embedder.embed([f.png for f in cat]), dtype=np.float64)
     cats = [f.spec.category for f in cat]
@@ -679,6 +678,7 @@ def embedder_from_options(options: dict[str, Any]) -> Embedder:
 
 def prepare(ctx: BuildContext) -> MfsState:
     """Render the catalogue and embed it (both cached under the cache root)."""
+    # imported here: loads mapnik (~1 s), needed only when the catalogue is built
     from renderers.mfs.catalogue import build_catalogue
 
     options = dict(getattr(ctx, "options", None) or {})

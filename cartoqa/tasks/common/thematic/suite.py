@@ -1,8 +1,10 @@
-"""A thematic suite's tasks, read from :data:`cartoqa.tasks.SUITES` (one registry for both).
+"""A thematic suite's tasks, read from :data:`cartoqa.declarations.suites.SUITES`.
+
+One registry serves both thematic suites (MapIQ, MapWise).
 
 Examples
 --------
->>> from cartoqa.tasks.thematic.suite import ThematicSuite
+>>> from cartoqa.tasks.common.thematic.suite import ThematicSuite
 >>> suite = ThematicSuite("mapwise")
 >>> suite.module_names[0], sorted(suite.tasks())[:2]
 ('cartoqa.tasks.mapwise.binary', ['mapwise_binary', 'mapwise_count'])
@@ -15,13 +17,15 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from cartoqa.declarations.suites import SUITES
+
 if TYPE_CHECKING:
-    from cartoqa.tasks.spec import TaskSpec
+    from cartoqa.declarations.spec import TaskSpec
 
 
 @dataclass(frozen=True)
 class ThematicSuite:
-    """The tasks of one suite registered under :data:`cartoqa.tasks.SUITES`.
+    """The tasks of one suite registered under :data:`cartoqa.declarations.suites.SUITES`.
 
     Attributes
     ----------
@@ -34,8 +38,6 @@ class ThematicSuite:
     @property
     def module_names(self) -> tuple[str, ...]:
         """The task modules, in the suite's order."""
-        from cartoqa.tasks import SUITES
-
         return tuple(SUITES[self.name].values())
 
     def modules(self) -> list[ModuleType]:

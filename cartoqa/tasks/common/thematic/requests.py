@@ -2,8 +2,8 @@
 
 MapIQ (:mod:`cartoqa.tasks.mapiq.requests`) and MapWise
 (:mod:`cartoqa.tasks.mapwise.requests`) declare their question types as
-:class:`~cartoqa.tasks.spec.RequestSpec` and their tasks as
-:class:`~cartoqa.tasks.spec.TaskSpec`. What is the same in both is here: the answer
+:class:`~cartoqa.declarations.spec.RequestSpec` and their tasks as
+:class:`~cartoqa.declarations.spec.TaskSpec`. What is the same in both is here: the answer
 schema shape, the reference-answer writer, the binary (yes/no) question type, a mean
 aggregation, and :func:`thematic_spec`, the ``TaskSpec`` of a task built by a suite's own
 builder rather than from an OSM extract.
@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cartoqa.declarations.records import ConnectivityChecker, Record
+from cartoqa.declarations.spec import Aggregate, RequestSpec, TaskSpec, text_parser
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing.mapiq import parse_binary
-from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import _mean_measure, aggregate_correct
-from cartoqa.tasks.spec import Aggregate, RequestSpec, TaskSpec, text_parser
 from renderers.thematic.draw import IMAGE_SIZE
 
 
@@ -107,7 +107,7 @@ def thematic_spec(*, suite: str, label: str, name: str, title: str, blurb: str,
     requests : tuple of RequestSpec
         The question types it asks.
     strata, sample_strata, provenance_required, sample_provenance, sample_options
-        As :class:`~cartoqa.tasks.spec.TaskSpec`.
+        As :class:`~cartoqa.declarations.spec.TaskSpec`.
 
     Returns
     -------

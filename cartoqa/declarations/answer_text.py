@@ -1,33 +1,11 @@
-"""Render an item's ground-truth answer as a model-style response."""
+"""Write an item's own answer as a model would (:func:`answer_as_text`), as its task declares."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-
-def format_number(value: float) -> str:
-    """Write a number as a model would: no ``.0`` on whole numbers.
-
-    Examples
-    --------
-    >>> format_number(12.0), format_number(12.5)
-    ('12', '12.5')
-    """
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)
-
-
-def bulleted(names: list[str]) -> str:
-    """Write names as a bulleted list, one per line.
-
-    Examples
-    --------
-    >>> print(bulleted(["A St", "B Rd"]))
-    - A St
-    - B Rd
-    """
-    return "\n".join(f"- {n}" for n in names)
+from cartoqa.declarations.registry import request_spec
 
 
 def answer_as_text(item: Mapping[str, Any]) -> str:
@@ -35,7 +13,7 @@ def answer_as_text(item: Mapping[str, Any]) -> str:
 
     Scoring this text gives a perfect score, which makes it the reference response for
     tests (and for a stand-in model server). Each task declares how its requests'
-    answers are written (``RequestSpec.answer_text``, see :mod:`cartoqa.tasks.spec`).
+    answers are written (``RequestSpec.answer_text``, see :mod:`cartoqa.declarations.spec`).
 
     Parameters
     ----------
@@ -59,8 +37,6 @@ def answer_as_text(item: Mapping[str, Any]) -> str:
     ...                 "answer": {"value": 12.5, "unit": "ft"}})
     'Answer: 12.5 ft'
     """
-    from cartoqa.tasks.registry import request_spec
-
     task, request = item.get("task"), item.get("request")
     found = request_spec(str(task), str(request))
     if found is None:

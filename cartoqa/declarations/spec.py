@@ -10,7 +10,7 @@ request the measures, the aggregation and the metrics, named from the one metric
 registry :data:`cartoqa.metrics.METRICS`) and how it is described (the card blurb).
 
 The registries that used to be kept by hand are derived from the declarations (see
-:mod:`cartoqa.tasks.registry`): the item schema, the parser table, the scoring
+:mod:`cartoqa.declarations.registry`): the item schema, the parser table, the scoring
 sections, the dataset card's task lines, ``cartoqa validate``'s map tasks and the
 lmms-eval metric list.
 
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from cartoqa.declarations.records import ConnectivityChecker, Record
     from cartoqa.parsing.result import ParseResult
-    from cartoqa.scoring.records import ConnectivityChecker, Record
 
 #: The suite of the CartoMapQA tasks (the others: MapIQ, MapWise, FRIEDA).
 CARTOMAPQA = "cartomapqa"
@@ -136,7 +136,7 @@ class TaskSpec:
     suite : str
         The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``, ``"mapwise"``,
         ``"frieda"``); the key of
-        :data:`cartoqa.tasks.SUITES` it is registered under.
+        :data:`cartoqa.declarations.suites.SUITES` it is registered under.
     title : str
         The source benchmark's own name of the task (MapIQ's ``"Retrieve Value"``, used
         in its prompts); empty when it has none.

@@ -1,7 +1,7 @@
 """Pick the parser for an item: :func:`parse_response`.
 
 Each task declares the parser of each of its requests (``RequestSpec.parse`` in its
-``SPEC``, see :mod:`cartoqa.tasks.spec`); this module looks it up when it runs, so that
+``SPEC``, see :mod:`cartoqa.declarations.spec`); this module looks it up when it runs, so that
 the parsers do not depend on the task modules when they are imported.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cartoqa.declarations.registry import request_spec, task_specs
 from cartoqa.parsing.result import Invalid, ParseResult
 
 Item = Mapping[str, Any]
@@ -25,11 +26,9 @@ def parsers() -> dict[tuple[str, str], Callable[[Item, str], ParseResult]]:
 
     Examples
     --------
-    >>> list(parsers())[:2]
-    [('mfs', 'choice'), ('stmf', 'presence')]
+    >>> ("stmf", "count") in parsers() and ("mml", "roads") in parsers()
+    True
     """
-    from cartoqa.tasks.registry import task_specs
-
     return {(t.name, r.name): r.parse for t in task_specs() for r in t.requests}
 
 
@@ -55,8 +54,6 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
     >>> parse_response({"task": "stmf", "request": "count"}, "Answer: 4").value
     {'count': 4}
     """
-    from cartoqa.tasks.registry import request_spec
-
     if text is None:
         return Invalid("no prediction for this item")
     if not isinstance(text, str):

@@ -7,16 +7,16 @@ only when a careful reader derives the same answer from the picture:
 
 * the legal route is also the shortest route when turn restrictions, access signs and
   barriers are ignored (OSM-Carto draws one-way arrows, not turn restrictions), see
-  :func:`cartoqa.tasks.rules.reader_route_differs`;
+  :func:`cartoqa.tasks.cartomapqa.srn_rules.reader_route_differs`;
 * no route at most :data:`ALTERNATIVE_SLACK` longer (ignoring those rules too) has
   other steps, and every action is clear of the thresholds between actions
   (:func:`groundtruth.turns.actions_are_clear`);
-* every leg is at least :data:`~cartoqa.tasks.rules.MIN_LEG_PX` long on screen and
+* every leg is at least :data:`~cartoqa.tasks.cartomapqa.srn_rules.MIN_LEG_PX` long on screen and
   none turns back on itself (its heading winds by at least
-  :data:`~cartoqa.tasks.rules.PATH_UTURN_MIN_DEG`,
-  :func:`cartoqa.tasks.rules.path_winding_deg`: a loop the steps do not say), no
+  :data:`~cartoqa.tasks.common.rules.PATH_UTURN_MIN_DEG`,
+  :func:`cartoqa.tasks.common.rules.path_winding_deg`: a loop the steps do not say), no
   action junction lies under a marker pin, and neither marker stands on a dual
-  carriageway (:func:`cartoqa.tasks.rules.on_dual_carriageway`);
+  carriageway (:func:`cartoqa.tasks.cartomapqa.srn_rules.on_dual_carriageway`);
 * every road of the route is named and its name written in the view;
 * it is no near-duplicate of an SRN item already accepted (:func:`near_duplicate`).
 
@@ -33,31 +33,33 @@ from typing import Any
 
 import networkx as nx
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import parse_route
 from cartoqa.scoring.sections import aggregate_route, measure_route
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
-from cartoqa.tasks.drawing import MarkerSpec, draw_scene
-from cartoqa.tasks.items import base_item, provenance
-from cartoqa.tasks.prompts import prompt
-from cartoqa.tasks.roads import RoadIndex, names_drawn
-from cartoqa.tasks.rules import (
-    PATH_UTURN_MIN_DEG,
-    marker_on_screen,
-    markers_overlap,
-    names_not_drawn,
+from cartoqa.tasks.cartomapqa.srn_rules import (
     on_dual_carriageway,
-    path_inside,
-    path_winding_deg,
     reader_route_differs,
     short_legs,
     srn_near_duplicate,
     steps_under_markers,
 )
-from cartoqa.tasks.sampling import permuted
-from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
-from cartoqa.tasks.views import (
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.common.items import base_item, provenance
+from cartoqa.tasks.common.prompts import prompt
+from cartoqa.tasks.common.roads import RoadIndex, names_drawn
+from cartoqa.tasks.common.rules import (
+    PATH_UTURN_MIN_DEG,
+    marker_on_screen,
+    markers_overlap,
+    names_not_drawn,
+    path_inside,
+    path_winding_deg,
+)
+from cartoqa.tasks.common.sampling import permuted
+from cartoqa.tasks.common.views import (
     extract_bounds,
     fit_to_data,
     inside_extract,
@@ -312,9 +314,12 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
 
 
 def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
-    """Whether two SRN items ask the same question (:func:`~cartoqa.tasks.rules.srn_near_duplicate`:
-    the same steps, origins and destinations each within
-    :data:`~cartoqa.tasks.rules.NEAR_DUPLICATE_M`); the build turns the later one down."""
+    """Whether two SRN items ask the same question.
+
+    See :func:`~cartoqa.tasks.cartomapqa.srn_rules.srn_near_duplicate`: the same steps,
+    origins and destinations each within
+    :data:`~cartoqa.tasks.common.rules.NEAR_DUPLICATE_M`; the build turns the later one
+    down."""
     def ends(it: Mapping[str, Any]) -> list[tuple[float, float]]:
         return [(float(m["lat"]), float(m["lon"])) for m in it["provenance"]["markers"]]
 

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cartoqa.tasks.base import BuildContext
+from cartoqa.tasks.common.base import BuildContext
 from cartoqa.visibility import IntArray, decode_png, exclusion_mask, render_reference
 from cartoqa.visibility.screen import RESERVED_BOXES, Box, reserved_zones
 from groundtruth.projection import View
+from renderers.markers import Marker
 
 LatLon = tuple[float, float]
 
@@ -88,8 +89,6 @@ def draw_scene(ctx: BuildContext, view: View, *, markers: Sequence[MarkerSpec] =
     Drawn
         PNG, arrays and the renderer's record of what was drawn.
     """
-    from renderers.markers import Marker
-
     renderer = ctx.renderer()
     result = renderer.render(view, markers=[Marker(m.lat, m.lon, m.color) for m in markers],
                              path=list(path) if path else None)

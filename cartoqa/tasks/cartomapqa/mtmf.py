@@ -1,6 +1,6 @@
 """MTMF: count and names of all 22 feature types on one zoom-19 map, answered as JSON.
 
-Uses the same maps as STMF (:mod:`cartoqa.tasks.feature_maps`): map ``j`` is the same
+Uses the same maps as STMF (:mod:`cartoqa.tasks.cartomapqa.feature_maps`): map ``j`` is the same
 image in both tasks.
 """
 
@@ -10,14 +10,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.parsing import ParseResult, parse_multi
 from cartoqa.scoring.sections import aggregate_multi, measure_multi
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import counted_features, feature_map
-from cartoqa.tasks.items import base_item, provenance
-from cartoqa.tasks.prompts import prompt
-from cartoqa.tasks.spec import RequestSpec, TaskSpec
+from cartoqa.tasks.cartomapqa.feature_maps import counted_features, feature_map
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id
+from cartoqa.tasks.common.items import base_item, provenance
+from cartoqa.tasks.common.prompts import prompt
 from groundtruth.catalogue import feature_type_names
 
 NAME = "mtmf"

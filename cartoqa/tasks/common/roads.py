@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from cartoqa.tasks.base import BuildContext
-from cartoqa.tasks.drawing import Drawn, LatLon, MarkerSpec, scene_exclusion
+from cartoqa.tasks.common.base import BuildContext
+from cartoqa.tasks.common.drawing import Drawn, LatLon, MarkerSpec, scene_exclusion
 from cartoqa.visibility.pixels import ink_mask
 from cartoqa.visibility.reference import render_marks
 from cartoqa.visibility.written import (

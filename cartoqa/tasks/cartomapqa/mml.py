@@ -4,7 +4,7 @@ A blue or red marker (alternating every three slots) stands on a junction where
 exactly two named roads meet, at zoom 17-19 (rotating with the slot). Each road pair
 is asked at most once (:func:`junctions_by_pair`). A scenario is kept only when both
 names are written, whole and unhidden, along their roads in the view (asked of Mapnik:
-:func:`cartoqa.tasks.roads.names_drawn`).
+:func:`cartoqa.tasks.common.roads.names_drawn`).
 """
 
 from __future__ import annotations
@@ -14,19 +14,20 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import bulleted, parse_roads
 from cartoqa.scoring.sections import aggregate_correct, measure_roads
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
-from cartoqa.tasks.drawing import MarkerSpec, draw_scene
-from cartoqa.tasks.items import base_item, provenance
-from cartoqa.tasks.prompts import prompt
-from cartoqa.tasks.roads import RoadIndex, names_drawn
-from cartoqa.tasks.rules import marker_on_screen, names_not_drawn, other_road_near
-from cartoqa.tasks.sampling import permuted, pick
-from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
-from cartoqa.tasks.views import (
+from cartoqa.tasks.cartomapqa.mml_rules import other_road_near
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.common.items import base_item, provenance
+from cartoqa.tasks.common.prompts import prompt
+from cartoqa.tasks.common.roads import RoadIndex, names_drawn
+from cartoqa.tasks.common.rules import marker_on_screen, names_not_drawn
+from cartoqa.tasks.common.sampling import permuted, pick
+from cartoqa.tasks.common.views import (
     extract_bounds,
     fit_to_data,
     inside_extract,
@@ -85,7 +86,7 @@ def junctions_by_pair(graph: nx.MultiDiGraph, junctions: list[int]) -> list[list
     """The junctions grouped by the pair of road names meeting there, pairs sorted by name.
 
     A pair is asked once per dataset: slots take different groups
-    (:func:`cartoqa.tasks.sampling.pick`), so no two items share a road pair.
+    (:func:`cartoqa.tasks.common.sampling.pick`), so no two items share a road pair.
     """
     groups: dict[tuple[str, ...], list[int]] = {}
     for node in junctions:

@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext, slot_rng
-from cartoqa.tasks.drawing import Drawn, draw_scene, scene_exclusion
-from cartoqa.tasks.roads import lines_in_view_px, name_instances
-from cartoqa.tasks.sampling import permuted
+from cartoqa.tasks.common.base import BuildContext, slot_rng
+from cartoqa.tasks.common.drawing import Drawn, draw_scene, scene_exclusion
+from cartoqa.tasks.common.roads import lines_in_view_px, name_instances
+from cartoqa.tasks.common.sampling import permuted
 from cartoqa.visibility import ViewFeatures, analyse_view
 from cartoqa.visibility.geometry import lines_px, rings_px
 from cartoqa.visibility.screen import EDGE_BAND_PX, RESERVED_BOXES, near_edge, within_band
@@ -220,7 +220,7 @@ def written_line_names(ctx: BuildContext, scene: Drawn, vf: ViewFeatures) -> Non
     """Decide the names of the drawn lines (primary roads, streams, rivers) with Mapnik.
 
     Each drawn, named line's name is legible when Mapnik writes it whole, unhidden and
-    along the line in the view (:func:`cartoqa.tasks.roads.name_instances`), not when
+    along the line in the view (:func:`cartoqa.tasks.common.roads.name_instances`), not when
     dark ink lies along it (traffic-signal icons); a name shown only cut at the edge or
     hidden marks the line's label as cut (its type is then ambiguous for names).
     """
@@ -395,6 +395,7 @@ def area_split_by_streets(ctx: BuildContext, view: View, vf: ViewFeatures) -> bo
     cut by streets drawn across it (:func:`area_parts_on_screen`): a reader may count
     each part as a park (map19-0019 of seed 20261130: Kaisaniemenpuisto on both sides
     of Läntinen Teatterikuja, counted 1)."""
+    # imported here: loads scipy and osmium (~3 s), which scoring (it reads this SPEC) never needs
     from cartoqa.visibility.sightings import reader_groups
 
     streets: list[list[tuple[float, float]]] | None = None

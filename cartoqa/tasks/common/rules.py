@@ -1,4 +1,7 @@
-"""Pure rejection rules shared by the samplers: what a reader could not answer.
+"""Pure rejection rules that several tasks share: what a reader could not answer.
+
+A task's own rules live beside it (:mod:`cartoqa.tasks.cartomapqa.mml_rules`,
+:mod:`~cartoqa.tasks.cartomapqa.rle_rules`, :mod:`~cartoqa.tasks.cartomapqa.srn_rules`).
 
 All positions are view pixels (``x`` right, ``y`` down, origin at the top-left corner).
 The boxes (a pin's box, their overlap, the map controls' zones) are
@@ -8,11 +11,9 @@ keep clear of the controls' zones known in advance (:data:`RESERVED_BOXES`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-import networkx as nx
 import numpy as np
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
@@ -24,7 +25,7 @@ from groundtruth.bearings import (
     leaving_bearing,
 )
 from groundtruth.distance import geodesic_m
-from groundtruth.turns import normalize_label, turn_angle
+from groundtruth.turns import turn_angle
 
 #: Space kept free between a marker and the view's edge, in pixels.
 EDGE_MARGIN_PX = 12.0
@@ -120,186 +121,7 @@ def names_not_drawn(required: Iterable[str], drawn: Iterable[str]) -> list[str]:
     return [name for name in required if name not in seen]
 
 
-# -- SRN: a route a reader can derive and follow on the picture --------------------------
-
-#: SRN: least on-screen length (pixels) of every leg, the stretch of one road between
-#: two actions (or an end): shorter links (crossovers of dual carriageways, slip roads
-#: MML: no other named road may pass within this distance of the marker (pixels), so
-#: that a reader knows which two roads meet at the pin (a pin inside a big junction of
-#: four roads names two of them only in the data). 60 px, not 50: at seed 20261130 two
-#: junctions 54 px apart on Erottajankatu (Ludviginkatu's and the point where it becomes
-#: Uudenmaankatu, mml-0010 and mml-0016) each passed, and a reader cannot tell which of
-#: the two a pin marks; likewise Unioninkatu/Yliopistonkatu 57 px from Hallituskatu.
-MML_OTHER_ROAD_CLEAR_PX = 60.0
-
-
-def _segment_distance(p: Point, a: Point, b: Point) -> float:
-    (px, py), (ax, ay), (bx, by) = p, a, b
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length2))
-    return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
-
-
-def other_road_near(marker: Point, other_lines: Iterable[Sequence[Point]], *,
-                    clear: float = MML_OTHER_ROAD_CLEAR_PX) -> bool:
-    """Whether a line of another named road passes within ``clear`` pixels of the marker.
-
-    Examples
-    --------
-    >>> other_road_near((0.0, 0.0), [[(-100.0, 59.0), (100.0, 59.0)]])
-    True
-    >>> other_road_near((0.0, 0.0), [[(-100.0, 61.0), (100.0, 61.0)], [(70.0, -9.0)]])
-    False
-    """
-    for line in other_lines:
-        pts = list(line)
-        if len(pts) == 1 and math.dist(marker, pts[0]) <= clear:
-            return True
-        if any(_segment_distance(marker, a, b) <= clear for a, b in pairwise(pts)):
-            return True
-    return False
-
-
-#: of a few metres) are not seen as a step of their own.
-MIN_LEG_PX = 60.0
-#: SRN: a junction where an action happens must be more than this far (pixels) outside
-#: both marker pins' boxes, or the pin hides the step.
-STEP_CLEAR_PX = 6.0
-#: SRN: a marker junction on a one-way carriageway with a one-way carriageway of the
-#: same name running the other way within this many metres (a dual carriageway) is
-#: ambiguous: a reader cannot tell which carriageway the pin stands on.
-DUAL_CARRIAGEWAY_M = 45.0
-#: SRN: the legal route and the route a reader derives without turn restrictions,
-#: access signs and barriers (which OSM-Carto does not draw as such) must not differ
-#: by more than this (metres).
-READER_ROUTE_TOL_M = 0.5
-
-
-def reader_route_differs(legal_steps: Sequence[str], legal_m: float,
-                         naive_steps: Sequence[str] | None, naive_m: float | None, *,
-                         tol_m: float = READER_ROUTE_TOL_M) -> bool:
-    """Whether the answer would change for a reader who ignores turn restrictions,
-    access signs and barriers (one-way arrows are drawn, so one-way streets count).
-
-    Parameters
-    ----------
-    legal_steps, legal_m : list of str, float
-        The legal shortest route's steps and length.
-    naive_steps, naive_m : list of str or None, float or None
-        The same for the shortest route on the graph without those rules (None when
-        there is none).
-    tol_m : float
-        Largest length difference still taken as the same route.
-
-    Examples
-    --------
-    >>> steps = ["blue", "turn left", "A", "red"]
-    >>> reader_route_differs(steps, 300.0, steps, 300.2)
-    False
-    >>> reader_route_differs(steps, 420.0, ["blue", "turn right", "B", "red"], 300.0)
-    True
-    >>> reader_route_differs(steps, 420.0, steps, 300.0)  # same names, shorter path
-    True
-    """
-    if naive_steps is None or naive_m is None:
-        return True
-    return list(legal_steps) != list(naive_steps) or abs(legal_m - naive_m) > tol_m
-
-
-def short_legs(leg_lengths_px: Sequence[float], *, minimum: float = MIN_LEG_PX) -> list[int]:
-    """Indices of the legs shorter on screen than ``minimum`` pixels.
-
-    Examples
-    --------
-    >>> short_legs([250.0, 12.0, 80.0, 59.9])
-    [1, 3]
-    """
-    return [i for i, length in enumerate(leg_lengths_px) if length < minimum]
-
-
-def steps_under_markers(step_points: Sequence[Point], marker_points: Sequence[Point], *,
-                        clear: float = STEP_CLEAR_PX) -> list[int]:
-    """Indices of the action junctions that a marker pin covers (or nearly).
-
-    Parameters
-    ----------
-    step_points : sequence of (x, y)
-        View pixels of the junctions where an action happens, the origin excluded
-        (the blue pin marks the start; its first action is the heading convention).
-    marker_points : sequence of (x, y)
-        Pin tips.
-    clear : float
-        Margin around each pin's box, pixels.
-
-    Examples
-    --------
-    >>> steps_under_markers([(100.0, 90.0), (300.0, 300.0)], [(100.0, 100.0)])
-    [0]
-    >>> steps_under_markers([(100.0, 104.0)], [(100.0, 100.0)])  # just below the tip
-    [0]
-    >>> steps_under_markers([(100.0, 120.0)], [(100.0, 100.0)])
-    []
-    """
-    boxes = [marker_box(p) for p in marker_points]
-    out = []
-    for i, (x, y) in enumerate(step_points):
-        if any(b[0] - clear <= x <= b[2] + clear and b[1] - clear <= y <= b[3] + clear
-               for b in boxes):
-            out.append(i)
-    return out
-
-
-def on_dual_carriageway(graph: nx.MultiDiGraph, node: int, *,
-                        within_m: float = DUAL_CARRIAGEWAY_M) -> bool:
-    """Whether a junction lies on one carriageway of a dual carriageway.
-
-    True when a one-way edge at ``node`` belongs to a named road and a one-way edge of
-    the same name, heading the opposite way (more than 135 degrees apart), starts or
-    ends within ``within_m`` metres of ``node`` without touching it.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from shapely.geometry import LineString
-    >>> g = nx.MultiDiGraph()
-    >>> def road(u, v, lat_u, lat_v, lon, b):
-    ...     g.add_node(u, y=lat_u, x=lon); g.add_node(v, y=lat_v, x=lon)
-    ...     g.add_edge(u, v, name="A", oneway=True, start_bearing=b, end_bearing=b,
-    ...                geometry=LineString([(lon, lat_u), (lon, lat_v)]))
-    >>> road(1, 2, 60.0, 60.001, 24.0, 0.0)          # northbound carriageway
-    >>> road(3, 4, 60.001, 60.0, 24.0004, 180.0)     # southbound, 22 m east
-    >>> on_dual_carriageway(g, 1), on_dual_carriageway(g, 1, within_m=10.0)
-    (True, False)
-    """
-    here = graph.nodes[node]
-    mine = [(d["name"], d.get("start_bearing", 0.0))
-            for _, _, d in graph.out_edges(node, data=True) if d.get("oneway") and d.get("name")]
-    mine += [(d["name"], d.get("end_bearing", 0.0))
-             for _, _, d in graph.in_edges(node, data=True) if d.get("oneway") and d.get("name")]
-    if not mine:
-        return False
-    names = {normalize_label(n) for n, _ in mine}
-    lat_pad = within_m / 111_000.0
-    lon_pad = lat_pad / max(math.cos(math.radians(here["y"])), 0.1)
-    for u, v, d in graph.edges(data=True):
-        if not d.get("oneway") or not d.get("name") or node in (u, v):
-            continue
-        if normalize_label(d["name"]) not in names:
-            continue
-        for end, bearing in ((u, d.get("start_bearing", 0.0)), (v, d.get("end_bearing", 0.0))):
-            there = graph.nodes[end]
-            if abs(there["y"] - here["y"]) > lat_pad or abs(there["x"] - here["x"]) > lon_pad:
-                continue
-            if geodesic_m(here["y"], here["x"], there["y"], there["x"]) > within_m:
-                continue
-            if any(normalize_label(n) == normalize_label(d["name"])
-                   and abs(turn_angle(b, bearing)) > 135.0 for n, b in mine):
-                return True
-    return False
-
-
-# -- RLE: difficulty from the path's geometry --------------------------------------------
+# -- A path's geometry: its turns, winding and doubling back (RLE, SRN) ----------------
 
 #: RLE: a bend of the path counts as a turn when its heading changes by at least this
 #: many degrees, measured over :data:`~groundtruth.bearings.BEARING_SAMPLE_M` metres on
@@ -443,47 +265,15 @@ def path_doubles_back(points: Sequence[Point], *, gap_px: float = OVERLAP_PX,
     return bool(np.any(close & far_along))
 
 
-#: RLE "simple": at most this many turns after the start...
-SIMPLE_MAX_TURNS = 1
-#: ... and a path at most this long on screen (pixels).
-SIMPLE_MAX_PATH_PX = 900.0
-#: RLE "complex": at least this many turns...
-COMPLEX_MIN_TURNS = 2
-#: ... and a path at least this long on screen (pixels).
-COMPLEX_MIN_PATH_PX = 500.0
-
-
-def rle_difficulty(turns: int, path_px: float) -> str | None:
-    """Classify an RLE path, or ``None`` when it is neither simple nor complex.
-
-    Lengths are on-screen pixels, so a class means the same effort at every zoom.
-
-    Examples
-    --------
-    >>> rle_difficulty(0, 300.0)
-    'simple'
-    >>> rle_difficulty(3, 900.0)
-    'complex'
-    >>> rle_difficulty(1, 1000.0) is None
-    True
-    """
-    if turns <= SIMPLE_MAX_TURNS and path_px <= SIMPLE_MAX_PATH_PX:
-        return "simple"
-    if turns >= COMPLEX_MIN_TURNS and path_px >= COMPLEX_MIN_PATH_PX:
-        return "complex"
-    return None
-
 
 #: Two SRN or RLE scenarios are near-duplicates when their answers agree (see
-#: :func:`srn_near_duplicate`, :func:`rle_near_duplicate`) and each end of one route
+#: :func:`~cartoqa.tasks.cartomapqa.srn_rules.srn_near_duplicate`,
+#: :func:`~cartoqa.tasks.cartomapqa.rle_rules.rle_near_duplicate`) and each end of one route
 #: lies within this many metres of an end of the other: the same question about the
 #: same stretch of streets, a junction or two along. 60 m is about a city block in
 #: central Helsinki, 400 px at zoom 19 and 100 px at zoom 17.
 NEAR_DUPLICATE_M = 60.0
 #: RLE answers "agree" when the two lengths differ by at most this fraction of the
-#: longer one.
-NEAR_DUPLICATE_LENGTH_REL = 0.10
-
 
 def ends_match(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]], *,
                within_m: float = NEAR_DUPLICATE_M, either_way: bool = False) -> bool:
@@ -511,46 +301,3 @@ def ends_match(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]
     if near(a[0], b[0]) and near(a[-1], b[-1]):
         return True
     return either_way and near(a[0], b[-1]) and near(a[-1], b[0])
-
-
-def srn_near_duplicate(steps_a: Sequence[str], ends_a: Sequence[tuple[float, float]],
-                       steps_b: Sequence[str], ends_b: Sequence[tuple[float, float]], *,
-                       within_m: float = NEAR_DUPLICATE_M) -> bool:
-    """Two SRN scenarios ask the same question: the same steps, origins and
-    destinations each within ``within_m``.
-
-    Examples
-    --------
-    >>> s = ["blue", "turn left", "A", "turn right", "B", "red"]
-    >>> o, d = (60.1700, 24.9400), (60.1720, 24.9430)
-    >>> srn_near_duplicate(s, [o, d], s, [(60.1704, 24.9400), d])   # 45 m apart
-    True
-    >>> srn_near_duplicate(s, [o, d], s, [(60.1710, 24.9400), d])   # 111 m apart
-    False
-    >>> srn_near_duplicate(s, [o, d], s[:1] + ["turn right"] + s[2:], [o, d])
-    False
-    """
-    return list(steps_a) == list(steps_b) and ends_match(ends_a, ends_b, within_m=within_m)
-
-
-def rle_near_duplicate(length_a: float, path_a: Sequence[tuple[float, float]],
-                       length_b: float, path_b: Sequence[tuple[float, float]], *,
-                       within_m: float = NEAR_DUPLICATE_M,
-                       length_rel: float = NEAR_DUPLICATE_LENGTH_REL) -> bool:
-    """Two RLE scenarios ask the same question: lengths within ``length_rel`` of each
-    other and the two paths' ends (either way round: both markers are blue) each within
-    ``within_m``.
-
-    Examples
-    --------
-    >>> p = [(60.1700, 24.9400), (60.1720, 24.9400)]
-    >>> q = [(60.1721, 24.9401), (60.1702, 24.9400)]
-    >>> rle_near_duplicate(222.6, p, 210.0, q)
-    True
-    >>> rle_near_duplicate(222.6, p, 180.0, q)   # 19 % shorter: another way round
-    False
-    """
-    longer = max(length_a, length_b)
-    if longer <= 0 or abs(length_a - length_b) > length_rel * longer:
-        return False
-    return ends_match(path_a, path_b, within_m=within_m, either_way=True)

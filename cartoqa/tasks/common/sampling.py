@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cartoqa.tasks.base import slot_rng
+from cartoqa.tasks.common.base import slot_rng
 
 
 def permuted(values: Sequence[Any], seed: int, *parts: object) -> list[Any]:

@@ -1,6 +1,6 @@
 """STMF: single-type map features on zoom-19 maps (presence, count, names).
 
-Each scenario is one map (:mod:`cartoqa.tasks.feature_maps`) and one feature type,
+Each scenario is one map (:mod:`cartoqa.tasks.cartomapqa.feature_maps`) and one feature type,
 asked three ways. Even slots pick a type the map shows, odd slots a type it does not
 show, so presence has both answers; the type rotates with the slot over the 22 types.
 Answers count only what the rendering shows (:mod:`cartoqa.visibility`).
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.parsing import bulleted, format_number, parse_count, parse_names, parse_yes_no
 from cartoqa.scoring.sections import (
     aggregate_count,
@@ -21,11 +22,10 @@ from cartoqa.scoring.sections import (
     measure_presence,
 )
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext, Scenario, item_id
-from cartoqa.tasks.feature_maps import counted_features, feature_map
-from cartoqa.tasks.items import base_item, provenance
-from cartoqa.tasks.prompts import prompt
-from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
+from cartoqa.tasks.cartomapqa.feature_maps import counted_features, feature_map
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id
+from cartoqa.tasks.common.items import base_item, provenance
+from cartoqa.tasks.common.prompts import prompt
 from groundtruth.catalogue import feature_type_names
 
 NAME = "stmf"

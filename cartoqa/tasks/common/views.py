@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext
+from cartoqa.tasks.common.base import BuildContext
 from groundtruth.projection import View
 
 LatLon = tuple[float, float]

@@ -2,14 +2,14 @@
 
 A scenario draws a drivable route between two graph nodes as a blue path with a blue
 marker at each end, at zoom 15-19 (rotating with the slot over the zooms the extract
-can fill, :func:`cartoqa.tasks.views.unfillable_zooms`), with Leaflet's scale bar.
+can fill, :func:`cartoqa.tasks.common.views.unfillable_zooms`), with Leaflet's scale bar.
 Its difficulty (simple or complex, alternating every five slots) follows the rule in
-:func:`cartoqa.tasks.rules.rle_difficulty`, with turns counted from the path's
-geometry (:func:`cartoqa.tasks.rules.path_turns`: bearing changes, U-turns included),
+:func:`cartoqa.tasks.cartomapqa.rle_rules.rle_difficulty`, with turns counted from the path's
+geometry (:func:`cartoqa.tasks.common.rules.path_turns`: bearing changes, U-turns included),
 not from changes of road name. A path that overlaps itself or doubles back
-(:func:`cartoqa.tasks.rules.path_doubles_back`: up one carriageway and back down the
+(:func:`cartoqa.tasks.common.rules.path_doubles_back`: up one carriageway and back down the
 other) is rejected, and so is one with a U-turn (``u_turns`` of
-:func:`~cartoqa.tasks.rules.path_turns`, however far apart its two stretches run) or
+:func:`~cartoqa.tasks.common.rules.path_turns`, however far apart its two stretches run) or
 one that nearly repeats one already accepted
 (:func:`near_duplicate`). Two items per scenario: the answer in metres and in feet.
 Rejected candidates are counted by reason (:data:`REJECT_REASONS`).
@@ -23,27 +23,26 @@ from typing import Any
 
 import networkx as nx
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, format_number, parse_length
 from cartoqa.scoring.sections import aggregate_length, measure_length
 from cartoqa.settings import MAX_ZOOM, MIN_ZOOM, VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
-from cartoqa.tasks.drawing import MarkerSpec, draw_scene
-from cartoqa.tasks.items import base_item, provenance
-from cartoqa.tasks.prompts import prompt
-from cartoqa.tasks.rules import (
+from cartoqa.tasks.cartomapqa.rle_rules import rle_difficulty, rle_near_duplicate
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.common.items import base_item, provenance
+from cartoqa.tasks.common.prompts import prompt
+from cartoqa.tasks.common.rules import (
     makes_u_turn,
     marker_on_screen,
     markers_overlap,
     path_doubles_back,
     path_inside,
     path_turns,
-    rle_difficulty,
-    rle_near_duplicate,
 )
-from cartoqa.tasks.sampling import permuted, pick_round
-from cartoqa.tasks.spec import RequestSpec, TaskSpec
-from cartoqa.tasks.views import (
+from cartoqa.tasks.common.sampling import permuted, pick_round
+from cartoqa.tasks.common.views import (
     extract_bounds,
     fit_to_data,
     inside_extract,
@@ -96,7 +95,8 @@ class State:
 def slot_plan(slot: int, zooms: tuple[int, ...] = ZOOMS) -> tuple[int, str]:
     """Zoom and difficulty of a slot: zooms rotate every slot, difficulty every round.
 
-    ``zooms`` are the zooms the extract can fill (:func:`cartoqa.tasks.views.unfillable_zooms`).
+    ``zooms`` are the zooms the extract can fill
+    (:func:`cartoqa.tasks.common.views.unfillable_zooms`).
 
     Examples
     --------
@@ -205,10 +205,12 @@ def answer_text(answer: Mapping[str, Any]) -> str:
 
 
 def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
-    """Whether two RLE paths ask the same question (:func:`~cartoqa.tasks.rules.rle_near_duplicate`:
-    metre lengths within :data:`~cartoqa.tasks.rules.NEAR_DUPLICATE_LENGTH_REL`, ends
-    within :data:`~cartoqa.tasks.rules.NEAR_DUPLICATE_M` either way round); the build
-    turns the later one down."""
+    """Whether two RLE paths ask the same question.
+
+    See :func:`~cartoqa.tasks.cartomapqa.rle_rules.rle_near_duplicate`: metre lengths
+    within :data:`~cartoqa.tasks.cartomapqa.rle_rules.NEAR_DUPLICATE_LENGTH_REL`, ends
+    within :data:`~cartoqa.tasks.common.rules.NEAR_DUPLICATE_M` either way round; the
+    build turns the later one down."""
     def metres(it: Mapping[str, Any]) -> float:
         answer = it["answer"]
         return float(answer["value"]) * (FOOT_M if answer["unit"] == "ft" else 1.0)

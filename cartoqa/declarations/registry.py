@@ -1,32 +1,36 @@
-"""The declared tasks, read from :data:`cartoqa.tasks.TASK_MODULES`: each module's ``SPEC``.
+"""The declared tasks: the ``SPEC`` of each module that :data:`~.suites.TASK_MODULES` names.
 
 Generic code (parsing, scoring, the dataset schema, card and checks, the exports) asks
 here for the declarations when it runs, never at import time, so that it does not
 depend on the task modules (which import the rendering stack) when it is imported.
 
->>> [spec.name for spec in task_specs()][:7]
-['mfs', 'stmf', 'mtmf', 'rle', 'mml', 'srn', 'mapiq_rv']
->>> sorted({spec.suite for spec in task_specs()})
-['cartomapqa', 'frieda', 'mapiq', 'mapwise']
+>>> names = [spec.name for spec in task_specs()]
+>>> names == [n for n in TASK_MODULES if n in names] and {"mml", "mapiq_rv"} <= set(names)
+True
+>>> {"cartomapqa", "mapiq", "mapwise", "frieda"} <= {spec.suite for spec in task_specs()}
+True
 >>> request_spec("stmf", "count")[1].metrics
 ('rmse', 'mae', 'r2', 'accuracy')
 """
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 
-from cartoqa.tasks import TASK_MODULES, load_task, suite_of
-from cartoqa.tasks.spec import RequestSpec, TaskSpec
+from cartoqa.declarations.spec import RequestSpec, TaskSpec
+from cartoqa.declarations.suites import (
+    TASK_MODULES,
+    TaskNotInstalledError,
+    import_task_module,
+    load_task,
+    suite_of,
+)
 
 
-def _declared(module_path: str) -> TaskSpec | None:
+def _declared(name: str, module_path: str) -> TaskSpec | None:
     try:
-        module = importlib.import_module(module_path)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_path:
-            raise
+        module = import_task_module(name, module_path)
+    except TaskNotInstalledError:
         return None  # a task left out of this installation
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, TaskSpec):
@@ -38,7 +42,7 @@ def _declared(module_path: str) -> TaskSpec | None:
 def _specs(registered: tuple[tuple[str, str], ...]) -> tuple[TaskSpec, ...]:
     specs = []
     for name, module_path in registered:
-        spec = _declared(module_path)
+        spec = _declared(name, module_path)
         if spec is None:
             continue
         if spec.name != name:
@@ -47,7 +51,7 @@ def _specs(registered: tuple[tuple[str, str], ...]) -> tuple[TaskSpec, ...]:
         suite = suite_of(name)  # None: registered in TASK_MODULES alone (tests)
         if suite is not None and spec.suite != suite:
             raise ValueError(f"task {name!r} declares suite {spec.suite!r}, but "
-                             f"cartoqa.tasks.SUITES registers it under {suite!r}")
+                             f"cartoqa.declarations.suites.SUITES registers it under {suite!r}")
         specs.append(spec)
     return tuple(specs)
 
@@ -118,7 +122,7 @@ def load_spec(name: str) -> TaskSpec:
     Parameters
     ----------
     name : str
-        A task name, as checked by :func:`cartoqa.tasks.parse_tasks`.
+        A task name, as checked by :func:`cartoqa.declarations.suites.parse_tasks`.
 
     Returns
     -------
