@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_build_dataset import KEY, finalise, mml_item, png, write_slot
+from helpers.written_slots import KEY, finalise, mml_item, png, write_slot
 
 from cartoqa import build as build_module
 from cartoqa.build import build_dataset

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chat_server import ChatServer
+from helpers.chat_server import ChatServer
 
 from cartoqa.cli import main
 from cartoqa.dataset.reader import read_items

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_build_dataset import mml_item, png
+from helpers.written_slots import mml_item, png
 
 from cartoqa import build as build_module
 from cartoqa.build import build_dataset, shortfall_reason, slots_exhausted

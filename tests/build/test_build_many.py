@@ -200,7 +200,7 @@ def test_a_frieda_city_matches_its_single_build(env: dict[str, str], tmp_path: P
     import cartoqa.tasks.frieda.build as frieda_build
     from cartoqa.build_many import build_city
 
-    # the small fixture's maps (as tests/dataset_build/test_frieda_build.py sets them)
+    # the small fixture's maps (as tests/tasks/test_frieda_build.py sets them)
     monkeypatch.setattr(frieda_build, "CONTEXT_MAPS", (3, 4))
     monkeypatch.setattr(frieda_build, "CONTEXT_MIN_GAP_M", 20.0)
     shutil.copyfile(asset_path("osm", "relations.osm"), tmp_path / "relations.osm")

@@ -11,11 +11,11 @@ import pytest
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.metrics.mapwise import (
     kendall_tau_b,
-    parse_range,
     range_score,
     rank_score,
     single_word_score,
 )
+from cartoqa.parsing.mapwise import parse_range
 from cartoqa.scoring.core import score_predictions
 
 INDIA = {"country": "india"}

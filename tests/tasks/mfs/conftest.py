@@ -1,5 +1,5 @@
 """Fixtures for the MFS tests: the symbol catalogue (real Mapnik, no database) and a
-tiny open_clip architecture registered from ``tests/mfs/data`` (random weights, no
+tiny open_clip architecture registered from ``tests/tasks/mfs/data`` (random weights, no
 download)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from renderers.mfs.style_rules import load_style_rules
 from renderers.mfs.symbols import render_symbol
 
 DATA = Path(__file__).parent / "data"
-#: Name of the tiny open_clip architecture in tests/mfs/data (32-d embeddings).
+#: Name of the tiny open_clip architecture in tests/tasks/mfs/data (32-d embeddings).
 TINY_MODEL = "cartoqa-tiny-test"
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_build_dataset import KEY, finalise, mml_item, png, write_slot
+from helpers.written_slots import KEY, finalise, mml_item, png, write_slot
 
 from cartoqa.dataset import versions
 from cartoqa.dataset.card import render_card, task_blurb
@@ -411,7 +411,7 @@ def test_the_card_lists_shortfalls_after_the_rest_and_frieda_rebuilds(tmp_path: 
 
 
 def test_the_schema_names_the_task_rule_an_item_breaks() -> None:
-    from test_build_dataset import mml_item as item_of
+    from helpers.written_slots import mml_item as item_of
 
     good = item_of(0)
     assert item_errors(good) == []

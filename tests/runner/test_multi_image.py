@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chat_server import ChatServer
+from helpers.chat_server import ChatServer
 from helpers.synthetic_dataset import spec_items, write_items_dataset
 
 from cartoqa.cli import main
