@@ -16,7 +16,9 @@ True
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
+from cartoqa.declarations.prompts import prompt, prompt_path
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.declarations.suites import (
     TASK_MODULES,
@@ -38,6 +40,59 @@ def _declared(name: str, module_path: str) -> TaskSpec | None:
     return spec
 
 
+def sample_item(spec: TaskSpec, request: RequestSpec) -> dict[str, Any]:
+    """Return the sample item of a request: what its self-checks parse against.
+
+    Parameters
+    ----------
+    spec : TaskSpec
+        The task.
+    request : RequestSpec
+        One of its requests.
+
+    Returns
+    -------
+    dict
+        ``task``, ``request``, ``answer`` (the declared ``sample_answer``), ``options``
+        and ``strata`` (the declared samples).
+    """
+    return {"task": spec.name, "request": request.name, "answer": request.sample_answer,
+            "options": spec.sample_options, "strata": dict(spec.sample_strata)}
+
+
+def check_prompts(spec: TaskSpec) -> None:
+    """Check each request's prompt: the file exists, fills, and its example line parses.
+
+    Parameters
+    ----------
+    spec : TaskSpec
+        A task's declaration.
+
+    Raises
+    ------
+    ValueError
+        Naming the task, the request and the template, when the template file is
+        missing, a placeholder has no value in ``sample_prompt``, or the filled
+        prompt's last line (the example answer line) does not parse to a valid answer.
+    """
+    for request in spec.requests:
+        if not request.prompt:
+            continue
+        where = f"task {spec.name!r} request {request.name!r}: prompt {request.prompt!r}"
+        path = prompt_path(request.prompt)
+        if not path.is_file():
+            raise ValueError(f"{where}: no template file {path}")
+        try:
+            text = prompt(request.prompt, **request.sample_prompt)
+        except (KeyError, ValueError) as exc:
+            raise ValueError(f"{where}: sample_prompt does not fill it ({exc})") from None
+        example = text.rstrip().rsplit("\n", 1)[-1]
+        if request.example_elided:
+            continue
+        if not request.parse(sample_item(spec, request), example).valid:
+            raise ValueError(f"{where}: its example answer line {example!r} does not parse")
+
+
 @cache
 def _specs(registered: tuple[tuple[str, str], ...]) -> tuple[TaskSpec, ...]:
     specs = []
@@ -52,6 +107,7 @@ def _specs(registered: tuple[tuple[str, str], ...]) -> tuple[TaskSpec, ...]:
         if suite is not None and spec.suite != suite:
             raise ValueError(f"task {name!r} declares suite {spec.suite!r}, but "
                              f"cartoqa.declarations.suites.SUITES registers it under {suite!r}")
+        check_prompts(spec)
         specs.append(spec)
     return tuple(specs)
 
@@ -135,7 +191,7 @@ def load_spec(name: str) -> TaskSpec:
         If the task is unknown or its module is not installed.
     """
     module = load_task(name)
-    spec = getattr(module, "SPEC", None)
-    if not isinstance(spec, TaskSpec) or spec.name != name:
+    spec = task_spec(name)  # checked, and cached, like every declaration the registry reads
+    if spec is None:
         raise TypeError(f"task module {module.__name__} declares no SPEC for task {name!r}")
     return spec

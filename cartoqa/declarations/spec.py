@@ -82,6 +82,18 @@ class RequestSpec:
         The answer format the optional LLM extractor (``cartoqa score
         --extractor-endpoint``) is asked for, e.g. ``"one distance with its unit"``;
         empty: the extractor's own table, else "the answer".
+    prompt : str, optional
+        Name of the request's prompt template in ``assets/prompts/`` (``"mml_roads"``);
+        empty for a request whose questions are not written from a template file.
+    sample_prompt : mapping, optional
+        Values of the template's placeholders for the sample item. The registry fills
+        the template with them when it loads the task, and parses the filled prompt's
+        example answer line (its last line) with ``parse``: a missing file, a missing
+        value or an example the parser cannot read stops the load, naming the task.
+    example_elided : bool, optional
+        The template's example answer line is deliberately incomplete (MTMF's JSON object
+        ends in ``...``): the registry checks that the prompt fills, not that the
+        example parses.
     """
 
     name: str
@@ -97,6 +109,9 @@ class RequestSpec:
     uses_connectivity: bool = False
     section: str | None = None
     extract_format: str = ""
+    prompt: str = ""
+    sample_prompt: Mapping[str, object] = field(default_factory=dict)
+    example_elided: bool = False
 
 
 @dataclass(frozen=True, eq=False)

@@ -213,6 +213,20 @@ def unsqueeze_latitude(lat: float | object, south: float, north: float,
                        true_north: float = REACT_INDIA_NORTH) -> object:
     """Map a squeezed latitude (``south..north``) back to ``south..true_north``.
 
+    Parameters
+    ----------
+    lat : float
+        A latitude of the squeezed map (anything else is returned as it is).
+    south, north : float
+        The squeezed map's latitude range.
+    true_north : float, optional
+        The true northern limit (default: India's).
+
+    Returns
+    -------
+    float
+        The latitude stretched linearly to ``south..true_north``.
+
     Examples
     --------
     >>> unsqueeze_latitude(6.75, 6.75, 35.5), round(unsqueeze_latitude(35.5, 6.75, 35.5), 2)
@@ -224,6 +238,18 @@ def unsqueeze_latitude(lat: float | object, south: float, north: float,
 def region_table(country: str, edition: str | None = None) -> dict[str, Region]:
     """Code -> region of a country (of one boundary edition; India's default is
     :data:`DEFAULT_INDIA_EDITION`).
+
+    Parameters
+    ----------
+    country : str
+        ``"usa"``, ``"india"`` or ``"china"``.
+    edition : str, optional
+        India's boundary edition.
+
+    Returns
+    -------
+    dict of str to Region
+        Region code -> region.
 
     Examples
     --------
@@ -253,6 +279,18 @@ def region_code(country: str, text: str) -> str | None:
     """The region code a name, alias or code stands for (case and spacing forgiven).
 
     India's codes of every edition are known (``Telangana`` is ``TG`` whichever map).
+
+    Parameters
+    ----------
+    country : str
+        ``"usa"``, ``"india"`` or ``"china"``.
+    text : str
+        A region's name (current or older), alias or code.
+
+    Returns
+    -------
+    str or None
+        The region code, or None when ``text`` names no region of the country.
 
     Examples
     --------
@@ -413,6 +451,11 @@ def load_country(country: str, edition: str | None = None) -> CountryRegions:
     edition : str, optional
         India's boundary edition (:data:`INDIA_EDITIONS`; default
         :data:`DEFAULT_INDIA_EDITION`); the other countries have one.
+
+    Returns
+    -------
+    CountryRegions
+        The regions, projected for drawing, with their boundary source.
 
     Raises
     ------

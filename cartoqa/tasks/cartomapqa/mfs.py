@@ -32,13 +32,13 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from cartoqa.declarations.prompts import prompt, system_prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embedder, make_embedder
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, parse_choice
 from cartoqa.scoring.sections import aggregate_correct, measure_choice
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
-from cartoqa.tasks.common.prompts import prompt, system_prompt
 from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
 from renderers.mfs.swatches import SWATCH_ZOOMS
@@ -81,6 +81,8 @@ LOOKALIKE_MAX_DASH_DIFF = 0.1
 LOOKALIKE_MAX_PATTERN_DIFF = 0.02
 #: A pixel is ink when its channels differ from the background by more than this in sum.
 INK_MIN_DIFF = 30
+#: Options of the self-check sample item.
+SAMPLE_OPTIONS = {"A": "pharmacy", "B": "bank", "C": "park", "D": "river", "E": "bus stop"}
 #: How each category is described in the question.
 KIND_TEXT = {
     "symbol": "a point symbol (icon)",
@@ -710,6 +712,8 @@ SPEC = TaskSpec(
     requests=(
         RequestSpec(
             "choice",
+            prompt="mfs_choice",
+            sample_prompt={"kind": KIND_TEXT[next(iter(KIND_TEXT))], **SAMPLE_OPTIONS},
             answer_schema={
                 "type": "object", "required": ["letter", "label"],
                 "properties": {"letter": {"type": "string", "pattern": "^[A-Z]$"},
@@ -732,5 +736,5 @@ SPEC = TaskSpec(
     map_task=False,
     options_schema={"type": "object"},
     sample_strata={"category": "area", "osm_class": "leisure=park"},
-    sample_options={"A": "pharmacy", "B": "bank", "C": "park", "D": "river", "E": "bus stop"},
+    sample_options=SAMPLE_OPTIONS,
 )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import bulleted, parse_roads
@@ -23,7 +24,6 @@ from cartoqa.tasks.cartomapqa.mml_rules import other_road_near
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.common.items import base_item, provenance
-from cartoqa.tasks.common.prompts import prompt
 from cartoqa.tasks.common.roads import RoadIndex, names_drawn
 from cartoqa.tasks.common.rules import marker_on_screen, names_not_drawn
 from cartoqa.tasks.common.sampling import permuted, pick
@@ -169,6 +169,8 @@ SPEC = TaskSpec(
     requests=(
         RequestSpec(
             "roads",
+            prompt="mml_roads",
+            sample_prompt={"color": "blue"},
             answer_schema={
                 "type": "object", "required": ["roads"], "additionalProperties": False,
                 "properties": {"roads": {"type": "array",

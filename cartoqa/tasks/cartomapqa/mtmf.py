@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.parsing import ParseResult, parse_multi
 from cartoqa.scoring.sections import aggregate_multi, measure_multi
@@ -17,7 +18,6 @@ from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.feature_maps import counted_features, feature_map
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id
 from cartoqa.tasks.common.items import base_item, provenance
-from cartoqa.tasks.common.prompts import prompt
 from groundtruth.catalogue import feature_type_names
 
 NAME = "mtmf"
@@ -26,12 +26,21 @@ IMAGE_SIZE = (VIEW_WIDTH, VIEW_HEIGHT)
 NEEDS_ROADS = False
 
 
-def question(types: list[str]) -> str:
-    """The MTMF question listing every type (pure)."""
+def question_values(types: list[str]) -> dict[str, object]:
+    """The values that fill the MTMF question for these types (pure)."""
     example = {t: {"count": 0, "names": []} for t in types[:2]}
     example_text = json.dumps(example, ensure_ascii=False)[:-1] + ", ...}"
-    return prompt("mtmf_all", n_types=len(types),
-                  type_list="\n".join(f"- {t}" for t in types), example=example_text)
+    return {"n_types": len(types), "type_list": "\n".join(f"- {t}" for t in types),
+            "example": example_text}
+
+
+def question(types: list[str]) -> str:
+    """The MTMF question listing every type (pure)."""
+    return prompt("mtmf_all", **question_values(types))
+
+
+#: The question's values for the sample item's types (the registry's self-check).
+QUESTION_VALUES_SAMPLE = question_values(["restaurant", "bank", "park"])
 
 
 def prepare(ctx: BuildContext) -> Any:
@@ -77,6 +86,9 @@ SPEC = TaskSpec(
     requests=(
         RequestSpec(
             "all",
+            prompt="mtmf_all",
+            sample_prompt=QUESTION_VALUES_SAMPLE,
+            example_elided=True,  # "{...two types..., ...}": the reader is to list all
             answer_schema={
                 "type": "object", "required": ["types"],
                 "properties": {

@@ -23,6 +23,7 @@ from typing import Any
 
 import networkx as nx
 
+from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, format_number, parse_length
@@ -32,7 +33,6 @@ from cartoqa.tasks.cartomapqa.rle_rules import rle_difficulty, rle_near_duplicat
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.common.items import base_item, provenance
-from cartoqa.tasks.common.prompts import prompt
 from cartoqa.tasks.common.rules import (
     makes_u_turn,
     marker_on_screen,
@@ -227,6 +227,8 @@ SPEC = TaskSpec(
     requests=(
         RequestSpec(
             "length",
+            prompt="rle_length",
+            sample_prompt={"unit": "m", "unit_name": UNITS["m"], "example": EXAMPLES["m"]},
             answer_schema={
                 "type": "object", "required": ["value", "unit"], "additionalProperties": False,
                 "properties": {"value": {"type": "number", "exclusiveMinimum": 0},

@@ -33,6 +33,7 @@ from typing import Any
 
 import networkx as nx
 
+from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import parse_route
@@ -48,7 +49,6 @@ from cartoqa.tasks.cartomapqa.srn_rules import (
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.common.items import base_item, provenance
-from cartoqa.tasks.common.prompts import prompt
 from cartoqa.tasks.common.roads import RoadIndex, names_drawn
 from cartoqa.tasks.common.rules import (
     PATH_UTURN_MIN_DEG,
@@ -333,6 +333,7 @@ SPEC = TaskSpec(
     requests=(
         RequestSpec(
             "route",
+            prompt="srn_route",
             answer_schema={
                 "type": "object", "required": ["steps"], "additionalProperties": False,
                 "properties": {"steps": {"type": "array", "minItems": 3,

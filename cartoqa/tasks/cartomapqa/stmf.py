@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.parsing import bulleted, format_number, parse_count, parse_names, parse_yes_no
 from cartoqa.scoring.sections import (
@@ -25,7 +26,6 @@ from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.feature_maps import counted_features, feature_map
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id
 from cartoqa.tasks.common.items import base_item, provenance
-from cartoqa.tasks.common.prompts import prompt
 from groundtruth.catalogue import feature_type_names
 
 NAME = "stmf"
@@ -143,6 +143,8 @@ SPEC = TaskSpec(
     requests=(
         RequestSpec(
             "presence",
+            prompt="stmf_presence",
+            sample_prompt={"feature": "bank", "feature_plural": "banks"},
             answer_schema={
                 "type": "object", "required": ["present"], "additionalProperties": False,
                 "properties": {"present": {"type": "boolean"}},
@@ -157,6 +159,8 @@ SPEC = TaskSpec(
         ),
         RequestSpec(
             "count",
+            prompt="stmf_count",
+            sample_prompt={"feature": "bank", "feature_plural": "banks"},
             answer_schema={
                 "type": "object", "required": ["count"], "additionalProperties": False,
                 "properties": {"count": {"type": "integer", "minimum": 0}},
@@ -171,6 +175,8 @@ SPEC = TaskSpec(
         ),
         RequestSpec(
             "names",
+            prompt="stmf_names",
+            sample_prompt={"feature": "bank", "feature_plural": "banks"},
             answer_schema={
                 "type": "object", "required": ["names", "unnamed"],
                 "additionalProperties": False,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cartoqa.declarations.prompts import system_prompt
 from cartoqa.tasks.common.base import BuildContext
 from cartoqa.tasks.common.drawing import LatLon, MarkerSpec
-from cartoqa.tasks.common.prompts import system_prompt
 from groundtruth.projection import View
 
 

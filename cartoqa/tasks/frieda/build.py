@@ -22,9 +22,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from cartoqa.declarations.prompts import prompt, system_prompt
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
-from cartoqa.tasks.common.prompts import prompt, system_prompt
 from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.maps import (
     POOL_ZOOM,
@@ -332,16 +332,44 @@ def question_text(plan: QuestionPlan, setting: str, n_maps: int) -> str:
     """The full question of an item: the plan's text in its setting and the answer format."""
     kind = plan.answer["type"]
     contextual = setting == "contextual"
-    values: dict[str, object] = {
-        "preamble": preamble(n_maps) if contextual else "",
-        "question": plan.contextual if contextual else plan.question,
-    }
+    values = prompt_values(kind, plan.relation,
+                           plan.contextual if contextual else plan.question,
+                           preamble(n_maps) if contextual else "")
+    return prompt(f"frieda_{kind}", **values)
+
+
+def prompt_values(kind: str, relation: str, question: str,
+                  preamble: str = "") -> dict[str, object]:
+    """The values that fill the ``frieda_<kind>`` prompt (pure).
+
+    Parameters
+    ----------
+    kind : str
+        The answer type: ``"textual"``, ``"distance"`` or ``"cardinal"``.
+    relation : str
+        The question's relation (``equal`` is answered with a letter).
+    question : str
+        The question itself.
+    preamble : str, optional
+        The contextual setting's preamble.
+
+    Returns
+    -------
+    dict
+        ``preamble``, ``question`` and, for a textual answer, ``format`` and ``example``.
+
+    Examples
+    --------
+    >>> prompt_values("textual", "equal", "Q?")["example"]
+    'A'
+    """
+    values: dict[str, object] = {"preamble": preamble, "question": question}
     if kind == "textual":
-        letters = plan.relation == "equal"
+        letters = relation == "equal"
         values["format"] = ("the letter A or B" if letters
                             else "the name exactly as the legend writes it")
         values["example"] = "A" if letters else "Example Park"
-    return prompt(f"frieda_{kind}", **values)
+    return values
 
 
 def make_scenario(ctx: BuildContext, state: FriedaState, slot: int) -> Scenario | None:
