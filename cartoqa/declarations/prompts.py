@@ -25,13 +25,17 @@ def prompt_path(name: str) -> Path:
     Parameters
     ----------
     name : str
-        Template name, e.g. ``"mml_roads"``.
+        Template name, e.g. ``"mml_roads"``, or the path of a ``.txt`` template kept
+        elsewhere (a task that is not shipped, such as the worked example of
+        ``docs/build.md``, keeps its prompt beside its module).
 
     Returns
     -------
     pathlib.Path
-        ``assets/prompts/<name>.txt`` (which need not exist).
+        ``assets/prompts/<name>.txt``, or the path given (which need not exist).
     """
+    if name.endswith(".txt"):
+        return Path(name)
     return Path(asset_path("prompts", f"{name}.txt"))
 
 

@@ -7,19 +7,20 @@ the parser, the scoring section (accuracy and RMSE), the card line, ``cartoqa va
 and the exports all follow from ``SPEC``; nothing else in cartoqa is edited.
 
 It is not shipped: the tests register it for their own run with
-``TASK_MODULES["busstops"] = "example_bus_stops"`` (a shipped task would live in
-``cartoqa/tasks/`` with its prompt in ``assets/prompts/``, and be added to
-``cartoqa.declarations.suites.TASK_MODULES`` itself). STMF already asks for the count of every
-feature type, bus stops included, so the example adds nothing a dataset lacks.
+``TASK_MODULES["busstops"] = "example_bus_stops"`` (a shipped task would live in its
+suite's package, ``cartoqa/tasks/cartomapqa/``, with its prompt in ``assets/prompts/``,
+and get its line in ``cartoqa.declarations.suites.SUITES``). STMF already asks for the
+count of every feature type, bus stops included, so the example adds nothing a dataset
+lacks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from string import Template
 from typing import Any
 
+from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.parsing import format_number, parse_count
 from cartoqa.scoring.sections import aggregate_count, measure_count
@@ -33,8 +34,9 @@ NAME = "busstops"
 ZOOM = 18
 #: The catalogue type counted.
 FEATURE_TYPE = "bus stop"
-#: The question (a shipped task keeps it in assets/prompts/ and fills it with ``prompt``).
-QUESTION = Template(Path(__file__).with_name("example_bus_stops.txt").read_text("utf-8"))
+#: The question's template, beside this module (a shipped task keeps it in assets/prompts/
+#: and names it, ``prompt="busstops_count"``).
+PROMPT = str(Path(__file__).with_name("example_bus_stops.txt"))
 
 
 def prepare(ctx: BuildContext) -> None:
@@ -57,7 +59,7 @@ def make_scenario(ctx: BuildContext, state: None, slot: int) -> Scenario | None:
     if count == 0 and fmap.features.in_data(FEATURE_TYPE) > 0:
         return None
     item = base_item(item_id(NAME, slot), NAME, "count", f"images/{fmap.image}",
-                     QUESTION.substitute().strip(), {"count": count},
+                     prompt(PROMPT), {"count": count},
                      {"zoom": fmap.view.zoom},
                      provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt))
     images = {} if ctx.image_exists(fmap.image) else {fmap.image: fmap.png}
@@ -86,6 +88,7 @@ SPEC = TaskSpec(
             measure=measure_count,
             aggregate=aggregate_count,
             sample_answer={"count": 2},
+            prompt=PROMPT,
         ),
     ),
     prepare=prepare,
