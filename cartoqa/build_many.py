@@ -51,7 +51,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
+from cartoqa.dataset.files import write_json_atomic
+from cartoqa.dataset.manifest import ATTRIBUTION, DATA_LICENSE
+from cartoqa.dataset.writer import ITEMS_FILE, JOURNAL_FILE, STAGING_DIR
+from cartoqa.declarations.registry import load_spec as load_task_spec
+from cartoqa.declarations.suites import DEFAULT_TASKS, parse_tasks
+from cartoqa.download import resolve_source
 from cartoqa.errors import CartoqaError
+from cartoqa.parallel import _die_with_parent
+from cartoqa.settings import cache_root, web_assets_dir
+from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
+from renderers.postgis import PostgisCluster
 
 #: Suites a spec may name (``suite = "..."``): those built from an OSM extract.
 BUILD_MANY_SUITES = ("cartomapqa", "frieda")
@@ -158,10 +169,6 @@ def load_spec(path: Path) -> ManySpec:
         ``/`` or NUL, or the combined ``manifest.json``), a value of the wrong type, an
         unknown task or a size below 1 (one line each).
     """
-    from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED
-    from cartoqa.tasks import DEFAULT_TASKS, parse_tasks
-    from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
-
     try:
         data = tomllib.loads(Path(path).read_bytes().decode("utf-8"))
     except OSError as exc:
@@ -234,9 +241,6 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
     dict
         ``{"name", "folder", "items", "by_task", "shortfalls"}``.
     """
-    from cartoqa.build import build_dataset
-    from cartoqa.commands.build import resolve_source
-
     bbox = ",".join(str(v) for v in city.bbox) if city.bbox else None
     extract, source = resolve_source(city.extract, None, bbox)
     folder = out / city.name
@@ -251,15 +255,11 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
 
 def expected_slots(city: CitySpec) -> int:
     """Scenarios a city needs when nothing fails (for its progress bar)."""
-    from cartoqa.tasks.registry import load_spec
-
-    return sum(-(-city.per_task // load_spec(t).items_per_scenario) for t in city.tasks)
+    return sum(-(-city.per_task // load_task_spec(t).items_per_scenario) for t in city.tasks)
 
 
 def journal_lines(folder: Path) -> int:
     """Slots journalled so far in a city's staging folder (0 before, all when done)."""
-    from cartoqa.dataset.writer import ITEMS_FILE, JOURNAL_FILE, STAGING_DIR
-
     if (folder / ITEMS_FILE).exists():
         return -1
     try:
@@ -288,8 +288,6 @@ def combined_manifest(spec: ManySpec) -> dict[str, Any]:
             "manifest_sha256": _sha256(folder / "manifest.json"),
             "items_sha256": _sha256(folder / "items.jsonl"),
         })
-    from cartoqa.dataset.manifest import ATTRIBUTION, DATA_LICENSE
-
     return {"format": "cartoqa-build-many", "format_version": COMBINED_FORMAT,
             "attribution": ATTRIBUTION, "data_license": DATA_LICENSE, "cities": cities}
 
@@ -340,16 +338,12 @@ class CartoqaWorkerPlugin:
 
     def setup(self, worker: Any) -> None:
         """Called by Dask when the plugin is registered on a worker."""
-        from cartoqa.parallel import _die_with_parent
-
         os.environ.update(self.env)
         _die_with_parent()
         # a city that fails reaches the user as one line through its future; the worker's
         # own "Compute Failed" traceback would come first on the same terminal
         logging.getLogger("distributed.worker").addFilter(_NoComputeFailed())
         if self.database:
-            from renderers.postgis import PostgisCluster
-
             self._cluster = PostgisCluster(Path(self.env["CARTOQA_CACHE"]))
             self._cluster.start()
 
@@ -486,8 +480,6 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     import dask
     from distributed import Client, wait
 
-    from cartoqa.settings import cache_root, web_assets_dir
-
     say = log or (lambda msg: print(msg, file=sys.stderr))
     if scheduler is not None:
         scheduler = check_scheduler_address(scheduler)
@@ -547,8 +539,6 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         if made_out and spec.out.is_dir() and not any(spec.out.iterdir()):
             spec.out.rmdir()  # a build that failed before any city leaves no empty folder
     manifest = combined_manifest(spec)
-    from cartoqa.dataset.files import write_json_atomic
-
     write_json_atomic(spec.out / COMBINED_MANIFEST, manifest)
     return manifest
 

@@ -42,7 +42,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import groundtruth
 from groundtruth.extracts import Extract
+from groundtruth.graph import load_road_graph
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -67,8 +69,6 @@ def code_fingerprint() -> str:
     >>> len(code_fingerprint())
     16
     """
-    import groundtruth
-
     digest = hashlib.sha256()
     root = Path(groundtruth.__file__).parent
     for path in sorted(root.rglob("*.py")):
@@ -265,7 +265,7 @@ def cached_road_graph(extract: Extract, cache_dir: Path, *, legal: bool = True,
                     if graph.graph.get("extract_sha256") == extract.sha256:
                         return graph
         if build is None:
-            from groundtruth.graph import load_road_graph as build
+            build = load_road_graph
         graph = build(extract, legal=legal)
         if folder is not None and path is not None:
             with contextlib.suppress(OSError):  # a read-only cache: the build goes on
