@@ -37,7 +37,7 @@ _AND = re.compile(r"\s+(?:and|&|/|(?-i:x)|\u00d7|meets|crosses|intersects(?:\s+w
 # "The marker is on Mikonkatu, at its junction with Vilhonkatu": two names, not one
 _JUNCTION_WITH = re.compile(
     r",?\s+(?:at|near|by|where|just\s+(?:at|by))\s+(?:its|the|a)\s+(?:junction|intersection|"
-    r"crossing|corner|meeting\s+point)\s+(?:with|of)\s+", re.IGNORECASE)
+    r"crossing|corner|meeting\s+point)\s+with\s+", re.IGNORECASE)
 _MARKER_ON = re.compile(
     r"^[ \t]*(?:the\s+)?(?:red\s+|blue\s+|marked\s+)?(?:marker|pin|point|location|symbol|dot)"
     r"\s+(?:is\s+)?(?:located\s+|placed\s+|sits\s+|lies\s+)?(?:on|at|along)\s+(?:the\s+)?",
