@@ -173,6 +173,7 @@ def sentence_answer(text: str) -> str | None:
 
 def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
                 what: str = "answers", whole: bool = True,
+                whole_read: Callable[[str], ParseResult | None] | None = None,
                 key: Callable[[Parsed], object] = lambda p: p.value) -> ParseResult:
     """Read a response by the shared rules, one answer kind's ``read`` doing the rest.
 
@@ -190,6 +191,9 @@ def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
         Plural noun for the reason when the cued answers disagree.
     whole : bool
         Also read the whole response (without notes) when no cue holds an answer.
+    whole_read : callable, optional
+        Reads the response without a cue (whole, its answer sentence, its last line);
+        a stricter reader than ``read`` (default ``read``).
     key : callable
         What two cued readings must share to agree.
 
@@ -209,19 +213,20 @@ def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
     cued = agree([read(seg) for seg in answer_segments(t)], key=key, what=what)
     if cued is not None:
         return cued
+    loose = whole_read or read
     body = drop_notes(t).strip()
     if whole and body:
-        found = read(body)
+        found = loose(body)
         if found is not None:
             return found
     sentence = sentence_answer(body)
     if sentence is not None:
-        found = read(sentence)
+        found = loose(sentence)
         if found is not None:
             return found
     lines = nonempty_lines(body)
     if lines and len(lines) > 1:
-        found = read(lines[-1])
+        found = loose(lines[-1])
         if found is not None:
             return found
     return Invalid("no answer found")
