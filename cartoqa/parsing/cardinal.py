@@ -129,7 +129,7 @@ def parse_cardinal(text: str) -> ParseResult:
     t = drop_notes(t)
     lines = nonempty_lines(t)
     if len(lines) == 1:
-        short = _read(lines[0], words_only=True)
+        short = _read(lines[0], words_only=len(lines[0]) > 12)
         if isinstance(short, Invalid):
             return short
     found = _found(t, abbreviations=False)
