@@ -27,7 +27,9 @@ map-wise/mapwise-dataset holds data only, no scorer, so these follow the paper's
       unit (metres; the release does not convert units), within 20% of the truth;
     - **cardinal**: the whole answer, lower-cased without spaces and hyphens, must be the
       true direction or one of its two neighbours (``NE`` or ``north-east of B`` is
-      wrong).
+      wrong);
+    - nothing is invalid but a missing or empty response: an answer the release cannot
+      read is wrong (a valid answer with ``correct`` false).
 
 ``cartoqa`` (the default) is documented in docs/scoring.md; docs/scoring.md also sets the
 three side by side and says why the default differs.
@@ -165,6 +167,9 @@ def frieda_record(item: Mapping[str, Any], text: str | None) -> Record:
     >>> r.measures, r.value
     ({'correct': False}, {'names': ['areab']})
     >>> frieda_record({"answer": {"type": "cardinal", "direction": "north"}},
+    ...               "Final answer: N").measures
+    {'correct': False}
+    >>> frieda_record({"answer": {"type": "cardinal", "direction": "north"}},
     ...               "Final answer: North West").measures
     {'correct': True}
     """
@@ -180,8 +185,8 @@ def frieda_record(item: Mapping[str, Any], text: str | None) -> Record:
     result: ParseResult
     if kind == "distance":
         m = _FIRST_NUMBER.search(part)
-        if m is None:
-            return Record(item, Invalid("no number (FRIEDA convention)"))
+        if m is None:  # the release scores it 0: a wrong answer, not an invalid one
+            return Record(item, Parsed({"answer": part}, ("no number",)), {"correct": False})
         value = float(m.group())
         truth = float(answer["meters"])
         result = Parsed({"value": value, "unit": "m", "raw_value": value, "raw_unit": "m"},
@@ -192,7 +197,8 @@ def frieda_record(item: Mapping[str, Any], text: str | None) -> Record:
         key = frieda_normalise(part)
         names = {frieda_normalise(d): d for d in DIRECTIONS}
         if key not in names:
-            return Record(item, Invalid("not one of the eight directions (FRIEDA convention)"))
+            return Record(item, Parsed({"answer": part}, ("not one of the eight directions",)),
+                          {"correct": False})
         got = names[key]
         truth_i = DIRECTIONS.index(str(answer["direction"]))
         ok = (DIRECTIONS.index(got) - truth_i) % 8 in (0, 1, 7)

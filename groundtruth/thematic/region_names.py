@@ -163,7 +163,7 @@ class RegionNames:
         for code, r in self.regions.items():
             for name in (r.name, *getattr(r, "aliases", ())):
                 key = fold_name(name)
-                if len(key) <= 3 and key.isalpha():
+                if name != r.name and len(name) <= 3 and name.isalpha() and name.isupper():
                     self._by_code.setdefault(key, code)  # an alias that is a code ("OD")
                 else:
                     self._by_name.setdefault(key, code)
