@@ -284,6 +284,18 @@ _RETRACTION = re.compile(
 )
 
 
+def retracts(text: str) -> bool:
+    """Whether words between two answers take the first one back (``Wait, that misses
+    a turn.``, ``Oops, I forgot ...``, ``let me recount``).
+
+    Examples
+    --------
+    >>> retracts("Oops, I forgot the first turn."), retracts("It then turns left.")
+    (True, False)
+    """
+    return bool(_RETRACTION.search(text))
+
+
 def _question(segment: str) -> bool:
     """Whether an answer is asked, not given ("3? No, I missed two.")."""
     first = re.match(r"[^\n.!?]*[.!?]?", segment)

@@ -148,6 +148,11 @@ def test_agreement_per_suite(suite: str) -> None:
     assert counts["agree"] / n >= 0.98, dict(counts)
 
 
+def test_fresh_set_agreement() -> None:
+    counts = table(load("fresh"))["all"]
+    assert counts["agree"] / sum(counts.values()) >= 0.98, dict(counts)
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
