@@ -18,9 +18,9 @@ from typing import Any
 
 from cartoqa.metrics.names import normalise_name
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
-from cartoqa.parsing.textual import parse_textual
 from cartoqa.parsing.numbers import parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
+from cartoqa.parsing.textual import parse_textual
 from cartoqa.parsing.yesno import parse_yes_no
 
 #: Largest absolute percentage error of a correct distance.

@@ -96,7 +96,8 @@ def parse_cardinal(text: str) -> ParseResult:
     """Parse one compass direction of eight.
 
     Rules, in order: the first direction after the last ``Answer:`` cue (capital
-    abbreviations such as ``NE`` count; a hedge or ``N/NE`` is invalid); else the only direction named in the response
+    abbreviations such as ``NE`` count; a hedge or ``N/NE`` is invalid); else the only
+    direction named in the response
     (words only, repeated mentions of one direction count once); else the only
     direction on the last line. Several different directions otherwise are invalid.
 

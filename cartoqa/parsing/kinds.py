@@ -260,6 +260,11 @@ def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list
     return None
 
 
+def _first_region(part: str, names: RegionNames, zones: Sequence[str]) -> str | None:
+    found = _resolve_region(part, names, zones)
+    return found[0] if found else None
+
+
 def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
                  single: bool = False, strict: bool = False) -> ParseResult | None:
     """The regions one segment names: ``{"items": [...]}`` (or ``{"regions": [...]}``).
@@ -296,11 +301,11 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
     inner = unbracket(segment)
     key = "regions" if single else "items"
     if _NONE.match(inner) or not inner.strip():
-        if single or strict and not _NONE.match(inner):
+        if single or (strict and not _NONE.match(inner)):
             return None
         return Parsed({key: []})
     if single:
-        alt = alternatives(inner, lambda s: (_resolve_region(s, names, zones) or [None])[0])
+        alt = alternatives(inner, lambda s: _first_region(s, names, zones))
         if alt is not None:
             return alt
     found: list[str] = []

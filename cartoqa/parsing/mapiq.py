@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cartoqa.parsing.kinds import (
-    NOTA,
     Options,
     item_labels,
     parse_class_numbers,

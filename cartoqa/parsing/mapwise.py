@@ -18,6 +18,7 @@ from cartoqa.parsing.numbers import parse_count
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import hedged, read_answer, unbracket
 
+
 def _country(item: Mapping[str, Any]) -> str:
     return item_country(item)
 
@@ -64,8 +65,8 @@ def _read_range(segment: str) -> ParseResult | None:
     inner = unbracket(segment).strip().rstrip(".")
     options = [p for p in re.split(r"\s+or\s+", inner, flags=re.IGNORECASE) if p.strip()]
     if len(options) > 1:
-        got = {parse_range(p) for p in options} - {None}
-        if len(got) > 1:
+        readings = {parse_range(p) for p in options} - {None}
+        if len(readings) > 1:
             return Invalid(f"alternatives ({inner}), not one answer")
     got = parse_range(inner)
     if got is None:

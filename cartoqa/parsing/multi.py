@@ -149,7 +149,8 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
     """Parse counts and names of many feature types from a JSON answer.
 
     A markdown table (``| type | count | names |``) or ``Type: count (names)`` lines
-    are read when there is no JSON. The JSON may sit in a code fence or among other text, use single quotes or
+    are read when there is no JSON. The JSON may sit in a code fence or among other
+    text, use single quotes or
     trailing commas, wrap the types in ``{"types": ...}``, or be a list of
     ``{"type": ..., "count": ..., "names": [...]}`` rows. Each type's value may be
     ``{"count": n, "names": [...]}``, a bare number, or a list of names (its length is

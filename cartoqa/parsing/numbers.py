@@ -552,8 +552,9 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
 _LENGTH_TOTAL_BEFORE = re.compile(
     r"\b(?:total|overall|whole\s+route|entire\s+route|altogether|sum)\b[^.\d\n]{0,30}$",
     re.IGNORECASE)
-_LENGTH_TOTAL_AFTER = re.compile(r"^\s*(?:in\s+total|total|altogether|overall|all\s+together|in\s+all)\b",
-                          re.IGNORECASE)
+_LENGTH_TOTAL_AFTER = re.compile(
+    r"^\s*(?:in\s+total|total|altogether|overall|all\s+together|in\s+all)\b",
+    re.IGNORECASE)
 
 
 def _total(text: str, qs: list[Quantity]) -> Quantity | None:

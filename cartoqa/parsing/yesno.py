@@ -39,8 +39,8 @@ _POSITIVE = re.compile(
 )
 
 # "TRUE or FALSE", "yes/no": both offered, neither chosen
-_BOTH_OFFERED = re.compile(r"\b(?:yes|true)\s*(?:or|/)\s*(?:no|false)\b|\b(?:no|false)\s*(?:or|/)\s*"
-                           r"(?:yes|true)\b", re.IGNORECASE)
+_BOTH_OFFERED = re.compile(r"\b(?:yes|true)\s*(?:or|/)\s*(?:no|false)\b"
+                           r"|\b(?:no|false)\s*(?:or|/)\s*(?:yes|true)\b", re.IGNORECASE)
 
 _UNSURE = re.compile(
     r"\b(?:sorry|unable|not\s+sure|unclear|uncertain|impossible\s+to|hard\s+to\s+(?:tell|say)"
@@ -119,8 +119,9 @@ def parse_yes_no(text: str) -> ParseResult:
             return found
     body = drop_notes(t)
     first = _FIRST_SENTENCE.match(body.strip())
-    if first and _BOTH_OFFERED.search(first.group(0)):
-        return Invalid(f"alternatives ({_BOTH_OFFERED.search(first.group(0)).group(0)})")
+    both = _BOTH_OFFERED.search(first.group(0)) if first else None
+    if both:
+        return Invalid(f"alternatives ({both.group(0)})")
     value = _leading(body)
     if value is not None:
         hedged = hedge(first.group(0)) if first else None

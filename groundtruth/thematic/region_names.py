@@ -34,7 +34,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Protocol
 
 #: ISO 3166-1 alpha-2 code of each country the maps draw.
@@ -64,9 +64,14 @@ _DC = re.compile(r"^(?:washington\s*,?\s*)?d\s*\.?\s*c\s*\.?$|^washington\s*,?\s
 class RegionLike(Protocol):
     """What :class:`RegionNames` reads of a region: its code, name and other names."""
 
-    code: str
-    name: str
-    aliases: tuple[str, ...]
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
 
 
 def fold_name(text: str) -> str:
@@ -112,7 +117,7 @@ class IsoSubdivision:
         return " ".join(words)
 
 
-@lru_cache(maxsize=None)
+@cache
 def iso_subdivisions(country: str) -> tuple[IsoSubdivision, ...]:
     """The ISO 3166-2 subdivisions of a map country, from pycountry (empty if unknown).
 
@@ -172,12 +177,12 @@ class RegionNames:
             self._by_name.setdefault("district of columbia", "DC")
         self._by_iso = {}
         for sub in iso_subdivisions(self.country):
-            code = self._name_code(sub.proper_name) or self._name_code(fold_name(sub.name))
-            if code is None:
+            match = self._name_code(sub.proper_name) or self._name_code(fold_name(sub.name))
+            if match is None:
                 continue
-            self._by_iso[sub.code.lower()] = code
-            self._by_name.setdefault(sub.proper_name, code)
-            self._by_name.setdefault(fold_name(sub.name), code)
+            self._by_iso[sub.code.lower()] = match
+            self._by_name.setdefault(sub.proper_name, match)
+            self._by_name.setdefault(fold_name(sub.name), match)
 
     def _name_code(self, key: str) -> str | None:
         if key in self._by_name:
