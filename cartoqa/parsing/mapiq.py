@@ -71,7 +71,8 @@ def parse_letters(text: str, options: Mapping[str, str] | None,
     --------
     >>> parse_letters("My answer is [a, C]", {"a": "x", "b": "y", "c": "z"}).value
     {'letters': ['a', 'c']}
-    >>> parse_letters("My answer is [None of the above]", {"a": "x", "b": NOTA}).value
+    >>> parse_letters("My answer is [None of the above]", {"a": "x", "b": "None of the above"}
+    ...               ).value
     {'letters': ['b']}
     >>> parse_letters("none", {"a": "x"}).valid
     False
