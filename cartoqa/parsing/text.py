@@ -267,7 +267,7 @@ _DECISION = re.compile(
 )
 # an explicit correction of what was just said: "Answer: A. Wait, actually it's B."
 _CORRECTION = re.compile(
-    r"(?:^|(?<=[\s.,;!?]))(?:wait|no|oops|sorry|correction|actually|scratch\s+that|"
+    r"(?:^|(?<=[\s.,;!?]))(?:wait|oops|sorry|correction|actually|scratch\s+that|"
     r"on\s+second\s+thought)\b[,.!:;]?\s*(?:(?:actually|no|wait)\b[,.!:]?\s*)?"
     r"(?:it'?s|it\s+is|that'?s|make\s+(?:it|that)|it\s+should\s+be|(?:the\s+)?(?:correct\s+)?"
     r"answer\s+(?:is|should\s+be)|i\s+meant?)\s+(?P<rest>\S.*)$",
