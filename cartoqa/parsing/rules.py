@@ -65,8 +65,8 @@ _SENTENCE_FORMS = (
     re.compile(r"^.*?\b(?:is|are|was|would\s+be|appears\s+to\s+be|seems\s+to\s+be)\s+"
                r"(?P<x>(?:the\s+)?[A-Z0-9\[][^.\n]*?)\s*[.!]?$"),
     # "Porthania is bordered by Yliopistonkatu."
-    re.compile(r"^.*?\b(?:is|are)\s+(?:bordered|intersected|crossed|contained|enclosed|"
-               r"surrounded|touched)\s+by\s+(?:the\s+)?(?P<x>[^.\n]+?)\s*[.!]?$", re.IGNORECASE),
+    re.compile(r"^.*?\b(?:is|are)\s+(?:(?:partly|partially|fully|entirely|only|also)\s+)?"
+               r"[a-z]+ed\s+by\s+(?:the\s+)?(?P<x>[^.\n]+?)\s*[.!]?$", re.IGNORECASE),
     # "Illinois (IL) has the highest ...", "Kerala shows the darkest shade"
     re.compile(r"^\s*(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
                r"stands\s+out|leads)\b"),

@@ -38,6 +38,12 @@ FRIEDA_QUESTIONS = {
     "frieda_border": "Map 1 draws Porthania (the university building) in red. Map 2 shows "
                      "the same place, with 4 other features named in its legend. Which of "
                      "these 4 features borders Porthania? Answer with its name.",
+    "frieda_intersect": "The legend names the features drawn on the map. Which of the "
+                        "features other than Soopeli partly overlaps Soopeli (the commercial "
+                        "area), drawn in red? Answer with its name.",
+    "frieda_within": "The legend names the features drawn on the map. Which of the features "
+                     "other than Antilooppi lies entirely within Antilooppi (the commercial "
+                     "area), drawn in red? Answer with its name.",
     "frieda_distance": "Using the scale bar, how far apart are Kiasma (red dot) and Ateneum "
                        "(blue dot) in a straight line?",
     "frieda_orientation": "The map may be turned: use its compass. In which direction is "
@@ -45,6 +51,7 @@ FRIEDA_QUESTIONS = {
                           "eight compass directions.",
 }
 FRIEDA_TYPES = {"frieda_equal": "textual", "frieda_border": "textual",
+                "frieda_intersect": "textual", "frieda_within": "textual",
                 "frieda_distance": "distance", "frieda_orientation": "cardinal"}
 ZONES = ("West", "Midwest", "Northeast", "South")
 
