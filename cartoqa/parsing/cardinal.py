@@ -86,9 +86,14 @@ def _read(segment: str, *, words_only: bool = False) -> ParseResult | None:
         sides = {d for p in parts for d in _found(p, abbreviations=not words_only)[:1]}
         if len(sides) > 1:
             return Invalid(f"alternatives ({segment.strip()}), not one direction")
+    if not words_only and len(set(found)) > 1 and _LISTED.search(segment):
+        return Invalid(f"several directions ({segment.strip()}), not one")
     return Parsed({"direction": found[0]})
 
 
+# two directions listed side by side: "north, north-east", "north and north-east"
+_LISTED = re.compile(r"(?:north|south|east|west|\b[NSEW]{1,2}\b)[\w-]*\s*(?:,|;|\band\b)\s*"
+                     r"(?:north|south|east|west|\b[NSEW]{1,2}\b)", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\s+or\s+|\s*/\s*", re.IGNORECASE)
 
 

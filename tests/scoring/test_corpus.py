@@ -39,7 +39,7 @@ def load_corpus() -> list[dict[str, Any]]:
         for number, entry in enumerate(yaml.safe_load((CORPUS / f"{task}.yaml").read_text(
                 encoding="utf-8")), start=1):
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
-    for name in ("holdout", "holdout2", "issue24", "fresh24"):
+    for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b"):
         held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
