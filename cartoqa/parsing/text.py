@@ -40,6 +40,9 @@ _TRANSLATE = str.maketrans(
         "\r": "\n",
     }
 )
+# LaTeX "$\boxed{C}$", "\(\boxed{5}\)": the boxed answer
+_BOXED = re.compile(r"(?:\$|\\\(|\\\[)?\s*\\boxed\{([^{}]*)\}\s*(?:\$|\\\)|\\\])?")
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|`")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE)
 _CUE = re.compile(
@@ -53,7 +56,7 @@ def normalize_text(text: str) -> str:
     """Normalise a response before parsing.
 
     Keeps only what follows a closing ``</think>`` tag, joins digit groups split by a
-    (narrow) no-break space, turns typographic quotes, dashes and arrows into ASCII and
+    (narrow) no-break space, unwraps LaTeX ``$\\boxed{C}$``, turns typographic quotes, dashes and arrows into ASCII and
     applies Unicode NFC. Markdown is kept (see :func:`strip_markdown`).
 
     Parameters
@@ -79,6 +82,8 @@ def normalize_text(text: str) -> str:
     if len(parts) > 1:
         text = parts[-1]
     text = _DIGIT_GROUP_SPACE.sub("", text)
+    if "boxed" in text:
+        text = _BOXED.sub(r"\1", _LATEX_TEXT.sub(r"\1", text))
     text = text.translate(_TRANSLATE)
     text = unicodedata.normalize("NFC", text)
     return text.replace("\u00a0", " ").replace("\u202f", " ").replace("\t", " ")
@@ -380,7 +385,10 @@ def answer_segments(text: str) -> list[str]:
     if not found:
         for pm in _PHRASE_CUE.finditer(text):
             rest = text[pm.end():]
-            end_m = _SENTENCE_END.search(rest)
+            start = 0
+            if rest.lstrip().startswith("[") and "]" in rest:  # "[1. Texas, 2. Ohio]"
+                start = rest.index("]")
+            end_m = _SENTENCE_END.search(rest, start)
             seg = (rest[: end_m.start()] if end_m else rest).strip()
             whole = rest[: rest.find("\n")] if "\n" in rest else rest
             if seg and not _question(whole.strip()):

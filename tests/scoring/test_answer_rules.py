@@ -75,3 +75,15 @@ def test_unknown_region_names_invalidate_only_themselves() -> None:
     assert "Gondor" in found.notes[0]
     ranked = read_rank("[Texas, Gondor, Ohio]", region_names("usa"))
     assert isinstance(ranked, Parsed) and ranked.value == {"ranks": {"TX": 1, "OH": 2}}
+
+
+@pytest.mark.parametrize(("item", "text", "value"), [
+    ({"task": "stmf", "request": "count"}, r"The final answer is $\boxed{5}$", {"count": 5}),
+    ({"task": "mapwise_single", "request": "single", **USA}, r"Answer: \(\boxed{\text{Texas}}\)",
+     {"regions": ["TX"]}),
+    ({"task": "mapwise_rank", "request": "rank", **USA},
+     "My answer is [1. Texas, 2. Ohio, 3. Utah]", {"ranks": {"TX": 1, "OH": 2, "UT": 3}}),
+])
+def test_boxed_answers_and_bracketed_lists_with_full_stops(item: dict[str, object], text: str,
+                                                           value: dict[str, object]) -> None:
+    assert parse_response(item, text) == Parsed(value)
