@@ -56,8 +56,9 @@ def normalize_text(text: str) -> str:
     """Normalise a response before parsing.
 
     Keeps only what follows a closing ``</think>`` tag, joins digit groups split by a
-    (narrow) no-break space, unwraps LaTeX ``$\\boxed{C}$``, turns typographic quotes, dashes and arrows into ASCII and
-    applies Unicode NFC. Markdown is kept (see :func:`strip_markdown`).
+    (narrow) no-break space, unwraps LaTeX ``$\\boxed{C}$``, turns typographic quotes,
+    dashes and arrows into ASCII and applies Unicode NFC. Markdown is kept (see
+    :func:`strip_markdown`).
 
     Parameters
     ----------
