@@ -257,6 +257,12 @@ def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list
         code = names.resolve(m.group("name"))
         if code is not None:
             return [code]
+    words = p.split()
+    for n in range(min(4, len(words) - 1), 0, -1):  # "Kansas has the highest value"
+        if words[n][:1].islower():
+            code = names.resolve(" ".join(words[:n]))
+            if code is not None:
+                return [code]
     return None
 
 
@@ -368,6 +374,8 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
         return bad
     inner = unbracket(segment)
     inner = re.sub(r"\s*(?:->|=>)\s*", " > ", inner)
+    inner = re.sub(r"\s*[,;]?\s*\b(?:followed\s+by|and\s+then|then|and\s+finally|finally)\s+",
+                   " > ", inner, flags=re.IGNORECASE)
     if "<" in inner and ">" not in inner:
         groups = [g for g in inner.split("<") if g.strip()][::-1]
     elif ">" in inner:

@@ -63,13 +63,14 @@ _SENTENCE_FORMS = (
                re.IGNORECASE),
     # "... is Uttar Pradesh.", "The state with the highest value is Texas (TX)."
     re.compile(r"^.*?\b(?:is|are|was|would\s+be|appears\s+to\s+be|seems\s+to\s+be)\s+"
-               r"(?P<x>(?:the\s+)?[A-Z0-9\[][^.\n]*?)\s*[.!]?$"),
+               r"(?P<x>(?:the\s+)?[A-Z0-9\[(][^.\n]*?)\s*[.!]?$"),
     # "Porthania is bordered by Yliopistonkatu."
     re.compile(r"^.*?\b(?:is|are)\s+(?:(?:partly|partially|fully|entirely|only|also)\s+)?"
                r"[a-z]+ed\s+by\s+(?:the\s+)?(?P<x>[^.\n]+?)\s*[.!]?$", re.IGNORECASE),
     # "Illinois (IL) has the highest ...", "Kerala shows the darkest shade"
     re.compile(r"^\s*(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
-               r"stands\s+out|leads)\b"),
+               r"stands\s+out|leads|borders|overlaps|touches|intersects|crosses|lies|sits|runs)"
+               r"\b"),
 )
 
 
@@ -159,7 +160,10 @@ def sentence_answer(text: str) -> str | None:
     'B'
     """
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
-    for sentence in (sentences[-1:] + sentences[:1]) if sentences else []:
+    tried = (sentences[-1:] + sentences[:1]) if sentences else []
+    if tried and "," in tried[0]:  # "Comparing A, B and C, Kerala is the darkest."
+        tried.append(tried[0].rsplit(",", 1)[1].strip())
+    for sentence in tried:
         for form in _SENTENCE_FORMS:
             m = form.match(sentence)
             if m:

@@ -87,3 +87,24 @@ def test_unknown_region_names_invalidate_only_themselves() -> None:
 def test_boxed_answers_and_bracketed_lists_with_full_stops(item: dict[str, object], text: str,
                                                            value: dict[str, object]) -> None:
     assert parse_response(item, text) == Parsed(value)
+
+
+INDIA = {"provenance": {"country": "india"}}
+MCQ = {"a": "590–705", "b": "1350–1350", "c": "412–530", "d": "120–266",
+       "e": "None of the above"}
+
+
+@pytest.mark.parametrize(("item", "text", "value"), [
+    ({"task": "mapwise_single", "request": "single", **INDIA},
+     "Comparing Bihar, Uttar Pradesh and Kerala, Kerala is the darkest.", {"regions": ["KL"]}),
+    ({"task": "mapwise_rank", "request": "rank", **USA},
+     "Kansas has the highest value, followed by Nebraska, then New York.",
+     {"ranks": {"KS": 1, "NE": 2, "NY": 3}}),
+    ({"task": "mapiq_rv", "request": "mcq", "options": MCQ},
+     "The correct option is (d) 120–266.", {"letters": ["d"]}),
+    ({"task": "frieda_border", "request": "textual", "question": "Which borders X?"},
+     "Mikonkatu borders the building on its east side.", {"names": ["Mikonkatu"]}),
+])
+def test_answers_in_prose_without_a_cue(item: dict[str, object], text: str,
+                                        value: dict[str, object]) -> None:
+    assert parse_response(item, text) == Parsed(value)
