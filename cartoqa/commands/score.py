@@ -9,8 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cartoqa.errors import CartoqaError
+from cartoqa.runner.run import api_key_from_env
 from cartoqa.scoring.connectivity import extract_map
 from cartoqa.scoring.core import score_dataset
+from cartoqa.scoring.extraction import AnswerExtractor
 from cartoqa.scoring.io import write_json_atomic
 from cartoqa.scoring.table import format_report
 
@@ -177,9 +179,6 @@ def run(args: argparse.Namespace) -> int:
         raise CartoqaError("--extractor-endpoint and --extractor-model go together",
                            fix="give both, or neither")
     if args.extractor_endpoint is not None:
-        from cartoqa.runner.run import api_key_from_env
-        from cartoqa.scoring.extraction import AnswerExtractor
-
         try:
             extractor = AnswerExtractor(args.extractor_endpoint, args.extractor_model,
                                         api_key=api_key_from_env())
@@ -196,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
     )
     figures = []
     if args.plot is not None:
+        # imported here, not at start-up: loads matplotlib (~4 s)
         from cartoqa.scoring.plots import write_plots
 
         figures = write_plots(report, args.plot)

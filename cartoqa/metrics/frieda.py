@@ -6,7 +6,7 @@ unit-aware parsing (m, km, ft, mi, …: :func:`cartoqa.parsing.numbers.parse_len
 a **cardinal** direction is correct when it is the true one of eight or one of its
 two neighbours; a **textual** answer (names, ``;``-separated lists, yes/no) is
 correct when the set of names, normalised by
-:func:`cartoqa.metrics.names.normalise_name`, equals the true set (the paper uses an
+:func:`cartoqa.parsing.names.normalise_name`, equals the true set (the paper uses an
 LLM judge for this; exact matching after normalisation is the deterministic stand-in).
 """
 
@@ -16,8 +16,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cartoqa.metrics.names import normalise_name
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
+from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.numbers import parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
 from cartoqa.parsing.textual import parse_textual

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
 from cartoqa.parsing.text import (
@@ -296,6 +297,4 @@ def _as_result(items: list[str] | None, key: str) -> Parsed | None:
 
 
 def _names_key(parsed: Parsed) -> tuple[str, ...]:
-    from cartoqa.metrics.names import normalise_name
-
     return tuple(sorted(normalise_name(n) for n in next(iter(parsed.value.values()))))

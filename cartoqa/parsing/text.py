@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.structured import find_structured
 
 #: Longest response the parsers look at; the tail is kept, since answers come last.
 MAX_CHARS = 20_000
@@ -486,8 +487,6 @@ def json_answer(text: str) -> object:
     """
     if "{" not in text:
         return None
-    from cartoqa.parsing.structured import find_structured
-
     data = find_structured(text, kind=dict)
     if not isinstance(data, dict):
         return None

@@ -43,7 +43,7 @@ from typing import Any
 
 from cartoqa.parsing import Parsed, ParseResult
 from cartoqa.parsing.cardinal import DIRECTIONS
-from cartoqa.scoring.records import Record
+from cartoqa.declarations.records import Record
 
 #: The conventions, with one line each for the report.
 CONVENTIONS: dict[str, str] = {

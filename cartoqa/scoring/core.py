@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cartoqa import __version__
+from cartoqa.declarations.dispatch import parse_response
+from cartoqa.declarations.records import ConnectivityChecker, Record
 from cartoqa.errors import CartoqaError
-from cartoqa.parsing import ParseResult, parse_response
+from cartoqa.parsing import ParseResult
+from cartoqa.scoring.connectivity import groundtruth_checker
+from cartoqa.scoring.extraction import extract_answers, parse_extracted, rescore_summary
 from cartoqa.scoring.io import load_items, read_predictions
-from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import Section, metric_labels, section_for, sections
 
 if TYPE_CHECKING:
@@ -58,7 +61,7 @@ def score_records(
     predictions : mapping of str to str
         Raw response per item id; an item without one is invalid.
     is_connected : callable, optional
-        SRN connectivity check (see :data:`~cartoqa.scoring.records.ConnectivityChecker`).
+        SRN connectivity check (see :data:`~cartoqa.declarations.records.ConnectivityChecker`).
     convention : str
         ``"cartoqa"`` (default), or a paper's convention for its own suite's items
         (``"mapwise"``, ``"frieda"``; see :mod:`cartoqa.scoring.conventions`).
@@ -337,8 +340,6 @@ def _add_extraction(
     note: str | None,
 ) -> None:
     """Ask the extractor, rescore with its answers, keep both in the report."""
-    from cartoqa.scoring.extraction import extract_answers, parse_extracted, rescore_summary
-
     results = {str(r.item.get("id")): r.result for r in records}
     extracted, notes = extract_answers(extractor, items, predictions, results)
     second = []
@@ -450,8 +451,6 @@ def score_dataset(
         section (a task or request no declared task has), or no prediction is for an
         item of the dataset.
     """
-    from cartoqa.scoring.connectivity import groundtruth_checker
-
     items = load_items(dataset_dir)
     _check_every_item_is_scored(items, dataset_dir)
     paths = ([predictions_path] if isinstance(predictions_path, str | Path)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.declarations.records import ConnectivityChecker, Record
+from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.parsing.mapiq import (
     mapiq_answer_text,
     numbers_match,
@@ -19,18 +21,16 @@ from cartoqa.parsing.mapiq import (
     parse_single,
 )
 from cartoqa.parsing.result import ParseResult
-from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import aggregate_correct, aggregate_f1, set_f1
-from cartoqa.tasks.mapiq.common import NOTA
-from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
-from cartoqa.tasks.thematic.requests import (
+from cartoqa.tasks.common.thematic.requests import (
     answer_schema,
     answer_writer,
     binary_request,
     thematic_spec,
 )
+from cartoqa.tasks.mapiq.common import NOTA
 
-#: The suite (``TaskSpec.suite``, the key of :data:`cartoqa.tasks.SUITES`).
+#: The suite (``TaskSpec.suite``, the key of :data:`cartoqa.declarations.suites.SUITES`).
 SUITE = "mapiq"
 
 #: Strata every MapIQ item carries.
