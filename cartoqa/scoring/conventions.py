@@ -41,9 +41,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.declarations.records import Record
 from cartoqa.parsing import Parsed, ParseResult
 from cartoqa.parsing.cardinal import DIRECTIONS
-from cartoqa.declarations.records import Record
 
 #: The conventions, with one line each for the report.
 CONVENTIONS: dict[str, str] = {
