@@ -139,6 +139,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "repeatable")
     parser.add_argument("--no-connectivity", action="store_true",
                         help="skip the SRN road-graph connectivity check")
+    parser.add_argument("--tables", action="store_true",
+                        help="print every stratum (zoom, colour, template, ...) under each "
+                             "section, not only the section's own row; the JSON report "
+                             "holds them either way")
     parser.add_argument("--no-items", action="store_true",
                         help="leave the per-item rows out of the JSON report")
     parser.add_argument("--convention", choices=("cartoqa", "mapwise", "frieda"),
@@ -202,12 +206,12 @@ def run(args: argparse.Namespace) -> int:
     if args.no_items:
         report.pop("items", None)
     write_json_atomic(out, report)
-    sys.stdout.write(format_report(report))
+    sys.stdout.write(format_report(report, strata=args.tables))
     extracted = report.get("with_extractor")
     if extracted is not None:
         print(f"\n#### with the answer extractor ({extracted['model']}): "
               f"{extracted['n_sent']} responses sent, {extracted['n_answered']} answered")
-        sys.stdout.write(format_report(extracted))
+        sys.stdout.write(format_report(extracted, strata=args.tables))
     print(f"\nreport: {out}")
     for path in figures:
         print(f"figure: {path}")
