@@ -148,6 +148,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "holds them either way")
     parser.add_argument("--no-items", action="store_true",
                         help="leave the per-item rows out of the JSON report")
+    parser.add_argument("--convention", choices=("cartoqa", "mapwise", "frieda"),
+                        default="cartoqa",
+                        help="scoring conventions: cartoqa's (default) for every suite, or "
+                        "a paper's own for its suite's items, to report numbers comparable "
+                        "to it: mapwise (a single value equal to a range bound scores 0.5; "
+                        "rankings flattened to their written order) or frieda (the text "
+                        "after the last 'Final answer:', ';' lists, exact alphanumeric "
+                        "match, first number, a direction or its neighbours); see "
+                        "docs/scoring.md")
     parser.add_argument("--extractor-endpoint", default=None, metavar="URL",
                         help="an OpenAI-compatible server whose model extracts the final "
                         "answer of responses the rules cannot read (nothing is sent "
@@ -189,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
         extracts=extract_map(args.extract),
         include_items=True,
         extractor=extractor,
+        convention=args.convention,
     )
     figures = []
     if args.plot is not None:

@@ -55,6 +55,9 @@ def format_report(report: Mapping[str, Any], *, strata: bool = True) -> str:
                     if report.get("n_unknown_predictions") else ""))
     for note in report.get("notes") or []:
         lines.append(f"note: {note}")
+    convention = report.get("convention") or {}
+    if convention.get("name") not in (None, "cartoqa"):
+        lines.append(f"convention: {convention['name']}: {convention.get('meaning', '')}")
     lines.append("columns: all (invalid counted as wrong) | valid (parsed answers only)")
     for key, section in (report.get("sections") or {}).items():
         metrics = list((section.get("metrics") or {}).keys())

@@ -95,7 +95,7 @@ def _parser(kind: str) -> Any:
     shape = {"type": kind, "names": []}
 
     def parse(item: Mapping[str, Any], text: str) -> ParseResult:
-        return parse_frieda(shape, text)
+        return parse_frieda(shape, text, question=str(item.get("question") or ""))
 
     parse.__name__ = f"parse_frieda_{kind}"
     parse.__doc__ = f"Read a FRIEDA {kind} answer (cartoqa.metrics.frieda.parse_frieda)."
