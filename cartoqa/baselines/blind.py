@@ -25,7 +25,7 @@ from cartoqa.baselines.space import (
     requests_of,
     set_path,
 )
-from cartoqa.tasks.registry import request_spec
+from cartoqa.declarations.registry import request_spec
 
 Items = Sequence[Mapping[str, Any]]
 #: ``choose(leaf, item) -> value``: one leaf's value for one item.

@@ -2,7 +2,7 @@
 and the answer distribution, flagged where a blind baseline beats chance.
 
 Each request is judged on one metric, its first ``headline`` metric (else its first
-metric; :mod:`cartoqa.tasks.spec`). Chance is the mean score of the random baseline over
+metric; :mod:`cartoqa.declarations.spec`). Chance is the mean score of the random baseline over
 :data:`CHANCE_SEEDS` seeds, scored by the ordinary scorer (so FRIEDA's neighbouring
 directions, MapIQ's F1 over letters and every other rule count as they do for models).
 A row of at least :data:`~cartoqa.baselines.balance.MIN_ITEMS` items is flagged when a
@@ -23,7 +23,7 @@ from cartoqa.baselines.balance import MIN_ITEMS, dataset_balance
 from cartoqa.baselines.blind import random_baseline
 from cartoqa.metrics.registry import get_metric
 from cartoqa.scoring.core import score_predictions
-from cartoqa.tasks.registry import request_spec, task_spec
+from cartoqa.declarations.registry import request_spec, task_spec
 
 #: Seeds of the random baseline averaged into the chance level.
 CHANCE_SEEDS = 20

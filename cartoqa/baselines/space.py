@@ -1,7 +1,7 @@
 """The answer space of a request, derived from its declaration and the answers seen.
 
 A request's answer is a JSON object whose schema the task declares
-(:attr:`cartoqa.tasks.spec.RequestSpec.answer_schema`). :func:`answer_space` splits that
+(:attr:`cartoqa.declarations.spec.RequestSpec.answer_schema`). :func:`answer_space` splits that
 schema into leaves (one per property path down to a value that is not an object with
 declared properties; an object whose keys the schema leaves open, such as MTMF's
 feature types, has the keys the answers use) and gives each leaf a kind, from the
@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cartoqa.tasks.registry import request_spec, task_spec
+from cartoqa.declarations.registry import request_spec, task_spec
 
 #: The leaf kinds, in the order the docs describe them.
 KINDS = ("const", "given", "boolean", "enum", "letter", "letters", "label", "integer",
