@@ -21,9 +21,9 @@ from typing import Any
 from cartoqa.baselines import BASELINES
 from cartoqa.baselines.balance import MIN_ITEMS, dataset_balance
 from cartoqa.baselines.blind import random_baseline
+from cartoqa.declarations.registry import request_spec, task_spec
 from cartoqa.metrics.registry import get_metric
 from cartoqa.scoring.core import score_predictions
-from cartoqa.declarations.registry import request_spec, task_spec
 
 #: Seeds of the random baseline averaged into the chance level.
 CHANCE_SEEDS = 20
