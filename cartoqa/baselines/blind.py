@@ -356,7 +356,7 @@ def text_prior_choice(leaf: Leaf, item: Mapping[str, Any]) -> Any:
         return numbers[0] if numbers else DEFAULT_NUMBER
     if leaf.kind == "order":
         return mentioned(body, [str(v) for v in _truth(leaf, item) or []])
-    named = mentioned(body, leaf.strings())
+    named = mentioned(body, leaf.strings(without=_truth(leaf, item)))
     example = leaf.values[0] if leaf.values else ""
     if isinstance(example, list):
         if example and not isinstance(example[0], str):

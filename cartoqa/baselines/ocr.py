@@ -3,10 +3,11 @@
 For every request whose answer holds names or labels (a leaf of kind ``free`` with
 letters in it: MML's roads, STMF's and MTMF's names, MapWise and MapIQ regions and
 legend ranges, FRIEDA's feature names, SRN's roads), the image is read with Tesseract
-(Debian ``tesseract-ocr``, sparse-text mode) and the answer-space values it reads are
-the candidates: those nearest the item's first marker when it has one, else in reading
-order (legends included), leaving out the names the question itself gives. A text
-leaf takes the first candidate, a list the first ones (as many as the answers seen
+(Debian ``tesseract-ocr``, sparse-text mode). The candidates are the names and labels
+that other items answer (never the item's own truth alone) which it reads as
+consecutive words: those nearest the item's first marker when it has one, else in
+reading order (legends included), leaving out the names the question itself gives. A
+text leaf takes the first candidate, a list the first ones (as many as the answers seen
 usually hold); the other leaves take the text-only prior's guess. Requests without
 names are not answered: this baseline does not apply to them.
 """
@@ -28,7 +29,7 @@ from cartoqa.baselines.blind import (
     write_response,
 )
 from cartoqa.baselines.question import mentioned, normalise, question_body
-from cartoqa.baselines.space import Leaf
+from cartoqa.baselines.space import Leaf, get_path
 from cartoqa.dataset.reader import item_images
 from cartoqa.errors import CartoqaError
 
@@ -139,10 +140,16 @@ def _marker(item: Mapping[str, Any]) -> tuple[float, float] | None:
 
 
 def ocr_candidates(item: Mapping[str, Any], words: Sequence[Word], leaf: Leaf) -> list[str]:
-    """The leaf's answer-space strings read on the image, best first: nearest the marker
-    when the item has one, else in reading order; the question's own names left out."""
-    named = set(mentioned(question_body(item), leaf.strings()))
-    hits = [(c, w) for c, w in found_in(words, leaf.strings()) if c not in named]
+    """The leaf's vocabulary read on the image, best first: nearest the marker when the
+    item has one, else in reading order; the question's own names left out.
+
+    The vocabulary is the names and labels the *other* items answer (a name only this
+    item answers is not in it): OCR must read a name some other question also uses, so
+    the item's own truth never steers the match.
+    """
+    vocabulary = leaf.strings(without=get_path(item.get("answer") or {}, leaf.path)[1])
+    named = set(mentioned(question_body(item), vocabulary))
+    hits = [(c, w) for c, w in found_in(words, vocabulary) if c not in named]
     marker = _marker(item)
     if marker is not None:
         hits.sort(key=lambda hit: (hit[1].x - marker[0]) ** 2 + (hit[1].y - marker[1]) ** 2)

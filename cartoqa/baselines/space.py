@@ -148,14 +148,27 @@ class Leaf:
                 out.setdefault(canonical(element), element)
         return list(out.values()) or None
 
-    def strings(self) -> list[str]:
-        """Every distinct string seen, alone or inside a list, in first-seen order."""
-        out: dict[str, None] = {}
+    def strings(self, without: Any = None) -> list[str]:
+        """Every distinct string seen, alone or inside a list, in first-seen order.
+
+        ``without``: one item's own value, taken out once (a string only that item
+        answers is left out), so that a baseline's vocabulary is the other items'.
+
+        Examples
+        --------
+        >>> leaf = Leaf(("roads",), "free", {}, (["A", "B"], ["B", "C"]))
+        >>> leaf.strings(), leaf.strings(without=["A", "B"])
+        (['A', 'B', 'C'], ['B', 'C'])
+        """
+        counts: dict[str, int] = {}
         for value in self.values:
             for text in value if isinstance(value, list) else [value]:
                 if isinstance(text, str) and text.strip():
-                    out.setdefault(text, None)
-        return list(out)
+                    counts[text] = counts.get(text, 0) + 1
+        for text in without if isinstance(without, list) else [without]:
+            if isinstance(text, str) and text in counts:
+                counts[text] -= 1
+        return [text for text, n in counts.items() if n > 0]
 
     def is_text(self) -> bool:
         """Whether the leaf holds names or labels: strings (or lists of them) with a

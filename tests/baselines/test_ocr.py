@@ -23,12 +23,30 @@ def test_nearest_names_to_the_marker_win():
     words = {Path("far.png"): [Word("Bulevardi", 900, 700), Word("Annankatu", 100, 100),
                                Word("Eerikin-", 160, 120), Word("katu", 210, 120)]}
     items = [_mml("mml-0", ["Annankatu", "Eerikinkatu"], (120, 110)),
-             _mml("mml-1", ["Bulevardi", "Eerikinkatu"], (880, 690))]
-    items[0]["image"] = items[1]["image"] = "far.png"
+             _mml("mml-1", ["Bulevardi", "Eerikinkatu"], (880, 690)),
+             _mml("mml-2", ["Annankatu", "Bulevardi"], (880, 690)),
+             _mml("mml-3", ["Kalevankatu", "Bulevardi"], (120, 110))]
+    for it in items:
+        it["image"] = "far.png"
     answers = ocr_baseline(items, Path("."), reader=lambda path: words[path])
     # "Eerikin- katu" is read as two words and does not match the one-word name
     assert answers["mml-0"] == "- Annankatu\n- Bulevardi"
     assert answers["mml-1"] == "- Bulevardi\n- Annankatu"
+    # Kalevankatu is not on the image; Bulevardi is answered by other items too
+    assert answers["mml-3"] == "- Annankatu\n- Bulevardi"
+
+
+def test_a_name_only_the_item_itself_answers_is_not_looked_for():
+    words = {Path("m.png"): [Word("Annankatu", 100, 100), Word("Bulevardi", 900, 700)]}
+    items = [_mml("mml-0", ["Annankatu", "Bulevardi"], (120, 110)),
+             _mml("mml-1", ["Bulevardi", "Kalevankatu"], (120, 110))]
+    for it in items:
+        it["image"] = "m.png"
+    answers = ocr_baseline(items, Path("."), reader=lambda path: words[path])
+    # mml-0's vocabulary is mml-1's answer: Annankatu is on the map but not looked for
+    assert answers["mml-0"] == "- Bulevardi"
+    # mml-1's vocabulary is mml-0's answer: both are read, Annankatu nearer the marker
+    assert answers["mml-1"] == "- Annankatu\n- Bulevardi"
 
 
 def test_requests_without_names_are_not_answered():
@@ -53,9 +71,13 @@ def test_tesseract_reads_a_drawn_name(tmp_path):
     image.save(tmp_path / "images" / "mml-0.png")
     image.save(tmp_path / "images" / "mml-1.png")
     items = [_mml("mml-0", ["Annankatu", "Lapinlahdenkatu"], (60, 60)),
-             _mml("mml-1", ["Bulevardi", "Lapinlahdenkatu"], (600, 220))]
+             _mml("mml-1", ["Bulevardi", "Lapinlahdenkatu"], (600, 220)),
+             _mml("mml-2", ["Annankatu", "Bulevardi"], (60, 60))]
+    (tmp_path / "images" / "mml-2.png").write_bytes((tmp_path / "images" / "mml-0.png")
+                                                    .read_bytes())
     words = tesseract_reader()(tmp_path / "images" / "mml-0.png")
     assert {"Annankatu", "Bulevardi"} <= {w.text for w in words}
     answers = ocr_baseline(items, tmp_path)
     assert answers == {"mml-0": "- Annankatu\n- Bulevardi",
-                       "mml-1": "- Bulevardi\n- Annankatu"}
+                       "mml-1": "- Bulevardi\n- Annankatu",
+                       "mml-2": "- Annankatu\n- Bulevardi"}
