@@ -41,8 +41,8 @@ from cartoqa.tasks.prompts import prompt, system_prompt
 from cartoqa.tasks.spec import RequestSpec, TaskSpec
 from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
+from renderers.mfs.spec import IMAGE_SIZE as _SIDE
 from renderers.mfs.swatches import SWATCH_ZOOMS
-from renderers.mfs.symbols import IMAGE_SIZE as _SIDE
 
 NAME = "mfs"
 ITEMS_PER_SCENARIO = 1
