@@ -7,11 +7,14 @@
   records, one object per row): the columns of the TSV ``cartoqa export --format
   vlmevalkit`` wrote plus VLMEvalKit's ``prediction``; the item is found by the ``id``
   column.
-* **lmms-eval** sample logs (``--log_samples``): JSON lines with ``doc_id``, ``doc``,
+* **lmms-eval** sample logs (``--log_samples``): JSON lines with ``doc_id``,
   ``resps`` and ``filtered_resps``, or one JSON object whose ``logs`` list holds such
-  samples; the item is ``doc["id"]`` (the ``id`` column of the Hugging Face export the
-  task folder loads) and the response is the first of ``filtered_resps`` (else of
-  ``resps``).
+  samples. The item is ``doc["id"]`` (the ``id`` column of the Hugging Face export the
+  task folder loads) where the log keeps ``doc``; lmms-eval's own writer drops ``doc``,
+  and then the item comes from the logged metrics: each cartoqa metric's value is the
+  ``{"item", "response"}`` pair :func:`cartoqa.exports.lmms_eval_support.process_results`
+  returned, so ``<metric>.item.id`` names it. The response is the first of
+  ``filtered_resps`` (else of ``resps``).
 
 Anything else is refused with one line saying which formats are read.
 
@@ -153,6 +156,41 @@ def is_lmms_eval_sample(row: Any) -> bool:
             and ("resps" in row or "filtered_resps" in row))
 
 
+def sample_item_id(row: dict[str, Any]) -> str | None:
+    """The cartoqa item id of one lmms-eval logged sample, or ``None``.
+
+    Parameters
+    ----------
+    row : dict
+        One logged sample.
+
+    Returns
+    -------
+    str or None
+        ``doc["id"]`` when the log keeps the document, else the ``item.id`` inside the
+        first logged metric that holds cartoqa's ``{"item", "response"}`` pair.
+
+    Examples
+    --------
+    >>> sample_item_id({"doc_id": 3, "doc": {"id": "rle-0001"}, "resps": [["x"]]})
+    'rle-0001'
+    >>> sample_item_id({"doc_id": 3, "cartoqa_valid": 1.0, "resps": [["x"]],
+    ...                 "rle_rmse_m": {"item": {"id": "rle-0001"}, "response": "x"}})
+    'rle-0001'
+    >>> sample_item_id({"doc_id": 3, "resps": [["x"]]}) is None
+    True
+    """
+    doc = row.get("doc")
+    if isinstance(doc, dict) and doc.get("id") is not None:
+        return str(doc["id"])
+    for value in row.values():
+        if isinstance(value, dict) and isinstance(value.get("item"), dict):
+            found = value["item"].get("id")
+            if found is not None:
+                return str(found)
+    return None
+
+
 def _lmms_samples(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
     stripped = text.lstrip()
     if stripped.startswith("{") and "\n{" not in stripped.rstrip():
@@ -196,8 +234,8 @@ def read_lmms_eval(path: Path, text: str) -> tuple[dict[str, str], list[str]]:
     Raises
     ------
     CartoqaError
-        A sample is not an lmms-eval sample, its ``doc`` has no ``id``, or one item
-        has two different responses.
+        A sample is not an lmms-eval sample, neither its ``doc`` nor a logged metric
+        names the item, or one item has two different responses.
     """
     out: dict[str, str] = {}
     notes: list[str] = []
@@ -206,12 +244,12 @@ def read_lmms_eval(path: Path, text: str) -> tuple[dict[str, str], list[str]]:
             raise CartoqaError(f"{path} sample {number} is not an lmms-eval sample "
                                "(no doc/doc_id and resps)",
                                fix="give one samples_*.jsonl file of a cartoqa task")
-        doc = row.get("doc")
-        item_id = doc.get("id") if isinstance(doc, dict) else None
+        item_id = sample_item_id(row)
         if item_id is None:
-            raise CartoqaError(f"{path} sample {number} has no doc.id",
+            raise CartoqaError(f"{path} sample {number} names no item (no doc.id, and no "
+                               "logged metric holds item.id)",
                                fix="run the task folder `cartoqa export --format lmms-eval` "
-                               "wrote (its documents carry the item id)")
+                               "wrote (its documents and metrics carry the item id)")
         response = _first_text(row.get("filtered_resps"))
         if response is None:
             response = _first_text(row.get("resps")) or ""

@@ -142,16 +142,17 @@ def test_lmms_eval_task_folder(dataset: Path, tmp_path: Path, hf_env: Path) -> N
     out = tmp_path / "lmms"
     _export(dataset, out, "lmms-eval")
     loader = _yaml_loader()
-    group = yaml.load((out / "cartoqa.yaml").read_text(), Loader=loader)
-    assert group == {"group": "cartoqa", "task": [f"cartoqa_{t}" for t in TASKS]}
+    group = yaml.load((out / "cartoqa_synthetic.yaml").read_text(), Loader=loader)
+    assert group == {"group": "cartoqa_synthetic",
+                     "task": [f"cartoqa_synthetic_{t}" for t in TASKS]}
     utils = _load_utils(out)
     items = {item["id"]: item for item in read_items(dataset)}
     for task in TASKS:
-        config = yaml.load((out / f"cartoqa_{task}.yaml").read_text(),
+        config = yaml.load((out / f"cartoqa_synthetic_{task}.yaml").read_text(),
                            Loader=loader)
         assert set(config) == set(CONFIG_KEYS)
         assert set(config) <= LMMS_EVAL_DOCUMENTED_KEYS
-        assert config["task"] == f"cartoqa_{task}"
+        assert config["task"] == f"cartoqa_synthetic_{task}"
         assert config["output_type"] == "generate_until"
         assert config["generation_kwargs"]["temperature"] == 0
         functions = [config[k]["!function"] for k in
