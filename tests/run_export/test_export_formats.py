@@ -89,6 +89,42 @@ def test_hf_parquet_round_trip(dataset: Path, tmp_path: Path, hf_env: Path) -> N
     assert "## Source dataset card" in card and "Synthetic cartoqa dataset" in card
 
 
+#: Feature types ``datasets`` 3.0 knows (``datasets.features.features._FEATURE_TYPES``
+#: of 3.0-3.6; 4.0 added ``List``, which 3.x refuses: "Feature type 'List' not found").
+DATASETS_3_FEATURE_TYPES = {"Value", "ClassLabel", "Translation",
+                            "TranslationVariableLanguages", "LargeList", "Sequence",
+                            "Array2D", "Array3D", "Array4D", "Array5D", "Audio", "Image",
+                            "Video"}
+
+
+def _feature_types(spec: Any) -> set[str]:
+    if isinstance(spec, dict):
+        own = {str(spec["_type"])} if "_type" in spec else set()
+        return own.union(*(_feature_types(v) for v in spec.values()))
+    if isinstance(spec, list):
+        return set().union(*(_feature_types(v) for v in spec))
+    return set()
+
+
+def test_hf_parquet_reads_as_a_plain_parquet_dataset(dataset: Path, tmp_path: Path,
+                                                      hf_env: Path) -> None:
+    """Each shard loads on its own (no card), with types every allowed ``datasets`` knows."""
+    import json
+
+    import pyarrow.parquet as pq
+    from datasets import Dataset
+
+    out = tmp_path / "hf"
+    _export(dataset, out, "hf")
+    for shard in sorted((out / "data").glob("*.parquet")):
+        meta = json.loads(pq.read_schema(shard).metadata[b"huggingface"])
+        types = _feature_types(meta["info"]["features"])
+        assert "Image" in types and types <= DATASETS_3_FEATURE_TYPES, (shard.name, types)
+        rows = Dataset.from_parquet(str(shard), cache_dir=str(hf_env))
+        assert type(rows.features["more_images"]).__name__ in ("List", "Sequence")
+        assert all(isinstance(r["image"], Image.Image) for r in rows)
+
+
 def test_vlmevalkit_tsv_columns_and_values(dataset: Path, tmp_path: Path) -> None:
     out = tmp_path / "vlm"
     _export(dataset, out, "vlmevalkit")
