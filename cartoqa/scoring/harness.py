@@ -22,7 +22,8 @@ Given a harness's whole output folder (``work_dir/*.xlsx``), ``cartoqa score`` l
 out the harness's own result files (:func:`harness_result_files`): VLMEvalKit names
 each file it derives from a prediction file ``<model>_<dataset>.<ext>`` as
 ``<model>_<dataset>_<suffix>.<ext>`` (``_exact_matching_result.xlsx``, ``_acc.csv``,
-``_score.json`` ...) and keeps its run status in ``status.json``.
+``_score.json`` ...) and keeps its run status in ``status.json``; lmms-eval writes its
+aggregated ``<date>_results.json`` beside its ``<date>_samples_<task>.jsonl``.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def harness_result_files(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
     one's name is the other's stem, ``_``, a suffix and a table or pickle extension
     (``M_D.xlsx`` -> ``M_D_exact_matching_result.xlsx``, ``M_D_acc.csv``). Such files
     repeat the predictions' ids, so they are left out, as is ``status.json`` beside
-    other files.
+    other files, and lmms-eval's ``<date>_results.json`` beside a sample log
+    ``<date>_samples_<task>.jsonl`` of the same folder.
 
     Parameters
     ----------
@@ -102,6 +104,9 @@ def harness_result_files(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
     'left out M_D_exact_matching_result.xlsx: a VLMEvalKit result of M_D.xlsx'
     >>> [p.name for p in harness_result_files([Path("a.jsonl"), Path("a_2.jsonl")])[0]]
     ['a.jsonl', 'a_2.jsonl']
+    >>> [p.name for p in harness_result_files([Path("o/20260101_results.json"),
+    ...     Path("o/20260101_samples_cartoqa_x_rle.jsonl")])[0]]
+    ['20260101_samples_cartoqa_x_rle.jsonl']
     """
     keep: list[Path] = []
     notes: list[str] = []
@@ -115,6 +120,10 @@ def harness_result_files(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
             notes.append(f"left out {path.name}: a VLMEvalKit result of {base.name}")
         elif path.name == VLMEVALKIT_STATUS and len(paths) > 1:
             notes.append(f"left out {path.name}: VLMEvalKit's run status")
+        elif path.name.endswith("_results.json") and any(
+                q.parent == path.parent and q.name.startswith(
+                    path.name[:-len("results.json")] + "samples_") for q in paths):
+            notes.append(f"left out {path.name}: lmms-eval's aggregated results")
         else:
             keep.append(path)
     return keep, notes
