@@ -183,6 +183,17 @@ def check_vlmevalkit(dataset: Path, out: Path, preds: dict[str, str],
     return check
 
 
+def _leaves(tree: dict[Any, Any]) -> dict[str, Any]:
+    """The tasks of lmms-eval's nested task dict, by name."""
+    out: dict[str, Any] = {}
+    for key, value in tree.items():
+        if isinstance(value, dict):
+            out.update(_leaves(value))
+        else:
+            out[str(getattr(key, "group_name", key))] = value
+    return out
+
+
 def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, Any]]],
                     include: Path, work: Path) -> dict[str, Check]:
     import lmms_eval
@@ -192,8 +203,8 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
     from lmms_eval.loggers import EvaluationTracker
     from lmms_eval.tasks import TaskManager, get_task_dict
 
-    from cartoqa.exports.hf import item_from_row
     from cartoqa.exports.export import dataset_name
+    from cartoqa.exports.hf import item_from_row
     from cartoqa.exports.lmms_eval import group_name
     from cartoqa.exports.lmms_eval_support import doc_to_text as cartoqa_text
     from cartoqa.scoring import sections
@@ -211,22 +222,12 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
         items = {it["id"]: it for it in read_items(dataset)}
         group = group_name(dataset_name(dataset))
         check.ok("group found", group in manager.all_tasks)
-        built = get_task_dict([group], manager)
-        leaves: dict[str, Any] = {}
-
-        def walk(tree: dict[Any, Any]) -> None:
-            for key, value in tree.items():
-                if isinstance(value, dict):
-                    walk(value)
-                else:
-                    leaves[str(getattr(key, "group_name", key))] = value
-
-        walk(built)
+        leaves = _leaves(get_task_dict([group], manager))
         tasks = sorted({it["task"] for it in items.values()})
         check.ok("every task found", sorted(leaves) == sorted(f"{group}_{t}" for t in tasks))
         got: dict[Any, Any] = {}
         docs_seen = 0
-        for name, task in leaves.items():
+        for task in leaves.values():
             values: dict[str, list[Any]] = {}
             for doc in task.test_docs():
                 item = item_from_row(doc)
@@ -265,10 +266,14 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
     groups = [group_name(dataset_name(d)) for d, _f, _p, _o in datasets_]
     results = evaluator.simple_evaluate(model=Answers(), tasks=groups, task_manager=manager,
                                         log_samples=True, batch_size=1)
+    # as lmms-eval's command line saves them (__main__: aggregated results, then samples)
     tracker = EvaluationTracker(output_path=str(work / "lmms-out"))
     tracker.general_config_tracker.model_name_sanitized = "answers"
-    for task_name, samples in results["samples"].items():
-        tracker.save_results_samples(task_name=task_name, samples=samples)
+    samples = results.pop("samples")
+    tracker.save_results_aggregated(results=results, samples=samples,
+                                    datetime_str="2026-01-01T00-00-00")
+    for task_name in results["configs"]:
+        tracker.save_results_samples(task_name=task_name, samples=samples[task_name])
     written = sorted((work / "lmms-out").rglob("*.jsonl"))
     for dataset, _folder, _preds, own in datasets_:
         group = group_name(dataset_name(dataset))
@@ -279,8 +284,12 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
             continue
         first = json.loads(mine[0].read_text("utf-8").splitlines()[0])
         check.notes.append(f"sample log keys: {sorted(first)[:12]}")
-        report = score_dataset(dataset, mine, check_connectivity=False)
+        # the folder as a shell glob gives it: the aggregated results.json is left out
+        aggregated = sorted((work / "lmms-out").rglob("*_results.json"))
+        report = score_dataset(dataset, [*aggregated, *mine], check_connectivity=False)
         check.ok("sample logs read (no item missing)", report["n_missing"] == 0)
+        check.ok("results.json left out", bool(aggregated) and any(
+            "aggregated results" in n for n in report.get("notes", [])))
         check.equal.append(("simple_evaluate sample logs -> cartoqa score",
                             *equal_counts(headline(report), own)))
         agg = results["results"]
