@@ -137,6 +137,11 @@ def check_hf(dataset: Path, out: Path, preds: dict[str, str], own: dict[Any, Any
             seen[item["id"]] = item
             rows += 1
     check.ok("every item loads", rows == len(items) and set(seen) == set(items))
+    shard_rows = 0
+    for shard in sorted((out / "data").glob("*.parquet")):  # each file alone, no card
+        shard_rows += len(datasets.Dataset.from_parquet(str(shard),
+                                                        cache_dir=str(work / "hf-cache")))
+    check.ok("every Parquet file loads on its own", shard_rows == len(items))
     path = work / "hf-predictions.jsonl"
     path.write_text("".join(json.dumps({"id": i, "response": preds[i]}) + "\n"
                             for i in seen), encoding="utf-8")
