@@ -27,8 +27,9 @@ The spec is a small TOML file::
 Each city is one Dask task that runs :func:`cartoqa.build.build_dataset` in a worker
 process, so a city's folder is byte-identical to ``cartoqa build`` of the same city
 with the same options, and a killed run resumes every city from its journal. The
-cluster is a :class:`distributed.LocalCluster` on 127.0.0.1 only (scheduler, workers and
-dashboard), or an existing one (``--scheduler tcp://HOST:PORT``). A
+cluster is a :class:`distributed.LocalCluster` on 127.0.0.1 only, over TLS with a key
+made for it (:func:`secure_local_cluster`: no other local user can reach its scheduler,
+nannies or workers; no dashboard), or an existing one (``--scheduler``). A
 :class:`CartoqaWorkerPlugin` prepares each worker (cache and web-asset settings, death
 with its parent process) and closes, at teardown, any build context (browser, tile
 pipeline) a cancelled city left open. When every city is done, ``<out>/manifest.json``
@@ -49,7 +50,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
+from cartoqa.dataset.files import write_json_atomic
+from cartoqa.dataset.manifest import ATTRIBUTION, DATA_LICENSE
+from cartoqa.dataset.writer import ITEMS_FILE, JOURNAL_FILE, STAGING_DIR
+from cartoqa.declarations.registry import load_spec as load_task_spec
+from cartoqa.declarations.suites import DEFAULT_TASKS, parse_tasks
+from cartoqa.download import resolve_source
 from cartoqa.errors import CartoqaError
+from cartoqa.parallel import _die_with_parent
+from cartoqa.settings import cache_root, web_assets_dir
+from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
+from renderers.postgis import PostgisCluster
 
 #: Suites a spec may name (``suite = "..."``): those built from an OSM extract.
 BUILD_MANY_SUITES = ("cartomapqa", "frieda")
@@ -92,10 +104,6 @@ def load_spec(path: Path) -> ManySpec:
         Unreadable TOML, no cities, a city without ``name``/``extract``, repeated names,
         an unknown task or a size below 1 (one line each).
     """
-    from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED
-    from cartoqa.tasks import DEFAULT_TASKS, parse_tasks
-    from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
-
     try:
         data = tomllib.loads(Path(path).read_text("utf-8"))
     except OSError as exc:
@@ -158,9 +166,6 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
     dict
         ``{"name", "folder", "items", "by_task", "shortfalls"}``.
     """
-    from cartoqa.build import build_dataset
-    from cartoqa.commands.build import resolve_source
-
     bbox = ",".join(str(v) for v in city.bbox) if city.bbox else None
     extract, source = resolve_source(city.extract, None, bbox)
     folder = out / city.name
@@ -175,15 +180,11 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
 
 def expected_slots(city: CitySpec) -> int:
     """Scenarios a city needs when nothing fails (for its progress bar)."""
-    from cartoqa.tasks.registry import load_spec
-
-    return sum(-(-city.per_task // load_spec(t).items_per_scenario) for t in city.tasks)
+    return sum(-(-city.per_task // load_task_spec(t).items_per_scenario) for t in city.tasks)
 
 
 def journal_lines(folder: Path) -> int:
     """Slots journalled so far in a city's staging folder (0 before, all when done)."""
-    from cartoqa.dataset.writer import ITEMS_FILE, JOURNAL_FILE, STAGING_DIR
-
     if (folder / ITEMS_FILE).exists():
         return -1
     try:
@@ -212,8 +213,6 @@ def combined_manifest(spec: ManySpec) -> dict[str, Any]:
             "manifest_sha256": _sha256(folder / "manifest.json"),
             "items_sha256": _sha256(folder / "items.jsonl"),
         })
-    from cartoqa.dataset.manifest import ATTRIBUTION, DATA_LICENSE
-
     return {"format": "cartoqa-build-many", "format_version": COMBINED_FORMAT,
             "attribution": ATTRIBUTION, "data_license": DATA_LICENSE, "cities": cities}
 
@@ -238,13 +237,9 @@ class CartoqaWorkerPlugin:
 
     def setup(self, worker: Any) -> None:
         """Called by Dask when the plugin is registered on a worker."""
-        from cartoqa.parallel import _die_with_parent
-
         os.environ.update(self.env)
         _die_with_parent()
         if self.database:
-            from renderers.postgis import PostgisCluster
-
             self._cluster = PostgisCluster(Path(self.env["CARTOQA_CACHE"]))
             self._cluster.start()
 
@@ -262,6 +257,44 @@ def _plugin(env: dict[str, str], *, database: bool) -> Any:
         pass
 
     return _Plugin(env, database=database)
+
+
+def secure_local_cluster(workers: int) -> Any:
+    """A LocalCluster that no other local user can drive.
+
+    Scheduler, nannies and workers listen on 127.0.0.1 over TLS with mutual
+    authentication: :meth:`distributed.security.Security.temporary` makes a fresh
+    certificate authority and key pair for this cluster, held in memory and handed to the
+    worker processes it spawns, never written to disk. A peer without that key (another
+    local user, or this user's other programs) fails the TLS handshake before any Dask
+    message is read, so the RPCs ``run``, ``run_function`` and the like are out of reach.
+    Dask's HTTP servers cannot be switched off, so the scheduler's and the workers' are
+    bound to 127.0.0.1 on ports the kernel picks and serve no route at all (no dashboard,
+    no ``/info`` pages, no metrics): every request gets 404.
+
+    Parameters
+    ----------
+    workers : int
+        Worker processes (one thread each).
+
+    Returns
+    -------
+    distributed.LocalCluster
+        Its ``security`` attribute is what a :class:`distributed.Client` needs to connect.
+    """
+    import dask
+    from distributed import LocalCluster
+    from distributed.security import Security
+
+    security = Security.temporary()
+    no_routes: dict[str, list[str]] = {"distributed.scheduler.http.routes": [],
+                                       "distributed.worker.http.routes": []}
+    with dask.config.set(no_routes):  # the worker processes inherit this configuration
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                            host="127.0.0.1", dashboard_address=None, protocol="tls://",
+                            security=security, worker_dashboard_address=None,
+                            scheduler_kwargs={"dashboard": False,
+                                              "dashboard_address": "127.0.0.1:0"})
 
 
 def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2,
@@ -282,7 +315,7 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     database : bool, optional
         Let the worker plugin join the PostgreSQL cluster for the worker's life.
     log : callable, optional
-        Receives one-line notices (the dashboard link); default stderr.
+        Receives one-line notices (a warning for a plain-TCP scheduler); default stderr.
 
     Returns
     -------
@@ -290,9 +323,7 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         The combined manifest.
     """
     import dask
-    from distributed import Client, LocalCluster, wait
-
-    from cartoqa.settings import cache_root, web_assets_dir
+    from distributed import Client, wait
 
     say = log or (lambda msg: print(msg, file=sys.stderr))
     spec.out.mkdir(parents=True, exist_ok=True)
@@ -300,16 +331,15 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     cluster: Any = None
     with dask.config.set({"distributed.worker.daemon": False}):
         if scheduler is None:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                   protocol="tcp://")
-            client = Client(cluster)
+            cluster = secure_local_cluster(workers)
+            client = Client(cluster, security=cluster.security)
         else:
+            if scheduler.startswith("tcp://"):
+                say(f"warning: {scheduler} is a plain TCP scheduler: anyone who can reach it "
+                    "can run code on its workers (use tls:// with Dask's TLS settings)")
             client = Client(scheduler)
     try:
         client.register_plugin(_plugin(env, database=database), name="cartoqa")
-        if client.dashboard_link:
-            say(f"Dask dashboard: {client.dashboard_link}")
         futures = {city.name: client.submit(build_city, city, spec.out, key=f"city-{city.name}",
                                             pure=False)
                    for city in spec.cities}
@@ -322,8 +352,6 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         if cluster is not None:
             cluster.close()
     manifest = combined_manifest(spec)
-    from cartoqa.dataset.files import write_json_atomic
-
     write_json_atomic(spec.out / COMBINED_MANIFEST, manifest)
     return manifest
 

@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cartoqa.cli import main as cartoqa_main  # noqa: E402
 from cartoqa.dataset.reader import item_images, read_items  # noqa: E402
+from cartoqa.declarations.answer_text import answer_as_text  # noqa: E402
 from cartoqa.exports.prompt import prompt_text  # noqa: E402
-from cartoqa.parsing import answer_as_text  # noqa: E402
 from cartoqa.scoring import score_dataset  # noqa: E402
 
 

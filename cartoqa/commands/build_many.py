@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cartoqa.build_many import build_many, load_spec
+
 NAME = "build-many"
-HELP = ("Build one dataset per city of a TOML spec on Dask (a LocalCluster on 127.0.0.1, "
-        "or --scheduler), with a combined manifest.")
+HELP = ("Build one dataset per city of a TOML spec on Dask (a LocalCluster on 127.0.0.1 "
+        "over TLS, or --scheduler), with a combined manifest.")
 
 
 def _positive_int(text: str) -> int:
@@ -27,9 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "with name, extract (bundled name, file or place name), "
                              "optional bbox, tasks, per_task, seed, suite (cartomapqa or "
                              "frieda) and frieda_setting (see docs/build.md)")
-    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                        help="an existing Dask scheduler (default: a LocalCluster on "
-                             "127.0.0.1)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="an existing Dask scheduler, e.g. tls://HOST:PORT with Dask's "
+                             "TLS settings (default: a LocalCluster on 127.0.0.1 over TLS "
+                             "with a key made for it, which no other user can drive)")
     parser.add_argument("--workers", type=_positive_int, default=2,
                         help="worker processes of the LocalCluster (default: 2)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
@@ -37,8 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``cartoqa build-many``; returns the exit status."""
-    from cartoqa.build_many import build_many, load_spec
-
     spec = load_spec(args.spec)
     manifest = build_many(spec, scheduler=args.scheduler, workers=args.workers,
                           progress=not args.no_progress)

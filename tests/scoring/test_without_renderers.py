@@ -38,7 +38,7 @@ from helpers.synthetic_dataset import spec_items
 
 from cartoqa.exports import lmms_eval_support as support
 from cartoqa.exports.hf import row_from_item
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring import score_predictions, sections
 
 items = spec_items()
