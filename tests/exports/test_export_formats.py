@@ -143,7 +143,7 @@ def test_vlmevalkit_tsv_columns_and_values(dataset: Path, tmp_path: Path) -> Non
         for _, row in frame.iterrows():
             item = items[row["id"]]
             assert base64.b64decode(row["image"]) == (dataset / item["image"]).read_bytes()
-            assert row["question"] == item["question"]
+            assert row["question"] == f"{item['system_prompt']}\n\n{item['question']}"
             if task == "mfs":
                 assert row["answer"] == item["answer"]["letter"]
                 assert {k: row[k] for k in "ABCDE"} == item["options"]
