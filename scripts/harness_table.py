@@ -20,7 +20,8 @@ For each dataset folder given, the script exports ``hf``, ``vlmevalkit`` and
 
 The predictions are mixed so that no metric is trivially perfect: per task, the item's
 own answer, another item's answer, and an empty answer in turn. Equality compares the
-``all`` variant of every section metric (NaN equals NaN). Prints one row per
+``all`` variant of every section metric (NaN equals NaN), SRN connectivity included
+(the road graph of the bundled extract, as lmms-eval's aggregation loads it). Prints one row per
 dataset x format, and writes ``WORK/table.json``.
 
 Usage::
@@ -145,7 +146,7 @@ def check_hf(dataset: Path, out: Path, preds: dict[str, str], own: dict[Any, Any
     path = work / "hf-predictions.jsonl"
     path.write_text("".join(json.dumps({"id": i, "response": preds[i]}) + "\n"
                             for i in seen), encoding="utf-8")
-    got = headline(score_dataset(dataset, path, check_connectivity=False))
+    got = headline(score_dataset(dataset, path))
     check.equal.append(("score of the rows' ids", *equal_counts(got, own)))
     return check
 
@@ -183,7 +184,7 @@ def check_vlmevalkit(dataset: Path, out: Path, preds: dict[str, str],
         for path in written:
             if "_MFS." in path.name:
                 vlm.write_mcq_results(path)
-        report = score_dataset(dataset, sorted(folder.iterdir()), check_connectivity=False)
+        report = score_dataset(dataset, sorted(folder.iterdir()))
         check.ok("predictions read (no item missing)", report["n_missing"] == 0)
         check.equal.append((f"work folder, PRED_FORMAT={fmt}",
                             *equal_counts(headline(report), own)))
@@ -203,7 +204,8 @@ def _leaves(tree: dict[Any, Any]) -> dict[str, Any]:
 
 def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, Any]]],
                     include: Path, work: Path) -> dict[str, Check]:
-    import lmms_eval
+    from importlib.metadata import version as installed
+
     from lmms_eval import evaluator
     from lmms_eval.api.instance import Instance
     from lmms_eval.api.model import lmms
@@ -216,7 +218,8 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
     from cartoqa.exports.lmms_eval_support import doc_to_text as cartoqa_text
     from cartoqa.scoring import sections
 
-    version = getattr(lmms_eval, "__version__", "?")
+    version = installed("lmms_eval")
+    by_doc: dict[tuple[str, int], str] = {}  # (task, doc_id) -> response
     manager = TaskManager(include_path=str(include))
     names = {}
     for s in sections():
@@ -234,10 +237,11 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
         check.ok("every task found", sorted(leaves) == sorted(f"{group}_{t}" for t in tasks))
         got: dict[Any, Any] = {}
         docs_seen = 0
-        for task in leaves.values():
+        for task_name, task in leaves.items():
             values: dict[str, list[Any]] = {}
-            for doc in task.test_docs():
+            for doc_id, doc in enumerate(task.test_docs()):
                 item = item_from_row(doc)
+                by_doc[(task_name, doc_id)] = preds[item["id"]]
                 visuals = task.doc_to_visual(doc)
                 check.ok("every image shown, in order",
                          len(visuals) == len(item_images(items[item["id"]])))
@@ -254,15 +258,11 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
         check.equal.append(("process_results + aggregation", *equal_counts(got, own)))
         out[str(dataset)] = check
 
-    # simple_evaluate with a model answering from the predictions, and the sample writer
-    by_prompt: dict[str, str] = {}
-    for dataset, _folder, preds, _own in datasets_:
-        for item in read_items(dataset):
-            by_prompt[prompt_text(item)] = preds[item["id"]]
-
+    # simple_evaluate with a model answering from the predictions (by task and doc_id:
+    # the request's arguments end with doc_id, task, split), and the sample writer
     class Answers(lmms):  # type: ignore[misc,valid-type]
         def generate_until(self, requests: list[Instance]) -> list[str]:
-            return [by_prompt[req.args[0]] for req in requests]
+            return [by_doc[(req.args[4], req.args[3])] for req in requests]
 
         def loglikelihood(self, requests: list[Instance]) -> list[Any]:
             raise NotImplementedError
@@ -293,7 +293,7 @@ def check_lmms_eval(datasets_: list[tuple[Path, Path, dict[str, str], dict[Any, 
         check.notes.append(f"sample log keys: {sorted(first)[:12]}")
         # the folder as a shell glob gives it: the aggregated results.json is left out
         aggregated = sorted((work / "lmms-out").rglob("*_results.json"))
-        report = score_dataset(dataset, [*aggregated, *mine], check_connectivity=False)
+        report = score_dataset(dataset, [*aggregated, *mine])
         check.ok("sample logs read (no item missing)", report["n_missing"] == 0)
         check.ok("results.json left out", bool(aggregated) and any(
             "aggregated results" in n for n in report.get("notes", [])))
@@ -330,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         own_path = work / "own.jsonl"
         own_path.write_text("".join(json.dumps({"id": i, "response": r}) + "\n"
                                     for i, r in preds.items()), encoding="utf-8")
-        own = headline(score_dataset(dataset, own_path, check_connectivity=False))
+        own = headline(score_dataset(dataset, own_path))  # SRN connectivity checked too
         table[dataset.name] = {}
         checks: dict[str, Callable[..., Check]] = {"hf": check_hf,
                                                   "vlmevalkit": check_vlmevalkit}
