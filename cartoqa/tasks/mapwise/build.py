@@ -25,7 +25,12 @@ from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.base import slot_rng
 from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
-from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
+from cartoqa.tasks.mapwise.common import (
+    DEFAULT_PROMPT_MODE,
+    PROMPT_MODES,
+    MapwiseContext,
+    system_prompt,
+)
 from cartoqa.tasks.thematic.build import (
     ManifestParts,
     SlotBuilder,
@@ -46,6 +51,7 @@ from groundtruth.thematic.countries import (
     region_code,
 )
 from groundtruth.thematic.country_variables import counterfactual, country_variables
+from groundtruth.thematic.parts import PART_SOURCES, country_parts
 from groundtruth.thematic.variables import Variable, read_user_table
 from renderers.thematic.check import CONTINUOUS_TOLERANCE, check_styled
 from renderers.thematic.design import HATCHES, PAPERS, ColourBar, Design, ramp_classes
@@ -83,6 +89,33 @@ class MapPlan:
 
 #: The outcome of :func:`build_mapwise_dataset` (the same record as MapIQ's).
 MapwiseReport = ThematicReport
+
+
+def is_percent(title: str) -> bool:
+    """Whether a variable's title says its values are percentages.
+
+    Examples
+    --------
+    >>> is_percent("Literacy rate (%) [generated]"), is_percent("Number of airports")
+    (True, False)
+    """
+    low = title.lower()
+    return "%" in low or "percent" in low
+
+
+def parse_prompt_mode(text: str) -> str:
+    """A prompt mode by name (:data:`~cartoqa.tasks.mapwise.common.PROMPT_MODES`).
+
+    Examples
+    --------
+    >>> parse_prompt_mode(" CoT ")
+    'cot'
+    """
+    name = text.strip().lower()
+    if name not in PROMPT_MODES:
+        raise CartoqaError(f"unknown prompt mode {text!r}",
+                           fix="choose from " + ", ".join(PROMPT_MODES))
+    return name
 
 
 def parse_countries(text: str) -> list[str]:
@@ -162,11 +195,18 @@ class MapwiseBuilder:
     """Boundaries and adjacency of each country, loaded once."""
 
     def __init__(self, countries: Sequence[str], seed: int,
-                 india_edition: str = DEFAULT_INDIA_EDITION) -> None:
+                 india_edition: str = DEFAULT_INDIA_EDITION,
+                 prompt_mode: str = DEFAULT_PROMPT_MODE) -> None:
         self.seed = seed
+        self.prompt_mode = prompt_mode
         self.regions: dict[str, CountryRegions] = {c: _load(c, india_edition)
                                                    for c in countries}
         self.queen = {c: queen_adjacency(r.lonlat) for c, r in self.regions.items()}
+        self.points = {c: {k: (p.x, p.y) for k, g in r.projected.items()
+                           for p in [g.representative_point()]}
+                       for c, r in self.regions.items()}
+        self.bounds = {c: {k: tuple(g.bounds) for k, g in r.projected.items()}
+                       for c, r in self.regions.items()}
 
     def make_slot(self, plan: MapPlan, rejected: Counter[str],
                   skipped: Counter[str]) -> tuple[list[dict[str, Any]], bytes] | None:
@@ -194,8 +234,15 @@ class MapwiseBuilder:
             for reason in sorted({p.reason for p in problems}):
                 rejected[reason] += 1
             return None
-        ctx = MapwiseContext(plan.country, regions.regions, var.title, dict(var.values),
-                             classification, bar, self.queen[plan.country])
+        ctx = MapwiseContext(
+            plan.country, regions.regions, var.title, dict(var.values), classification, bar,
+            self.queen[plan.country],
+            printed={c: float(t) for c, t in notes.items()} if notes else None,
+            drawn=tuple(sorted(geoms)),
+            parts=country_parts(plan.country, geoms),
+            points=self.points[plan.country], bounds=self.bounds[plan.country],
+            colours=design.colours, ramp=ramp, hatched=hatched,
+            percent=is_percent(var.title), prompt_mode=self.prompt_mode)
         rng = slot_rng(self.seed, SLOT_TASK, plan.index)
         image = f"images/mapwise-{plan.index:04d}.png"
         prompt = system_prompt(ctx)
@@ -215,6 +262,8 @@ class MapwiseBuilder:
                     "strata": {"country": plan.country, "legend": legend, "style": plan.style,
                                "counterfactual": plan.counterfactual,
                                "question_type": q.request, "template": q.template,
+                               "family": q.family, "prompt_mode": self.prompt_mode,
+                               "missing_data": bool(ctx.missing),
                                "theme": var.theme, "generated_data": var.generated},
                     "provenance": {
                         "suite": SUITE, "seed": self.seed, "slot": plan.index,
@@ -229,6 +278,9 @@ class MapwiseBuilder:
                                            "k": classification.k,
                                            "labels": list(classification.labels)},
                         "colour_bar": bar.card() if bar else None,
+                        "no_data_regions": ctx.missing,
+                        "prompt_mode": self.prompt_mode,
+                        "parts_source": PART_SOURCES[plan.country],
                         "asked_regions": sorted(set(q.asked)),
                     },
                 })
@@ -283,7 +335,8 @@ def load_variables(countries: Sequence[str], data: Path | None, seed: int,
 
 def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] = COUNTRIES,
                           data: Path | None = None, maps_per_country: int = 12,
-                          india_edition: str = DEFAULT_INDIA_EDITION, progress: bool = True,
+                          india_edition: str = DEFAULT_INDIA_EDITION,
+                          prompt_mode: str = DEFAULT_PROMPT_MODE, progress: bool = True,
                           log: Callable[[str], None] | None = None) -> MapwiseReport:
     """Build (or resume, or confirm) a MapWise dataset folder.
 
@@ -302,6 +355,9 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
     india_edition : str
         India's boundary edition: ``"2014"`` (36 units, Telangana separate; default) or
         ``"pre2014"`` (35 units); see :data:`groundtruth.thematic.countries.INDIA_EDITIONS`.
+    prompt_mode : str
+        MapWise's prompt mode of every question: ``"direct"``, ``"cot"`` (chain of
+        thought) or ``"extract"`` (explicit extraction); recorded in each item.
     progress : bool
         Show a progress bar.
     log : callable, optional
@@ -313,10 +369,12 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
     editions = {"india_boundaries": india_edition} if "india" in variables else {}
     writer = DatasetWriter(out, build_key=build_key(
         SUITE, {c: [[v.key, v.values] for v in vs] for c, vs in variables.items()},
-        countries=list(variables), seed=seed, maps_per_country=maps_per_country, **editions))
+        countries=list(variables), seed=seed, maps_per_country=maps_per_country,
+        prompt_mode=prompt_mode, **editions))
     return run_thematic_build(
         writer, suite=SUITE, task=SLOT_TASK, plans=plans,
-        make_builder=lambda: MapwiseBuilder(list(variables), seed, india_edition),
+        make_builder=lambda: MapwiseBuilder(list(variables), seed, india_edition,
+                                            prompt_mode),
         manifest_parts=lambda builder: _manifest_parts(builder, variables),
         card_for=render_mapwise_card, progress=progress, say=say)
 
@@ -365,4 +423,4 @@ def render_mapwise_card(manifest: dict[str, Any]) -> str:
 
 
 __all__ = ["STYLES", "MapPlan", "MapwiseReport", "build_mapwise_dataset", "colour_bar",
-           "parse_countries", "parse_india_edition", "plan_maps"]
+           "parse_countries", "parse_india_edition", "parse_prompt_mode", "plan_maps"]
