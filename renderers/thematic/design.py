@@ -64,6 +64,9 @@ class Design:
     callout_sides : int
         1: callouts of small regions on the east (Atlantic) side, as MapIQ's US maps;
         2: on the nearer of both sides (India, China).
+    legend_reversed : bool
+        Legend classes listed from the highest down (as many publishers draw them);
+        the no-data entry stays last.
     """
 
     colours: tuple[str, ...] = BLUES
@@ -79,6 +82,7 @@ class Design:
     hatches: tuple[str, ...] | None = None
     paper: str = "#ffffff"
     callout_sides: int = 1
+    legend_reversed: bool = False
 
 
 BASELINE = Design()

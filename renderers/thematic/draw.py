@@ -393,7 +393,8 @@ def draw_map(req: MapRequest) -> RenderedMap:
     if not d.legend:
         legend: list[dict[str, Any]] = []
     elif req.colour_bar is not None:
-        legend = _draw_colour_bar(ax, req.colour_bar, d, width, height, obstacles)
+        legend = _draw_colour_bar(ax, req.colour_bar, d, width, height, obstacles,
+                                  no_data=bool(set(req.geoms) - set(req.classes)))
     else:
         legend = _draw_legend(ax, sizer, req, d, width, height, obstacles)
     if d.title:
@@ -424,13 +425,17 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
     from matplotlib.patches import Circle, Rectangle
 
     circles = req.map_type == "proportional_symbol"
-    entries: list[tuple[str, str | None, float]] = []  # label, fill, circle radius
+    # label, fill, circle radius, class index (None: the no-data entry)
+    entries: list[tuple[str, str | None, float, int | None]] = []
     for i, lab in enumerate(req.legend_labels):
-        entries.append((lab, None if circles else d.colours[i], CIRCLE_RADII[i]))
+        entries.append((lab, None if circles else d.colours[i],
+                        CIRCLE_RADII[min(i, len(CIRCLE_RADII) - 1)], i))
+    if d.legend_reversed:
+        entries.reverse()
     if set(req.geoms) - set(req.classes):
         # No data: a grey swatch on choropleths and cartograms; no circle on symbol maps.
         entries.append(("No data (no circle)" if circles else "No data",
-                        None if circles else NO_DATA_FILL, 0.0))
+                        None if circles else NO_DATA_FILL, 0.0, None))
     sw = 16 * d.legend_scale
     gap = 6 * d.legend_scale
     sizes = [sizer.size(e[0], d.legend_font, weight="normal") for e in entries]
@@ -464,14 +469,15 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
     x0, y0 = best[1], best[2]
     out: list[dict[str, Any]] = []
     cx, cy = x0, y0
-    for (lab, fill, r), (tw, _th), m, rh, cw in zip(entries, sizes, mark, rows_h, col_w,
-                                                     strict=True):
+    for (lab, fill, r, idx), (tw, _th), m, rh, cw in zip(entries, sizes, mark, rows_h, col_w,
+                                                          strict=True):
         mid = cy + rh / 2
         if circles and r:
             ax.add_artist(Circle((cx + m / 2, mid), r, facecolor=CIRCLE_FILL,
                                 edgecolor=CIRCLE_EDGE, linewidth=1.0, zorder=6))
         elif fill is not None:
-            hatch = d.hatches[len(out)] if d.hatches and len(out) < len(d.hatches) else None
+            hatch = (d.hatches[idx] if d.hatches and idx is not None and idx < len(d.hatches)
+                     else None)
             ax.add_artist(Rectangle((cx, mid - sw / 2), sw, sw,
                                     facecolor="#ffffff" if hatch is not None else fill,
                                     hatch=hatch or None, edgecolor="#525252",
@@ -512,9 +518,11 @@ def _legend_corner(d: Design, width: int, height: int, w: float, h: float,
 
 
 def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int,
-                     obstacles: list[BaseGeometry]) -> list[dict[str, Any]]:
+                     obstacles: list[BaseGeometry],
+                     no_data: bool = False) -> list[dict[str, Any]]:
     """A colour bar with tick labels, vertical (low at the bottom) where a corner is free,
-    else horizontal (low on the left) where that covers less map; its entries."""
+    else horizontal (low on the left) where that covers less map; its entries. With
+    ``no_data`` a grey "No data" swatch follows the bar (below it)."""
     import numpy as np
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Rectangle
@@ -522,11 +530,12 @@ def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int
     thick, length = 16 * d.legend_scale, 200 * d.legend_scale
     label_w = 7.5 * d.legend_font * max(len(t) for t in bar.tick_labels)
     label_h = 1.6 * d.legend_font
-    vx, vy, v_over = _legend_corner(d, width, height, thick + 8 + label_w, length + 16,
-                                    obstacles)
+    extra = 26 * d.legend_scale if no_data else 0.0  # the "No data" row
+    vx, vy, v_over = _legend_corner(d, width, height, max(thick + 8 + label_w, 90.0),
+                                    length + 16 + extra, obstacles)
     long = 1.3 * length  # room between tick labels
-    hx, hy, h_over = _legend_corner(d, width, height, long + label_w, thick + 6 + label_h,
-                                    obstacles)
+    hx, hy, h_over = _legend_corner(d, width, height, long + label_w,
+                                    thick + 6 + label_h + extra, obstacles)
     vertical = v_over <= h_over
     cmap = ListedColormap([bar.colour_at(t) for t in np.linspace(0, 1, 256)])
     if vertical:
@@ -561,6 +570,18 @@ def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int
             ax.text(x, y0 + thick + 5, lab, ha="center", va="top", fontsize=d.legend_font,
                     family="DejaVu Sans", color="#000000", zorder=7)
             out.append({"label": lab, "tick": tick, "x": round(x, 2)})
+    if no_data:
+        from renderers.thematic.design import NO_DATA_FILL
+
+        sw = 14 * d.legend_scale
+        nx = x0 if vertical else x0 - label_w / 2
+        ny = (y0 + length + 10) if vertical else (y0 + thick + 6 + label_h + 6)
+        ax.add_artist(Rectangle((nx, ny), sw, sw, facecolor=NO_DATA_FILL,
+                                edgecolor="#525252", linewidth=0.6, zorder=7))
+        ax.text(nx + sw + 6, ny + sw / 2, "No data", ha="left", va="center",
+                fontsize=d.legend_font, family="DejaVu Sans", color="#000000", zorder=7)
+        out.append({"label": "No data", "bbox": [round(nx, 2), round(ny, 2),
+                                                 round(nx + sw + 60, 2), round(ny + sw, 2)]})
     return out
 
 

@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parents[2]
 _ROW = ["BR", "UP", "MH", "GA", "KL", "TN", "AP"]
 ADJ: dict[str, frozenset[str]] = {
     c: frozenset(_ROW[max(0, i - 1):i] + _ROW[i + 1:i + 2]) for i, c in enumerate(_ROW)}
-ADJ = {**ADJ, "TG": frozenset({"MH", "GA", "KL"})}
-ADJ = {c: ADJ[c] | ({"TG"} if c in ("MH", "GA", "KL") else set()) for c in ADJ}
-REGIONS = {**INDIA, "TG": region_table("india")["TG"]}
+ADJ = {**ADJ, "TS": frozenset({"MH", "GA", "KL"})}
+ADJ = {c: ADJ[c] | ({"TS"} if c in ("MH", "GA", "KL") else set()) for c in ADJ}
+REGIONS = {**INDIA, "TS": region_table("india")["TS"]}
 VALUES = {"BR": 1.0, "UP": 2.0, "MH": 30.0, "GA": 50.0, "KL": 50.5, "TN": 70.0, "AP": 95.0}
 
 
@@ -51,15 +51,15 @@ def test_no_data_neighbour_never_crashes_and_is_never_asked(continuous: bool) ->
     bar = colour_bar(VALUES, "gradient") if continuous else None
     ctx = MapwiseContext("india", REGIONS, "T", dict(VALUES), fisher_jenks(VALUES), bar, ADJ,
                          drawn=tuple(sorted(ADJ)))
-    assert ctx.missing == ["TG"]
+    assert ctx.missing == ["TS"]
     for seed in range(30):
         for q in _all_questions(ctx, seed):
             if q.family == "missing_data":
                 continue
             text = json.dumps(q.answer)
-            assert "TG" not in q.asked and "Telangana" not in q.text and "TG" not in text
+            assert "TS" not in q.asked and "Telangana" not in q.text and "TS" not in text
             if q.template == "neighbour_extreme":
-                assert "with data" in q.text or "TG" not in q.text
+                assert "with data" in q.text or "TS" not in q.text
 
 
 def test_missing_data_forms_answer_from_the_gaps() -> None:
@@ -71,8 +71,8 @@ def test_missing_data_forms_answer_from_the_gaps() -> None:
             if q.family == "missing_data":
                 seen[q.template] = q
                 if q.template == "missing_has_data":
-                    assert q.answer["value"] == (q.asked[0] != "TG")
-    assert seen["missing_list"].answer == {"items": ["TG"]}
+                    assert q.answer["value"] == (q.asked[0] != "TS")
+    assert seen["missing_list"].answer == {"items": ["TS"]}
     assert seen["missing_count"].answer == {"count": 1}
 
 
@@ -104,12 +104,12 @@ def test_china_without_inner_mongolia_builds() -> None:
 def test_india_without_telangana_and_dd_builds() -> None:
     codes = sorted(region_table("india"))
     values = {c: float((i * 7919) % 97) + 1.5 for i, c in enumerate(codes)
-              if c not in ("TG", "DD")}
+              if c not in ("TS", "DD")}
     items, _ = _builder_slot("india", values, "annotated")
     assert {i["strata"]["missing_data"] for i in items} == {True}
     for item in items:
         if item["strata"]["family"] != "missing_data":
-            assert not {"TG", "DD"} & set(item["provenance"]["asked_regions"])
+            assert not {"TS", "DD"} & set(item["provenance"]["asked_regions"])
 
 
 def test_cli_china_with_an_empty_province_leaves_a_finished_dataset(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_cli_china_with_an_empty_province_leaves_a_finished_dataset(tmp_path: Pa
 def test_annotated_maps_answer_from_the_printed_values() -> None:
     """UP 75.5 > WB 73.2 > JH 71.9 share a class; the printed numbers rule: only UP is
     the highest, and a rank of the three is asked by their printed values."""
-    values = {"UP": 75.5, "WB": 73.2, "JH": 71.9, "BR": 40.0, "OR": 20.0, "MH": 10.0,
+    values = {"UP": 75.5, "WB": 73.2, "JH": 71.9, "BR": 40.0, "OD": 20.0, "MH": 10.0,
               "GA": 5.0}
     cls = fisher_jenks(values)
     assert cls.classes["UP"] == cls.classes["WB"] == cls.classes["JH"]
@@ -165,13 +165,13 @@ def test_colour_bar_ties_are_at_most_five_percent_of_the_bar() -> None:
 
 def test_neighbour_extreme_is_not_asked_when_every_neighbour_is_accepted() -> None:
     """A hub whose three neighbours share one class: the question would accept each."""
-    values = {"MH": 50.0, "GA": 10.0, "KA": 10.5, "TG": 11.0, "BR": 30.0, "UP": 70.0,
+    values = {"MH": 50.0, "GA": 10.0, "KA": 10.5, "TS": 11.0, "BR": 30.0, "UP": 70.0,
               "AP": 90.0}
-    adj = {"MH": frozenset({"GA", "KA", "TG"}), "GA": frozenset({"MH"}),
-           "KA": frozenset({"MH"}), "TG": frozenset({"MH"}), "BR": frozenset(),
+    adj = {"MH": frozenset({"GA", "KA", "TS"}), "GA": frozenset({"MH"}),
+           "KA": frozenset({"MH"}), "TS": frozenset({"MH"}), "BR": frozenset(),
            "UP": frozenset(), "AP": frozenset()}
     cls = fisher_jenks(values)
-    assert cls.classes["GA"] == cls.classes["KA"] == cls.classes["TG"]
+    assert cls.classes["GA"] == cls.classes["KA"] == cls.classes["TS"]
     ctx = MapwiseContext("india", REGIONS, "T", values, cls, None, adj)
     for seed in range(20):
         qs = single.make_questions(ctx, random.Random(seed), Counter())
@@ -203,7 +203,7 @@ def test_parts_come_from_the_tables_and_cover_each_country() -> None:
     india = country_parts("india", region_table("india"))
     covered = sorted(_flat(m for _, m in india.values()))
     assert covered == sorted(set(region_table("india")) - {"AN", "LD"})
-    assert "TG" not in country_parts("india", region_table("india", "pre2014"))[
+    assert "TS" not in country_parts("india", region_table("india", "pre2014"))[
         "zonal_council_southern"][1]
     china = country_parts("china", region_table("china"))
     assert sorted(_flat(m for _, m in china.values())) == sorted(region_table("china"))
