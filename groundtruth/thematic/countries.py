@@ -323,12 +323,18 @@ def region_code(country: str, text: str) -> str | None:
     ('OD', 'DL', 'XZ')
     >>> region_code("india", "BH"), region_code("india", "OR"), region_code("china", "Hubei")
     ('BR', 'OD', 'HB')
+    >>> region_code("china", "CN-HB"), region_code("india", "IN-MH"), region_code("usa", "US-TX")
+    ('HB', 'MH', 'TX')
     >>> region_code("china", "Texas") is None
     True
     >>> region_code("india", "Telangana"), region_code("india", "TG")
     ('TS', 'TS')
     """
     key = _key(text)
+    prefix = {"usa": "us-", "india": "in-", "china": "cn-"}.get(country, "")
+    if prefix and key.startswith(prefix):  # ISO 3166-2 with its country: CN-HB, US-TX
+        key = key[len(prefix):]
+        text = text.strip()[len(prefix):]
     if not key:
         return None
     if country == "usa":

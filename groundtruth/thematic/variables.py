@@ -227,8 +227,9 @@ def read_user_table(path: Path, theme: str = "user",
     """Variables from a user CSV: a ``state`` column (name, code or FIPS) and value columns.
 
     ``resolve`` turns a cell of that column into a region code (default: US states;
-    MapWise passes the country's resolver and a ``region`` column works too) and
-    ``keep`` lists the regions drawn.
+    MapWise passes the country's resolver and a ``region`` column works too), or into
+    ``""`` for a known region the map does not draw (the row is left out), and ``keep``
+    lists the regions drawn.
 
     Raises
     ------
@@ -253,6 +254,8 @@ def read_user_table(path: Path, theme: str = "user",
         for lineno, raw in enumerate(reader, start=2):
             row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
             code = resolve(row[state_col])
+            if code == "":  # a known region the map does not draw (Hong Kong): left out
+                continue
             if code is None:
                 raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
                                        "use a region name or code (US states: name, USPS "

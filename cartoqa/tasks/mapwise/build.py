@@ -409,6 +409,16 @@ def parse_india_edition(text: str) -> str:
     return name
 
 
+#: Chinese regions a table may list that the packaged map does not draw (their rows are
+#: left out): Hong Kong, Macau and Taiwan, by ISO 3166-2 code and name.
+NOT_DRAWN_CHINA: frozenset[str] = frozenset({
+    "hk", "mo", "tw", "hong kong", "macau", "macao", "taiwan", "cn-hk", "cn-mo", "cn-tw"})
+
+
+def _key_of(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
 def load_variables(countries: Sequence[str], data: Path | None, seed: int,
                    india_edition: str = DEFAULT_INDIA_EDITION) -> dict[str, list[Variable]]:
     """The packaged variables per country, or the columns of a user table (one country:
@@ -422,6 +432,8 @@ def load_variables(countries: Sequence[str], data: Path | None, seed: int,
                                   india_edition if country == "india" else None))
 
         def resolve(text: str) -> str | None:
+            if country == "china" and _key_of(text) in NOT_DRAWN_CHINA:
+                return ""  # Hong Kong, Macau, Taiwan: not on the packaged map
             code = region_code(country, text)
             if code is not None and code not in keep:  # Telangana on the pre-2014 map
                 raise CartoqaError(f"{data}: {text!r} is not a region of the "

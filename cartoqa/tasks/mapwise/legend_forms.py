@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from cartoqa.tasks.mapwise.common import MapwiseContext, Question, lightness
 from cartoqa.tasks.mapwise.forms import form, skip
+from groundtruth.thematic.classification import format_number
 
 #: Smallest L* difference between two ends or classes for one to count as darker.
 DARKNESS_GAP = 15.0
@@ -79,9 +80,8 @@ def overall_range(ctx: MapwiseContext, rng: random.Random,
                         f"{bar.tick_labels[0]} - {bar.tick_labels[-1]}", True)
     else:
         bounds = ctx.classification.label_bounds
-        lo_text = ctx.classification.labels[0].split("–")[0]
-        hi_text = ctx.classification.labels[-1].split("–")[1]
-        answer = _range(bounds[0][0], bounds[-1][1], f"{lo_text} - {hi_text}", False)
+        lo, hi = bounds[0][0], bounds[-1][1]
+        answer = _range(lo, hi, f"{format_number(lo, 12)} - {format_number(hi, 12)}", False)
     return Question("range", "legend_overall_range",
                     ctx.ask("What is the overall range of the legend, from its lowest to "
                             "its highest value?", "range"), answer, [])

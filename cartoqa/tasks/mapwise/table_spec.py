@@ -39,7 +39,7 @@ from groundtruth.thematic.classification import (
 __all__ = ["TableSpec", "parse_spec", "read_spec", "spec_path"]
 
 _KEYS = {"title", "units", "legend", "classes", "breaks", "k", "reversed", "column"}
-_RANGE = re.compile(r"^\s*(-?[\d.,]+)\s*[-–]\s*(-?[\d.,]+)\s*%?\s*$")
+_RANGE = re.compile(r"^\s*(-?[\d.,]+)\s*%?\s*(?:[-–]\s*(-?[\d.,]+)\s*%?)?\s*$")
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,9 @@ def _range(item: Any, where: str) -> tuple[tuple[float, float], str | None]:
         if not m:
             raise CartoqaError(f"{where}: class {item!r} is not a range 'lo-hi'",
                                fix="write classes as \"2.4-6.5\" or [2.4, 6.5]")
-        lo, hi = (float(g.replace(",", "")) for g in m.groups())
-        return (lo, hi), item.strip().replace("-", "–", 1) if "–" not in item else item.strip()
+        lo = float(m.group(1).replace(",", ""))
+        hi = float(m.group(2).replace(",", "")) if m.group(2) else lo  # one value: "2%"
+        return (lo, hi), item.strip()
     if (isinstance(item, list) and len(item) == 2
             and all(isinstance(x, int | float) for x in item)):
         return (float(item[0]), float(item[1])), None
@@ -100,7 +101,9 @@ def parse_spec(raw: Any, where: str = "spec") -> TableSpec:
     --------
     >>> s = parse_spec({"classes": ["2.4-6.5", "6.8-10.5", "10.6-14.2"], "units": "%"})
     >>> s.classes, s.labels, s.percent
-    (((2.4, 6.5), (6.8, 10.5), (10.6, 14.2)), ('2.4–6.5', '6.8–10.5', '10.6–14.2'), True)
+    (((2.4, 6.5), (6.8, 10.5), (10.6, 14.2)), ('2.4-6.5', '6.8-10.5', '10.6-14.2'), True)
+    >>> parse_spec({"classes": ["2%", "5%-7%", "-0.01 - 100.00"]}).classes
+    ((2.0, 2.0), (5.0, 7.0), (-0.01, 100.0))
     >>> parse_spec({"k": 9})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
