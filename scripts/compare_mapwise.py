@@ -204,7 +204,8 @@ def judge(ctx: MapwiseContext, meta: dict[str, Any], question: str,
             bar = ctx.colour_bar
             ends = [e for e in rng if math.isfinite(e)]
             if any(abs(bar.position(v) - bar.position(e)) < TICK_CLEARANCE for e in ends):
-                return "not asked by cartoqa: the value lies within 4% of the bar of a range end", ""
+                return ("not asked by cartoqa: the value lies within 4% of the bar of a "
+                        "range end"), ""
         ours = "Yes" if data_yes else "No"
         return _verdict(ours, "Yes" if yes else "No", ours, same=lambda a, b: a == b)
     m = re.search(r"what value range does (?:state |province )?(.+?) fall in", q, re.I)

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from shapely import affinity
-from shapely.geometry import LineString, MultiPolygon, Polygon, box
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
@@ -305,6 +305,73 @@ def draw_map(req: MapRequest) -> RenderedMap:
             sign_of[c] = 1.0 if left else -1.0
             markers[c] = (x + sign_of[c] * (tw / 2 + 6 + mr), y, mr)
     leaders: list[BaseGeometry] = []
+    # A label inside its region moves off the leader lines of callouts, so that no leader
+    # crosses another region's label: to the pole of inaccessibility of what is left of
+    # its region once the leaders, widened by half the label's diagonal, are cut out.
+    # First each leader starts from the point of its region nearest its old start whose
+    # straight line to the marker crosses no label inside the map (when there is one).
+    inner_boxes = {k: box(*_bbox(*label_pts[k], *label_wh(k), pad=3.0))
+                   for k in codes if k not in callouts}
+    for c in callouts:
+        end = (markers[c][0] + sign_of[c] * markers[c][2], markers[c][1])
+        others = [b for k, b in inner_boxes.items() if k != c]
+        if not any(LineString([label_pts[c], end]).intersects(b) for b in others):
+            continue
+        region = shapes[c].buffer(-1.0)
+        if region.is_empty:
+            continue
+        x0, y0, x1, y1 = region.bounds
+        step = max(1.0, min(x1 - x0, y1 - y0) / 12)
+        start: tuple[float, float, float] | None = None
+        ox, oy = label_pts[c]
+        gx = x0
+        while gx <= x1:
+            gy = y0
+            while gy <= y1:
+                if region.contains(Point(gx, gy)) and not any(
+                        LineString([(gx, gy), end]).intersects(b) for b in others):
+                    dist = math.hypot(gx - ox, gy - oy)
+                    if start is None or dist < start[0]:
+                        start = (dist, gx, gy)
+                gy += step
+            gx += step
+        if start is not None:
+            label_pts[c] = (start[1], start[2])
+    leader_lines = [LineString([label_pts[c], (markers[c][0] + sign_of[c] * markers[c][2],
+                                               markers[c][1])]) for c in callouts]
+    if leader_lines:
+        from shapely.ops import unary_union
+
+        all_leaders = unary_union(leader_lines)
+        for c in codes:
+            if c in callouts:
+                continue
+            tw, th = label_wh(c)
+            reach = math.hypot(tw, th) / 2 + 2.0
+            if box(*_bbox(*label_pts[c], tw, th, pad=2.0)).distance(all_leaders) > 1.0:
+                continue
+            room = _largest(shapes[c]).buffer(-reach).difference(all_leaders.buffer(reach))
+            pieces = [g for g in getattr(room, "geoms", [room])
+                      if isinstance(g, Polygon) and not g.is_empty]
+            if pieces:
+                p = polylabel(max(pieces, key=lambda g: g.area), tolerance=0.5)
+                label_pts[c] = (p.x, p.y)
+                continue
+            # No room clear by the diagonal: the free spot nearest the old one where the
+            # label's box fits inside the region and keeps 2 pixels off every leader.
+            inside = _largest(shapes[c]).buffer(-2.0)
+            x0, y0, x1, y1 = inside.bounds
+            best: tuple[float, float, float] | None = None
+            ox, oy = label_pts[c]
+            for gx in range(int(x0), int(x1) + 1, 2):
+                for gy in range(int(y0), int(y1) + 1, 2):
+                    lb = box(*_bbox(gx, gy, tw, th, pad=2.0))
+                    if inside.contains(lb) and lb.distance(all_leaders) > 2.0:
+                        dist = math.hypot(gx - ox, gy - oy)
+                        if best is None or dist < best[0]:
+                            best = (dist, float(gx), float(gy))
+            if best is not None:
+                label_pts[c] = (best[1], best[2])
 
     circles: dict[str, tuple[float, float, float]] = {}
     for c, rad in radius.items():

@@ -41,7 +41,7 @@ from cartoqa.tasks.thematic.build import (
     run_thematic_build,
     variable_line,
 )
-from groundtruth.thematic.adjacency import queen_adjacency
+from groundtruth.thematic.adjacency import queen_adjacency, shared_border_adjacency
 from groundtruth.thematic.classification import (
     DEFAULT_K,
     Classification,
@@ -85,8 +85,13 @@ STYLES: dict[str, tuple[str, str, bool, str, bool]] = {
 GAPS_AT = 6
 MISSING_PER_MAP = 3
 #: Classes of each discrete style's legend (publishers draw 3 to 8); others have five.
-STYLE_CLASSES: dict[str, int] = {"discrete_dark": 6, "annotated": 4, "discrete_gradient": 8,
+#: Each count keeps neighbouring class colours about ΔE 15 or more apart on its ramp
+#: (dark: 19 at four classes, 14.7 at six, too close by eye; viridis: 30 at eight).
+STYLE_CLASSES: dict[str, int] = {"discrete_dark": 4, "annotated": 4, "discrete_gradient": 8,
                                  "grey": 3}
+#: Shortest shared border (share of the country's east-west extent; about 4 pixels of a
+#: map 860 pixels wide) for two regions to count as neighbours in questions.
+MIN_BORDER_SHARE = 0.005
 #: Styles whose legend lists the highest class first.
 REVERSED_STYLES: frozenset[str] = frozenset({"discrete_dark", "grey"})
 #: Counterfactual modes, each drawn once per country (on the first real variable).
@@ -244,6 +249,12 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
     return plans
 
 
+def _width(geoms: dict[str, Any]) -> float:
+    """East-west extent of a set of projected geometries."""
+    bounds = [g.bounds for g in geoms.values()]
+    return max(b[2] for b in bounds) - min(b[0] for b in bounds)
+
+
 def _style_fits(style: str, spec: TableSpec) -> bool:
     """Whether a style can draw a table as its spec asks (legend kind; hatches need five
     Fisher-Jenks classes)."""
@@ -264,7 +275,11 @@ class MapwiseBuilder:
         self.prompt_mode = prompt_mode
         self.regions: dict[str, CountryRegions] = {c: _load(c, india_edition, us_edition)
                                                    for c in countries}
-        self.queen = {c: queen_adjacency(r.lonlat) for c, r in self.regions.items()}
+        # Neighbours as a reader sees them: a shared border of at least
+        # MIN_BORDER_SHARE of the country's width (about 4 pixels on the map).
+        self.queen = {c: shared_border_adjacency(
+            r.projected, MIN_BORDER_SHARE * _width(r.projected), queen_adjacency(r.lonlat))
+            for c, r in self.regions.items()}
         self.points = {c: {k: (p.x, p.y) for k, g in r.projected.items()
                            for p in [g.representative_point()]}
                        for c, r in self.regions.items()}
