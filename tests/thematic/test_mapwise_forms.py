@@ -216,3 +216,31 @@ def test_prompt_modes_change_the_question_and_are_recorded() -> None:
     assert all(t.startswith("Q?\n") and t.endswith("'My answer is [Yes]'.")
                for t in texts.values())
     assert "step by step" in texts["cot"] and "extract" in texts["extract"].lower()
+
+
+def test_closer_to_needs_a_visible_difference() -> None:
+    """Madhya Pradesh's 23.97 between ticks 20 and 25 (5.9% of the bar from half way) is
+    never asked; between 25 and 30 (14% from half way) it is asked on viridis but not on
+    the light ramp, where the two fills are under ΔE 10 apart."""
+    from cartoqa.tasks.mapwise import region_forms
+
+    values = {"MP": 23.97, "BR": 10.0, "UP": 35.0, "GA": 11.0, "KL": 34.0}
+    for ramp, far_pair in (("light", False), ("gradient", True)):
+        bar = colour_bar(values, ramp)
+        assert bar.ticks == (10.0, 15.0, 20.0, 25.0, 30.0, 35.0)
+        ctx = MapwiseContext("india", INDIA, "T", {"MP": 23.97}, fisher_jenks(values), bar,
+                             {}, drawn=("MP",))
+        qs = [region_forms.closer_to(ctx, random.Random(s), Counter()) for s in range(60)]
+        pairs = {q.text.split("closer to ")[1].split("?")[0] for q in qs if q is not None}
+        assert not {"20 than to 25", "25 than to 20"} & pairs
+        assert bool({"25 than to 30", "30 than to 25"} & pairs) is far_pair
+
+
+def test_neighbours_are_regions_sharing_a_visible_border() -> None:
+    """The Four Corners (Utah and New Mexico meet at a point) and Puducherry's Mahe
+    inside Kerala do not make neighbours in questions."""
+    from cartoqa.tasks.mapwise.build import MapwiseBuilder
+
+    builder = MapwiseBuilder(["usa", "india"], seed=0)
+    assert "NM" not in builder.queen["usa"]["UT"] and "AZ" in builder.queen["usa"]["UT"]
+    assert "PY" not in builder.queen["india"]["KL"] and "TN" in builder.queen["india"]["KL"]

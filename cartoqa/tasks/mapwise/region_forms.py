@@ -13,15 +13,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapwise.common import MapwiseContext, Question
+from cartoqa.tasks.mapwise.common import TICK_DELTA_E, MapwiseContext, Question
 from cartoqa.tasks.mapwise.forms import form, skip
+from renderers.thematic.design import delta_e
 
 #: Smallest lead (share of the country's height or width) of the north/south/east/
 #: west-most region over the next, by interior point and by edge.
 DIRECTION_MARGIN = 0.03
 #: Smallest difference (share of the bar) between a value's distances to two ticks for a
-#: "closer to" question.
-CLOSER_MARGIN = 0.1
+#: "closer to" question (the value then lies 10% of the bar from the half-way point);
+#: its fill must also differ from the bar's colour half way by ``TICK_DELTA_E``.
+CLOSER_MARGIN = 0.2
 #: Most regions a missing-data list asks for.
 MAX_MISSING_LIST = 10
 
@@ -157,7 +159,13 @@ def closer_to(ctx: MapwiseContext, rng: random.Random,
             for j in range(i + 1, len(bar.ticks)):
                 di = abs(p - bar.position(bar.ticks[i]))
                 dj = abs(p - bar.position(bar.ticks[j]))
-                if abs(di - dj) >= CLOSER_MARGIN:
+                mid = (bar.position(bar.ticks[i]) + bar.position(bar.ticks[j])) / 2
+                if ctx.printed is not None:  # the printed number decides
+                    clear = ctx.printed[c] != (bar.ticks[i] + bar.ticks[j]) / 2
+                else:  # the fill must differ from the bar's colour half way
+                    clear = (abs(di - dj) >= CLOSER_MARGIN
+                             and delta_e(bar.colour_at(p), bar.colour_at(mid)) >= TICK_DELTA_E)
+                if clear:
                     options.append((c, i, j, di < dj))
     if not options:
         skip(skipped, "closer_to", "no_clear_region")
