@@ -101,10 +101,10 @@ _US = (
      "Arizona Colorado Idaho Montana Nevada New_Mexico Utah Wyoming"),
     ("census_division_pacific", "the Pacific Census division", "census_division",
      "Alaska California Hawaii Oregon Washington"),
-    ("border_canada", "the states that border Canada", "border",
+    ("border_canada", "the group of states bordering Canada", "border",
      "Alaska Idaho Maine Michigan Minnesota Montana New_Hampshire New_York North_Dakota "
      "Ohio Pennsylvania Vermont Washington"),
-    ("border_mexico", "the states that border Mexico", "border",
+    ("border_mexico", "the group of states bordering Mexico", "border",
      "Arizona California New_Mexico Texas"),
 )
 
