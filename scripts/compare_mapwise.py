@@ -245,9 +245,12 @@ def judge(ctx: MapwiseContext, meta: dict[str, Any], question: str,
             return ("match" if ours == ("Yes" if yes else "No")
                     else "differs: 'similar' judged differently (cartoqa: same class, or "
                          "within 5% of the bar)"), ours
-        if not ctx.distinct(a, b):
-            return "not asked by cartoqa: the two look tied", ""
         higher = ctx.values[a] > ctx.values[b]
+        if not ctx.distinct(a, b):
+            data = "Yes" if (higher if how == "higher" else not higher) else "No"
+            agrees = "agrees" if data == ("Yes" if yes else "No") else "disagrees"
+            return (f"not asked by cartoqa: the two look tied (MapWise's answer {agrees} "
+                    "with its data)"), ""
         ans = higher if how == "higher" else not higher
         ours = "Yes" if ans else "No"
         return _verdict(ours, "Yes" if yes else "No", ours, same=lambda x, y: x == y)
@@ -259,8 +262,8 @@ def judge(ctx: MapwiseContext, meta: dict[str, Any], question: str,
         ours = f"{fmt(lo)} - {fmt(hi)}"
         if got is not None and close(got[0], lo) and close(got[1], hi):
             return "match", ours
-        if got is not None and any(close(got[0], a) and close(got[1], b)
-                                   for a, b in ctx.classification.label_bounds):
+        if got is not None and any(abs(got[0] - a) <= 0.02 and abs(got[1] - b) <= 0.02
+                                   for a, b in ctx.classification.label_bounds):  # rounded
             return "differs: MapWise's answer is not the widest class of its own legend", ours
         return "differs: widest class", ours
     if re.search(r"which range has the (highest|most|largest) number of states", q, re.I) \
