@@ -87,7 +87,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mapiq = parser.add_argument_group("MapIQ thematic maps (--suite mapiq; see docs/mapiq.md)")
     mapiq.add_argument("--data", type=Path, default=None,
                        help="CSV with a state column (name, code or FIPS) and value columns "
-                            "to map instead of the packaged variables")
+                            "to map instead of the packaged variables; with --suite mapwise "
+                            "a region column (names, postal or ISO 3166-2 codes, MapWise's "
+                            "codes), empty cells drawn as no data, and an optional spec "
+                            "FILE.json beside it (title, units, legend, classes, breaks, k, "
+                            "reversed, column; see docs/mapwise.md)")
     mapiq.add_argument("--variations", default="none",
                        help="design variations to add: none (default), all, or a comma-"
                             "separated list (label_large, no_legend, color_flipped, ...)")
