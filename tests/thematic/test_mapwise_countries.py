@@ -34,7 +34,8 @@ def test_names_and_codes() -> None:
     assert region_code("india", "Orissa") == region_code("india", "odisha") == "OD"
     assert region_code("india", "Jammu & Kashmir") == "JK"
     assert region_code("china", "Inner Mongolia") == region_code("china", "nm") == "NM"
-    assert region_code("usa", "Texas") == "TX" and region_code("usa", "Alaska") is None
+    assert region_code("usa", "Texas") == "TX" and region_code("usa", "Alaska") == "AK"
+    assert region_code("usa", "Puerto Rico") is None  # not a state of the maps
     assert region_code("china", "Delhi") is None
     with pytest.raises(GroundTruthError):
         region_table("france")
