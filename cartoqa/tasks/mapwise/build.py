@@ -23,16 +23,8 @@ from typing import Any
 
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import slot_rng
-from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
-from cartoqa.tasks.mapwise.common import (
-    DEFAULT_PROMPT_MODE,
-    PROMPT_MODES,
-    MapwiseContext,
-    system_prompt,
-)
-from cartoqa.tasks.mapwise.table_spec import TableSpec, read_spec
-from cartoqa.tasks.thematic.build import (
+from cartoqa.tasks.common.base import slot_rng
+from cartoqa.tasks.common.thematic.build import (
     ManifestParts,
     SlotBuilder,
     ThematicReport,
@@ -41,6 +33,14 @@ from cartoqa.tasks.thematic.build import (
     run_thematic_build,
     variable_line,
 )
+from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
+from cartoqa.tasks.mapwise.common import (
+    DEFAULT_PROMPT_MODE,
+    PROMPT_MODES,
+    MapwiseContext,
+    system_prompt,
+)
+from cartoqa.tasks.mapwise.table_spec import TableSpec, read_spec
 from groundtruth.thematic.adjacency import queen_adjacency, shared_border_adjacency
 from groundtruth.thematic.classification import (
     DEFAULT_K,
