@@ -92,7 +92,8 @@ class RenderedMap:
     report : dict
         What was drawn where (JSON-serialisable): ``size``, and per state ``cls``,
         ``probe`` (a pixel inside its fill, or ``None``), ``label`` (text, bbox
-        ``[x0, y0, x1, y1]``, colour, ``leader``), ``swatch`` (bbox of a callout box in
+        ``[x0, y0, x1, y1]``, colour, ``leader``), ``leader_line`` (its two end points, for
+        a label in a callout), ``swatch`` (bbox of a callout box in
         the class colour, for states too small to probe), ``circle`` (``centre``,
         ``radius``, ``rays``: directions in degrees whose boundary point no later
         circle or label covers); ``legend`` entries.
@@ -397,6 +398,8 @@ def draw_map(req: MapRequest) -> RenderedMap:
             mx, my, mr = markers[c]
             sign = sign_of[c]
             leaders.append(LineString([label_pts[c], (mx + sign * mr, my)]).buffer(2.0))
+            info["leader_line"] = [[round(label_pts[c][0], 2), round(label_pts[c][1], 2)],
+                                   [round(mx + sign * mr, 2), round(my, 2)]]
             ax.plot([label_pts[c][0], mx + sign * mr], [label_pts[c][1], my],
                     color="#525252", linewidth=0.7,
                     zorder=2.5)  # under the circles, whose edges it must not touch
