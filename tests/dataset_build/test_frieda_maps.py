@@ -12,7 +12,14 @@ from PIL import Image
 from shapely.geometry import Point, box
 
 from cartoqa.tasks.frieda import build as fb
-from cartoqa.tasks.frieda.maps import PoolMap, clear_of, compass_readable, plan_pool
+from cartoqa.tasks.frieda.maps import (
+    POOL_STYLES,
+    POOL_ZOOMS,
+    PoolMap,
+    clear_of,
+    compass_readable,
+    plan_pool,
+)
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 from renderers.compass import compass_box, draw_compass
@@ -41,7 +48,7 @@ def test_a_covered_compass_is_not_readable() -> None:
     assert not compass_readable(out.getvalue(), 30.0)
 
 
-@pytest.mark.parametrize("relation", ["border", "equal", "distance"])
+@pytest.mark.parametrize("relation", ["border", "equal", "distance", "orientation"])
 def test_no_two_slots_try_the_same_plan(relation: str) -> None:
     per_task = 40
     state = fb.FriedaState(relation, single=[], multi=[])
@@ -53,9 +60,11 @@ def test_no_two_slots_try_the_same_plan(relation: str) -> None:
             key = (which, index)
             assert key not in seen, (slot, seen.get(key))
             seen[key] = slot
-    if relation == "border":  # every third slot asks on two maps
-        multi = [slot for (which, _), slot in seen.items() if which == 1]
-        assert {s % fb.MULTI_EVERY for s in multi} == {fb.MULTI_EVERY - 1}
+    multi = {slot for (which, _), slot in seen.items() if which == 1}
+    pattern = fb.MULTI_PATTERN[relation]
+    assert multi == {s for s in range(2 * per_task) if pattern[s % len(pattern)]}
+    if relation == "border":  # two of three slots ask on two maps
+        assert {s % 3 for s in multi} == {1, 2}
 
 
 def _point(name: str, lon: float, lat: float) -> NamedFeature:
@@ -92,9 +101,12 @@ def test_pool_maps_draw_two_named_points_near_their_centre() -> None:
     for p in pool:
         a, b = p.features[:2]
         assert a.kind == b.kind == "point" and a.name != b.name
+        # the zoom and style families of the question maps
+        assert p.zoom in POOL_ZOOMS and p.style in POOL_STYLES
+        scale = 2.0 ** (17 - p.zoom)  # the near box is for zoom 17
         for f in p.features[:2]:
-            assert abs(f.geometry.y - p.center[0]) < 0.0012
-            assert abs(f.geometry.x - p.center[1]) < 0.0025
+            assert abs(f.geometry.y - p.center[0]) < 0.0012 * scale
+            assert abs(f.geometry.x - p.center[1]) < 0.0025 * scale
         assert p.image_name == f"frieda-context-{p.index:03d}.png"
 
 
