@@ -49,8 +49,9 @@ LABEL_LAYERS: frozenset[str] = frozenset({
     "building-text", "addresses", "water-lines-text", "ferry-routes-text", "admin-text",
     "protected-areas-text", "amenity-low-priority", "text-low-priority",
 })
-#: Version of the transforms below (part of the cache path).
-STYLE_REVISION = "1"
+#: Version of the transforms below (part of the cache path): 2 draws the blocks at the
+#: extract's edge tile by tile (1 painted a whole block land-coloured).
+STYLE_REVISION = "2"
 
 
 def greyscale(rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -159,24 +160,45 @@ class StyledTiles:
     def _render_block(self, z: int, bx: int, by: int,
                       members: list[tuple[int, int, int]]) -> None:
         from renderers.errors import RenderError
-        from renderers.files import write_atomic
 
         side = BLOCK * TILE_SIZE
         x0, y0 = bx * side, by * side
         center = global_px_to_latlon(x0 + side / 2, y0 + side / 2, z)
         try:
-            rgba = self.tiles.render_pixels(  # type: ignore[attr-defined]
-                center=center, zoom=z, width=side, height=side, exclude_layers=LABEL_LAYERS)
-            rgb = style_pixels(np.asarray(rgba), self.style)
-        except RenderError:  # a block centred past the extract: land colour
-            rgb = np.empty((side, side, 3), dtype=np.uint8)
+            rgb = self._draw(center, z, side)
+        except RenderError:
+            # a block centred past the extract's edge: tile by tile, so that the tiles
+            # whose centres lie inside it keep their data (the rest: land colour)
+            for tile in members:
+                self._render_tile(*tile)
+            return
+        for _, x, y in members:
+            px, py = (x - bx * BLOCK) * TILE_SIZE, (y - by * BLOCK) * TILE_SIZE
+            self._write(z, x, y, rgb[py:py + TILE_SIZE, px:px + TILE_SIZE])
+
+    def _render_tile(self, z: int, x: int, y: int) -> None:
+        from renderers.errors import RenderError
+
+        center = global_px_to_latlon((x + 0.5) * TILE_SIZE, (y + 0.5) * TILE_SIZE, z)
+        try:
+            rgb = self._draw(center, z, TILE_SIZE)
+        except RenderError:  # past the extract: land colour
+            rgb = np.empty((TILE_SIZE, TILE_SIZE, 3), dtype=np.uint8)
             rgb[...] = LAND_RGB
             if self.style == "grey":
                 rgb = greyscale(rgb)
-        for _, x, y in members:
-            px, py = (x - bx * BLOCK) * TILE_SIZE, (y - by * BLOCK) * TILE_SIZE
-            buf = io.BytesIO()
-            Image.fromarray(rgb[py:py + TILE_SIZE, px:px + TILE_SIZE]).save(buf, format="PNG")
-            path = self.tile_path(z, x, y)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, buf.getvalue())
+        self._write(z, x, y, rgb)
+
+    def _draw(self, center: tuple[float, float], z: int, side: int) -> NDArray[np.uint8]:
+        rgba = self.tiles.render_pixels(  # type: ignore[attr-defined]
+            center=center, zoom=z, width=side, height=side, exclude_layers=LABEL_LAYERS)
+        return style_pixels(np.asarray(rgba), self.style)
+
+    def _write(self, z: int, x: int, y: int, rgb: NDArray[np.uint8]) -> None:
+        from renderers.files import write_atomic
+
+        buf = io.BytesIO()
+        Image.fromarray(np.ascontiguousarray(rgb)).save(buf, format="PNG")
+        path = self.tile_path(z, x, y)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, buf.getvalue())

@@ -17,7 +17,7 @@ from cartoqa.visibility.reference import OVERLAY_LAYERS
 from groundtruth.extracts import resolve_extract
 from groundtruth.projection import TILE_SIZE, global_px_to_latlon, latlon_to_global_px
 from renderers.frieda_map import pixel_visible_share
-from renderers.map_styles import LABEL_LAYERS, StyledTiles, greyscale, style_pixels
+from renderers.map_styles import LABEL_LAYERS, LAND_RGB, StyledTiles, greyscale, style_pixels
 from renderers.overlays import OVERLAY_COLORS
 
 RED = OVERLAY_COLORS["red"]
@@ -125,3 +125,17 @@ def test_plain_and_grey_tiles_write_no_names(tiles: object) -> None:
         # the same pixels as the label-free render: nothing written where carto writes
         assert np.abs(got - want).max(axis=2).mean() < 1.0
         assert (np.abs(got - want).max(axis=2)[written] > 30).mean() < 0.01
+
+
+@pytest.mark.slow
+def test_a_block_centred_past_the_extract_keeps_its_data(tiles: object) -> None:
+    """At zoom 15 a block of 4 x 4 tiles (about 4.9 km) is centred past the 1.0 x 1.7 km
+    extract: its tiles are drawn one by one and the one over the centre has the map."""
+    z = 15
+    gx, gy = latlon_to_global_px(60.1700, 24.9430, z)
+    x, y = int(gx // TILE_SIZE), int(gy // TILE_SIZE)
+    styled = StyledTiles(tiles, "plain")
+    styled.ensure_tiles([(z, x, y)])
+    got = np.asarray(Image.open(styled.tile_path(z, x, y)).convert("RGB"), dtype=int)
+    land = np.array(LAND_RGB)
+    assert (np.abs(got - land).max(axis=2) > 20).mean() > 0.05  # roads, water, buildings
