@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from groundtruth.projection import TILE_SIZE, global_px_to_latlon
+from groundtruth.projection import TILE_SIZE, global_px_to_latlon, latlon_to_global_px
 
 #: The styles, in the order plans draw them.
 STYLES: tuple[str, ...] = ("carto", "plain", "grey")
@@ -49,9 +49,10 @@ LABEL_LAYERS: frozenset[str] = frozenset({
     "building-text", "addresses", "water-lines-text", "ferry-routes-text", "admin-text",
     "protected-areas-text", "amenity-low-priority", "text-low-priority",
 })
-#: Version of the transforms below (part of the cache path): 2 draws the blocks at the
-#: extract's edge tile by tile (1 painted a whole block land-coloured).
-STYLE_REVISION = "2"
+#: Version of the transforms below (part of the cache path): 3 draws the blocks at the
+#: extract's edge tile by tile, each from a view centred inside the extract (1 painted a
+#: whole block land-coloured, 2 a tile whose centre lay past the edge).
+STYLE_REVISION = "3"
 
 
 def greyscale(rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -177,12 +178,26 @@ class StyledTiles:
             self._write(z, x, y, rgb[py:py + TILE_SIZE, px:px + TILE_SIZE])
 
     def _render_tile(self, z: int, x: int, y: int) -> None:
+        """One tile, drawn as part of a view centred inside the extract (Mapnik's views
+        must be) and cut out: a tile at the edge keeps the data it holds."""
         from renderers.errors import RenderError
 
-        center = global_px_to_latlon((x + 0.5) * TILE_SIZE, (y + 0.5) * TILE_SIZE, z)
+        x0, y0 = x * TILE_SIZE, y * TILE_SIZE
+        south, west, north, east = self.tiles.bounds  # type: ignore[attr-defined]
+        left, top = latlon_to_global_px(north, west, z)
+        right, bottom = latlon_to_global_px(south, east, z)
+        # the pixel nearest the tile's centre that lies inside the extract
+        cx = round(min(max(x0 + TILE_SIZE / 2, left + 1), right - 1))
+        cy = round(min(max(y0 + TILE_SIZE / 2, top + 1), bottom - 1))
+        half = int(max(abs(cx - x0), abs(cx - x0 - TILE_SIZE),
+                       abs(cy - y0), abs(cy - y0 - TILE_SIZE))) + 1
         try:
-            rgb = self._draw(center, z, TILE_SIZE)
-        except RenderError:  # past the extract: land colour
+            if half > 4 * TILE_SIZE:
+                raise RenderError("the tile lies far past the extract")
+            big = self._draw(global_px_to_latlon(cx, cy, z), z, 2 * half)
+            ox, oy = x0 - (cx - half), y0 - (cy - half)
+            rgb = big[oy:oy + TILE_SIZE, ox:ox + TILE_SIZE]
+        except RenderError:  # far past the extract: land colour
             rgb = np.empty((TILE_SIZE, TILE_SIZE, 3), dtype=np.uint8)
             rgb[...] = LAND_RGB
             if self.style == "grey":

@@ -139,3 +139,30 @@ def test_a_block_centred_past_the_extract_keeps_its_data(tiles: object) -> None:
     got = np.asarray(Image.open(styled.tile_path(z, x, y)).convert("RGB"), dtype=int)
     land = np.array(LAND_RGB)
     assert (np.abs(got - land).max(axis=2) > 20).mean() > 0.05  # roads, water, buildings
+
+
+@pytest.mark.slow
+def test_a_tile_across_the_extracts_edge_keeps_its_data(tiles: object) -> None:
+    """A tile whose centre lies past the extract's west edge still shows the map east of
+    the edge (it was painted land-coloured), as OSM-Carto's own tile does there."""
+    south, west, north, _ = tiles.bounds  # type: ignore[attr-defined]
+    lat = (south + north) / 2
+    for z in (17, 18, 19):
+        gx, gy = latlon_to_global_px(lat, west, z)
+        x, y = int(gx // TILE_SIZE), int(gy // TILE_SIZE)
+        inside_from = int(gx - x * TILE_SIZE) + 2  # first column east of the edge
+        if TILE_SIZE / 2 < inside_from < TILE_SIZE - 40:
+            break
+    else:
+        pytest.skip("no zoom puts a tile's centre just past the edge")
+    styled = StyledTiles(tiles, "plain")
+    styled.ensure_tiles([(z, x, y)])
+    tiles.ensure_tiles([(z, x, y)])  # type: ignore[attr-defined]
+    got = np.asarray(Image.open(styled.tile_path(z, x, y)).convert("RGB"), dtype=int)
+    carto = np.asarray(Image.open(tiles.tile_path(z, x, y)).convert("RGB"),  # type: ignore[attr-defined]
+                       dtype=int)
+    part, ref = got[:, inside_from:], carto[:, inside_from:]
+    drawn = np.abs(ref - np.array(LAND_RGB)).max(axis=2) > 20  # roads, buildings, water
+    assert drawn.mean() > 0.05
+    # where carto draws something, the label-free tile draws the same (labels aside)
+    assert (np.abs(part - ref).max(axis=2)[drawn] <= 30).mean() > 0.7
