@@ -282,12 +282,30 @@ def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] 
         if isinstance(got, str):
             return got
         maps.append(got)
-    if plan.relation == "distance":
-        for m in maps:
-            bar = float((m.map.scale_bar.get("metric") or {}).get("meters") or 0.0)
-            if bar <= 0 or plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * bar:
-                return "scale_bars"
+    bars = [float((m.map.scale_bar.get("metric") or {}).get("meters") or 0.0) for m in maps]
+    if not distance_readable(plan, bars):
+        return "scale_bars"
     return maps
+
+
+def distance_readable(plan: QuestionPlan, bars_m: list[float]) -> bool:
+    """Whether a distance answer is at least three scale bars of every map (answers of
+    other types, closest/furthest among them, need no scale-bar length).
+
+    Examples
+    --------
+    >>> from cartoqa.tasks.frieda_questions import QuestionPlan
+    >>> d = QuestionPlan("distance", "?", {"type": "distance", "meters": 160.0}, ())
+    >>> distance_readable(d, [50.0]), distance_readable(d, [50.0, 100.0])
+    (True, False)
+    >>> distance_readable(QuestionPlan("distance", "?", {"type": "textual",
+    ...                                                  "names": ["X"]}, ()), [50.0])
+    True
+    """
+    if plan.answer["type"] != "distance":
+        return True
+    meters = float(plan.answer["meters"])
+    return all(bar > 0 and meters >= rel.DISTANCE_MIN_SCALE_BARS * bar for bar in bars_m)
 
 
 def _pool_image(ctx: BuildContext, shared: Shared, pool_map: PoolMap) -> bytes | bool | str:
