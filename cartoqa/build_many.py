@@ -50,7 +50,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
+from cartoqa.dataset.files import write_json_atomic
+from cartoqa.dataset.manifest import ATTRIBUTION, DATA_LICENSE
+from cartoqa.dataset.writer import ITEMS_FILE, JOURNAL_FILE, STAGING_DIR
+from cartoqa.declarations.registry import load_spec as load_task_spec
+from cartoqa.declarations.suites import DEFAULT_TASKS, parse_tasks
+from cartoqa.download import resolve_source
 from cartoqa.errors import CartoqaError
+from cartoqa.parallel import _die_with_parent
+from cartoqa.settings import cache_root, web_assets_dir
+from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
+from renderers.postgis import PostgisCluster
 
 #: Suites a spec may name (``suite = "..."``): those built from an OSM extract.
 BUILD_MANY_SUITES = ("cartomapqa", "frieda")
@@ -93,10 +104,6 @@ def load_spec(path: Path) -> ManySpec:
         Unreadable TOML, no cities, a city without ``name``/``extract``, repeated names,
         an unknown task or a size below 1 (one line each).
     """
-    from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED
-    from cartoqa.tasks import DEFAULT_TASKS, parse_tasks
-    from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
-
     try:
         data = tomllib.loads(Path(path).read_text("utf-8"))
     except OSError as exc:
@@ -159,9 +166,6 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
     dict
         ``{"name", "folder", "items", "by_task", "shortfalls"}``.
     """
-    from cartoqa.build import build_dataset
-    from cartoqa.commands.build import resolve_source
-
     bbox = ",".join(str(v) for v in city.bbox) if city.bbox else None
     extract, source = resolve_source(city.extract, None, bbox)
     folder = out / city.name
@@ -176,15 +180,11 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
 
 def expected_slots(city: CitySpec) -> int:
     """Scenarios a city needs when nothing fails (for its progress bar)."""
-    from cartoqa.tasks.registry import load_spec
-
-    return sum(-(-city.per_task // load_spec(t).items_per_scenario) for t in city.tasks)
+    return sum(-(-city.per_task // load_task_spec(t).items_per_scenario) for t in city.tasks)
 
 
 def journal_lines(folder: Path) -> int:
     """Slots journalled so far in a city's staging folder (0 before, all when done)."""
-    from cartoqa.dataset.writer import ITEMS_FILE, JOURNAL_FILE, STAGING_DIR
-
     if (folder / ITEMS_FILE).exists():
         return -1
     try:
@@ -213,8 +213,6 @@ def combined_manifest(spec: ManySpec) -> dict[str, Any]:
             "manifest_sha256": _sha256(folder / "manifest.json"),
             "items_sha256": _sha256(folder / "items.jsonl"),
         })
-    from cartoqa.dataset.manifest import ATTRIBUTION, DATA_LICENSE
-
     return {"format": "cartoqa-build-many", "format_version": COMBINED_FORMAT,
             "attribution": ATTRIBUTION, "data_license": DATA_LICENSE, "cities": cities}
 
@@ -239,13 +237,9 @@ class CartoqaWorkerPlugin:
 
     def setup(self, worker: Any) -> None:
         """Called by Dask when the plugin is registered on a worker."""
-        from cartoqa.parallel import _die_with_parent
-
         os.environ.update(self.env)
         _die_with_parent()
         if self.database:
-            from renderers.postgis import PostgisCluster
-
             self._cluster = PostgisCluster(Path(self.env["CARTOQA_CACHE"]))
             self._cluster.start()
 
@@ -331,8 +325,6 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     import dask
     from distributed import Client, wait
 
-    from cartoqa.settings import cache_root, web_assets_dir
-
     say = log or (lambda msg: print(msg, file=sys.stderr))
     spec.out.mkdir(parents=True, exist_ok=True)
     env = {"CARTOQA_CACHE": str(cache_root()), "CARTOQA_WEB_ASSETS": str(web_assets_dir())}
@@ -360,8 +352,6 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         if cluster is not None:
             cluster.close()
     manifest = combined_manifest(spec)
-    from cartoqa.dataset.files import write_json_atomic
-
     write_json_atomic(spec.out / COMBINED_MANIFEST, manifest)
     return manifest
 

@@ -30,7 +30,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import groundtruth
 from groundtruth.extracts import Extract
+from groundtruth.graph import load_road_graph
 from renderers.files import write_atomic
 from renderers.scratch import ensure_private_folder
 
@@ -57,8 +59,6 @@ def code_fingerprint() -> str:
     >>> len(code_fingerprint())
     16
     """
-    import groundtruth
-
     digest = hashlib.sha256()
     root = Path(groundtruth.__file__).parent
     for path in sorted(root.rglob("*.py")):
@@ -137,7 +137,7 @@ def cached_road_graph(extract: Extract, cache_dir: Path, *, legal: bool = True,
             if graph.graph.get("extract_sha256") == extract.sha256:
                 return graph
     if build is None:
-        from groundtruth.graph import load_road_graph as build
+        build = load_road_graph
     graph = build(extract, legal=legal)
     if path is not None:
         with contextlib.suppress(OSError):  # a read-only cache: the build goes on

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cartoqa.build_many import build_many, load_spec
+
 NAME = "build-many"
 HELP = ("Build one dataset per city of a TOML spec on Dask (a LocalCluster on 127.0.0.1 "
         "over TLS, or --scheduler), with a combined manifest.")
@@ -38,8 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``cartoqa build-many``; returns the exit status."""
-    from cartoqa.build_many import build_many, load_spec
-
     spec = load_spec(args.spec)
     manifest = build_many(spec, scheduler=args.scheduler, workers=args.workers,
                           progress=not args.no_progress)

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cartoqa.declarations.suites import TASK_MODULES
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks import TASK_MODULES
 
 #: The task names of every suite, in the order datasets and exports list them (the task registry's).
 TASK_ORDER: tuple[str, ...] = tuple(TASK_MODULES)

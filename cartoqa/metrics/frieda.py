@@ -7,7 +7,7 @@ a **cardinal** direction is correct when it is the true one of eight or one of i
 two neighbours; a **count** (how many features satisfy a relation) is correct when it
 equals the true number; a **textual** answer (names, ``;``-separated lists, yes/no) is
 correct when the set of names, normalised by
-:func:`cartoqa.metrics.names.normalise_name`, equals the true set (the paper uses an
+:func:`cartoqa.parsing.names.normalise_name`, equals the true set (the paper uses an
 LLM judge for this; exact matching after normalisation is the deterministic stand-in).
 """
 
@@ -17,11 +17,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cartoqa.metrics.names import normalise_name
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
-from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.numbers import parse_count, parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
+from cartoqa.parsing.textual import parse_textual
 from cartoqa.parsing.yesno import parse_yes_no
 
 #: Largest absolute percentage error of a correct distance.
@@ -99,7 +99,8 @@ def textual_correct(truth: Sequence[str], predicted: Sequence[str]) -> bool:
     return {normalise_name(n) for n in truth} == {normalise_name(n) for n in predicted}
 
 
-def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
+def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str = ""
+                 ) -> ParseResult:
     """Parse a response in the shape of a FRIEDA item's answer.
 
     Parameters
@@ -110,6 +111,9 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
         ``{"type": "count", "count": n}`` or ``{"type": "textual", "yes": bool}``.
     text : str or None
         The raw response.
+    question : str, optional
+        The item's question: options it names (``Area A``/``Area B``) may be answered
+        by letter or text (:func:`cartoqa.parsing.textual.parse_textual`).
 
     Returns
     -------
@@ -126,7 +130,7 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
         return parse_count(text)
     if "yes" in answer:
         return parse_yes_no(text)
-    return parse_names(text)
+    return parse_textual(text, question=question)
 
 
 def frieda_correct(answer: Mapping[str, Any], parsed: ParseResult) -> bool:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.dataset.files import write_bytes_atomic
+from cartoqa.dataset.many import combined_items, is_build_many
 from cartoqa.dataset.reader import read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.scoring.harness import (
@@ -29,7 +30,7 @@ def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
         The dataset folder (see ``docs/dataset-format.md``), or the output folder of
         ``cartoqa build-many``: then the items of all its cities, named as its
         combined export names them (``<city>/<id>``, a ``city`` key; see
-        :mod:`cartoqa.exports.many`).
+        :mod:`cartoqa.dataset.many`).
 
     Returns
     -------
@@ -42,8 +43,6 @@ def load_items(dataset_dir: str | Path) -> list[dict[str, Any]]:
         The folder or file is missing, a line is not a JSON object, an item lacks
         ``id``, ``task``, ``request`` or ``answer``, or an id repeats.
     """
-    from cartoqa.exports.many import combined_items, is_build_many
-
     if is_build_many(Path(dataset_dir)):
         return combined_items(Path(dataset_dir), required=SCORING_KEYS)
     return read_items(dataset_dir, required=SCORING_KEYS)

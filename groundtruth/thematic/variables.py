@@ -72,7 +72,14 @@ class Variable:
     generated: bool = False
 
     def card(self) -> dict[str, object]:
-        """The variable's metadata (no values) for manifests and dataset cards."""
+        """The variable's metadata (no values) for manifests and dataset cards.
+
+        Returns
+        -------
+        dict
+            Key, title, theme, source, licence, whether it is generated, and the
+        number of states.
+        """
         return {"key": self.key, "title": self.title, "theme": self.theme,
                 "source": self.source, "licence": self.licence, "generated": self.generated,
                 "states": len(self.values)}
@@ -190,6 +197,24 @@ def generated_variable(key: str, title: str, theme: str, mu: float, sigma: float
 
     The values depend only on ``(key, seed)`` and the adjacency.
 
+    Parameters
+    ----------
+    key, title, theme : str
+        The variable's key, title and theme.
+    mu, sigma : float
+        Parameters of the log-normal noise.
+    decimals : int
+        Decimals the values are rounded to.
+    adjacency : mapping of str to frozenset of str
+        Region -> its neighbours (the values are averaged with theirs).
+    seed : int
+        Seed, combined with ``key``.
+
+    Returns
+    -------
+    Variable
+        The variable, marked as generated.
+
     Examples
     --------
     >>> adj = {"a": frozenset("b"), "b": frozenset("a")}
@@ -215,6 +240,11 @@ def packaged_variables(adjacency: Mapping[str, frozenset[str]], seed: int = 0) -
         Queen adjacency of the states (smooths the generated values).
     seed : int
         Seed of the generated values.
+
+    Returns
+    -------
+    list of Variable
+        The variables, in that order.
     """
     real = _statecrime() + _vega()
     gen = [generated_variable(*spec, adjacency=adjacency, seed=seed) for spec in GENERATED_SPECS]
@@ -229,6 +259,22 @@ def read_user_table(path: Path, theme: str = "user",
     ``resolve`` turns a cell of that column into a region code (default: US states;
     MapWise passes the country's resolver and a ``region`` column works too) and
     ``keep`` lists the regions drawn.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV file.
+    theme : str, optional
+        Theme given to its variables.
+    resolve : callable, optional
+        Cell -> region code, or None for an unknown region.
+    keep : tuple of str, optional
+        The regions drawn (others are dropped).
+
+    Returns
+    -------
+    list of Variable
+        One variable per value column.
 
     Raises
     ------

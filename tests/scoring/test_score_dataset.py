@@ -14,7 +14,7 @@ from PIL import Image
 from scoring_data import GRID
 
 from cartoqa.cli import main
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring import score_dataset
 
 RATES = {"accuracy", "macro_f1", "precision", "recall", "f1", "exact_route", "step_accuracy",
@@ -156,7 +156,7 @@ def test_cli_missing_inputs(tmp_path: Path, dataset_dir: Path,
 
 
 def test_answer_as_text_is_exported_and_rejects_unknown_tasks() -> None:
-    from cartoqa.scoring import answer_as_text as from_scoring
+    from cartoqa.declarations.answer_text import answer_as_text as from_scoring
 
     assert from_scoring is answer_as_text
     assert answer_as_text({"task": "stmf", "request": "names", "answer": {"names": []}}) == "None"
@@ -167,8 +167,8 @@ def test_answer_as_text_is_exported_and_rejects_unknown_tasks() -> None:
 MODULES = [
     "cartoqa.parsing.text", "cartoqa.parsing.numbers", "cartoqa.parsing.choice",
     "cartoqa.parsing.yesno", "cartoqa.parsing.lists", "cartoqa.parsing.structured",
-    "cartoqa.parsing.multi", "cartoqa.parsing.route", "cartoqa.parsing.dispatch",
-    "cartoqa.parsing.answer_text", "cartoqa.parsing", "cartoqa.metrics.names",
+    "cartoqa.parsing.multi", "cartoqa.parsing.route", "cartoqa.declarations.dispatch",
+    "cartoqa.declarations.answer_text", "cartoqa.parsing", "cartoqa.parsing.names",
     "cartoqa.metrics.classification", "cartoqa.metrics.regression", "cartoqa.metrics.sets",
     "cartoqa.metrics.routes", "cartoqa.metrics", "cartoqa.commands.score",
 ]

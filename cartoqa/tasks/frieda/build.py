@@ -3,7 +3,7 @@
 Every FRIEDA task (one per relation, :data:`RELATIONS`) shares this sampler. ``prepare``
 reads the extract's named features once per build (:mod:`groundtruth.named_features`,
 :mod:`groundtruth.relation_pairs`), makes the relation's question plans
-(:mod:`cartoqa.tasks.frieda_questions`) and shuffles them with the seed; slot *k* tries
+(:mod:`cartoqa.tasks.frieda.questions`) and shuffles them with the seed; slot *k* tries
 the plans ``k + attempt * stride`` (never shared by two slots), renders each map and
 keeps the first plan whose maps all show what the question needs
 (:func:`cartoqa.tasks.frieda.maps.render_map`).
@@ -22,8 +22,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from cartoqa.declarations.prompts import prompt, system_prompt
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.maps import (
     REJECT_REASONS,
     PoolMap,
@@ -34,7 +36,7 @@ from cartoqa.tasks.frieda.maps import (
     render_pool_map,
 )
 from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
-from cartoqa.tasks.frieda_questions import (
+from cartoqa.tasks.frieda.questions import (
     TEMPLATES,
     PairLedger,
     QuestionPlan,
@@ -42,8 +44,6 @@ from cartoqa.tasks.frieda_questions import (
     point_plans,
     topological_plans,
 )
-from cartoqa.tasks.prompts import prompt, system_prompt
-from cartoqa.tasks.views import extract_bounds
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 
@@ -123,6 +123,7 @@ class Shared:
 def _shared(ctx: BuildContext) -> Shared:
     key = "frieda"
     if key not in ctx.shared:
+        # imported here: loads osmium, shapely, pyproj (~1.5 s), which scoring never needs
         from groundtruth.named_features import load_named_features
         from groundtruth.relation_pairs import topological_pairs
 
@@ -191,6 +192,7 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
 def _renderer(ctx: BuildContext) -> Any:
     key = "frieda_renderer"
     if key not in ctx.shared:
+        # imported here: loads folium, pandas, pyarrow (~4.5 s), which scoring never needs
         from renderers.frieda_map import FriedaMapRenderer
 
         renderer = FriedaMapRenderer(ctx.tiles(), assets_dir=ctx.assets_dir)
@@ -294,7 +296,7 @@ def distance_readable(plan: QuestionPlan, bars_m: list[float]) -> bool:
 
     Examples
     --------
-    >>> from cartoqa.tasks.frieda_questions import QuestionPlan
+    >>> from cartoqa.tasks.frieda.questions import QuestionPlan
     >>> d = QuestionPlan("distance", "?", {"type": "distance", "meters": 160.0}, ())
     >>> distance_readable(d, [50.0]), distance_readable(d, [50.0, 100.0])
     (True, False)
@@ -414,31 +416,69 @@ EXAMPLES: dict[str, str] = {
 
 def example_key(plan: QuestionPlan) -> str:
     """Which of :data:`EXAMPLES` a plan's prompt shows."""
-    kind = plan.answer["type"]
+    return _example_key(str(plan.answer["type"]), plan.relation,
+                        str(plan.meta.get("template", "")))
+
+
+def _example_key(kind: str, relation: str, template: str) -> str:
     if kind != "textual":
-        return str(kind)
-    if plan.relation == "equal":
+        return kind
+    if relation == "equal":
         return "letter"
-    return "names" if plan.meta.get("template") == "list" else "name"
+    return "names" if template == "list" else "name"
 
 
 def question_text(plan: QuestionPlan, setting: str, n_maps: int) -> str:
     """The full question of an item: the plan's text in its setting and the answer format."""
     kind = plan.answer["type"]
     contextual = setting == "contextual"
-    key = example_key(plan)
-    values: dict[str, object] = {
-        "preamble": preamble(n_maps) if contextual else "",
-        "question": plan.contextual if contextual else plan.question,
-        "example": EXAMPLES[key],
-    }
+    values = prompt_values(kind, plan.relation,
+                           plan.contextual if contextual else plan.question,
+                           preamble(n_maps) if contextual else "",
+                           template=str(plan.meta.get("template", "")))
+    return prompt(f"frieda_{kind}", **values)
+
+
+def prompt_values(kind: str, relation: str, question: str, preamble: str = "",
+                  template: str = "") -> dict[str, object]:
+    """The values that fill the ``frieda_<kind>`` prompt (pure).
+
+    Parameters
+    ----------
+    kind : str
+        The answer type: ``"textual"``, ``"count"``, ``"distance"`` or ``"cardinal"``.
+    relation : str
+        The question's relation (``equal`` is answered with a letter).
+    question : str
+        The question itself.
+    preamble : str, optional
+        The contextual setting's preamble.
+    template : str, optional
+        The question's template (``list`` asks for several names).
+
+    Returns
+    -------
+    dict
+        ``preamble``, ``question``, ``example`` (a placeholder line of
+        :data:`EXAMPLES`) and, for a textual answer, ``format``.
+
+    Examples
+    --------
+    >>> prompt_values("textual", "equal", "Q?")["example"]
+    'Answer: <letter>'
+    >>> prompt_values("distance", "distance", "Q?")["example"]
+    'Answer: <number> <unit>'
+    """
+    key = _example_key(kind, relation, template)
+    values: dict[str, object] = {"preamble": preamble, "question": question,
+                                 "example": EXAMPLES[key]}
     if kind == "textual":
         values["format"] = {
             "letter": "the letter A or B",
             "name": "the name exactly as the legend writes it",
             "names": "the names exactly as the legend writes them, separated by semicolons",
         }[key]
-    return prompt(f"frieda_{kind}", **values)
+    return values
 
 
 def make_scenario(ctx: BuildContext, state: FriedaState, slot: int) -> Scenario | None:
