@@ -76,15 +76,21 @@ def test_distractor_maps_clear_of_the_question() -> None:
     question = [_point("A", 24.940, 60.170)]
     frame = rel.LocalFrame.around([q.geometry for q in question])
     near = PoolMap(0, (60.170, 24.9425), 0.0, (_point("B", 24.9425, 60.170),
-                                               _point("C", 24.944, 60.170)))
+                                               _point("C", 24.944, 60.170)), 17, "plain")
     far = PoolMap(1, (60.172, 24.940), 0.0, (_point("D", 24.940, 60.172),
-                                             _point("E", 24.941, 60.172)))
+                                             _point("E", 24.941, 60.172)), 17, "grey")
     same_name = PoolMap(2, (60.175, 24.940), 0.0, (_point("A", 24.950, 60.175),
-                                                   _point("F", 24.951, 60.175)))
+                                                   _point("F", 24.951, 60.175)), 17, "plain")
     assert not clear_of(near, question, frame, 200.0)  # B is 139 m from A
     assert clear_of(near, question, frame, 100.0)
     assert clear_of(far, question, frame, 200.0)  # D is 223 m from A
     assert not clear_of(same_name, question, frame, 100.0)
+    # in OSM-Carto (which writes names) A must be out of the view, not only 200 m away
+    far_carto = PoolMap(3, far.center, 0.0, far.features, 17, "carto")
+    assert not clear_of(far_carto, question, frame, 200.0)  # A in view (radius ~465 m)
+    beyond = PoolMap(4, (60.176, 24.940), 0.0, (_point("G", 24.940, 60.176),
+                                                _point("H", 24.941, 60.176)), 17, "carto")
+    assert clear_of(beyond, question, frame, 200.0)  # 668 m away: out of view
 
 
 def test_contextual_items_average_nine_and_a_half_maps() -> None:

@@ -458,7 +458,9 @@ def render_pool_map(renderer: FriedaMapRenderer, pool_map: PoolMap) -> bytes | s
 def clear_of(pool_map: PoolMap, question: Sequence[NamedFeature], frame: rel.LocalFrame,
              min_gap_m: float) -> bool:
     """Whether a distractor map draws nothing of a question: no feature of the same name,
-    none within ``min_gap_m`` of a question's feature on the ground.
+    none within ``min_gap_m`` of a question's feature on the ground, and, for a map in
+    the ``carto`` style (which writes names on its basemap), no question feature
+    anywhere in its view (:func:`view_radius_m`): it could name the question's places.
 
     Parameters
     ----------
@@ -482,5 +484,21 @@ def clear_of(pool_map: PoolMap, question: Sequence[NamedFeature], frame: rel.Loc
     centre = frame.to_metric(Point(pool_map.center[1], pool_map.center[0]))
     if ours.distance(centre) < min_gap_m:
         return False
+    if pool_map.style == "carto" and ours.distance(centre) < view_radius_m(pool_map):
+        return False
     return all(ours.distance(frame.to_metric(f.geometry)) >= min_gap_m
                for f in pool_map.features)
+
+
+def view_radius_m(pool_map: PoolMap) -> float:
+    """Half the diagonal of a distractor map's image on the ground: whatever its turn, its
+    view lies within this distance of its centre.
+
+    Examples
+    --------
+    >>> round(view_radius_m(PoolMap(0, (60.17, 24.94), 0.0, (), 17)))
+    465
+    """
+    view = View(center=pool_map.center, zoom=pool_map.zoom, width=IMAGE_WIDTH,
+                height=IMAGE_HEIGHT)
+    return view.meters_per_pixel() * math.hypot(IMAGE_WIDTH, IMAGE_HEIGHT) / 2.0
