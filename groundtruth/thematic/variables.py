@@ -61,6 +61,13 @@ class Variable:
         Their licence.
     generated : bool
         True when the values are made up.
+    unit : str
+        Unit of the values (``"per 100,000"``, ``"%"``); empty when unknown.
+    year : str
+        Year (or span) the values describe; empty when unknown.
+    topic : str
+        What the variable measures; variables of one series in several years share a
+        topic (defaults to the key).
     """
 
     key: str
@@ -70,10 +77,14 @@ class Variable:
     source: str
     licence: str
     generated: bool = False
+    unit: str = ""
+    year: str = ""
+    topic: str = ""
 
     def card(self) -> dict[str, object]:
         """The variable's metadata (no values) for manifests and dataset cards."""
         return {"key": self.key, "title": self.title, "theme": self.theme,
+                "unit": self.unit, "year": self.year, "topic": self.topic or self.key,
                 "source": self.source, "licence": self.licence, "generated": self.generated,
                 "states": len(self.values)}
 
@@ -216,9 +227,13 @@ def packaged_variables(adjacency: Mapping[str, frozenset[str]], seed: int = 0) -
     seed : int
         Seed of the generated values.
     """
-    real = _statecrime() + _vega()
     gen = [generated_variable(*spec, adjacency=adjacency, seed=seed) for spec in GENERATED_SPECS]
-    return real + gen
+    return real_variables() + gen
+
+
+def real_variables() -> list[Variable]:
+    """The real variables of statsmodels ``statecrime`` and npm vega-datasets."""
+    return _statecrime() + _vega()
 
 
 def read_user_table(path: Path, theme: str = "user",
