@@ -153,7 +153,7 @@ def ratio(num: Extract, den: Extract, scale: float = 1.0) -> Extract:
     """``scale * num / den`` per state (both read from the same table)."""
     def run(frame: Any) -> dict[str, float]:
         a, b = num(frame), den(frame)
-        return {k: scale * a[k] / b[k] for k in a if k in b and b[k]}
+        return {k: scale * a[k] / b[k] for k in a if b.get(k)}
     return run
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cartoqa.dataset.validate import validate_dataset
+from cartoqa.errors import CartoqaError
 from cartoqa.parsing.answer_text import answer_as_text
 from cartoqa.scoring.core import score_predictions
-from cartoqa.errors import CartoqaError
 from cartoqa.tasks.mapiq.build import (
     build_mapiq_dataset,
     load_variables,

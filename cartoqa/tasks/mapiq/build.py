@@ -38,8 +38,7 @@ from groundtruth.thematic.adjacency import queen_adjacency, restrict
 from groundtruth.thematic.boundaries import load_us_states
 from groundtruth.thematic.classification import Classification, fisher_jenks_absorbing
 from groundtruth.thematic.mapiq_variables import mapiq_variables
-from groundtruth.thematic.us_states import us_zones
-from groundtruth.thematic.us_states import CONTIGUOUS
+from groundtruth.thematic.us_states import CONTIGUOUS, us_zones
 from groundtruth.thematic.variables import THEMES, Variable, read_user_table
 from renderers.thematic.check import check_map
 from renderers.thematic.design import MAP_TYPES, VARIATIONS, applies, design_for
