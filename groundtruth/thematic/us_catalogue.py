@@ -116,6 +116,12 @@ def load_table(table: Table) -> Any:
     return frame
 
 
+#: Spellings in the tables that are not names or USPS codes: carData ``States`` writes
+#: CN for Connecticut, carData ``Anscombe`` IO and KA for Iowa and Kansas, plm ``Produc``
+#: TENNESSE.
+ALIASES: dict[str, str] = {"cn": "CT", "io": "IA", "ka": "KS", "tennesse": "TN"}
+
+
 def state_code(cell: Any) -> str | None:
     """A table's state cell (name, code, ``NORTH_CAROLINA``, ``"al"``) as a USPS code.
 
@@ -123,11 +129,13 @@ def state_code(cell: Any) -> str | None:
     --------
     >>> state_code("NORTH_CAROLINA"), state_code("al"), state_code("District of Columbia")
     ('NC', 'AL', 'DC')
+    >>> state_code("CN"), state_code("TENNESSE"), state_code("7")
+    ('CT', 'TN', None)
     """
     text = str(cell).replace("_", " ").replace(".", " ").strip()
     if text.isdigit():  # numbers are not FIPS codes in these tables
         return None
-    return code_for_name(text)
+    return ALIASES.get(text.lower()) or code_for_name(text)
 
 
 Extract = Callable[[Any], dict[str, float]]
