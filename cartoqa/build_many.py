@@ -27,8 +27,9 @@ The spec is a small TOML file::
 Each city is one Dask task that runs :func:`cartoqa.build.build_dataset` in a worker
 process, so a city's folder is byte-identical to ``cartoqa build`` of the same city
 with the same options, and a killed run resumes every city from its journal. The
-cluster is a :class:`distributed.LocalCluster` on 127.0.0.1 only (scheduler, workers and
-dashboard), or an existing one (``--scheduler tcp://HOST:PORT``). A
+cluster is a :class:`distributed.LocalCluster` on 127.0.0.1 only, over TLS with a key
+made for it (:func:`secure_local_cluster`: no other local user can reach its scheduler,
+nannies or workers; no dashboard), or an existing one (``--scheduler``). A
 :class:`CartoqaWorkerPlugin` prepares each worker (cache and web-asset settings, death
 with its parent process) and closes, at teardown, any build context (browser, tile
 pipeline) a cancelled city left open. When every city is done, ``<out>/manifest.json``
@@ -264,6 +265,44 @@ def _plugin(env: dict[str, str], *, database: bool) -> Any:
     return _Plugin(env, database=database)
 
 
+def secure_local_cluster(workers: int) -> Any:
+    """A LocalCluster that no other local user can drive.
+
+    Scheduler, nannies and workers listen on 127.0.0.1 over TLS with mutual
+    authentication: :meth:`distributed.security.Security.temporary` makes a fresh
+    certificate authority and key pair for this cluster, held in memory and handed to the
+    worker processes it spawns, never written to disk. A peer without that key (another
+    local user, or this user's other programs) fails the TLS handshake before any Dask
+    message is read, so the RPCs ``run``, ``run_function`` and the like are out of reach.
+    Dask's HTTP servers cannot be switched off, so the scheduler's and the workers' are
+    bound to 127.0.0.1 on ports the kernel picks and serve no route at all (no dashboard,
+    no ``/info`` pages, no metrics): every request gets 404.
+
+    Parameters
+    ----------
+    workers : int
+        Worker processes (one thread each).
+
+    Returns
+    -------
+    distributed.LocalCluster
+        Its ``security`` attribute is what a :class:`distributed.Client` needs to connect.
+    """
+    import dask
+    from distributed import LocalCluster
+    from distributed.security import Security
+
+    security = Security.temporary()
+    no_routes: dict[str, list[str]] = {"distributed.scheduler.http.routes": [],
+                                       "distributed.worker.http.routes": []}
+    with dask.config.set(no_routes):  # the worker processes inherit this configuration
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                            host="127.0.0.1", dashboard_address=None, protocol="tls://",
+                            security=security, worker_dashboard_address=None,
+                            scheduler_kwargs={"dashboard": False,
+                                              "dashboard_address": "127.0.0.1:0"})
+
+
 def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2,
                progress: bool = True, database: bool = True,
                log: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -282,7 +321,7 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     database : bool, optional
         Let the worker plugin join the PostgreSQL cluster for the worker's life.
     log : callable, optional
-        Receives one-line notices (the dashboard link); default stderr.
+        Receives one-line notices (a warning for a plain-TCP scheduler); default stderr.
 
     Returns
     -------
@@ -290,7 +329,7 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         The combined manifest.
     """
     import dask
-    from distributed import Client, LocalCluster, wait
+    from distributed import Client, wait
 
     from cartoqa.settings import cache_root, web_assets_dir
 
@@ -300,16 +339,15 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     cluster: Any = None
     with dask.config.set({"distributed.worker.daemon": False}):
         if scheduler is None:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                   protocol="tcp://")
-            client = Client(cluster)
+            cluster = secure_local_cluster(workers)
+            client = Client(cluster, security=cluster.security)
         else:
+            if scheduler.startswith("tcp://"):
+                say(f"warning: {scheduler} is a plain TCP scheduler: anyone who can reach it "
+                    "can run code on its workers (use tls:// with Dask's TLS settings)")
             client = Client(scheduler)
     try:
         client.register_plugin(_plugin(env, database=database), name="cartoqa")
-        if client.dashboard_link:
-            say(f"Dask dashboard: {client.dashboard_link}")
         futures = {city.name: client.submit(build_city, city, spec.out, key=f"city-{city.name}",
                                             pure=False)
                    for city in spec.cities}

@@ -6,13 +6,14 @@
 # offline, so without them it uses the explicitly named pixel-histogram embedding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install.sh
 OUT=${1:-out/helsinki}
 if [ -n "${CARTOQA_CLIP_WEIGHTS:-}" ]; then
+  bash scripts/install.sh clip  # torch and open_clip, only when CLIP weights are given
   MFS_OPTS=(--embedding clip --clip-pretrained "$CARTOQA_CLIP_WEIGHTS")
 else
+  bash scripts/install.sh
   MFS_OPTS=(--embedding pixel-histogram)
 fi
 .venv/bin/cartoqa build --extract helsinki --out "$OUT" --tasks mfs,stmf,mtmf,rle,mml,srn \
   "${MFS_OPTS[@]}"
-echo "images: $PWD/$OUT/images"
+echo "images: $(cd "$OUT" && pwd)/images"

@@ -2,6 +2,11 @@
 # Set up this machine for cartoqa: Debian packages, a virtual environment in .venv,
 # and local Leaflet files (no CDN at run time). Safe to run again: each step is
 # skipped when it is already done.
+#
+# Usage: bash scripts/install.sh [EXTRA,...]
+#   EXTRA: optional dependency groups of pyproject.toml to add, e.g. "dev" (pytest, ruff,
+#   mypy) or "clip" (torch, torchvision and open_clip: about 5.5 GB). Extras installed
+#   once stay installed: a later run without them keeps them up to date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,16 +64,24 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.cartoqa-install-stamp
-want=$(cat pyproject.toml setup.py scripts/install.sh | sha256sum | cut -d' ' -f1)
+extras_file=.venv/.cartoqa-extras
+# The extras asked for now plus those installed before, sorted and without repeats.
+extras=$( { printf '%s\n' "${1:-}" | tr ',' '\n'; cat "$extras_file" 2>/dev/null; } |
+          grep -E '^[a-z0-9_-]+$' | sort -u | paste -sd, - || true)
+want=$( { cat pyproject.toml setup.py scripts/install.sh; echo "$extras"; } | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  log "installing cartoqa and its Python dependencies into .venv"
+  target="."
+  [ -n "$extras" ] && target=".[$extras]"
+  log "installing cartoqa${extras:+ with $extras} and its Python dependencies into .venv"
+  case ",$extras," in *,clip,*) log "(the clip extra brings torch: about 5.5 GB and several minutes)";; esac
   # pip's own output goes to a log (shown only when it fails): it is long and noisy.
   if ! { .venv/bin/python -m pip install -q --upgrade pip &&
-         .venv/bin/python -m pip install -q -e ".[dev,clip]"; } >.venv/pip-install.log 2>&1; then
+         .venv/bin/python -m pip install -q -e "$target"; } >.venv/pip-install.log 2>&1; then
     tail -n 40 .venv/pip-install.log >&2
     log "pip failed; the whole log is in .venv/pip-install.log"
     exit 1
   fi
+  echo "$extras" | tr ',' '\n' | grep . > "$extras_file" || : > "$extras_file"
   echo "$want" > "$stamp"
 fi
 

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 NAME = "build-many"
-HELP = ("Build one dataset per city of a TOML spec on Dask (a LocalCluster on 127.0.0.1, "
-        "or --scheduler), with a combined manifest.")
+HELP = ("Build one dataset per city of a TOML spec on Dask (a LocalCluster on 127.0.0.1 "
+        "over TLS, or --scheduler), with a combined manifest.")
 
 
 def _positive_int(text: str) -> int:
@@ -27,9 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "with name, extract (bundled name, file or place name), "
                              "optional bbox, tasks, per_task, seed, suite (cartomapqa or "
                              "frieda) and frieda_setting (see docs/build.md)")
-    parser.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                        help="an existing Dask scheduler (default: a LocalCluster on "
-                             "127.0.0.1)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="an existing Dask scheduler, e.g. tls://HOST:PORT with Dask's "
+                             "TLS settings (default: a LocalCluster on 127.0.0.1 over TLS "
+                             "with a key made for it, which no other user can drive)")
     parser.add_argument("--workers", type=_positive_int, default=2,
                         help="worker processes of the LocalCluster (default: 2)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")

@@ -129,7 +129,7 @@ def test_two_cities_on_a_local_cluster_match_single_builds(
     spec = load_spec(_spec(tmp_path))
     said: list[str] = []
     manifest = build_many(spec, workers=2, progress=False, log=said.append)
-    assert any(line.startswith("Dask dashboard: http://127.0.0.1:") for line in said)
+    assert not any("dashboard" in line for line in said)  # none: nothing to browse
     assert [c["name"] for c in manifest["cities"]] == ["kotka", "grid"]
     assert json.loads((spec.out / "manifest.json").read_text("utf-8")) == manifest
     assert "OpenStreetMap contributors" in manifest["attribution"]
