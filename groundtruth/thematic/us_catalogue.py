@@ -460,7 +460,8 @@ SPECS: tuple[Spec, ...] = (
                      ("Smallpox", 1935))
     ),
     # ---- environment
-    _s("frost_days", "Days with a minimum below freezing, 1931-1960 mean", "days",
+    _s("frost_days", "Days below freezing in the capital or a large city, 1931-1960 mean",
+       "days",
        "1931-1960", "environment", "frost_days", "state.x77",
        column("Frost", state="rownames"),
        "mean number of days with minimum temperature below freezing in the capital or a "
