@@ -164,3 +164,12 @@ def test_data_takes_a_title_and_units(table: Path, tmp_path: Path) -> None:
                           str(tmp_path / "ds")], capture_output=True, text=True, cwd=ROOT,
                          timeout=120)
     assert run.returncode == 2 and "COLUMN=TEXT" in run.stderr
+
+
+def test_test_split_refuses_variations_and_unknown_splits(table: Path, tmp_path: Path) -> None:
+    with pytest.raises(CartoqaError, match="baseline maps"):
+        build_mapiq_dataset(out=tmp_path / "a", data=table, split="test",
+                            variations=["no_title"], progress=False)
+    with pytest.raises(CartoqaError, match="unknown split"):
+        build_mapiq_dataset(out=tmp_path / "b", data=table, split="train", progress=False)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
