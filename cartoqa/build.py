@@ -1,7 +1,7 @@
 """``cartoqa build``: turn an extract into a dataset folder, resumably.
 
 The build loads the extract, asks each task (its declaration ``SPEC``, see
-:mod:`cartoqa.tasks` and :mod:`cartoqa.tasks.spec`) for its scenarios slot by slot,
+:mod:`cartoqa.tasks` and :mod:`cartoqa.declarations.spec`) for its scenarios slot by slot,
 writes each finished slot's images and items through the
 :class:`~cartoqa.dataset.writer.DatasetWriter`, and finalises the folder at the end.
 """
@@ -22,12 +22,13 @@ from cartoqa.dataset.card import render_card
 from cartoqa.dataset.manifest import FORMAT_VERSION, build_manifest
 from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
+from cartoqa.declarations.registry import load_spec
+from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, TaskSpec
+from cartoqa.declarations.suites import DEFAULT_TASKS
 from cartoqa.errors import CartoqaError
+from cartoqa.parallel import SlotPool, TaskPlan, prepared_bundle, start_worker_server
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH, cache_root, web_assets_dir
-from cartoqa.tasks import DEFAULT_TASKS
-from cartoqa.tasks.base import BuildContext, slot_stride
-from cartoqa.tasks.registry import load_spec
-from cartoqa.tasks.spec import NEAR_DUPLICATE_REASON, TaskSpec
+from cartoqa.tasks.common.base import BuildContext, slot_stride
 from groundtruth.extracts import Extract, resolve_extract
 
 #: Items per task when ``--per-task`` is not given.
@@ -152,7 +153,7 @@ def build_dataset(
     out : pathlib.Path
         The dataset folder to write.
     tasks : sequence of str
-        Task names (already checked, see :func:`cartoqa.tasks.parse_tasks`).
+        Task names (already checked, see :func:`cartoqa.declarations.suites.parse_tasks`).
     per_task : int
         Items wanted per task (rounded up to whole scenarios).
     seed : int
@@ -229,8 +230,6 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
     pool: Any = None
     try:
         if workers > 1:  # the workers' imports run while this process prepares
-            from cartoqa.parallel import start_worker_server
-
             start_worker_server([s.make_scenario.__module__ for s in specs])
         if any(s.needs_roads for s in specs):
             _check_roads(ctx, say)
@@ -300,8 +299,6 @@ def _slot_pool(workers: int, specs: Sequence[TaskSpec], ctx: BuildContext,
                writer: DatasetWriter, *, per_task: int, states: dict[str, Any]) -> Any:
     """Start the worker processes of a ``--workers N`` build (:mod:`cartoqa.parallel`),
     handing them the graphs and task states prepared here."""
-    from cartoqa.parallel import SlotPool, TaskPlan, prepared_bundle
-
     plans = []
     for spec in specs:
         per = spec.items_per_scenario
@@ -315,7 +312,7 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
               per_task: int, progress: bool, report: BuildReport, pool: Any = None) -> None:
     """Fill a task's slots in order, replacing failed slots by further ones.
 
-    A task may try :func:`~cartoqa.tasks.base.slot_stride` slots (twice the scenarios it
+    A task may try :func:`~cartoqa.tasks.common.base.slot_stride` slots (twice the scenarios it
     needs). It stops when it has its scenarios, when the slots left could no longer
     fill the plan even if every one succeeded (:func:`slots_exhausted`: the failed-slot
     budget is spent), or when its first :data:`MAX_FAILED_SLOTS_BEFORE_FIRST_ITEM`

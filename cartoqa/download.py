@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.errors import CartoqaError
+from cartoqa.settings import cache_root
+from groundtruth.extracts import BUNDLED_EXTRACTS, resolve_extract
 from renderers.files import write_atomic
 
 #: Environment variable: base URL that replaces the catalogue's scheme and host.
@@ -259,3 +261,46 @@ def obtain_extract(name: str, *, cache_dir: Path, bbox: BBox | None = None,
         clip_extract(path, clipped, bbox)
     source["bbox"] = list(bbox)
     return clipped, source
+
+
+def _named(text: str) -> bool:
+    """Whether ``--extract`` names a place to download (not bundled, not a file)."""
+    if text.lower() in BUNDLED_EXTRACTS or Path(text).exists():
+        return False
+    return not text.lower().endswith((".pbf", ".osm", ".bz2"))
+
+
+def resolve_source(extract: str, place: str | None,
+                   bbox: str | None) -> tuple[str | Path, dict[str, Any] | None]:
+    """The extract to build from, downloading or clipping it first when asked.
+
+    Parameters
+    ----------
+    extract : str
+        ``--extract``: a bundled extract's name, a file, or a place to download.
+    place : str or None
+        ``--place``: a place to download.
+    bbox : str or None
+        ``--bbox``: ``west,south,east,north`` to clip the extract to.
+
+    Returns
+    -------
+    tuple
+        The extract (name or path) and the record of its source (``None`` for a
+        bundled extract or a file used whole).
+    """
+    box = parse_bbox(bbox) if bbox else None
+    name = place or (extract if _named(extract) else None)
+    if name is not None:
+        path, source = obtain_extract(name, cache_dir=cache_root(), bbox=box)
+        return path, source
+    if box is None:
+        return extract, None
+    ext = resolve_extract(extract)
+    key = ext.sha256[:12] + "-" + "_".join(f"{v:.6f}" for v in box)
+    folder = cache_root() / "downloads"
+    folder.mkdir(parents=True, exist_ok=True)
+    clipped = folder / f"{key}-clip.osm.pbf"
+    if not clipped.is_file():
+        clip_extract(ext.path, clipped, box)
+    return clipped, {"name": ext.name, "sha256": ext.sha256, "bbox": list(box)}

@@ -1,10 +1,10 @@
 """Scenarios made in worker processes, committed in slot order (``cartoqa build --workers N``).
 
 A scenario is a pure function of the extract, the seed, the task and its slot
-(:func:`cartoqa.tasks.base.slot_rng`): that is what lets an interrupted build redo a
+(:func:`cartoqa.tasks.common.base.slot_rng`): that is what lets an interrupted build redo a
 slot on its own. :class:`SlotPool` uses the same property to make scenarios ahead of
 time in ``N`` worker processes, each with its own
-:class:`~cartoqa.tasks.base.BuildContext` (its own browser and Mapnik map; the tile
+:class:`~cartoqa.tasks.common.base.BuildContext` (its own browser and Mapnik map; the tile
 cache and the PostgreSQL cluster are shared and already safe for several processes).
 The builder still walks the slots in order and applies the same stop rules as a
 single-process build, taking each slot's result from the pool; results of slots it
@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cartoqa.tasks.base import BuildContext, Scenario
+from cartoqa.declarations.registry import load_spec
+from cartoqa.tasks.common.base import BuildContext, Scenario
 from groundtruth.extracts import Extract
 
 #: One slot's outcome: the scenario (None: no acceptable one) and the candidates
@@ -59,7 +60,7 @@ MAX_STATE_BYTES = 64 * 2**20
 #: Modules every worker needs, imported once by the fork server. (``scipy.signal``,
 #: about 0.6 s, is left to the workers of tasks that match icons: the server's imports
 #: come before any worker starts, the workers' own run side by side.)
-WORKER_MODULES = ("cartoqa.parallel", "cartoqa.tasks.drawing", "cartoqa.visibility",
+WORKER_MODULES = ("cartoqa.parallel", "cartoqa.tasks.common.drawing", "cartoqa.visibility",
                   "renderers.map_render", "renderers.tiles", "renderers.browser")
 
 
@@ -80,7 +81,7 @@ def start_worker_server(task_modules: Sequence[str] = ()) -> None:
     Parameters
     ----------
     task_modules : sequence of str
-        Modules of the tasks of the build (``cartoqa.tasks.mml``, ...).
+        Modules of the tasks of the build (``cartoqa.tasks.cartomapqa.mml``, ...).
     """
     if _start_method() != "forkserver":
         return
@@ -211,8 +212,6 @@ def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
 
 def _make_slot(task: str, slot: int) -> SlotResult:
     """Worker entry: make one scenario (preparing the task on first use)."""
-    from cartoqa.tasks.registry import load_spec
-
     ctx: BuildContext = _WORKER["ctx"]
     states: dict[str, Any] = _WORKER["states"]
     spec = load_spec(task)

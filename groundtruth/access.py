@@ -197,3 +197,62 @@ def car_restriction(tags: Mapping[str, str]) -> str | None:
                 if value.startswith(("no_", "only_")):
                     return value
     return None
+
+
+#: ``highway=*`` values a car may drive on.
+DRIVABLE_HIGHWAYS: frozenset[str] = frozenset(
+    {
+        "motorway", "motorway_link", "trunk", "trunk_link", "primary", "primary_link",
+        "secondary", "secondary_link", "tertiary", "tertiary_link", "unclassified",
+        "residential", "living_street", "service", "road",
+    }
+)
+#: ``service=*`` values that make a ``highway=service`` way not part of the road network.
+EXCLUDED_SERVICE: frozenset[str] = frozenset(
+    {"parking_aisle", "driveway", "drive-through", "emergency_access", "private"}
+)
+
+
+def is_drivable(tags: Mapping[str, str], *, access: bool = True) -> bool:
+    """Whether a way with these tags belongs to the drivable road network.
+
+    Parameters
+    ----------
+    tags : mapping
+        The way's OSM tags.
+    access : bool, optional
+        Apply the access tags (:func:`groundtruth.access.car_access`); with False,
+        only the road class decides (the network as a reader who ignores access
+        signs sees it).
+
+    Returns
+    -------
+    bool
+        True for a :data:`DRIVABLE_HIGHWAYS` class that is not an area, not closed
+        to private cars (unless ``access=False``), not reversible and not an excluded
+        service road. Destination-only ways are drivable.
+
+    Examples
+    --------
+    >>> is_drivable({"highway": "residential"})
+    True
+    >>> is_drivable({"highway": "footway"})
+    False
+    >>> is_drivable({"highway": "service", "service": "parking_aisle"})
+    False
+    >>> is_drivable({"highway": "primary", "motor_vehicle": "no"})
+    False
+    >>> is_drivable({"highway": "service", "vehicle": "no", "bus": "yes"})
+    False
+    >>> is_drivable({"highway": "service", "vehicle": "no", "bus": "yes"}, access=False)
+    True
+    """
+    if tags.get("highway") not in DRIVABLE_HIGHWAYS:
+        return False
+    if tags.get("area") == "yes":
+        return False
+    if tags.get("highway") == "service" and tags.get("service") in EXCLUDED_SERVICE:
+        return False
+    if access and car_access(tags) == CLOSED:
+        return False
+    return tags.get("oneway") not in {"reversible", "alternating"}

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 from pyproj import Geod
+from shapely.geometry import LineString
 
 #: Metres of road geometry on each side of a junction whose bearing defines a turn.
 BEARING_SAMPLE_M = 15.0
@@ -247,3 +248,54 @@ def piece_bearings(
     back_leaving = np.where(no_behind, np.where(no_ahead, 0.0, back_arriving), back_leaving)
     back_arriving = np.where(no_ahead, back_leaving, back_arriving)
     return leaving, arriving, back_leaving, back_arriving
+
+
+#: Heading of the vehicle at the origin (degrees clockwise from north: the map's top).
+INITIAL_HEADING_DEG = 0.0
+
+
+def start_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
+    """Bearing of a road leaving its first vertex, over its first ``sample_m`` metres.
+
+    Parameters
+    ----------
+    geometry : shapely.geometry.LineString
+        ``(lon, lat)`` vertices in the direction of travel.
+    sample_m : float, optional
+        Metres of geometry to look along (the whole line if it is shorter).
+
+    Returns
+    -------
+    float
+        Degrees clockwise from north in ``[0, 360)``.
+
+    Examples
+    --------
+    >>> round(start_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 6)
+    0.0
+    """
+    return leaving_bearing(list(geometry.coords), sample_m=sample_m, default=INITIAL_HEADING_DEG)
+
+
+def end_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
+    """Bearing of a road arriving at its last vertex, over its last ``sample_m`` metres.
+
+    Parameters
+    ----------
+    geometry : shapely.geometry.LineString
+        ``(lon, lat)`` vertices in the direction of travel.
+    sample_m : float, optional
+        Metres of geometry to look along (the whole line if it is shorter).
+
+    Returns
+    -------
+    float
+        Degrees clockwise from north in ``[0, 360)``.
+
+    Examples
+    --------
+    >>> round(end_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 1)
+    90.0
+    """
+    return arriving_bearing(list(geometry.coords), sample_m=sample_m,
+                            default=INITIAL_HEADING_DEG)

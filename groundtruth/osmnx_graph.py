@@ -34,7 +34,7 @@ marked ``legal=False`` with empty ``restrictions`` and ``barrier_nodes`` unless 
 caller put them there (they are then obeyed, as on a groundtruth graph). Which roads
 the graph holds is the caller's choice (``network_type="drive"`` filters them;
 ``graph_from_xml`` keeps every way with a ``highway`` tag, footways included):
-:func:`drivable_subgraph` keeps only the roads :func:`groundtruth.graph.is_drivable`
+:func:`drivable_subgraph` keeps only the roads :func:`groundtruth.access.is_drivable`
 accepts. osmnx treats ``junction=roundabout`` and ``oneway=*`` as one-way, but not
 a motorway without an ``oneway`` tag, which groundtruth does. osmnx cannot read PBF
 files nor a clipped extract whose ways run past the file's nodes
@@ -57,6 +57,10 @@ from typing import Any
 
 import networkx as nx
 import shapely
+
+from groundtruth.access import car_access, is_drivable
+from groundtruth.bearings import end_bearing, start_bearing
+from groundtruth.distance import polyline_length_m
 
 #: Graph attribute set once a graph has been completed (or built by groundtruth).
 ROAD_GRAPH_MARK = "groundtruth_road_graph"
@@ -98,9 +102,6 @@ def ensure_road_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """
     if graph.graph.get(ROAD_GRAPH_MARK):
         return graph
-    from groundtruth.access import car_access
-    from groundtruth.distance import polyline_length_m
-    from groundtruth.turns import end_bearing, start_bearing
 
     nodes = graph.nodes
     for u, v, data in graph.edges(data=True):
@@ -154,7 +155,7 @@ def drivable_subgraph(graph: nx.MultiDiGraph, *, access: bool = True) -> nx.Mult
     Returns
     -------
     networkx.MultiDiGraph
-        The edges :func:`groundtruth.graph.is_drivable` accepts and the nodes they
+        The edges :func:`groundtruth.access.is_drivable` accepts and the nodes they
         touch, without ``street_count`` (recounted when a groundtruth function first
         completes the graph), so that ``ox.simplify_graph`` may still be applied.
 
@@ -167,7 +168,6 @@ def drivable_subgraph(graph: nx.MultiDiGraph, *, access: bool = True) -> nx.Mult
     >>> any(h == "footway" for _, _, h in d.edges(data="highway"))
     False
     """
-    from groundtruth.graph import is_drivable
 
     keep = []
     for u, v, k, data in graph.edges(keys=True, data=True):

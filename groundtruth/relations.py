@@ -129,11 +129,33 @@ class LocalFrame:
         return cls((south + north) / 2, (west + east) / 2)
 
     def to_metric(self, geometry: BaseGeometry) -> BaseGeometry:
-        """Project a ``(lon, lat)`` geometry to metres in this frame."""
+        """Project a ``(lon, lat)`` geometry to metres in this frame.
+
+        Parameters
+        ----------
+        geometry : shapely geometry
+            In ``(lon, lat)`` degrees.
+
+        Returns
+        -------
+        shapely geometry
+            The same geometry in this frame's metres.
+        """
         return shapely.transform(geometry, self._fwd.transform, interleaved=False)
 
     def to_lonlat(self, geometry: BaseGeometry) -> BaseGeometry:
-        """Project a geometry in this frame's metres back to ``(lon, lat)``."""
+        """Project a geometry in this frame's metres back to ``(lon, lat)``.
+
+        Parameters
+        ----------
+        geometry : shapely geometry
+            In this frame's metres.
+
+        Returns
+        -------
+        shapely geometry
+            The same geometry in ``(lon, lat)`` degrees.
+        """
         return shapely.transform(geometry, self._inv.transform, interleaved=False)
 
 

@@ -62,6 +62,17 @@ class TurnRestriction:
     def forbids(self, edge: Edge) -> bool:
         """Whether taking ``edge`` right after the whole prefix breaks this restriction.
 
+        Parameters
+        ----------
+        edge : tuple of (int, int, int)
+            The ``(u, v, key)`` edge taken after the restriction's prefix.
+
+        Returns
+        -------
+        bool
+            True when a ``no_*`` restriction names ``edge``, or an ``only_*`` one names
+            another edge.
+
         Examples
         --------
         >>> r = TurnRestriction(1, "only", ((1, 2, 0),), frozenset({(2, 3, 0)}))

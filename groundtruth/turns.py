@@ -21,13 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
-from shapely.geometry import LineString
 
 from groundtruth.bearings import (
     BEARING_SAMPLE_M,
-    arriving_bearing,
+    INITIAL_HEADING_DEG,
     bearing_deg,
-    leaving_bearing,
+    end_bearing,
+    start_bearing,
 )
 from groundtruth.osmnx_graph import ensure_road_graph
 from groundtruth.routing import Route, close_alternatives, route_from_nodes
@@ -67,8 +67,6 @@ Edge = tuple[int, int, int]
 STRAIGHT_MAX_DEG = 30.0
 #: Smallest absolute turn angle (degrees) called a U-turn.
 UTURN_MIN_DEG = 150.0
-#: Heading of the vehicle at the origin (degrees clockwise from north: the map's top).
-INITIAL_HEADING_DEG = 0.0
 
 CONTINUE_STRAIGHT = "continue straight"
 TURN_LEFT = "turn left"
@@ -82,53 +80,6 @@ UNNAMED_ROAD = "unnamed road"
 ORIGIN_LABEL = "blue"
 DESTINATION_LABEL = "red"
 
-
-
-def start_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
-    """Bearing of a road leaving its first vertex, over its first ``sample_m`` metres.
-
-    Parameters
-    ----------
-    geometry : shapely.geometry.LineString
-        ``(lon, lat)`` vertices in the direction of travel.
-    sample_m : float, optional
-        Metres of geometry to look along (the whole line if it is shorter).
-
-    Returns
-    -------
-    float
-        Degrees clockwise from north in ``[0, 360)``.
-
-    Examples
-    --------
-    >>> round(start_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 6)
-    0.0
-    """
-    return leaving_bearing(list(geometry.coords), sample_m=sample_m, default=INITIAL_HEADING_DEG)
-
-
-def end_bearing(geometry: LineString, *, sample_m: float = BEARING_SAMPLE_M) -> float:
-    """Bearing of a road arriving at its last vertex, over its last ``sample_m`` metres.
-
-    Parameters
-    ----------
-    geometry : shapely.geometry.LineString
-        ``(lon, lat)`` vertices in the direction of travel.
-    sample_m : float, optional
-        Metres of geometry to look along (the whole line if it is shorter).
-
-    Returns
-    -------
-    float
-        Degrees clockwise from north in ``[0, 360)``.
-
-    Examples
-    --------
-    >>> round(end_bearing(LineString([(24.0, 60.0), (24.0, 60.01), (24.1, 60.01)])), 1)
-    90.0
-    """
-    return arriving_bearing(list(geometry.coords), sample_m=sample_m,
-                            default=INITIAL_HEADING_DEG)
 
 
 def turn_angle(heading_in: float, heading_out: float) -> float:

@@ -30,9 +30,15 @@ from groundtruth.projection import (
 )
 from renderers.errors import RenderError
 from renderers.files import write_atomic
+from renderers.label_marks import (
+    keep_layers,
+    mark_label_rules,
+    mark_variables,
+    placement_layers,
+)
 from renderers.osm_import import IMPORT_VERSION, ensure_imported, imported_bounds
 from renderers.postgis import DB_SUPERUSER, PostgisCluster
-from renderers.style import load_carto_map, style_version
+from renderers.style import CARTO_DIR, carto_file, load_carto_map, style_version
 
 #: Zoom levels tiles are rendered for.
 MIN_ZOOM = 15
@@ -437,13 +443,6 @@ class TileRenderer:
         """The ``mapnik.Image`` of :meth:`render_label_marks_pixels`."""
         import mapnik
 
-        from renderers.label_marks import (
-            keep_layers,
-            mark_label_rules,
-            mark_variables,
-            placement_layers,
-        )
-
         check_zoom(zoom)
         self._check_centre(center)
         variables = mark_variables(list(names))
@@ -452,8 +451,6 @@ class TileRenderer:
             self.start()
             env = self.cluster.env(self._database or "")
             timeout = 60 + self.cluster.server_run_id() % 100_000
-            from renderers.style import CARTO_DIR, carto_file
-
             xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
             layers = placement_layers(xml)
             # Only the placement layers are drawn: the others are left out of the map

@@ -44,6 +44,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cartoqa.build as build
+import cartoqa.tasks.common.drawing as drawing
+from cartoqa.declarations.suites import parse_tasks
+from cartoqa.settings import cache_root
+from renderers.browser import Browser
+from renderers.postgis import PostgisCluster, read_pid_file
+from renderers.tiles import TileRenderer
+
 STAGES = ("tiles", "screenshot", "reference render", "road-name render",
           "visibility analysis", "road-name judging")
 
@@ -76,11 +84,6 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
     """
     import dataclasses
     import sys as _sys
-
-    import cartoqa.build as build
-    import cartoqa.tasks.drawing as drawing
-    from renderers.browser import Browser
-    from renderers.tiles import TileRenderer
 
     for task in tasks:  # import the task modules, whose imported names are patched
         build.load_spec(task)
@@ -235,10 +238,6 @@ def main() -> None:
     parser.add_argument("--seeds", default="1,2", help="one city per seed (default 1,2)")
     parser.add_argument("--keep", action="store_true", help="keep the output folders")
     args = parser.parse_args()
-
-    from cartoqa.settings import cache_root
-    from cartoqa.tasks import parse_tasks
-    from renderers.postgis import PostgisCluster, read_pid_file
 
     tasks = parse_tasks(args.tasks)
     seeds = [int(s) for s in args.seeds.split(",")]

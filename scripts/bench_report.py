@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from helpers.synthetic_dataset import write_synthetic_dataset
 
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.report import write_report
 from cartoqa.report.screenshots import READY_JS, allow_report
 from renderers.browser import Browser

@@ -18,16 +18,15 @@ from pathlib import Path
 
 # The test server and the synthetic dataset builder live with the tests.
 _TESTS = Path(__file__).resolve().parents[1] / "tests"
-sys.path.insert(0, str(_TESTS / "run_export"))
 sys.path.insert(0, str(_TESTS))
 
-from chat_server import ChatServer  # noqa: E402
+from helpers.chat_server import ChatServer  # noqa: E402
 from helpers.synthetic_dataset import write_synthetic_dataset  # noqa: E402
 
+from cartoqa.declarations.answer_text import answer_as_text  # noqa: E402
 from cartoqa.exports import export_dataset  # noqa: E402
 from cartoqa.runner.client import RetryPolicy  # noqa: E402
 from cartoqa.runner.run import RunConfig, run_dataset  # noqa: E402
-from cartoqa.scoring import answer_as_text  # noqa: E402
 
 
 def _map_like_png(path: Path, seed: int) -> None:

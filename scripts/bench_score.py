@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring import load_items, score_predictions
 
 BUILT_IN: list[dict[str, Any]] = [

@@ -28,7 +28,7 @@ from shapely.geometry import box
 
 from cartoqa.settings import cache_root, web_assets_dir
 from cartoqa.tasks.frieda.maps import REJECT_REASONS, WHOLE, RenderedMap, render_map
-from cartoqa.tasks.frieda_questions import (
+from cartoqa.tasks.frieda.questions import (
     QuestionPlan,
     equal_plans,
     point_plans,
@@ -40,6 +40,7 @@ from groundtruth.named_features import load_named_features
 from groundtruth.relation_pairs import topological_pairs
 from renderers.frieda_map import FriedaMapRenderer
 from renderers.overlays import overlay_from_geometry
+from renderers.tiles import TileRenderer
 
 
 def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path,
@@ -107,8 +108,6 @@ def main() -> None:
     groups.append(("orientation", [p for p in pts if p.relation == "orientation"],
                    args.per_relation))
     plans: list[QuestionPlan] = []
-    from renderers.tiles import TileRenderer
-
     tiles = TileRenderer(extract, cache_dir=cache_root())
     r = FriedaMapRenderer(tiles, assets_dir=web_assets_dir())
     rejected: collections.Counter[str] = collections.Counter()

@@ -47,49 +47,49 @@ LINKED = ("cartoqa", "groundtruth", "renderers", "tests", "assets")
 MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
     "parsing": {
         "cartoqa/parsing/*.py": (
-            "tests/scoring/test_parsers.py",
-            "tests/scoring/test_parser_cues.py",
+            "tests/parsing/test_parsers.py",
+            "tests/parsing/test_parser_cues.py",
             "tests/scoring/test_extractor.py",
-            "tests/scoring/test_properties.py",
-            "tests/scoring/test_corpus.py",
+            "tests/parsing/test_properties.py",
+            "tests/parsing/test_corpus.py",
             "tests/scoring/test_name_rule.py",
             "tests/scoring/test_frieda_scoring.py",
-            "tests/thematic/test_mapiq_scoring.py",
-            "tests/thematic/test_mapwise_scoring.py",
-            "tests/test_task_registry.py",
+            "tests/scoring/test_mapiq_scoring.py",
+            "tests/scoring/test_mapwise_scoring.py",
+            "tests/declarations/test_task_registry.py",
         ),
     },
     "metrics": {
         "cartoqa/metrics/*.py": (
-            "tests/scoring/test_metrics.py",
-            "tests/scoring/test_metric_rules.py",
-            "tests/scoring/test_properties.py",
-            "tests/scoring/test_corpus.py",
+            "tests/metrics/test_metrics.py",
+            "tests/metrics/test_metric_rules.py",
+            "tests/parsing/test_properties.py",
+            "tests/parsing/test_corpus.py",
             "tests/scoring/test_name_rule.py",
             "tests/scoring/test_frieda_scoring.py",
             "tests/scoring/test_connectivity.py",
-            "tests/thematic/test_mapiq_scoring.py",
-            "tests/thematic/test_mapwise_scoring.py",
-            "tests/test_task_registry.py",
+            "tests/scoring/test_mapiq_scoring.py",
+            "tests/scoring/test_mapwise_scoring.py",
+            "tests/declarations/test_task_registry.py",
         ),
     },
     "tasks": {
         # The acceptance rules every build applies (marker and path placement, names
         # drawn, reader's route, dual carriageways, RLE difficulty), and the SRN
         # acceptance rules that live in groundtruth.turns are covered with groundtruth.
-        "cartoqa/tasks/rules.py": (
-            "tests/dataset_build/test_build_rules.py",
-            "tests/dataset_build/test_build_coverage.py",
-            "tests/dataset_build/test_near_duplicates.py",
+        "cartoqa/tasks/common/rules.py": (
+            "tests/tasks/test_build_rules.py",
+            "tests/tasks/test_build_coverage.py",
+            "tests/build/test_near_duplicates.py",
         ),
     },
     "dataset": {
         "cartoqa/dataset/*.py": (
-            "tests/dataset_build/test_build_dataset.py",
-            "tests/dataset_build/test_dataset_reader.py",
-            "tests/dataset_build/test_build_safety.py",
-            "tests/test_task_registry.py",
-            "tests/run_export/test_export_formats.py",
+            "tests/dataset/test_build_dataset.py",
+            "tests/dataset/test_dataset_reader.py",
+            "tests/dataset/test_build_safety.py",
+            "tests/declarations/test_task_registry.py",
+            "tests/exports/test_export_formats.py",
         ),
     },
     "groundtruth": {
@@ -114,10 +114,10 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
         "groundtruth/features.py": ("tests/groundtruth/test_groundtruth_features.py",),
         "groundtruth/catalogue.py": ("tests/groundtruth/test_groundtruth_catalogue.py",),
         "groundtruth/projection.py": ("tests/groundtruth/test_groundtruth_projection.py",),
-        "groundtruth/thematic/*.py": ("tests/thematic/test_thematic_groundtruth.py",
-                                      "tests/thematic/test_thematic_us_data.py",
-                                      "tests/thematic/test_mapwise_countries.py",
-                                      "tests/thematic/test_india_2014.py"),
+        "groundtruth/thematic/*.py": ("tests/groundtruth/test_thematic_groundtruth.py",
+                                      "tests/groundtruth/test_thematic_us_data.py",
+                                      "tests/groundtruth/test_mapwise_countries.py",
+                                      "tests/groundtruth/test_india_2014.py"),
     },
 }
 #: Examples per property test in a mutation run (the suite itself uses 150).

@@ -22,9 +22,9 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from cartoqa.settings import cache_root, web_assets_dir
-from cartoqa.tasks.base import BuildContext
-from cartoqa.tasks.drawing import Drawn, MarkerSpec, scene_exclusion
-from cartoqa.tasks.roads import RoadIndex, name_instances
+from cartoqa.tasks.common.base import BuildContext
+from cartoqa.tasks.common.drawing import Drawn, MarkerSpec, scene_exclusion
+from cartoqa.tasks.common.roads import RoadIndex, name_instances
 from cartoqa.visibility import analyse_view, decode_png, render_reference
 from cartoqa.visibility.written import written_names
 from groundtruth.extracts import resolve_extract

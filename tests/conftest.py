@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from helpers.synthetic_dataset import write_synthetic_dataset
 
 if os.environ.get("CARTOQA_MUTATION"):
     # scripts/mutation.py tests each mutant in a process forked after a clean run of the
@@ -21,3 +23,9 @@ if os.environ.get("CARTOQA_MUTATION"):
                 if callable(clear):
                     clear()
         yield
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    """A synthetic dataset with two items of each task/request (for the run and export tests)."""
+    return write_synthetic_dataset(tmp_path / "ds", copies=2)

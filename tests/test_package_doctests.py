@@ -29,7 +29,7 @@ MODULES = _modules()
 
 
 def test_every_package_module_is_found() -> None:
-    assert "cartoqa.tasks.srn" in MODULES
+    assert "cartoqa.tasks.cartomapqa.srn" in MODULES
     assert "renderers.tiles" in MODULES
 
 

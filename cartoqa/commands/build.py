@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
-from cartoqa.tasks import DEFAULT_TASKS, extract_tasks, parse_tasks, suite_tasks
+from cartoqa.declarations.suites import DEFAULT_TASKS, extract_tasks, parse_tasks, suite_tasks
+from cartoqa.download import resolve_source
 from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
 
 if TYPE_CHECKING:
-    from cartoqa.tasks.thematic.build import ThematicReport
+    from cartoqa.tasks.common.thematic.build import ThematicReport
 
 NAME = "build"
 HELP = ("Build a dataset (images, items, manifest): CartoMapQA street maps from an OSM extract, "
@@ -131,40 +132,6 @@ def _task_options(args: argparse.Namespace, tasks: list[str]) -> dict[str, str] 
     return options
 
 
-def _named(text: str) -> bool:
-    """Whether ``--extract`` names a place to download (not bundled, not a file)."""
-    from groundtruth.extracts import BUNDLED_EXTRACTS
-
-    if text.lower() in BUNDLED_EXTRACTS or Path(text).exists():
-        return False
-    return not text.lower().endswith((".pbf", ".osm", ".bz2"))
-
-
-def resolve_source(extract: str, place: str | None,
-                   bbox: str | None) -> tuple[str | Path, dict[str, Any] | None]:
-    """The extract to build from, downloading or clipping it first when asked."""
-    from cartoqa.download import clip_extract, obtain_extract, parse_bbox
-    from cartoqa.settings import cache_root
-
-    box = parse_bbox(bbox) if bbox else None
-    name = place or (extract if _named(extract) else None)
-    if name is not None:
-        path, source = obtain_extract(name, cache_dir=cache_root(), bbox=box)
-        return path, source
-    if box is None:
-        return extract, None
-    from groundtruth.extracts import resolve_extract
-
-    ext = resolve_extract(extract)
-    key = ext.sha256[:12] + "-" + "_".join(f"{v:.6f}" for v in box)
-    folder = cache_root() / "downloads"
-    folder.mkdir(parents=True, exist_ok=True)
-    clipped = folder / f"{key}-clip.osm.pbf"
-    if not clipped.is_file():
-        clip_extract(ext.path, clipped, box)
-    return clipped, {"name": ext.name, "sha256": ext.sha256, "bbox": list(box)}
-
-
 def run(args: argparse.Namespace) -> int:
     """Run ``cartoqa build``; returns the exit status."""
     if args.suite == "mapiq":
@@ -197,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_mapiq(args: argparse.Namespace) -> int:
+    # imported here, not at start-up: loads numpy and shapely (~1.5 s)
     from cartoqa.tasks.mapiq.build import build_mapiq_dataset, parse_variations
 
     report = build_mapiq_dataset(out=args.out, seed=args.seed, data=args.data,
@@ -207,6 +175,7 @@ def _run_mapiq(args: argparse.Namespace) -> int:
 
 
 def _run_mapwise(args: argparse.Namespace) -> int:
+    # imported here, not at start-up: loads numpy and shapely (~1 s)
     from cartoqa.tasks.mapwise.build import (
         build_mapwise_dataset,
         parse_countries,

@@ -137,6 +137,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``cartoqa render``; returns the exit status."""
+    # imported here, not at start-up: the renderers load folium, pandas, shapely (~5 s)
     from groundtruth.extracts import resolve_extract
     from groundtruth.projection import View
     from renderers.browser import Browser
@@ -196,6 +197,7 @@ def _junction_centre(
     extract: Any, road_a: str, road_b: str
 ) -> tuple[tuple[float, float], dict[str, Any]]:
     """Find where two named roads meet; several meeting nodes give their first (lowest id)."""
+    # imported here, not at start-up: loads osmnx, networkx, shapely (~2 s)
     from groundtruth.graph import load_road_graph
     from groundtruth.junctions import junctions_of, road_names_at
 

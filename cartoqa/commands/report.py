@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cartoqa.report import write_report
 from cartoqa.scoring.connectivity import extract_map
 
 NAME = "report"
@@ -63,8 +64,6 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
-    from cartoqa.report import write_report
-
     summary = write_report(
         args.dataset, args.predictions, out=args.out, overwrite=args.overwrite,
         images=args.images, check_connectivity=not args.no_connectivity,

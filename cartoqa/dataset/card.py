@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cartoqa.dataset import ATTRIBUTION, DATA_LICENSE
+from cartoqa.declarations.registry import task_spec
 
 
 def task_blurb(task: str) -> str:
@@ -16,8 +17,6 @@ def task_blurb(task: str) -> str:
     >>> task_blurb("mml")
     'Marker location: the two named roads meeting at a marker.'
     """
-    from cartoqa.tasks.registry import task_spec
-
     spec = task_spec(task)
     return spec.blurb if spec is not None else ""
 

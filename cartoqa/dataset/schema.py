@@ -1,7 +1,7 @@
 """The item JSON schema: the base schema shipped in the package, completed from the tasks.
 
 ``item.schema.json`` holds what every item shares. :func:`item_schema` adds what the
-task declarations (:class:`cartoqa.tasks.spec.TaskSpec`) say: the task names, the id
+task declarations (:class:`cartoqa.declarations.spec.TaskSpec`) say: the task names, the id
 prefixes, and per task its requests, required strata and options, and per request the
 shape of its answer. ``cartoqa validate`` and the dataset writer check items against it.
 """
@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
+from cartoqa.declarations.registry import load_spec, task_specs
+
 if TYPE_CHECKING:
-    from cartoqa.tasks.spec import TaskSpec
+    from cartoqa.declarations.spec import TaskSpec
 
 #: File name of the base schema inside the ``cartoqa.dataset`` package.
 SCHEMA_FILE = "item.schema.json"
@@ -112,11 +114,9 @@ def item_schema() -> dict[str, Any]:
     Returns
     -------
     dict
-        The base schema completed from :func:`cartoqa.tasks.registry.task_specs`
+        The base schema completed from :func:`cartoqa.declarations.registry.task_specs`
         (shared: do not modify it).
     """
-    from cartoqa.tasks.registry import task_specs
-
     return _schema_for(task_specs())
 
 
@@ -128,8 +128,6 @@ def _validator_for(specs: tuple[TaskSpec, ...]) -> jsonschema.Draft202012Validat
 
 
 def _validator(tasks: Sequence[str] | None = None) -> jsonschema.Draft202012Validator:
-    from cartoqa.tasks.registry import load_spec, task_specs
-
     if tasks is None:
         return _validator_for(task_specs())
     return _validator_for(tuple(load_spec(t) for t in tasks))

@@ -22,6 +22,7 @@ from cartoqa.dataset.writer import (
     STAGING_DIR,
     sha256_bytes,
 )
+from cartoqa.declarations.registry import task_specs
 from cartoqa.errors import CartoqaError
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 
@@ -36,8 +37,6 @@ def map_tasks() -> frozenset[str]:
     >>> sorted(map_tasks())[-5:], "frieda_border" in map_tasks()
     (['mml', 'mtmf', 'rle', 'srn', 'stmf'], True)
     """
-    from cartoqa.tasks.registry import task_specs
-
     return frozenset(s.name for s in task_specs() if s.map_task)
 
 

@@ -32,6 +32,7 @@ from cartoqa.dataset.files import (
 )
 from cartoqa.dataset.reader import images_list_problem, item_images
 from cartoqa.dataset.schema import item_errors
+from cartoqa.declarations.suites import TASK_MODULES
 from cartoqa.errors import CartoqaError
 
 STAGING_DIR = ".cartoqa-build"
@@ -376,8 +377,6 @@ class DatasetWriter:
     # -- finishing -------------------------------------------------------------------
     def _task_names(self) -> list[str] | None:
         """The tasks of the build key (their schema checks the items), if it names them."""
-        from cartoqa.tasks import TASK_MODULES
-
         tasks = self.build_key.get("tasks")
         if (isinstance(tasks, list) and tasks
                 and all(isinstance(t, str) and t in TASK_MODULES for t in tasks)):

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cartoqa.dataset.many import combined_items, is_build_many
 from cartoqa.dataset.reader import read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.exports.answers import plain_answer
 from cartoqa.exports.hf import write_hf
 from cartoqa.exports.lmms_eval import write_lmms_eval
-from cartoqa.exports.many import combined_items, is_build_many
 from cartoqa.exports.output import EXPORT_MARKER, atomic_folder
 from cartoqa.exports.vlmevalkit import write_vlmevalkit
 
@@ -100,7 +100,7 @@ def export_dataset(dataset: Path, out: Path, fmt: str, *, overwrite: bool = Fals
     ----------
     dataset : pathlib.Path
         The dataset folder, or the output folder of ``cartoqa build-many`` (all its
-        cities as one dataset with a ``city`` column, see :mod:`cartoqa.exports.many`).
+        cities as one dataset with a ``city`` column, see :mod:`cartoqa.dataset.many`).
     out : pathlib.Path
         The output folder (must not exist unless ``overwrite``).
     fmt : str

@@ -10,7 +10,7 @@ original PNG bytes and path), ``more_images`` (a multi-map item's further images
 order, as a list of ``Image``; empty for one-image items, so that no image is stored
 twice), ``system_prompt``, ``question``, and ``options``,
 ``answer``, ``strata``, ``provenance`` as JSON text (their shape differs per task).
-An export of a ``build-many`` folder (:mod:`cartoqa.exports.many`) has a ``city``
+An export of a ``build-many`` folder (:mod:`cartoqa.dataset.many`) has a ``city``
 column after ``id``. ``load_dataset("path/to/folder")`` gives a ``DatasetDict`` with
 one split per task;
 :func:`item_from_row` turns a row back into a dataset item.

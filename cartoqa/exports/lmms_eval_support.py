@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.declarations.dispatch import parse_response
 from cartoqa.exports.hf import item_from_row
+from cartoqa.metrics import get_metric
+from cartoqa.scoring import groundtruth_checker, score_predictions, sections
+from cartoqa.scoring.core import section_of
 
 
 def doc_to_visual(doc: dict[str, Any]) -> list[Any]:
@@ -85,8 +90,6 @@ def doc_to_target(doc: dict[str, Any]) -> str:
         The ground truth written as a model would answer
         (:func:`cartoqa.scoring.answer_as_text`).
     """
-    from cartoqa.scoring import answer_as_text
-
     return answer_as_text(item_from_row(doc))
 
 
@@ -108,8 +111,6 @@ def higher_is_better(metric: str) -> bool:
     >>> higher_is_better("rmse_m"), higher_is_better("step_accuracy")
     (False, True)
     """
-    from cartoqa.metrics import get_metric
-
     return get_metric(metric).higher_is_better
 
 
@@ -149,8 +150,6 @@ def task_metrics(task: str) -> list[tuple[str, str]]:
     list of tuple of str
         In report order, e.g. ``[("rle", "rmse_m"), ("rle", "mae_m"), ...]``.
     """
-    from cartoqa.scoring import sections
-
     return [(s.key, m) for s in sections() if s.task == task for m in s.metrics]
 
 
@@ -171,9 +170,6 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
         each metric of the item's scoring section, the pair ``{"item", "response"}``
         that :func:`aggregate` scores together with the other documents.
     """
-    from cartoqa.parsing import parse_response
-    from cartoqa.scoring.core import section_of
-
     item = item_from_row(doc)
     response = str(results[0]) if results else ""
     out: dict[str, Any] = {
@@ -209,8 +205,6 @@ def aggregate(results: list[dict[str, Any]], section_key: str, metric: str) -> f
     float
         The metric (NaN when undefined, e.g. r2 on constant truth).
     """
-    from cartoqa.scoring import groundtruth_checker, score_predictions, sections
-
     items = [r["item"] for r in results]
     predictions = {str(r["item"]["id"]): str(r["response"]) for r in results}
     uses_graph = any(s.uses_connectivity for s in sections() if s.key == section_key)

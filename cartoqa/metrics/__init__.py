@@ -11,7 +11,6 @@ lmms-eval export writes); task declarations name their metrics from it.
 
 from cartoqa.metrics.classification import accuracy, macro_f1
 from cartoqa.metrics.mapwise import range_score, rank_score
-from cartoqa.metrics.names import NAME_ABBREVIATIONS, names_match, normalise_name
 from cartoqa.metrics.registry import METRICS, MetricInfo, get_metric, register_metric
 from cartoqa.metrics.regression import mae, mape, r2, rmse
 from cartoqa.metrics.routes import (
@@ -32,6 +31,7 @@ from cartoqa.metrics.sets import (
     prf_from_counts,
     recall,
 )
+from cartoqa.parsing.names import NAME_ABBREVIATIONS, names_match, normalise_name
 
 __all__ = [
     "METRICS",

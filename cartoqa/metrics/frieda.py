@@ -6,7 +6,7 @@ unit-aware parsing (m, km, ft, mi, …: :func:`cartoqa.parsing.numbers.parse_len
 a **cardinal** direction is correct when it is the true one of eight or one of its
 two neighbours; a **textual** answer (names, ``;``-separated lists, yes/no) is
 correct when the set of names, normalised by
-:func:`cartoqa.metrics.names.normalise_name`, equals the true set (the paper uses an
+:func:`cartoqa.parsing.names.normalise_name`, equals the true set (the paper uses an
 LLM judge for this; exact matching after normalisation is the deterministic stand-in).
 """
 
@@ -16,11 +16,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from cartoqa.metrics.names import normalise_name
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
-from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.numbers import parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
+from cartoqa.parsing.textual import parse_textual
 from cartoqa.parsing.yesno import parse_yes_no
 
 #: Largest absolute percentage error of a correct distance.
@@ -98,7 +98,8 @@ def textual_correct(truth: Sequence[str], predicted: Sequence[str]) -> bool:
     return {normalise_name(n) for n in truth} == {normalise_name(n) for n in predicted}
 
 
-def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
+def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str = ""
+                 ) -> ParseResult:
     """Parse a response in the shape of a FRIEDA item's answer.
 
     Parameters
@@ -109,6 +110,9 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
         or ``{"type": "textual", "yes": bool}``.
     text : str or None
         The raw response.
+    question : str, optional
+        The item's question: options it names (``Area A``/``Area B``) may be answered
+        by letter or text (:func:`cartoqa.parsing.textual.parse_textual`).
 
     Returns
     -------
@@ -123,7 +127,7 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
         return parse_cardinal(text)
     if "yes" in answer:
         return parse_yes_no(text)
-    return parse_names(text)
+    return parse_textual(text, question=question)
 
 
 def frieda_correct(answer: Mapping[str, Any], parsed: ParseResult) -> bool:

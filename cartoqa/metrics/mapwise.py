@@ -14,68 +14,12 @@ same rank (what MapWise reports models doing).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 
 from cartoqa.metrics.registry import register_metric
 
-#: Multipliers of number suffixes (case-insensitive; ``m`` is million, as map legends use).
-SUFFIXES: dict[str, float] = {
-    "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
-    "billion": 1e9, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7,
-}
-
-_NUM = re.compile(
-    r"(?<![\w.])(-?\d[\d,]*(?:\.\d+)?|-?\.\d+)\s*"
-    r"(k|thousand|mn|million|m|bn|billion|b|lakhs?|crores?)?(?![a-z])", re.IGNORECASE)
-
 #: Relative tolerance of an exact range match (numbers as the legend prints them).
 RANGE_RTOL = 1e-6
-
-
-def normalise_number(text: str) -> float | None:
-    """A number with thousands separators, units and suffixes, as a plain float.
-
-    Examples
-    --------
-    >>> normalise_number("1k"), normalise_number("$2.5M"), normalise_number("1,200 km²")
-    (1000.0, 2500000.0, 1200.0)
-    >>> normalise_number("12.5%"), normalise_number("3 lakh"), normalise_number("none")
-    (12.5, 300000.0, None)
-    """
-    m = _NUM.search(text)
-    if not m:
-        return None
-    value = float(m.group(1).replace(",", ""))
-    if m.group(2):
-        value *= SUFFIXES[m.group(2).lower()]
-    return value
-
-
-def parse_range(text: str) -> tuple[float, float] | None:
-    """A range ``lo–hi`` (hyphen, en dash, "to"), normalised; ``None`` if not two numbers.
-
-    A hyphen right after a number separates; a minus sign follows a space or a dash.
-
-    Examples
-    --------
-    >>> parse_range("1k-2k"), parse_range("10 to 20%"), parse_range("1,350–2,000")
-    ((1000.0, 2000.0), (10.0, 20.0), (1350.0, 2000.0))
-    >>> parse_range("-3 - -1"), parse_range("0.5M – 1.2M")
-    ((-3.0, -1.0), (500000.0, 1200000.0))
-    >>> parse_range("about 7") is None
-    True
-    """
-    t = re.sub(r"(\d|[kmb%]|million|thousand|lakh|crore)\s*[-–—]\s*", r"\1 | ", text,
-               flags=re.IGNORECASE)
-    t = re.sub(r"\s+(?:to|and)\s+", " | ", t, flags=re.IGNORECASE)
-    parts = [p for p in t.split("|") if p.strip()]
-    if len(parts) != 2:
-        return None
-    lo, hi = normalise_number(parts[0]), normalise_number(parts[1])
-    if lo is None or hi is None:
-        return None
-    return (min(lo, hi), max(lo, hi))
 
 
 def _same(a: float, b: float) -> bool:

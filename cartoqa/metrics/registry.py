@@ -2,7 +2,7 @@
 
 It is the only table of metric facts: score reports take their ``metric_labels`` from the
 descriptions, the lmms-eval export its ``higher_is_better`` from the directions, and
-task declarations (:class:`cartoqa.tasks.spec.RequestSpec`) name metrics from it.
+task declarations (:class:`cartoqa.declarations.spec.RequestSpec`) name metrics from it.
 """
 
 from __future__ import annotations

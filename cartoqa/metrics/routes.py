@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cartoqa.metrics.names import normalise_name
 from cartoqa.metrics.registry import register_metric
+from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.route import DESTINATION, ORIGIN, canonical_action, canonical_marker
 
 
@@ -15,7 +15,7 @@ def normalise_step(step: str) -> str:
 
     Actions become one of the four canonical actions, marker names ``blue``/``red``,
     and road names are normalised with
-    :func:`~cartoqa.metrics.names.normalise_name`.
+    :func:`~cartoqa.parsing.names.normalise_name`.
 
     Parameters
     ----------

@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from cartoqa.metrics.names import normalise_name
 from cartoqa.metrics.registry import register_metric
+from cartoqa.parsing.names import normalise_name
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def match_counts(
     truth, predicted : sequence of str
         Names as written.
     normalise : callable
-        Name normaliser (:func:`~cartoqa.metrics.names.normalise_name`).
+        Name normaliser (:func:`~cartoqa.parsing.names.normalise_name`).
 
     Returns
     -------

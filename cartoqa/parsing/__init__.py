@@ -3,14 +3,15 @@
 Every parser returns :class:`Parsed` (the answer, shaped like the item's ``answer``)
 or :class:`Invalid` (with the reason); none raises on any text and none guesses.
 
->>> from cartoqa.parsing import parse_response
->>> parse_response({"task": "mfs", "request": "choice"}, "**Answer: C**").value
+Which parser reads which task's answers is declared by the tasks (``RequestSpec.parse``);
+:func:`cartoqa.declarations.parse_response` picks it for an item.
+
+>>> from cartoqa.parsing import parse_choice
+>>> parse_choice("**Answer: C**").value
 {'letter': 'C'}
 """
 
-from cartoqa.parsing.answer_text import answer_as_text, bulleted, format_number
 from cartoqa.parsing.choice import parse_choice
-from cartoqa.parsing.dispatch import parse_response, parsers
 from cartoqa.parsing.feature_types import (
     FEATURE_TYPE_SYNONYMS,
     canonical_type,
@@ -21,6 +22,7 @@ from cartoqa.parsing.multi import parse_multi, type_key
 from cartoqa.parsing.numbers import convert_length, parse_count, parse_length
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.route import ACTIONS, canonical_action, canonical_marker, parse_route
+from cartoqa.parsing.writing import bulleted, format_number
 from cartoqa.parsing.yesno import parse_yes_no
 
 __all__ = [
@@ -29,7 +31,6 @@ __all__ = [
     "Invalid",
     "ParseResult",
     "Parsed",
-    "answer_as_text",
     "bulleted",
     "canonical_action",
     "canonical_marker",
@@ -42,10 +43,8 @@ __all__ = [
     "parse_length",
     "parse_multi",
     "parse_names",
-    "parse_response",
     "parse_roads",
     "parse_route",
     "parse_yes_no",
-    "parsers",
     "type_key",
 ]

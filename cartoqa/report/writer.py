@@ -26,6 +26,7 @@ from cartoqa.report import output
 from cartoqa.report.items import answer_text, outcome
 from cartoqa.report.overlay import overlay_shapes
 from cartoqa.report.pages import overview_page, task_page
+from cartoqa.scoring import groundtruth_checker, read_predictions, score_dataset
 
 ImageMode = Literal["copy", "link", "reference"]
 
@@ -161,8 +162,6 @@ def score_models(
     list of ModelAnswers
         In the order given.
     """
-    from cartoqa.scoring import groundtruth_checker, read_predictions, score_dataset
-
     checker = None
     if check_connectivity and predictions:
         checker, _ = groundtruth_checker(extracts)
@@ -333,6 +332,7 @@ def _read_manifest(dataset: Path) -> dict[str, Any]:
 
 
 def _write_figures(models: Sequence[ModelAnswers], stage: Path) -> dict[str, dict[str, str]]:
+    # imported here, not at start-up: loads matplotlib (~4 s)
     from cartoqa.scoring.plots import write_plots
 
     figures: dict[str, dict[str, str]] = {}

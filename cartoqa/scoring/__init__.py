@@ -6,7 +6,8 @@
 {'all': 0.8, 'valid_only': 0.9, 'n': 50, 'n_valid': 45, 'n_invalid': 5}
 """
 
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.declarations.records import ConnectivityChecker, Record
 from cartoqa.scoring.connectivity import RoadGraphChecker, groundtruth_checker, marker_nodes
 from cartoqa.scoring.core import (
     VARIANTS,
@@ -17,7 +18,6 @@ from cartoqa.scoring.core import (
     summarise_section,
 )
 from cartoqa.scoring.io import load_items, load_predictions, read_predictions, write_json_atomic
-from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import Section, metric_labels, n_steps, section_for, sections
 
 __all__ = [

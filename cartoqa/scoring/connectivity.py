@@ -1,7 +1,7 @@
 """SRN connectivity through the road graph of :mod:`groundtruth`.
 
 The scorer only needs a callable ``is_connected(item, steps) -> bool | None``
-(:data:`~cartoqa.scoring.records.ConnectivityChecker`). :class:`RoadGraphChecker`
+(:data:`~cartoqa.declarations.records.ConnectivityChecker`). :class:`RoadGraphChecker`
 provides one: it loads the road graph of the item's extract (once per extract, checked
 against the item's ``extract_sha256``), finds the blue and red marker nodes in the
 item's provenance, maps predicted road names onto the graph's names with the scoring
@@ -14,9 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from cartoqa.declarations.records import ConnectivityChecker
 from cartoqa.metrics import normalise_name
 from cartoqa.parsing import canonical_action, canonical_marker
-from cartoqa.scoring.records import ConnectivityChecker
 
 #: ``load_graph(source) -> (graph, sha256)`` for a bundled extract name or a file path.
 GraphLoader = Callable[[str], tuple[Any, str]]
@@ -54,6 +54,7 @@ def marker_nodes(item: Mapping[str, Any]) -> tuple[int, int] | None:
 
 
 def _default_loader() -> tuple[GraphLoader, StepsConnect]:
+    # imported here, not at start-up: loads osmnx, networkx, shapely (~2 s)
     from groundtruth.extracts import resolve_extract
     from groundtruth.graph import load_road_graph
     from groundtruth.turns import steps_connect
@@ -81,7 +82,7 @@ class RoadGraphChecker:
 
     Notes
     -----
-    An instance is a :data:`~cartoqa.scoring.records.ConnectivityChecker`. It returns
+    An instance is a :data:`~cartoqa.declarations.records.ConnectivityChecker`. It returns
     ``None`` (not checked) when the extract cannot be loaded, its checksum differs from
     the item's ``extract_sha256``, or the item records no marker nodes.
     """

@@ -20,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cartoqa.parsing import Invalid, parse_response
+from cartoqa.declarations.dispatch import parse_response
+from cartoqa.declarations.registry import request_spec
+from cartoqa.parsing import Invalid
 from cartoqa.runner.client import ChatClient, ItemFailedError, RetryPolicy
 from cartoqa.runner.request import chat_completions_url
 
@@ -98,8 +100,6 @@ def extraction_messages(item: Mapping[str, Any], response: str) -> list[dict[str
         A system and a user message (text only: the image is not sent).
     """
     key = (str(item.get("task")), str(item.get("request")))
-    from cartoqa.tasks.registry import request_spec
-
     declared = request_spec(*key)
     wanted = (declared[1].extract_format if declared and declared[1].extract_format
               else TASK_FORMATS.get(key, "the answer"))

@@ -1,7 +1,7 @@
 """Per-task scoring: per-item measures and the metrics of a group of answers.
 
 A *section* is one ``(task, request)`` pair (STMF has three), derived from the task's
-declaration (:class:`cartoqa.tasks.spec.RequestSpec` names its measure, aggregation and
+declaration (:class:`cartoqa.declarations.spec.RequestSpec` names its measure, aggregation and
 metrics; the measures and aggregations live here). Every metric is reported in two
 variants: ``all`` counts an invalid answer as wrong (accuracy, F1, exact route
 and connectivity 0; for error metrics an invalid answer counts as a prediction of 0)
@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from cartoqa.declarations.records import ConnectivityChecker, Record
+from cartoqa.declarations.registry import task_specs
 from cartoqa.metrics import (
     METRICS,
     accuracy,
@@ -33,11 +35,11 @@ from cartoqa.metrics import (
     route_endpoints_ok,
     step_accuracy,
 )
+from cartoqa.metrics.frieda import frieda_correct
 from cartoqa.parsing import canonical_action, convert_length
-from cartoqa.scoring.records import ConnectivityChecker, Record
 
 if TYPE_CHECKING:
-    from cartoqa.tasks.spec import RequestSpec, TaskSpec
+    from cartoqa.declarations.spec import RequestSpec, TaskSpec
 
 Variants = dict[str, Any]
 Aggregate = tuple[dict[str, Variants], list[str]]
@@ -119,8 +121,6 @@ def measure_frieda(record: Record, checker: ConnectivityChecker | None) -> dict[
     """Per-item measure of a FRIEDA answer: ``correct`` by FRIEDA's rules (a distance
     within 20%, a direction or one of its two neighbours, the same names;
     :func:`cartoqa.metrics.frieda.frieda_correct`)."""
-    from cartoqa.metrics.frieda import frieda_correct
-
     return {"correct": frieda_correct(record.answer, record.result)}
 
 
@@ -381,7 +381,7 @@ def _sections(specs: tuple[TaskSpec, ...]) -> tuple[Section, ...]:
 def sections() -> tuple[Section, ...]:
     """Return the scoring sections of the declared tasks, in report order.
 
-    One section per request of each task in :func:`cartoqa.tasks.registry.task_specs`
+    One section per request of each task in :func:`cartoqa.declarations.registry.task_specs`
     (derived from the task declarations, never kept by hand).
 
     Returns
@@ -399,8 +399,6 @@ def sections() -> tuple[Section, ...]:
     >>> [s.key for s in sections()][:4]
     ['mfs', 'stmf/presence', 'stmf/count', 'stmf/names']
     """
-    from cartoqa.tasks.registry import task_specs
-
     return _sections(task_specs())
 
 

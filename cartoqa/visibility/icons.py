@@ -141,6 +141,7 @@ def icon_template(feature_type: str) -> BoolArray | None:
     svg = ft.icon_path()
     if svg is None or not svg.is_file():
         return None
+    # imported here: loads mapnik (~0.3 s), needed only to draw an icon
     from renderers.mfs.symbols import draw_symbol
 
     size = 48

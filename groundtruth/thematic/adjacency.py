@@ -56,6 +56,18 @@ def restrict(adjacency: Mapping[str, frozenset[str]], regions: set[str] | frozen
         str, frozenset[str]]:
     """The adjacency among ``regions`` only (edges leaving the set are dropped).
 
+    Parameters
+    ----------
+    adjacency : mapping of str to frozenset of str
+        Region -> its neighbours.
+    regions : set of str
+        The regions kept.
+
+    Returns
+    -------
+    dict of str to frozenset of str
+        Each kept region -> its neighbours among the kept regions.
+
     Examples
     --------
     >>> restrict({"a": frozenset("b"), "b": frozenset("ac"), "c": frozenset("b")}, {"a", "b"})

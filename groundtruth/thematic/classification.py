@@ -51,12 +51,35 @@ class Classification:
         return len(self.bounds)
 
     def label_of(self, region: str) -> str:
-        """Legend label of a region's class."""
+        """Legend label of a region's class.
+
+        Parameters
+        ----------
+        region : str
+            A region code of the classification.
+
+        Returns
+        -------
+        str
+            The label of the region's class in the legend.
+        """
         return self.labels[self.classes[region] - 1]
 
 
 def round_sig(x: float, digits: int) -> float:
     """Round to ``digits`` significant digits.
+
+    Parameters
+    ----------
+    x : float
+        The number.
+    digits : int
+        Significant digits kept.
+
+    Returns
+    -------
+    float
+        ``x`` rounded (0.0 stays 0.0).
 
     Examples
     --------
@@ -70,6 +93,18 @@ def round_sig(x: float, digits: int) -> float:
 
 def format_number(x: float, digits: int) -> str:
     """Text of ``x`` rounded to ``digits`` significant digits, without a trailing ``.0``.
+
+    Parameters
+    ----------
+    x : float
+        The number.
+    digits : int
+        Significant digits kept.
+
+    Returns
+    -------
+    str
+        The rounded number as a legend writes it.
 
     Examples
     --------
@@ -88,6 +123,18 @@ def format_number(x: float, digits: int) -> str:
 def range_labels(bounds: tuple[tuple[float, float], ...], min_digits: int = 3) -> tuple[
         tuple[str, ...], tuple[tuple[float, float], ...]]:
     """Legend labels ``"lo–hi"`` with the fewest digits that keep all bounds distinct.
+
+    Parameters
+    ----------
+    bounds : tuple of (float, float)
+        Each class's ``(lo, hi)``, in order.
+    min_digits : int, optional
+        Significant digits used at least.
+
+    Returns
+    -------
+    tuple
+        The labels, and the bounds as the labels write them (rounded).
 
     Examples
     --------
@@ -220,6 +267,18 @@ def fisher_jenks_absorbing(values: Mapping[str, float], k: int = DEFAULT_K,
 
 def class_of_value(value: float, bounds: tuple[tuple[float, float], ...]) -> int | None:
     """The class whose range holds ``value`` (None when it falls between ranges).
+
+    Parameters
+    ----------
+    value : float
+        The value.
+    bounds : tuple of (float, float)
+        Each class's ``(lo, hi)``, in order, ends included.
+
+    Returns
+    -------
+    int or None
+        The class number, counted from 1, or None.
 
     Examples
     --------

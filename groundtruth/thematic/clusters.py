@@ -35,6 +35,18 @@ def components(regions: Iterable[str], adjacency: Mapping[str, Iterable[str]]) -
         tuple[str, ...]]:
     """Connected components of ``regions`` using only edges inside the set.
 
+    Parameters
+    ----------
+    regions : iterable of str
+        The regions grouped.
+    adjacency : mapping of str to iterable of str
+        Region -> its neighbours.
+
+    Returns
+    -------
+    list of tuple of str
+        Each component's regions, sorted; the components sorted.
+
     Examples
     --------
     >>> adj = {"a": {"b"}, "b": {"a", "c"}, "c": {"b"}, "d": set()}
@@ -106,6 +118,18 @@ def extreme_clusters(classes: Mapping[str, int], adjacency: Mapping[str, Iterabl
 
 def clustered_regions(clusters: Iterable[Cluster], cls: int | None = None) -> list[str]:
     """Regions in any of ``clusters`` (of class ``cls`` when given), sorted.
+
+    Parameters
+    ----------
+    clusters : iterable of Cluster
+        The clusters.
+    cls : int, optional
+        Keep only the clusters of this class.
+
+    Returns
+    -------
+    list of str
+        Their regions, sorted.
 
     Examples
     --------

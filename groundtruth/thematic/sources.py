@@ -23,13 +23,30 @@ REACT_DATAMAPS_INDIA_VERSION = "0.6.0"
 
 
 def thematic_data_dir() -> Path:
-    """Folder holding the packaged boundaries and tables."""
+    """Folder holding the packaged boundaries and tables.
+
+    Returns
+    -------
+    pathlib.Path
+        ``$CARTOQA_THEMATIC_DATA``, else ``share/cartoqa/thematic`` under the Python
+        prefix (``scripts/install.sh`` fills it).
+    """
     env = os.environ.get("CARTOQA_THEMATIC_DATA")
     return Path(env) if env else Path(sys.prefix) / "share" / "cartoqa" / "thematic"
 
 
 def data_file(*parts: str) -> Path:
     """Path of one packaged data file.
+
+    Parameters
+    ----------
+    *parts : str
+        The file's path inside :func:`thematic_data_dir`.
+
+    Returns
+    -------
+    pathlib.Path
+        The file, which exists.
 
     Raises
     ------

@@ -107,6 +107,16 @@ US_ZONE_NAMES: tuple[str, ...] = ("West", "Midwest", "Northeast", "South")
 def us_zones(codes: tuple[str, ...] = CONTIGUOUS) -> dict[str, str]:
     """Census region of each state code.
 
+    Parameters
+    ----------
+    codes : tuple of str, optional
+        The states (default: the contiguous states).
+
+    Returns
+    -------
+    dict of str to str
+        State code -> Census region.
+
     Examples
     --------
     >>> us_zones(("TX", "ME"))
@@ -117,6 +127,16 @@ def us_zones(codes: tuple[str, ...] = CONTIGUOUS) -> dict[str, str]:
 
 def code_for_name(name: str) -> str | None:
     """USPS code for a state name, code or FIPS code (case and spaces forgiven).
+
+    Parameters
+    ----------
+    name : str
+        A state's name, USPS code or FIPS code.
+
+    Returns
+    -------
+    str or None
+        The USPS code, or None when ``name`` names no state.
 
     Examples
     --------

@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.sources import VEGA_DATASETS_VERSION, data_file
@@ -82,7 +83,14 @@ class Variable:
     topic: str = ""
 
     def card(self) -> dict[str, object]:
-        """The variable's metadata (no values) for manifests and dataset cards."""
+        """The variable's metadata (no values) for manifests and dataset cards.
+
+        Returns
+        -------
+        dict
+            Key, title, theme, source, licence, whether it is generated, and the
+        number of states.
+        """
         return {"key": self.key, "title": self.title, "theme": self.theme,
                 "unit": self.unit, "year": self.year, "topic": self.topic or self.key,
                 "source": self.source, "licence": self.licence, "generated": self.generated,
@@ -201,6 +209,24 @@ def generated_variable(key: str, title: str, theme: str, mu: float, sigma: float
 
     The values depend only on ``(key, seed)`` and the adjacency.
 
+    Parameters
+    ----------
+    key, title, theme : str
+        The variable's key, title and theme.
+    mu, sigma : float
+        Parameters of the log-normal noise.
+    decimals : int
+        Decimals the values are rounded to.
+    adjacency : mapping of str to frozenset of str
+        Region -> its neighbours (the values are averaged with theirs).
+    seed : int
+        Seed, combined with ``key``.
+
+    Returns
+    -------
+    Variable
+        The variable, marked as generated.
+
     Examples
     --------
     >>> adj = {"a": frozenset("b"), "b": frozenset("a")}
@@ -226,6 +252,11 @@ def packaged_variables(adjacency: Mapping[str, frozenset[str]], seed: int = 0) -
         Queen adjacency of the states (smooths the generated values).
     seed : int
         Seed of the generated values.
+
+    Returns
+    -------
+    list of Variable
+        The variables, in that order.
     """
     gen = [generated_variable(*spec, adjacency=adjacency, seed=seed) for spec in GENERATED_SPECS]
     return real_variables() + gen
@@ -245,6 +276,22 @@ def read_user_table(path: Path, theme: str = "user",
     MapWise passes the country's resolver and a ``region`` column works too) and
     ``keep`` lists the regions drawn.
 
+    Parameters
+    ----------
+    path : pathlib.Path
+        The CSV file.
+    theme : str, optional
+        Theme given to its variables.
+    resolve : callable, optional
+        Cell -> region code, or None for an unknown region.
+    keep : tuple of str, optional
+        The regions drawn (others are dropped).
+
+    Returns
+    -------
+    list of Variable
+        One variable per value column.
+
     Raises
     ------
     GroundTruthError
@@ -253,41 +300,92 @@ def read_user_table(path: Path, theme: str = "user",
     """
     if not path.is_file():
         raise GroundTruthError(f"data table {path} does not exist", "pass an existing CSV file")
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        fields = [f.strip() for f in (reader.fieldnames or [])]
-        state_col = next((f for f in fields
-                          if f.lower() in ("state", "region", "province", "code", "name",
-                                           "fips")), None)
-        if state_col is None or len(fields) < 2:
-            raise GroundTruthError(f"{path}: needs a 'state' column and at least one value "
-                                   "column", "add a header row such as state,value")
-        cols = [f for f in fields if f != state_col]
-        values: dict[str, dict[str, float]] = {c: {} for c in cols}
-        line_of: dict[str, int] = {}
-        for lineno, raw in enumerate(reader, start=2):
-            row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
-            code = resolve(row[state_col])
-            if code is None:
-                raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
-                                       "use a region name or code (US states: name, USPS "
-                                       "code or FIPS code)")
-            if code in line_of:
-                raise GroundTruthError(f"{path}:{lineno}: {row[state_col]!r} is {code}, "
-                                       f"given already on line {line_of[code]}",
-                                       "give each region once")
-            line_of[code] = lineno
-            for c in cols:
-                if row.get(c, "") == "":
-                    continue
-                try:
-                    v = float(row[c])
-                except ValueError:
-                    raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not a number",
-                                           "leave a cell empty for no data") from None
-                if not math.isfinite(v):
-                    raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not finite")
-                values[c][code] = v
+    text = _table_text(path)
+    try:
+        return _read_table(path, text, resolve, keep, theme)
+    except csv.Error as exc:
+        raise GroundTruthError(f"{path}: not a readable CSV table ({exc})",
+                               f"cells may hold at most {MAX_CELL_CHARS} characters") from None
+
+
+#: The largest cell of a user table, in characters (a number needs far fewer).
+MAX_CELL_CHARS = 1000
+#: The largest magnitude of a user value: beyond it, the arithmetic of classes, legends
+#: and answers loses its meaning (1e308 overflows to infinity).
+MAX_ABS_VALUE = 1e15
+
+
+def _table_text(path: Path) -> str:
+    """The table's text: UTF-8 (with or without BOM), or UTF-16 with its BOM."""
+    data = path.read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise GroundTruthError(f"{path}: broken UTF-16 text",
+                                   "save the table as UTF-8 CSV") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GroundTruthError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x})",
+            "save the table as UTF-8 CSV (e.g. from latin-1: iconv -f latin1 -t utf-8)",
+        ) from None
+
+
+def _read_table(path: Path, text: str, resolve: Callable[[str], str | None],
+                keep: tuple[str, ...], theme: str) -> list[Variable]:
+    import io
+
+    limit = csv.field_size_limit()
+    csv.field_size_limit(MAX_CELL_CHARS)
+    try:
+        return _parse_table(path, io.StringIO(text, newline=""), resolve, keep, theme)
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _parse_table(path: Path, fh: Any, resolve: Callable[[str], str | None],
+                 keep: tuple[str, ...], theme: str) -> list[Variable]:
+    reader = csv.DictReader(fh)
+    fields = [f.strip() for f in (reader.fieldnames or [])]
+    state_col = next((f for f in fields
+                      if f.lower() in ("state", "region", "province", "code", "name",
+                                       "fips")), None)
+    if state_col is None or len(fields) < 2:
+        raise GroundTruthError(f"{path}: needs a 'state' column and at least one value "
+                               "column", "add a header row such as state,value")
+    cols = [f for f in fields if f != state_col]
+    values: dict[str, dict[str, float]] = {c: {} for c in cols}
+    line_of: dict[str, int] = {}
+    for lineno, raw in enumerate(reader, start=2):
+        row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
+        code = resolve(row[state_col])
+        if code is None:
+            raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
+                                   "use a region name or code (US states: name, USPS "
+                                   "code or FIPS code)")
+        if code in line_of:
+            raise GroundTruthError(f"{path}:{lineno}: {row[state_col]!r} is {code}, "
+                                   f"given already on line {line_of[code]}",
+                                   "give each region once")
+        line_of[code] = lineno
+        for c in cols:
+            if row.get(c, "") == "":
+                continue
+            try:
+                v = float(row[c])
+            except ValueError:
+                raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not a number",
+                                       "leave a cell empty for no data") from None
+            if not math.isfinite(v):
+                raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not finite")
+            if abs(v) > MAX_ABS_VALUE:
+                raise GroundTruthError(
+                    f"{path}:{lineno}: {c}={row[c]!r} is beyond ±{MAX_ABS_VALUE:g}",
+                    "scale the column (e.g. thousands or millions)")
+            values[c][code] = v
     return [Variable(f"user_{c}", c, theme,
                      {k: float(v) for k, v in sorted(values[c].items()) if k in keep},
                      f"user table {path.name}",

@@ -13,6 +13,18 @@ from collections.abc import Mapping
 def zone_members(zoning: Mapping[str, str], zone: str | None) -> list[str]:
     """The regions of ``zone`` (all regions when ``zone`` is None), sorted.
 
+    Parameters
+    ----------
+    zoning : mapping of str to str
+        Region -> its zone.
+    zone : str or None
+        The zone.
+
+    Returns
+    -------
+    list of str
+        Its regions, sorted.
+
     Raises
     ------
     ValueError
@@ -34,6 +46,16 @@ def zone_members(zoning: Mapping[str, str], zone: str | None) -> list[str]:
 def zone_names(zoning: Mapping[str, str]) -> list[str]:
     """Zone names in order of first appearance.
 
+    Parameters
+    ----------
+    zoning : mapping of str to str
+        Region -> its zone.
+
+    Returns
+    -------
+    list of str
+        The distinct zones.
+
     Examples
     --------
     >>> zone_names({"a": "N", "b": "S", "c": "N"})
@@ -44,6 +66,20 @@ def zone_names(zoning: Mapping[str, str]) -> list[str]:
 
 def zone_mean_class(classes: Mapping[str, int], zoning: Mapping[str, str], zone: str) -> float:
     """Mean class of the regions of a zone (MapIQ's "generally higher" comparison).
+
+    Parameters
+    ----------
+    classes : mapping of str to int
+        Region -> its class.
+    zoning : mapping of str to str
+        Region -> its zone.
+    zone : str
+        The zone.
+
+    Returns
+    -------
+    float
+        The mean class of the zone's regions.
 
     Examples
     --------

@@ -24,7 +24,7 @@ from renderers.mfs.spec import FeatureImage, FeatureSpec
 from renderers.mfs.style_rules import load_style_rules
 from renderers.mfs.swatches import SWATCH_ZOOMS, layout, render_swatches, swatch_osm_xml
 from renderers.mfs.symbols import IMAGE_SIZE, render_symbol
-from renderers.style import CARTO_DIR
+from renderers.style import CARTO_DIR, style_version
 
 #: An entry is kept when at least this share of its pixels differ from the most common
 #: colour (the background or the fill) by more than :data:`INK_TOLERANCE`, or when its
@@ -61,8 +61,6 @@ def _slug(text: str) -> str:
 def _swatch_images(
     specs: list[FeatureSpec], *, cache_dir: Path, size: int, zooms: dict[str, int]
 ) -> dict[str, bytes]:
-    from renderers.style import style_version
-
     if not specs:
         return {}
     key = f"{swatch_osm_xml(layout(specs))}|{style_version()}|{sorted(zooms.items())}|{size}"

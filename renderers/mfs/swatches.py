@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
+from groundtruth.extracts import resolve_extract
 from renderers.files import write_atomic
 from renderers.mfs.spec import FeatureSpec
+from renderers.tiles import TileRenderer
 
 #: South-west corner of the grid (an arbitrary inland spot; the data are synthetic).
 GRID_ORIGIN = (45.0, 10.0)
@@ -202,9 +204,6 @@ def render_swatches(
     RenderError
         When the database cluster, the import or Mapnik fails.
     """
-    from groundtruth.extracts import resolve_extract
-    from renderers.tiles import TileRenderer
-
     if not specs:
         return {}
     zoom_of = dict(SWATCH_ZOOMS if zooms is None else zooms)

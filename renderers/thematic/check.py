@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from renderers.thematic.design import CIRCLE_FILL, CIRCLE_RADII, NO_DATA_FILL, hex_to_rgb
+from renderers.thematic.design import CIRCLE_FILL, CIRCLE_RADII, NO_DATA_FILL, ColourBar, hex_to_rgb
+from renderers.thematic.draw import hatch_reference
 
 #: Largest per-channel difference between a probed pixel and the expected colour.
 COLOUR_TOLERANCE = 3
@@ -202,8 +203,6 @@ def _hatch_references(hatches: Iterable[str], paper: str) -> dict[str, Any]:
     import numpy as np
     from PIL import Image
 
-    from renderers.thematic.draw import hatch_reference
-
     return {h: np.asarray(Image.open(io.BytesIO(hatch_reference(h, paper))).convert("RGB"))
             for h in dict.fromkeys(hatches)}
 
@@ -264,8 +263,6 @@ def check_styled(png: bytes, report: Mapping[str, Any], classes: Mapping[str, in
                                             f"window {[x0, y0, x1, y1]} is not hatch "
                                             f"{want!r} of class {cls}"))
     elif bar:
-        from renderers.thematic.design import ColourBar
-
         cb = ColourBar(bar["ramp"], bar["vmin"], bar["vmax"], tuple(bar["ticks"]),
                        tuple(bar["tick_labels"]))
         positions = np.linspace(0.0, 1.0, 1024)

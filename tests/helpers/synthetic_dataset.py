@@ -232,7 +232,7 @@ def spec_items() -> list[dict[str, Any]]:
     list of dict
         Items in the dataset format, sorted by id.
     """
-    from cartoqa.tasks.registry import task_specs
+    from cartoqa.declarations.registry import task_specs
 
     items: list[dict[str, Any]] = []
     for spec in task_specs():

@@ -12,7 +12,7 @@ from typing import Any
 from helpers.synthetic_dataset import write_synthetic_dataset
 from PIL import Image
 
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 
 #: Image size of the synthetic items (the overlay is drawn in these pixels).
 SIZE = (320, 180)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cartoqa.cli import main
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring import score_dataset
 from cartoqa.scoring.extraction import AnswerExtractor, extraction_messages
 

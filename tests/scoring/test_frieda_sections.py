@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring.core import score_predictions
 from cartoqa.scoring.extraction import extraction_messages
 

@@ -14,7 +14,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.scoring import groundtruth_checker, score_predictions
 from groundtruth.extracts import resolve_extract
 from groundtruth.features import load_features

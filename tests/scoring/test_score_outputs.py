@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cartoqa.cli import main
-from cartoqa.parsing import answer_as_text
+from cartoqa.declarations.answer_text import answer_as_text
 
 
 def test_out_and_plot_paths_that_would_destroy_inputs_are_refused(

@@ -3,7 +3,7 @@
 Every FRIEDA task (one per relation, :data:`RELATIONS`) shares this sampler. ``prepare``
 reads the extract's named features once per build (:mod:`groundtruth.named_features`,
 :mod:`groundtruth.relation_pairs`), makes the relation's question plans
-(:mod:`cartoqa.tasks.frieda_questions`) and shuffles them with the seed; slot *k* tries
+(:mod:`cartoqa.tasks.frieda.questions`) and shuffles them with the seed; slot *k* tries
 the plans ``k + attempt * stride`` (never shared by two slots), renders each map and
 keeps the first plan whose maps all show what the question needs
 (:func:`cartoqa.tasks.frieda.maps.render_map`).
@@ -22,8 +22,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from cartoqa.declarations.prompts import prompt, system_prompt
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.maps import (
     POOL_ZOOM,
     REJECT_REASONS,
@@ -35,14 +37,12 @@ from cartoqa.tasks.frieda.maps import (
     render_pool_map,
 )
 from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
-from cartoqa.tasks.frieda_questions import (
+from cartoqa.tasks.frieda.questions import (
     QuestionPlan,
     equal_plans,
     point_plans,
     topological_plans,
 )
-from cartoqa.tasks.prompts import prompt, system_prompt
-from cartoqa.tasks.views import extract_bounds
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 
@@ -109,6 +109,7 @@ class Shared:
 def _shared(ctx: BuildContext) -> Shared:
     key = "frieda"
     if key not in ctx.shared:
+        # imported here: loads osmium, shapely, pyproj (~1.5 s), which scoring never needs
         from groundtruth.named_features import load_named_features
         from groundtruth.relation_pairs import topological_pairs
 
@@ -128,6 +129,7 @@ def _shared(ctx: BuildContext) -> Shared:
 def _renderer(ctx: BuildContext) -> Any:
     key = "frieda_renderer"
     if key not in ctx.shared:
+        # imported here: loads folium, pandas, pyarrow (~4.5 s), which scoring never needs
         from renderers.frieda_map import FriedaMapRenderer
 
         renderer = FriedaMapRenderer(ctx.tiles(), assets_dir=ctx.assets_dir)
@@ -330,16 +332,44 @@ def question_text(plan: QuestionPlan, setting: str, n_maps: int) -> str:
     """The full question of an item: the plan's text in its setting and the answer format."""
     kind = plan.answer["type"]
     contextual = setting == "contextual"
-    values: dict[str, object] = {
-        "preamble": preamble(n_maps) if contextual else "",
-        "question": plan.contextual if contextual else plan.question,
-    }
+    values = prompt_values(kind, plan.relation,
+                           plan.contextual if contextual else plan.question,
+                           preamble(n_maps) if contextual else "")
+    return prompt(f"frieda_{kind}", **values)
+
+
+def prompt_values(kind: str, relation: str, question: str,
+                  preamble: str = "") -> dict[str, object]:
+    """The values that fill the ``frieda_<kind>`` prompt (pure).
+
+    Parameters
+    ----------
+    kind : str
+        The answer type: ``"textual"``, ``"distance"`` or ``"cardinal"``.
+    relation : str
+        The question's relation (``equal`` is answered with a letter).
+    question : str
+        The question itself.
+    preamble : str, optional
+        The contextual setting's preamble.
+
+    Returns
+    -------
+    dict
+        ``preamble``, ``question`` and, for a textual answer, ``format`` and ``example``.
+
+    Examples
+    --------
+    >>> prompt_values("textual", "equal", "Q?")["example"]
+    'A'
+    """
+    values: dict[str, object] = {"preamble": preamble, "question": question}
     if kind == "textual":
-        letters = plan.relation == "equal"
+        letters = relation == "equal"
         values["format"] = ("the letter A or B" if letters
                             else "the name exactly as the legend writes it")
         values["example"] = "A" if letters else "Example Park"
-    return prompt(f"frieda_{kind}", **values)
+    return values
 
 
 def make_scenario(ctx: BuildContext, state: FriedaState, slot: int) -> Scenario | None:

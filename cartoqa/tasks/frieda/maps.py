@@ -1,11 +1,11 @@
 """FRIEDA maps that show what a question needs: choose the view, render, verify.
 
-A question's :class:`~cartoqa.tasks.frieda_questions.MapPlan` is rendered with
+A question's :class:`~cartoqa.tasks.frieda.questions.MapPlan` is rendered with
 :class:`renderers.frieda_map.FriedaMapRenderer` at the highest zoom (19 down to 15) at
 which every drawn polygon is whole on the image with its outline, every line at least
 :data:`MIN_VISIBLE` visible and every dot whole, all clear of the legend, compass,
 scale bar and attribution (:func:`choose_view`, before rendering, from the ground
-geometry), and with at least :data:`~cartoqa.tasks.views.VIEW_MIN_DATA_COVER` of the
+geometry), and with at least :data:`~cartoqa.tasks.common.views.VIEW_MIN_DATA_COVER` of the
 turned image inside the extract's data, as in the other tasks (past the data the tiles
 are blank beige; the view is moved toward the data when that keeps the features whole:
 :func:`image_data_cover`). After rendering, :func:`render_map` checks it again on what was drawn
@@ -31,8 +31,8 @@ from PIL import Image
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from cartoqa.tasks.frieda_questions import MapPlan
-from cartoqa.tasks.views import VIEW_MIN_DATA_COVER, Bounds, fit_to_data
+from cartoqa.tasks.common.views import VIEW_MIN_DATA_COVER, Bounds, fit_to_data
+from cartoqa.tasks.frieda.questions import MapPlan
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 from groundtruth.projection import View
@@ -122,7 +122,7 @@ def image_data_cover(view: View, bounds: Bounds, angle_deg: float = 0.0) -> floa
 
 def toward_data(view: View, bounds: Bounds, angle_deg: float) -> View:
     """The view moved (least) so that the turned image's footprint lies inside the data
-    where the data is larger than the footprint (:func:`cartoqa.tasks.views.fit_to_data`
+    where the data is larger than the footprint (:func:`cartoqa.tasks.common.views.fit_to_data`
     on the footprint's bounding box)."""
     a = math.radians(angle_deg)
     c, s = abs(math.cos(a)), abs(math.sin(a))
@@ -193,7 +193,7 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[fl
         at least :data:`MIN_GAP_PX` on the image.
     bounds : tuple of float, optional
         The extract's data ``(south, west, north, east)``: the image must lie
-        :data:`~cartoqa.tasks.views.VIEW_MIN_DATA_COVER` inside it (not checked when
+        :data:`~cartoqa.tasks.common.views.VIEW_MIN_DATA_COVER` inside it (not checked when
         ``None``).
 
     Returns
@@ -362,7 +362,7 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
         Random centres tried at most.
     bounds : tuple of float, optional
         The extract's data: a map is planned only when its turned image lies
-        :data:`~cartoqa.tasks.views.VIEW_MIN_DATA_COVER` inside it.
+        :data:`~cartoqa.tasks.common.views.VIEW_MIN_DATA_COVER` inside it.
 
     Returns
     -------

@@ -13,15 +13,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.metrics.frieda import parse_frieda
-from cartoqa.parsing.answer_text import format_number
 from cartoqa.parsing.cardinal import DIRECTIONS
 from cartoqa.parsing.result import ParseResult
+from cartoqa.parsing.writing import format_number
 from cartoqa.scoring.sections import aggregate_correct, measure_frieda
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.base import BuildContext
-from cartoqa.tasks.frieda.build import ANSWER_TYPE, FriedaState, make_scenario, prepare, task_name
-from cartoqa.tasks.spec import RequestSpec, TaskSpec
+from cartoqa.tasks.common.base import BuildContext
+from cartoqa.tasks.frieda.build import (
+    ANSWER_TYPE,
+    FriedaState,
+    make_scenario,
+    prepare,
+    prompt_values,
+    task_name,
+)
 
 #: The suite FRIEDA's tasks are registered under.
 SUITE = "frieda"
@@ -88,7 +95,7 @@ def _parser(kind: str) -> Any:
     shape = {"type": kind, "names": []}
 
     def parse(item: Mapping[str, Any], text: str) -> ParseResult:
-        return parse_frieda(shape, text)
+        return parse_frieda(shape, text, question=str(item.get("question") or ""))
 
     parse.__name__ = f"parse_frieda_{kind}"
     parse.__doc__ = f"Read a FRIEDA {kind} answer (cartoqa.metrics.frieda.parse_frieda)."
@@ -117,6 +124,8 @@ def frieda_spec(relation: str) -> TaskSpec:
         blurb=f"FRIEDA {relation}: {_BLURBS[relation]}.",
         requests=(RequestSpec(
             kind,
+            prompt=f"frieda_{kind}",
+            sample_prompt=prompt_values(kind, relation, "Which feature is it?"),
             answer_schema=answer_schema(kind),
             parse=_parser(kind),
             answer_text=reference_text,

@@ -21,11 +21,9 @@ from typing import Any
 
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import slot_rng
-from cartoqa.tasks.mapiq import SUITE, TASKS, task_modules
-from cartoqa.tasks.mapiq.common import MapContext, Question, system_prompt
-from cartoqa.tasks.spec import TaskSpec
-from cartoqa.tasks.thematic.build import (
+from cartoqa.declarations.spec import TaskSpec
+from cartoqa.tasks.common.base import slot_rng
+from cartoqa.tasks.common.thematic.build import (
     ManifestParts,
     SlotBuilder,
     ThematicReport,
@@ -34,6 +32,8 @@ from cartoqa.tasks.thematic.build import (
     run_thematic_build,
     variable_line,
 )
+from cartoqa.tasks.mapiq import SUITE, TASKS, task_modules
+from cartoqa.tasks.mapiq.common import MapContext, Question, system_prompt
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
 from groundtruth.thematic.boundaries import load_us_states
 from groundtruth.thematic.classification import Classification, fisher_jenks_absorbing

@@ -19,7 +19,7 @@ from groundtruth.thematic.classification import Classification
 from groundtruth.thematic.us_states import BY_CODE
 
 if TYPE_CHECKING:
-    from cartoqa.tasks.spec import TaskSpec
+    from cartoqa.declarations.spec import TaskSpec
 
 #: MapIQ's question types, in Table 2's order, and the request names items use.
 QUESTION_TYPES: tuple[str, ...] = ("binary", "mcq", "list", "single")

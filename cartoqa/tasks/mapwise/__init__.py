@@ -2,18 +2,18 @@
 one task module each, declared by their ``SPEC``, on choropleths of the USA, India and
 China.
 
-Each ``SPEC`` is a :class:`cartoqa.tasks.spec.TaskSpec` of suite ``"mapwise"``
-(:func:`cartoqa.tasks.mapwise.requests.mapwise_spec`), registered with the other tasks in
-:data:`cartoqa.tasks.SUITES`; the parsers, scoring sections, dataset cards, item schema
-and exports are derived from it like any task's. Adding a MapWise task means writing its
-module and registering it under ``SUITES["mapwise"]``.
+Each ``SPEC`` is a :class:`cartoqa.declarations.spec.TaskSpec` of suite ``"mapwise"``
+(:func:`cartoqa.tasks.mapwise.requests.mapwise_spec`), registered with the other
+tasks in :data:`cartoqa.declarations.suites.SUITES`; the parsers, scoring sections,
+dataset cards, item schema and exports are derived from it like any task's. Adding a
+MapWise task means writing its module and registering it under ``SUITES["mapwise"]``.
 """
 
 from __future__ import annotations
 
+from cartoqa.declarations.spec import TaskSpec
+from cartoqa.tasks.common.thematic.suite import ThematicSuite
 from cartoqa.tasks.mapwise.requests import SUITE
-from cartoqa.tasks.spec import TaskSpec
-from cartoqa.tasks.thematic.suite import ThematicSuite
 
 _SUITE = ThematicSuite(SUITE)
 #: The task modules, in the suite's order (``SUITES["mapwise"]``).

@@ -23,10 +23,8 @@ from typing import Any
 
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
-from cartoqa.tasks.base import slot_rng
-from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
-from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
-from cartoqa.tasks.thematic.build import (
+from cartoqa.tasks.common.base import slot_rng
+from cartoqa.tasks.common.thematic.build import (
     ManifestParts,
     SlotBuilder,
     ThematicReport,
@@ -35,6 +33,8 @@ from cartoqa.tasks.thematic.build import (
     run_thematic_build,
     variable_line,
 )
+from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
+from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks, format_number
 from groundtruth.thematic.countries import (

@@ -5,7 +5,7 @@ by exact match, single word by recall over the regions that tie for the answer, 
 precision and recall, ranges by :func:`cartoqa.metrics.mapwise.range_score` (exact; 0.5
 for an overlapping range on a colour bar) and rankings by Kendall's tau-b
 (:func:`cartoqa.metrics.mapwise.rank_score`). Each type is declared once here, as a
-:class:`~cartoqa.tasks.spec.RequestSpec`; a task module's ``SPEC`` names the one it asks.
+:class:`~cartoqa.declarations.spec.RequestSpec`; a task module's ``SPEC`` names the one it asks.
 Every section is also reported by country crossed with legend kind.
 """
 
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cartoqa.declarations.records import ConnectivityChecker, Record
+from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
 from cartoqa.metrics.mapwise import range_score, rank_score, single_word_score
 from cartoqa.metrics.sets import prf_from_counts
 from cartoqa.parsing.mapwise import (
@@ -23,10 +25,8 @@ from cartoqa.parsing.mapwise import (
     parse_region,
     parse_region_list,
 )
-from cartoqa.scoring.records import ConnectivityChecker, Record
 from cartoqa.scoring.sections import aggregate_correct, aggregate_prf
-from cartoqa.tasks.spec import RequestSpec, TaskSpec, text_parser
-from cartoqa.tasks.thematic.requests import (
+from cartoqa.tasks.common.thematic.requests import (
     aggregate_mean,
     answer_schema,
     answer_writer,
@@ -34,7 +34,7 @@ from cartoqa.tasks.thematic.requests import (
     thematic_spec,
 )
 
-#: The suite (``TaskSpec.suite``, the key of :data:`cartoqa.tasks.SUITES`).
+#: The suite (``TaskSpec.suite``, the key of :data:`cartoqa.declarations.suites.SUITES`).
 SUITE = "mapwise"
 
 #: Strata every MapWise item carries.

@@ -1,0 +1,267 @@
+"""The declaration of a task: :class:`TaskSpec`, with one :class:`RequestSpec` per request.
+
+A task module declares everything about its task in one ``SPEC = TaskSpec(...)``, in the
+way lm-evaluation-harness declares a task's prompt, target, metrics, aggregation and
+direction in one config: how the build samples it (``prepare``, ``make_scenario``,
+``items_per_scenario``, ``image_size``, ``needs_roads``), what its items look like
+(strata, options, per request the answer's JSON schema), how an answer is read and
+written (per request the parser and the reference answer text), how it is scored (per
+request the measures, the aggregation and the metrics, named from the one metric
+registry :data:`cartoqa.metrics.METRICS`) and how it is described (the card blurb).
+
+The registries that used to be kept by hand are derived from the declarations (see
+:mod:`cartoqa.declarations.registry`): the item schema, the parser table, the scoring
+sections, the dataset card's task lines, ``cartoqa validate``'s map tasks and the
+lmms-eval metric list.
+
+This module imports nothing heavy: generic code (parsing, scoring, dataset checks) may
+import it at any time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cartoqa.declarations.records import ConnectivityChecker, Record
+    from cartoqa.parsing.result import ParseResult
+
+#: The suite of the CartoMapQA tasks (the others: MapIQ, MapWise, FRIEDA).
+CARTOMAPQA = "cartomapqa"
+#: How the build log counts a scenario turned down by a task's ``near_duplicate``.
+NEAR_DUPLICATE_REASON = "near-duplicate of an item already accepted (same answer, same place)"
+
+#: ``parse(item, text)``: a model's response to an item, read into the answer's shape.
+Parser = Callable[[Mapping[str, Any], str], "ParseResult"]
+#: ``answer_text(answer)``: the item's own answer written as a model would answer.
+AnswerText = Callable[[Mapping[str, Any]], str]
+#: ``measure(record, checker)``: per-item measures of a valid answer.
+Measure = Callable[["Record", "ConnectivityChecker | None"], dict[str, Any]]
+#: ``aggregate(records)``: ``(metrics, notes)`` of a group of scored answers.
+Aggregate = Callable[[list["Record"]], tuple[dict[str, dict[str, Any]], list[str]]]
+
+
+@dataclass(frozen=True, eq=False)
+class RequestSpec:
+    """One request of a task: its answer, how it is read and written, how it is scored.
+
+    Parameters
+    ----------
+    name : str
+        The request (an item's ``request``), e.g. ``"count"``.
+    answer_schema : dict
+        JSON schema (draft 2020-12) of the item's ``answer`` for this request.
+    parse : callable
+        ``parse(item, text) -> Parsed | Invalid``; normally a parser of
+        :mod:`cartoqa.parsing` (which never raises on any text).
+    answer_text : callable
+        ``answer_text(answer) -> str``: the answer written the way the prompt asks for
+        it; parsing and scoring it gives a perfect score (the reference response).
+    metrics : tuple of str
+        The metrics reported, in report order; each a name in
+        :data:`cartoqa.metrics.METRICS` (its label and direction live there).
+    measure, aggregate : callable
+        Per-item measures of a valid answer, and the metrics of a group of answers
+        (usually from :mod:`cartoqa.scoring.sections`).
+    sample_answer : dict
+        An answer of this request, valid for ``answer_schema``, for the registry's
+        self-checks (tests build one item per request from it).
+    headline : tuple of str
+        Metrics in [0, 1] drawn in the per-task bar chart of ``cartoqa score --plots``.
+    extra_strata : tuple of tuple of str
+        Strata reported crossed with each other, e.g. ``(("difficulty", "unit"),)``.
+    uses_connectivity : bool
+        The measures use the road-graph connectivity check (SRN): the scorer passes it
+        one and reports why it could not when it cannot.
+    section : str, optional
+        Key of the scoring section in reports; default the task name when the task has
+        one request, else ``"task/request"``.
+    extract_format : str, optional
+        The answer format the optional LLM extractor (``cartoqa score
+        --extractor-endpoint``) is asked for, e.g. ``"one distance with its unit"``;
+        empty: the extractor's own table, else "the answer".
+    prompt : str, optional
+        Name of the request's prompt template in ``assets/prompts/`` (``"mml_roads"``);
+        empty for a request whose questions are not written from a template file.
+    sample_prompt : mapping, optional
+        Values of the template's placeholders for the sample item. The registry fills
+        the template with them when it loads the task, and parses the filled prompt's
+        example answer line (its last line) with ``parse``: a missing file, a missing
+        value or an example the parser cannot read stops the load, naming the task.
+    example_elided : bool, optional
+        The template's example answer line is deliberately incomplete (MTMF's JSON object
+        ends in ``...``): the registry checks that the prompt fills, not that the
+        example parses.
+    """
+
+    name: str
+    answer_schema: dict[str, Any]
+    parse: Parser
+    answer_text: AnswerText
+    metrics: tuple[str, ...]
+    measure: Measure
+    aggregate: Aggregate
+    sample_answer: dict[str, Any]
+    headline: tuple[str, ...] = ()
+    extra_strata: tuple[tuple[str, ...], ...] = ()
+    uses_connectivity: bool = False
+    section: str | None = None
+    extract_format: str = ""
+    prompt: str = ""
+    sample_prompt: Mapping[str, object] = field(default_factory=dict)
+    example_elided: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class TaskSpec:
+    """Everything about one task, declared once in its module as ``SPEC``.
+
+    Parameters
+    ----------
+    name : str
+        The task name used in ``--tasks``, item ids and items' ``task`` (``"mml"``).
+    blurb : str
+        One line describing the task, for the dataset card.
+    requests : tuple of RequestSpec
+        Its requests, in report order.
+    prepare : callable
+        ``prepare(ctx) -> state``: candidates computed once per build; may raise
+        :class:`~cartoqa.errors.CartoqaError` when the extract cannot support the task.
+    make_scenario : callable
+        ``make_scenario(ctx, state, slot) -> Scenario | None``: scenario number
+        ``slot`` (see :mod:`cartoqa.tasks`), or ``None`` when none was acceptable.
+    image_size : tuple of int
+        ``(width, height)`` of the task's images; ``cartoqa validate`` checks it.
+    items_per_scenario : int
+        Items one scenario yields; ``--per-task N`` asks for
+        ``ceil(N / items_per_scenario)`` scenarios.
+    needs_roads : bool
+        The task needs drivable roads (the build refuses extracts without them).
+    map_task : bool
+        The images are map screenshots of the standard viewport (``cartoqa validate``
+        expects that size when a manifest does not say).
+    strata : tuple of str
+        Strata every item of the task carries (the schema requires them).
+    options_schema : dict, optional
+        JSON schema of the items' ``options`` when the task has options (MFS).
+    sample_strata, sample_options : dict, optional
+        Strata and options of the sample items built for the self-checks.
+    suite : str
+        The benchmark the task rebuilds (``"cartomapqa"``, ``"mapiq"``, ``"mapwise"``,
+        ``"frieda"``); the key of
+        :data:`cartoqa.declarations.suites.SUITES` it is registered under.
+    title : str
+        The source benchmark's own name of the task (MapIQ's ``"Retrieve Value"``, used
+        in its prompts); empty when it has none.
+    provenance_required : tuple of str
+        Keys every item's ``provenance`` carries (the schema requires them), e.g. MapIQ's
+        ``suite``, ``variable``, ``map_type``; street-map tasks leave it empty.
+    sample_provenance : dict, optional
+        Provenance of the self-check sample items; default a synthetic street-map one
+        (extract, zoom, centre, bounds). A suite whose items have no zoom (MapIQ)
+        declares its own, holding ``provenance_required``.
+    near_duplicate : callable, optional
+        ``near_duplicate(item, earlier) -> bool``: whether a new scenario's first item
+        asks the same question as an item the task already accepted (SRN, RLE). The
+        builder walks the slots in order and turns such a slot into a failed one,
+        counted as a rejection with :data:`NEAR_DUPLICATE_REASON`; the journal keeps
+        the verdict, so resumed and ``--workers N`` builds agree.
+    """
+
+    name: str
+    blurb: str
+    requests: tuple[RequestSpec, ...]
+    prepare: Callable[..., Any]
+    make_scenario: Callable[..., Any]
+    image_size: tuple[int, int]
+    items_per_scenario: int = 1
+    needs_roads: bool = False
+    map_task: bool = True
+    strata: tuple[str, ...] = ()
+    options_schema: dict[str, Any] | None = None
+    sample_strata: dict[str, Any] = field(default_factory=dict)
+    sample_options: dict[str, str] | None = None
+    suite: str = CARTOMAPQA
+    title: str = ""
+    provenance_required: tuple[str, ...] = ()
+    sample_provenance: dict[str, Any] | None = None
+    near_duplicate: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
+
+    def __post_init__(self) -> None:
+        names = [r.name for r in self.requests]
+        if not names or len(set(names)) != len(names):
+            raise ValueError(f"task {self.name!r} must declare distinct requests, not {names}")
+        missing = [s for s in self.strata if s not in self.sample_strata]
+        if missing:
+            raise ValueError(f"task {self.name!r}: sample_strata lacks {missing}")
+        if self.provenance_required:
+            lacking = [k for k in self.provenance_required
+                       if k not in (self.sample_provenance or {})]
+            if lacking:
+                raise ValueError(f"task {self.name!r}: sample_provenance lacks {lacking}")
+
+    def request(self, name: str) -> RequestSpec | None:
+        """Return the declaration of one request, or ``None`` if the task has no such request.
+
+        Parameters
+        ----------
+        name : str
+            The request name.
+
+        Returns
+        -------
+        RequestSpec or None
+            The request's declaration.
+        """
+        for spec in self.requests:
+            if spec.name == name:
+                return spec
+        return None
+
+    def section_key(self, request: RequestSpec) -> str:
+        """Return the report key of a request's scoring section.
+
+        Parameters
+        ----------
+        request : RequestSpec
+            One of the task's requests.
+
+        Returns
+        -------
+        str
+            ``request.section`` if set, else the task name for a one-request task and
+            ``"task/request"`` otherwise.
+        """
+        if request.section:
+            return request.section
+        return self.name if len(self.requests) == 1 else f"{self.name}/{request.name}"
+
+
+def text_parser(parser: Callable[[str], ParseResult]) -> Parser:
+    """Adapt a parser of the response text alone to the ``parse(item, text)`` shape.
+
+    Parameters
+    ----------
+    parser : callable
+        ``parser(text) -> Parsed | Invalid``, e.g. :func:`cartoqa.parsing.parse_count`.
+
+    Returns
+    -------
+    callable
+        ``parse(item, text)`` that ignores the item.
+
+    Examples
+    --------
+    >>> from cartoqa.parsing import parse_count
+    >>> text_parser(parse_count)({}, "Answer: 4").value
+    {'count': 4}
+    """
+
+    def parse(item: Mapping[str, Any], text: str) -> ParseResult:
+        return parser(text)
+
+    parse.__name__ = getattr(parser, "__name__", "parse")
+    parse.__doc__ = f"Read the response with {parse.__name__} (the item is not needed)."
+    return parse

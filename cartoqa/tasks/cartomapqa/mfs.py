@@ -1,0 +1,740 @@
+"""MFS (map feature semantics): name one isolated map feature out of five options.
+
+The catalogue (:mod:`renderers.mfs`) holds every OSM-Carto point symbol, line style and
+area fill with its image, everyday label, category and OSM class. Each question shows
+one entry; its four distractors come from the same category and are chosen by the
+Euclidean distance between image embeddings (:mod:`cartoqa.embeddings`):
+
+1. the two nearest entries of the same OSM class,
+2. the nearest entry of a different OSM class,
+3. one entry drawn at random,
+
+never repeating a label and never an entry whose image cannot be told apart from the
+answer's (see :func:`interchangeable`) or that a reader seeing the answer alone could
+take it for (:func:`look_alike`: nearly the same colour and, for lines, width and
+dashes; for areas, pattern). When the answer's class has fewer than two
+other usable entries, the nearest remaining entries of any class take their place
+(role ``nearest``). Answers cycle through the categories (symbol, line, area) and
+through a seeded shuffle of each category. The correct letter is balanced exactly: each
+block of five consecutive items uses A-E once, in a seeded order. Everything depends
+only on the seed and the slot number.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from cartoqa.declarations.prompts import prompt, system_prompt
+from cartoqa.declarations.spec import RequestSpec, TaskSpec
+from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embedder, make_embedder
+from cartoqa.errors import CartoqaError
+from cartoqa.parsing import ParseResult, parse_choice
+from cartoqa.scoring.sections import aggregate_correct, measure_choice
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
+from renderers.files import write_atomic
+from renderers.mfs.spec import CATEGORIES, FeatureImage
+from renderers.mfs.swatches import SWATCH_ZOOMS
+from renderers.mfs.symbols import IMAGE_SIZE as _SIDE
+from renderers.style import package_version
+
+NAME = "mfs"
+ITEMS_PER_SCENARIO = 1
+IMAGE_SIZE = (_SIDE, _SIDE)
+NEEDS_ROADS = False
+
+LETTERS = ("A", "B", "C", "D", "E")
+#: Two images are interchangeable when fewer than this share of their pixels fall in
+#: different colour cells (each RGB channel cut into :data:`COLOUR_LEVELS` levels).
+MAX_DIFFERING_SHARE = 0.002
+COLOUR_LEVELS = 16
+#: Area fills are also interchangeable when their colour-cell histograms differ by less
+#: than this (L1 distance of the normalised histograms: 1.5% of the pixels moved).
+MAX_HISTOGRAM_L1 = 0.03
+#: Two entries also look alike (:func:`look_alike`) when their main colours are closer
+#: than this CIE76 colour difference (delta E): about four times the difference one
+#: notices side by side (2.3), so close that a reader who sees one image alone cannot
+#: tell which of the two it is (residential vs airport grounds, a funicular vs a city
+#: wall, both mid-grey).
+LOOKALIKE_MAX_DELTA_E = 10.0
+#: Greys (chroma, the distance from the grey axis in a*b*, under this) are told apart
+#: only by lightness, which a reader cannot judge alone: two greys whose lightness L*
+#: differs by less than :data:`LOOKALIKE_GREY_MAX_DL` also look alike (a funicular's
+#: 3 px #959492 and a power line's 2 px #b2b2af; a power line and a minor one).
+LOOKALIKE_GREY_MAX_CHROMA = 8.0
+LOOKALIKE_GREY_MAX_DL = 15.0
+#: ... and, for lines, their widths are within this ratio (a 3 px and a 4 px grey line;
+#: a 12 px and a 17 px white road) and their dashes cover nearly the same share of the
+#: length (:data:`LOOKALIKE_MAX_DASH_DIFF`) ...
+LOOKALIKE_MAX_WIDTH_RATIO = 1.5
+LOOKALIKE_MAX_DASH_DIFF = 0.1
+#: ... and, for area fills, the same share of patterned pixels (dots, hatching,
+#: symbols) within this much (OSM-Carto's sparsest patterns, the dots of orchards and
+#: dog parks, cover about 6 % of the fill).
+LOOKALIKE_MAX_PATTERN_DIFF = 0.02
+#: A pixel is ink when its channels differ from the background by more than this in sum.
+INK_MIN_DIFF = 30
+#: Options of the self-check sample item.
+SAMPLE_OPTIONS = {"A": "pharmacy", "B": "bank", "C": "park", "D": "river", "E": "bus stop"}
+#: How each category is described in the question.
+KIND_TEXT = {
+    "symbol": "a point symbol (icon)",
+    "line": "a line (a road, railway, waterway, barrier, power line or boundary)",
+    "area": "an area fill (part of an area and its outline)",
+}
+
+
+@dataclass(frozen=True)
+class Distractor:
+    """One wrong option and why it was chosen.
+
+    Parameters
+    ----------
+    index : int
+        Position of the entry in the catalogue.
+    role : str
+        ``same_class``, ``other_class``, ``random`` or ``nearest`` (fallback).
+    distance : float
+        Euclidean distance between its embedding and the answer's.
+    """
+
+    index: int
+    role: str
+    distance: float
+
+
+# --------------------------------------------------------------------------- pure rules
+
+
+def choose_distractors(
+    answer: int,
+    *,
+    embeddings: np.ndarray,
+    classes: Sequence[str],
+    labels: Sequence[str],
+    candidates: Collection[int],
+    rng: random.Random,
+) -> list[Distractor]:
+    """Choose the four distractors of one question.
+
+    Parameters
+    ----------
+    answer : int
+        Index of the answer entry.
+    embeddings : numpy.ndarray
+        One row per catalogue entry.
+    classes, labels : sequence of str
+        OSM class and label per entry.
+    candidates : collection of int
+        Entries allowed as distractors (same category as the answer, images
+        distinguishable from it); the answer itself is ignored if present.
+    rng : random.Random
+        Source of the random distractor.
+
+    Returns
+    -------
+    list of Distractor
+        Two ``same_class`` (or ``nearest`` fallbacks), one ``other_class`` (or
+        ``nearest``), one ``random``, in that order; labels distinct from each other
+        and from the answer's.
+
+    Raises
+    ------
+    ValueError
+        When fewer than four candidates with distinct labels exist.
+
+    Examples
+    --------
+    >>> emb = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [20.0]])
+    >>> picks = choose_distractors(0, embeddings=emb, classes="aaabbb", labels="uvwxyz",
+    ...                            candidates=range(6), rng=random.Random(0))
+    >>> [(d.index, d.role) for d in picks]
+    [(1, 'same_class'), (2, 'same_class'), (3, 'other_class'), (5, 'random')]
+    """
+    dist = np.linalg.norm(embeddings - embeddings[answer], axis=1)
+    pool = sorted((i for i in set(candidates) if i != answer), key=lambda i: (float(dist[i]), i))
+    used = {labels[answer]}
+    chosen: list[Distractor] = []
+
+    def take(i: int, role: str) -> None:
+        chosen.append(Distractor(i, role, float(dist[i])))
+        used.add(labels[i])
+
+    def free(i: int) -> bool:
+        return labels[i] not in used and all(d.index != i for d in chosen)
+
+    same = [i for i in pool if classes[i] == classes[answer]]
+    for i in same:
+        if len(chosen) == 2:
+            break
+        if free(i):
+            take(i, "same_class")
+    while len(chosen) < 2:
+        nxt = next((i for i in pool if free(i)), None)
+        if nxt is None:
+            break
+        take(nxt, "nearest")
+    other = next((i for i in pool if classes[i] != classes[answer] and free(i)), None)
+    if other is None:
+        other = next((i for i in pool if free(i)), None)
+        if other is not None:
+            take(other, "nearest")
+    else:
+        take(other, "other_class")
+    rest = [i for i in pool if free(i)]
+    if len(chosen) < 3 or not rest:
+        raise ValueError(
+            f"entry {labels[answer]!r} has fewer than four distractor candidates "
+            "with distinct labels"
+        )
+    take(rng.choice(rest), "random")
+    return chosen
+
+
+def letter_for_slot(seed: int, slot: int) -> str:
+    """Return the correct letter of item ``slot``: each block of five uses A-E once.
+
+    Parameters
+    ----------
+    seed : int
+        The build seed.
+    slot : int
+        Item number from 0.
+
+    Returns
+    -------
+    str
+        One of ``A``-``E``.
+
+    Examples
+    --------
+    >>> sorted(letter_for_slot(7, s) for s in range(5))
+    ['A', 'B', 'C', 'D', 'E']
+    """
+    block = list(LETTERS)
+    slot_rng(seed, "mfs-letters", slot // len(LETTERS)).shuffle(block)
+    return block[slot % len(LETTERS)]
+
+
+def arrange_options(
+    answer_label: str, distractor_labels: Sequence[str], letter: str, rng: random.Random
+) -> dict[str, str]:
+    """Place the answer at ``letter`` and the distractors, shuffled, at the other letters.
+
+    Parameters
+    ----------
+    answer_label : str
+        The correct option.
+    distractor_labels : sequence of str
+        The four wrong options.
+    letter : str
+        Where the correct option goes.
+    rng : random.Random
+        Shuffles the distractors.
+
+    Returns
+    -------
+    dict
+        ``{"A": label, ..., "E": label}``.
+
+    Examples
+    --------
+    >>> arrange_options("x", ["a", "b", "c", "d"], "C", random.Random(1))["C"]
+    'x'
+    """
+    if len(distractor_labels) != len(LETTERS) - 1:
+        raise ValueError("exactly four distractors are needed")
+    rest = list(distractor_labels)
+    rng.shuffle(rest)
+    out: dict[str, str] = {}
+    for key in LETTERS:
+        out[key] = answer_label if key == letter else rest.pop(0)
+    return out
+
+
+def answer_order(categories: Sequence[str], seed: int) -> list[list[int]]:
+    """Return, per category present, a seeded shuffle of its entries' indices.
+
+    Parameters
+    ----------
+    categories : sequence of str
+        Category of each catalogue entry.
+    seed : int
+        The build seed.
+
+    Returns
+    -------
+    list of list of int
+        One list per category in ``symbol, line, area`` order (empty ones dropped).
+    """
+    out = []
+    for cat in CATEGORIES:
+        members = [i for i, c in enumerate(categories) if c == cat]
+        if members:
+            slot_rng(seed, "mfs-order", cat).shuffle(members)
+            out.append(members)
+    return out
+
+
+def answer_for_slot(order: Sequence[Sequence[int]], slot: int) -> int:
+    """Return the answer entry of ``slot``: categories in turn, each cycling its shuffle.
+
+    Examples
+    --------
+    >>> [answer_for_slot([[5, 6], [9]], s) for s in range(5)]
+    [5, 9, 6, 9, 5]
+    """
+    members = order[slot % len(order)]
+    return members[(slot // len(order)) % len(members)]
+
+
+def _colour_codes(data: bytes) -> np.ndarray:
+    step = 256 // COLOUR_LEVELS
+    with Image.open(io.BytesIO(data)) as im:
+        q = np.asarray(im.convert("RGB"), dtype=np.int32) // step
+    codes: np.ndarray = (
+        (q[..., 0] * COLOUR_LEVELS + q[..., 1]) * COLOUR_LEVELS + q[..., 2]
+    ).ravel()
+    return codes
+
+
+def interchangeable(images: Sequence[bytes], *, texture: bool = False) -> list[set[int]]:
+    """Return, for each image, the other images that look the same.
+
+    Colours are compared in cells (each RGB channel cut into :data:`COLOUR_LEVELS`
+    levels). Two images are interchangeable when fewer than
+    :data:`MAX_DIFFERING_SHARE` of their pixels fall in different cells or, for
+    textures (area fills, whose patterns are anchored to the map and so shifted from
+    one image to the next), when their colour-cell histograms differ by less than
+    :data:`MAX_HISTOGRAM_L1`. OSM-Carto draws some features identically (hospital and
+    clinic grounds, lakes and reservoirs); such pairs are never options together.
+
+    Parameters
+    ----------
+    images : sequence of bytes
+        Encoded images of equal size.
+    texture : bool
+        Also compare colour histograms (use for area fills).
+
+    Returns
+    -------
+    list of set of int
+        Indices into ``images``.
+    """
+    if not images:
+        return []
+    stack = np.stack([_colour_codes(b) for b in images])
+    cells = COLOUR_LEVELS**3
+    hists = np.stack([np.bincount(row, minlength=cells) for row in stack]) / stack.shape[1]
+    out: list[set[int]] = [set() for _ in images]
+    for i in range(len(images) - 1):
+        alike = (stack[i + 1 :] != stack[i]).mean(axis=1) < MAX_DIFFERING_SHARE
+        if texture:
+            alike |= np.abs(hists[i + 1 :] - hists[i]).sum(axis=1) < MAX_HISTOGRAM_L1
+        for j in np.nonzero(alike)[0]:
+            out[i].add(i + 1 + int(j))
+            out[i + 1 + int(j)].add(i)
+    return out
+
+
+def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
+    """CIE L*a*b* (D65) of sRGB colours (0-255, last axis RGB).
+
+    Examples
+    --------
+    >>> [round(float(v), 1) + 0.0 for v in srgb_to_lab(np.array([255, 255, 255]))]
+    [100.0, 0.0, 0.0]
+    >>> [round(float(v), 1) + 0.0 for v in srgb_to_lab(np.array([128, 128, 128]))]
+    [53.6, 0.0, 0.0]
+    """
+    c = np.asarray(rgb, dtype=np.float64) / 255.0
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.4124564, 0.3575761, 0.1804375],
+                  [0.2126729, 0.7151522, 0.0721750],
+                  [0.0193339, 0.1191920, 0.9503041]])
+    xyz = c @ m.T / np.array([0.95047, 1.0, 1.08883])
+    eps = (6 / 29) ** 3
+    f = np.where(xyz > eps, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    lab = np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]),
+                    200 * (f[..., 1] - f[..., 2])], axis=-1)
+    return lab
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """What a reader sees of one line or area image: colour, width, dashes, pattern.
+
+    Parameters
+    ----------
+    lab : numpy.ndarray
+        Main colour, CIE L*a*b*: a line's mean ink, an area's most common colour.
+    width : float
+        A line's ink pixels per inked column (lines run west-east); 0 for areas.
+    coverage : float
+        Share of a line's columns with ink (1 solid, less dashed); share of an area's
+        inner pixels not in its main colour (its pattern).
+    """
+
+    lab: np.ndarray
+    width: float
+    coverage: float
+
+
+def appearance(data: bytes, category: str) -> Appearance:
+    """Measure an image of the line or area catalogue (:class:`Appearance`).
+
+    The background is the colour of the top-left pixel (land around the feature).
+    """
+    with Image.open(io.BytesIO(data)) as im:
+        a = np.asarray(im.convert("RGB"), dtype=np.int32)
+    if category == "area":  # the polygon covers the image's centre
+        h, w = a.shape[:2]
+        inner = a[3 * h // 8:5 * h // 8, 3 * w // 8:5 * w // 8].reshape(-1, 3)
+        colours, counts = np.unique(inner, axis=0, return_counts=True)
+        main = colours[int(counts.argmax())]
+        return Appearance(srgb_to_lab(main), 0.0, float(1 - counts.max() / counts.sum()))
+    ink = np.abs(a - a[0, 0]).sum(axis=2) > INK_MIN_DIFF
+    columns = ink.any(axis=0)
+    if not columns.any():
+        return Appearance(srgb_to_lab(a[0, 0]), 0.0, 0.0)
+    return Appearance(srgb_to_lab(a[ink].mean(axis=0)), float(ink.sum() / columns.sum()),
+                      float(columns.mean()))
+
+
+def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
+    """Whether a reader seeing one of two images alone could not tell which it is.
+
+    Examples
+    --------
+    >>> grey = srgb_to_lab(np.array([139, 139, 139]))
+    >>> grey2 = srgb_to_lab(np.array([149, 148, 146]))
+    >>> appearances_alike(Appearance(grey, 4.0, 1.0), Appearance(grey2, 3.0, 1.0), "line")
+    True
+    >>> appearances_alike(Appearance(grey, 4.0, 1.0), Appearance(grey2, 2.0, 1.0), "line")
+    False
+    >>> appearances_alike(Appearance(grey, 4.0, 1.0), Appearance(grey2, 3.0, 0.5), "line")
+    False
+    >>> power = srgb_to_lab(np.array([178, 178, 175]))
+    >>> minor = srgb_to_lab(np.array([216, 214, 209]))
+    >>> appearances_alike(Appearance(power, 2.0, 1.0), Appearance(minor, 2.0, 1.0), "line")
+    True
+    """
+    greys = all(float(np.hypot(x.lab[1], x.lab[2])) < LOOKALIKE_GREY_MAX_CHROMA for x in (a, b))
+    close = float(np.linalg.norm(a.lab - b.lab)) < LOOKALIKE_MAX_DELTA_E or (
+        greys and abs(float(a.lab[0] - b.lab[0])) < LOOKALIKE_GREY_MAX_DL)
+    if not close:
+        return False
+    if category == "line":
+        if min(a.width, b.width) <= 0:
+            return False
+        return (max(a.width, b.width) / min(a.width, b.width) <= LOOKALIKE_MAX_WIDTH_RATIO
+                and abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_DASH_DIFF)
+    if category == "area":
+        return abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_PATTERN_DIFF
+    return False
+
+
+def look_alike(images: Sequence[bytes], category: str) -> list[set[int]]:
+    """Return, for each line or area image, the others a reader could take it for.
+
+    Stricter than :func:`interchangeable` (pixel-identical drawings): two entries
+    look alike when their main colours are within :data:`LOOKALIKE_MAX_DELTA_E` and
+    lines have nearly the same width and dashes, areas the same share of pattern
+    (:func:`appearances_alike`). Symbols are told apart by shape and get no such rule.
+    """
+    out: list[set[int]] = [set() for _ in images]
+    if category not in ("line", "area"):
+        return out
+    looks = [appearance(b, category) for b in images]
+    for i in range(len(looks)):
+        for j in range(i + 1, len(looks)):
+            if appearances_alike(looks[i], looks[j], category):
+                out[i].add(j)
+                out[j].add(i)
+    return out
+
+
+# --------------------------------------------------------------------------- state and items
+
+
+@dataclass
+class MfsState:
+    """What :func:`prepare` computes once per build.
+
+    Parameters
+    ----------
+    catalogue : list of FeatureImage
+        The rendered catalogue.
+    embeddings : numpy.ndarray
+        One row per entry.
+    method : str
+        The embedding method (recorded in every item).
+    order : list of list of int
+        :func:`answer_order` of the catalogue.
+    candidates : list of list of int
+        Allowed distractors per entry (same category, distinguishable image).
+    style : str
+        OSM-Carto version the images come from.
+    """
+
+    catalogue: list[FeatureImage]
+    embeddings: np.ndarray
+    method: str
+    order: list[list[int]]
+    candidates: list[list[int]]
+    style: str
+
+
+def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: int) -> MfsState:
+    """Embed the catalogue and precompute the answer order and distractor candidates.
+
+    Parameters
+    ----------
+    catalogue : sequence of FeatureImage
+        Rendered entries.
+    embedder : Embedder
+        How to embed the images.
+    seed : int
+        The build seed.
+
+    Returns
+    -------
+    MfsState
+        Ready for :func:`make_item`.
+
+    Raises
+    ------
+    CartoqaError
+        When a category has fewer than five entries with distinct labels.
+    """
+    cat = list(catalogue)
+    embeddings = np.asarray(embedder.embed([f.png for f in cat]), dtype=np.float64)
+    cats = [f.spec.category for f in cat]
+    candidates: list[list[int]] = [[] for _ in cat]
+    for category in CATEGORIES:
+        members = [i for i, c in enumerate(cats) if c == category]
+        if not members:
+            continue
+        if len({cat[i].spec.label for i in members}) < len(LETTERS):
+            raise CartoqaError(
+                f"the MFS catalogue has fewer than five {category} entries",
+                fix="check the OSM-Carto installation (openstreetmap-carto-common)",
+            )
+        pngs = [cat[i].png for i in members]
+        alike = interchangeable(pngs, texture=category == "area")
+        for pos, similar in enumerate(look_alike(pngs, category)):
+            alike[pos] |= similar
+        for pos, i in enumerate(members):
+            candidates[i] = [m for q, m in enumerate(members) if q != pos and q not in alike[pos]]
+    return MfsState(
+        catalogue=cat,
+        embeddings=embeddings,
+        method=embedder.method,
+        order=answer_order(cats, seed),
+        candidates=candidates,
+        style=f"openstreetmap-carto {package_version()}",
+    )
+
+
+def make_item(state: MfsState, *, seed: int, slot: int) -> tuple[dict[str, Any], bytes]:
+    """Make MFS item number ``slot`` and return it with its image.
+
+    Parameters
+    ----------
+    state : MfsState
+        From :func:`make_state`.
+    seed : int
+        The build seed.
+    slot : int
+        Item number from 0.
+
+    Returns
+    -------
+    item : dict
+        In the dataset format (``docs/dataset-format.md``), image ``images/mfs-<slot>.png``.
+    png : bytes
+        The image.
+    """
+    answer = answer_for_slot(state.order, slot)
+    entries = state.catalogue
+    spec = entries[answer].spec
+    rng = slot_rng(seed, NAME, slot)
+    picks = choose_distractors(
+        answer,
+        embeddings=state.embeddings,
+        classes=[f.spec.osm_class for f in entries],
+        labels=[f.spec.label for f in entries],
+        candidates=state.candidates[answer],
+        rng=rng,
+    )
+    letter = letter_for_slot(seed, slot)
+    options = arrange_options(spec.label, [entries[d.index].spec.label for d in picks], letter, rng)
+    iid = item_id(NAME, slot)
+    provenance: dict[str, Any] = {
+        "seed": seed,
+        "slot": slot,
+        "feature_id": spec.feature_id,
+        "tags": dict(spec.tags),
+        "style": state.style,
+        "embedding": state.method,
+        "distractors": [
+            {
+                "label": entries[d.index].spec.label,
+                "feature_id": entries[d.index].spec.feature_id,
+                "osm_class": entries[d.index].spec.osm_class,
+                "role": d.role,
+                "distance": round(d.distance, 6),
+            }
+            for d in picks
+        ],
+    }
+    if spec.symbol is not None:
+        provenance["symbol"] = spec.symbol
+        provenance["fill"] = spec.fill
+    else:
+        provenance["zoom"] = SWATCH_ZOOMS[spec.category]
+    item = {
+        "id": iid,
+        "task": NAME,
+        "request": "choice",
+        "image": f"images/{iid}.png",
+        "system_prompt": system_prompt(),
+        "question": prompt("mfs_choice", kind=KIND_TEXT[spec.category], **options),
+        "options": options,
+        "answer": {"letter": letter, "label": spec.label},
+        "strata": {"category": spec.category, "osm_class": spec.osm_class},
+        "provenance": provenance,
+    }
+    return item, entries[answer].png
+
+
+def build_mfs_items(
+    *,
+    catalogue: Sequence[FeatureImage],
+    embedder: Embedder,
+    n: int,
+    seed: int,
+    images_dir: Path | None = None,
+) -> list[dict[str, Any]]:
+    """Make ``n`` MFS items (the library entry point; ``cartoqa build`` uses the task interface).
+
+    Parameters
+    ----------
+    catalogue : sequence of FeatureImage
+        Rendered entries (e.g. :func:`renderers.mfs.catalogue.build_catalogue`).
+    embedder : Embedder
+        Embedding used to pick distractors.
+    n : int
+        Number of items.
+    seed : int
+        Seed of every choice.
+    images_dir : pathlib.Path, optional
+        When given, each item's image is written there as ``<id>.png``.
+
+    Returns
+    -------
+    list of dict
+        Items ``mfs-0000`` ... in the dataset format.
+    """
+    state = make_state(catalogue, embedder, seed=seed)
+    items = []
+    for slot in range(n):
+        item, png = make_item(state, seed=seed, slot=slot)
+        if images_dir is not None:
+            images_dir.mkdir(parents=True, exist_ok=True)
+            write_atomic(images_dir / f"{item['id']}.png", png)
+        items.append(item)
+    return items
+
+
+# --------------------------------------------------------------------------- task interface
+
+
+def embedder_from_options(options: dict[str, Any]) -> Embedder:
+    """Return the embedder named by build options.
+
+    Parameters
+    ----------
+    options : dict
+        May hold ``embedding`` (``clip`` or ``pixel-histogram``, default ``clip``),
+        ``clip_model`` and ``clip_pretrained``.
+
+    Returns
+    -------
+    Embedder
+        With the on-disk cache.
+    """
+    return make_embedder(
+        str(options.get("embedding", "clip")),
+        clip_model=str(options.get("clip_model", DEFAULT_CLIP_MODEL)),
+        clip_pretrained=options.get("clip_pretrained", DEFAULT_CLIP_PRETRAINED),
+    )
+
+
+def prepare(ctx: BuildContext) -> MfsState:
+    """Render the catalogue and embed it (both cached under the cache root)."""
+    # imported here: loads mapnik (~1 s), needed only when the catalogue is built
+    from renderers.mfs.catalogue import build_catalogue
+
+    options = dict(getattr(ctx, "options", None) or {})
+    embedder = embedder_from_options(options)
+    catalogue = build_catalogue(cache_dir=ctx.cache_dir)
+    return make_state(catalogue, embedder, seed=ctx.seed)
+
+
+def make_scenario(ctx: BuildContext, state: MfsState, slot: int) -> Scenario:
+    """Make MFS item ``slot`` (one item per scenario)."""
+    item, png = make_item(state, seed=ctx.seed, slot=slot)
+    return Scenario(items=[item], images={f"{item['id']}.png": png})
+
+
+def parse_answer(item: Mapping[str, Any], text: str) -> ParseResult:
+    """Read the letter of a response, accepting an option's label for its letter."""
+    options = item.get("options")
+    return parse_choice(text, options=options if isinstance(options, Mapping) else None)
+
+
+def answer_text(answer: Mapping[str, Any]) -> str:
+    """The reference response: ``Answer: C``."""
+    return f"Answer: {answer['letter']}"
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Map-feature symbols: which feature is shown (five options).",
+    requests=(
+        RequestSpec(
+            "choice",
+            prompt="mfs_choice",
+            sample_prompt={"kind": KIND_TEXT[next(iter(KIND_TEXT))], **SAMPLE_OPTIONS},
+            answer_schema={
+                "type": "object", "required": ["letter", "label"],
+                "properties": {"letter": {"type": "string", "pattern": "^[A-Z]$"},
+                               "label": {"type": "string"}},
+            },
+            parse=parse_answer,
+            answer_text=answer_text,
+            metrics=("accuracy",),
+            headline=("accuracy",),
+            measure=measure_choice,
+            aggregate=aggregate_correct,
+            sample_answer={"letter": "C", "label": "park"},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    map_task=False,
+    options_schema={"type": "object"},
+    sample_strata={"category": "area", "osm_class": "leisure=park"},
+    sample_options=SAMPLE_OPTIONS,
+)

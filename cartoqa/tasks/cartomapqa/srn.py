@@ -1,0 +1,362 @@
+"""SRN: the shortest drivable route from a blue to a red marker, as steps.
+
+Both markers stand on junctions; the route is the shortest legal one (one-way
+streets, turn restrictions, access and barriers: :mod:`groundtruth.routing`) and lies
+wholly inside the view, at zoom 17-19 (rotating with the slot). A scenario is kept
+only when a careful reader derives the same answer from the picture:
+
+* the legal route is also the shortest route when turn restrictions, access signs and
+  barriers are ignored (OSM-Carto draws one-way arrows, not turn restrictions), see
+  :func:`cartoqa.tasks.cartomapqa.srn_rules.reader_route_differs`;
+* no route at most :data:`ALTERNATIVE_SLACK` longer (ignoring those rules too) has
+  other steps, and every action is clear of the thresholds between actions
+  (:func:`groundtruth.turns.actions_are_clear`);
+* every leg is at least :data:`~cartoqa.tasks.cartomapqa.srn_rules.MIN_LEG_PX` long on screen and
+  none turns back on itself (its heading winds by at least
+  :data:`~cartoqa.tasks.common.rules.PATH_UTURN_MIN_DEG`,
+  :func:`cartoqa.tasks.common.rules.path_winding_deg`: a loop the steps do not say), no
+  action junction lies under a marker pin, and neither marker stands on a dual
+  carriageway (:func:`cartoqa.tasks.cartomapqa.srn_rules.on_dual_carriageway`);
+* every road of the route is named and its name written in the view;
+* it is no near-duplicate of an SRN item already accepted (:func:`near_duplicate`).
+
+Rejected candidates are counted by reason (:data:`REJECT_REASONS`) and logged by the
+build.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from cartoqa.declarations.prompts import prompt
+from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
+from cartoqa.errors import CartoqaError
+from cartoqa.parsing import parse_route
+from cartoqa.scoring.sections import aggregate_route, measure_route
+from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
+from cartoqa.tasks.cartomapqa.srn_rules import (
+    on_dual_carriageway,
+    reader_route_differs,
+    short_legs,
+    srn_near_duplicate,
+    steps_under_markers,
+)
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
+from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
+from cartoqa.tasks.common.items import base_item, provenance
+from cartoqa.tasks.common.roads import RoadIndex, names_drawn
+from cartoqa.tasks.common.rules import (
+    PATH_UTURN_MIN_DEG,
+    marker_on_screen,
+    markers_overlap,
+    names_not_drawn,
+    path_inside,
+    path_winding_deg,
+)
+from cartoqa.tasks.common.sampling import permuted
+from cartoqa.tasks.common.views import (
+    extract_bounds,
+    fit_to_data,
+    inside_extract,
+    unfillable_zooms,
+    view_around,
+)
+from groundtruth.osmnx_graph import ensure_road_graph
+from groundtruth.projection import meters_per_pixel, path_length_px
+from groundtruth.routing import NoRouteError, shortest_route
+from groundtruth.turns import (
+    UNNAMED_ROAD,
+    actions_are_clear,
+    route_legs,
+    route_steps,
+    steps_are_unambiguous,
+)
+
+NAME = "srn"
+ITEMS_PER_SCENARIO = 1
+IMAGE_SIZE = (VIEW_WIDTH, VIEW_HEIGHT)
+NEEDS_ROADS = True
+ZOOMS = (17, 18, 19)
+#: Most (origin, destination) pairs one slot tries: its whole stretch of the pair
+#: pool (:func:`pair_pool`) up to this many.
+MAX_ATTEMPTS = 120
+#: Route legs (road stretches) a question may have.
+MIN_LEGS, MAX_LEGS = 2, 5
+#: Shortest route on screen (pixels).
+MIN_ROUTE_PX = 200.0
+#: A route is rejected when another route at most this much longer (relative) has
+#: different steps.
+ALTERNATIVE_SLACK = 0.05
+#: Why candidates are rejected, as the build log counts them.
+REJECT_REASONS = {
+    "no_route": "no legal route to the destination",
+    "legs": "route has too few or too many legs",
+    "unnamed": "route uses an unnamed road",
+    "dual_carriageway": "marker on a dual carriageway",
+    "dual_carriageway_junction": "junction on a dual carriageway left out as a marker",
+    "reader_route": "answer changes if turn restrictions/access/barriers are ignored",
+    "unclear_action": "an action near a threshold",
+    "ambiguous": "a nearly-as-short route has other steps",
+    "short": "route too short on screen",
+    "short_leg": "a leg shorter than the minimum on screen",
+    "leg_turns_back": "a leg turns back on itself (a loop its step does not say)",
+    "outside_extract": "view not 99% inside the extract's data",
+    "path_outside": "route leaves the view",
+    "markers": "marker off screen or markers overlap",
+    "step_under_marker": "a step hidden under a marker",
+    "name_not_drawn": "a road name not written in the view",
+}
+
+
+@dataclass
+class State:
+    """Candidate routes per zoom in a seeded order, the road index, the reader's graph."""
+
+    graph: nx.MultiDiGraph
+    junctions: list[int]
+    roads: RoadIndex
+    n_slots: int
+    naive: nx.MultiDiGraph
+    zooms: tuple[int, ...] = ZOOMS
+    pairs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+
+
+def route_window_m(graph: nx.MultiDiGraph, origin: int, zoom: int) -> tuple[float, float]:
+    """Nearest and farthest destination (road metres) of a route from ``origin``."""
+    mpp = meters_per_pixel(graph.nodes[origin]["y"], zoom)
+    return MIN_ROUTE_PX * mpp, 1.4 * VIEW_WIDTH * mpp
+
+
+def pair_pool(graph: nx.MultiDiGraph, junctions: list[int], zoom: int,
+              ) -> list[tuple[int, int]]:
+    """Every ``(origin, destination)`` of junctions a route at ``zoom`` may join, sorted.
+
+    The destination lies in the distance window of :func:`route_window_m` along the
+    roads (one-way streets respected). Pairs that can never pass (no destination in
+    range) are left out here, before sampling, rather than spending slot attempts.
+    """
+    road = ensure_road_graph(graph)
+    allowed = set(junctions)
+    pairs: list[tuple[int, int]] = []
+    for origin in sorted(allowed):
+        low, high = route_window_m(graph, origin, zoom)
+        reach = nx.single_source_dijkstra_path_length(road, origin, cutoff=high,
+                                                      weight="length")
+        pairs.extend((origin, n) for n, d in sorted(reach.items())
+                     if n != origin and d >= low and n in allowed)
+    return pairs
+
+
+def _leg_path(graph: nx.MultiDiGraph, edges: tuple[tuple[int, int, int], ...],
+              ) -> list[tuple[float, float]]:
+    """``(lat, lon)`` along a leg's edges."""
+    out: list[tuple[float, float]] = []
+    for edge in edges:
+        coords = [(lat, lon) for lon, lat in graph.edges[edge]["geometry"].coords]
+        out.extend(coords if not out else coords[1:])
+    return out
+
+
+def prepare(ctx: BuildContext) -> State:
+    """Find junctions whose roads are all named, off dual carriageways."""
+    graph = ctx.graph()
+    junctions = []
+    for node, count in sorted(graph.nodes(data="street_count")):
+        if (count or 0) < 3:
+            continue
+        names = [d.get("name") for _, _, d in graph.out_edges(node, data=True)]
+        names += [d.get("name") for _, _, d in graph.in_edges(node, data=True)]
+        if names and all(names):
+            junctions.append(node)
+    # a pin on one carriageway of a dual carriageway is ambiguous: such junctions are
+    # never markers (counted once each, before sampling)
+    dual = [n for n in junctions if on_dual_carriageway(graph, n)]
+    for _ in dual:
+        ctx.reject(NAME, REJECT_REASONS["dual_carriageway_junction"])
+    junctions = [n for n in junctions if n not in set(dual)]
+    if not junctions:
+        raise CartoqaError(f"extract {ctx.extract.name} has no junction of named roads",
+                           fix="use an extract with named streets, or leave out srn")
+    skipped = unfillable_zooms(ctx, NAME, ZOOMS)
+    zooms = tuple(z for z in ZOOMS if z not in skipped)
+    if not zooms:
+        raise CartoqaError(f"extract {ctx.extract.name} is too small for a view at any zoom "
+                           f"{ZOOMS[0]}-{ZOOMS[-1]}", fix="use a larger extract")
+    pairs = {z: permuted(pair_pool(graph, junctions, z), ctx.seed, NAME, z) for z in zooms}
+    return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
+                 slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms,
+                 pairs)
+
+
+def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
+    """The zoom of a slot and the pairs it tries, in order.
+
+    Slots rotate over the zooms; the ``k``-th slot of a zoom takes pairs
+    ``k, k + stride, k + 2 stride, ...`` of that zoom's pool (``stride`` being the most
+    slots a zoom can get), so no two slots share a pair and a slot's pairs depend only
+    on the seed, the extract and the slot.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> st = State(nx.MultiDiGraph(), [], None, 6, nx.MultiDiGraph(), (17, 18),
+    ...            {17: [(0, i) for i in range(8)], 18: []})
+    >>> slot_pairs(st, 2)
+    (17, [(0, 1), (0, 4), (0, 7)])
+    >>> slot_pairs(st, 1)
+    (18, [])
+    """
+    n_zooms = len(state.zooms)
+    zoom = state.zooms[slot % n_zooms]
+    stride = -(-state.n_slots // n_zooms)
+    pool = state.pairs.get(zoom, [])
+    return zoom, pool[slot // n_zooms::stride][:MAX_ATTEMPTS]
+
+
+def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
+    """One SRN item."""
+    zoom, pairs = slot_pairs(state, slot)
+    graph = state.graph
+
+    def reject(key: str) -> None:
+        ctx.reject(NAME, REJECT_REASONS[key])
+
+    for attempt, (origin, destination) in enumerate(pairs):
+        rng = slot_rng(ctx.seed, NAME, slot, attempt)
+        try:
+            route = shortest_route(graph, origin, destination)
+        except NoRouteError:
+            reject("no_route")
+            continue
+        steps = route_steps(graph, route)
+        legs = (len(steps) - 2) // 2
+        roads = sorted(set(steps[2:-1:2]))
+        if not (MIN_LEGS <= legs <= MAX_LEGS):
+            reject("legs")
+            continue
+        if UNNAMED_ROAD in roads:
+            reject("unnamed")
+            continue
+        if any(on_dual_carriageway(graph, n) for n in (route.origin, route.destination)):
+            reject("dual_carriageway")
+            continue
+        # The picture shows one-way arrows but not turn restrictions, access signs or
+        # barriers: the legal answer must be the one a reader derives without them.
+        try:
+            naive = shortest_route(state.naive, route.origin, route.destination)
+        except NoRouteError:
+            naive = None
+        naive_steps = route_steps(state.naive, naive) if naive is not None else None
+        if reader_route_differs(steps, route.length_m, naive_steps,
+                                naive.length_m if naive is not None else None):
+            reject("reader_route")
+            continue
+        # A reader must be able to tell each action, and no nearly-as-short route may
+        # have other steps (both would make the question unfair).
+        route_legs_ = route_legs(graph, route)
+        if not actions_are_clear(route_legs_):
+            reject("unclear_action")
+            continue
+        assert naive is not None
+        if not steps_are_unambiguous(state.naive, naive, within=ALTERNATIVE_SLACK):
+            reject("ambiguous")
+            continue
+        path = list(route.coords)
+        if path_length_px(path, zoom) < MIN_ROUTE_PX:
+            reject("short")
+            continue
+        leg_paths = [_leg_path(graph, leg.edges) for leg in route_legs_]
+        leg_px = [path_length_px(p, zoom) for p in leg_paths]
+        if short_legs(leg_px):
+            reject("short_leg")
+            continue
+        if any(abs(path_winding_deg(p)) >= PATH_UTURN_MIN_DEG for p in leg_paths):
+            reject("leg_turns_back")
+            continue
+        view = view_around(path, zoom, rng, jitter_px=40.0)
+        view = fit_to_data(view, extract_bounds(ctx))
+        markers = [MarkerSpec("blue", path[0][0], path[0][1], route.origin),
+                   MarkerSpec("red", path[-1][0], path[-1][1], route.destination)]
+        mpx = [view.to_view_px(m.lat, m.lon) for m in markers]
+        if not inside_extract(ctx, view):
+            reject("outside_extract")
+            continue
+        if not path_inside([view.to_view_px(lat, lon) for lat, lon in path]):
+            reject("path_outside")
+            continue
+        if not all(marker_on_screen(p) for p in mpx) or markers_overlap(mpx):
+            reject("markers")
+            continue
+        step_px = [view.to_view_px(graph.nodes[leg.start_node]["y"],
+                                   graph.nodes[leg.start_node]["x"])
+                   for leg in route_legs_[1:]]
+        if steps_under_markers(step_px, mpx):
+            reject("step_under_marker")
+            continue
+        scene = draw_scene(ctx, view, markers=markers)
+        if names_not_drawn(roads, names_drawn(ctx, scene, state.roads, roads, markers=markers)):
+            reject("name_not_drawn")
+            continue
+        image_name = f"{NAME}-{slot:04d}.png"
+        prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
+                          route_nodes=route.nodes, length_m=round(route.length_m, 1),
+                          min_leg_px=round(min(leg_px), 1))
+        item = base_item(item_id(NAME, slot), NAME, "route", f"images/{image_name}",
+                         prompt("srn_route"), {"steps": steps},
+                         {"zoom": zoom, "n_steps": legs}, prov)
+        return Scenario(items=[item], images={image_name: scene.png})
+    return None
+
+
+def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
+    """Whether two SRN items ask the same question.
+
+    See :func:`~cartoqa.tasks.cartomapqa.srn_rules.srn_near_duplicate`: the same steps,
+    origins and destinations each within
+    :data:`~cartoqa.tasks.common.rules.NEAR_DUPLICATE_M`; the build turns the later one
+    down."""
+    def ends(it: Mapping[str, Any]) -> list[tuple[float, float]]:
+        return [(float(m["lat"]), float(m["lon"])) for m in it["provenance"]["markers"]]
+
+    return srn_near_duplicate(item["answer"]["steps"], ends(item),
+                              earlier["answer"]["steps"], ends(earlier))
+
+
+SPEC = TaskSpec(
+    name=NAME,
+    blurb="Shortest route navigation: steps from the blue to the red marker.",
+    requests=(
+        RequestSpec(
+            "route",
+            prompt="srn_route",
+            answer_schema={
+                "type": "object", "required": ["steps"], "additionalProperties": False,
+                "properties": {"steps": {"type": "array", "minItems": 3,
+                                         "prefixItems": [{"const": "blue"}],
+                                         "items": {"type": "string", "minLength": 1}}},
+            },
+            parse=text_parser(parse_route),
+            answer_text=lambda answer: json.dumps(list(answer["steps"]), ensure_ascii=False),
+            metrics=("exact_route", "step_accuracy", "connectivity"),
+            headline=("exact_route", "step_accuracy", "connectivity"),
+            measure=measure_route,
+            aggregate=aggregate_route,
+            uses_connectivity=True,
+            sample_answer={"steps": ["blue", "turn left", "Mannerheimintie", "turn right",
+                                     "Lönnrotinkatu", "red"]},
+        ),
+    ),
+    prepare=prepare,
+    make_scenario=make_scenario,
+    image_size=IMAGE_SIZE,
+    items_per_scenario=ITEMS_PER_SCENARIO,
+    needs_roads=NEEDS_ROADS,
+    strata=("zoom", "n_steps"),
+    sample_strata={"zoom": 18, "n_steps": 2},
+    near_duplicate=near_duplicate,
+)

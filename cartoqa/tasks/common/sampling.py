@@ -1,0 +1,60 @@
+"""Slot sampling: which candidate a slot's attempt takes, in a seeded order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cartoqa.tasks.common.base import slot_rng
+
+
+def permuted(values: Sequence[Any], seed: int, *parts: object) -> list[Any]:
+    """A seeded permutation of ``values`` (stable for the same seed and parts)."""
+    out = list(values)
+    slot_rng(seed, "perm", *parts).shuffle(out)
+    return out
+
+
+def pick(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int, *,
+         wrap: bool = False) -> Any | None:
+    """Candidate for a slot's attempt: slots take disjoint stretches of the candidates.
+
+    Attempt ``a`` of slot ``s`` takes candidate ``s + a * n_slots``, so no two slots
+    share a candidate. Past the end, ``None`` (the extract has run out: the slot cannot
+    be filled), or with ``wrap`` the sequence starts again (for tasks where a
+    candidate is only a starting point, such as a route's origin).
+
+    Examples
+    --------
+    >>> pick(list(range(100)), 3, 0, 10), pick(list(range(100)), 3, 1, 10)
+    (3, 13)
+    >>> pick(list(range(12)), 3, 1, 10) is None
+    True
+    >>> pick(list(range(12)), 3, 1, 10, wrap=True)
+    1
+    """
+    index = slot + attempt * max(1, n_slots)
+    if index < len(candidates):
+        return candidates[index]
+    return candidates[index % len(candidates)] if wrap and candidates else None
+
+
+def pick_round(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int, *,
+               max_attempts: int) -> tuple[Any, int, int]:
+    """Like :func:`pick` with ``wrap``, also saying which pass over the candidates it is.
+
+    Returns ``(candidate, round, rounds)``: a candidate taken again in a later round
+    must be used differently (e.g. a route origin with destinations ``round::rounds``
+    of its sorted targets), so that no two slots make the same scenario.
+
+    Examples
+    --------
+    >>> pick_round(list(range(12)), 3, 0, 10, max_attempts=3)
+    (3, 0, 4)
+    >>> pick_round(list(range(12)), 3, 1, 10, max_attempts=3)
+    (1, 1, 4)
+    """
+    index = slot + attempt * max(1, n_slots)
+    total = max(1, n_slots) * (max_attempts + 1)
+    rounds = max(1, -(-total // len(candidates)))
+    return candidates[index % len(candidates)], index // len(candidates), rounds

@@ -1,0 +1,219 @@
+"""``cartoqa build-many`` on a Dask LocalCluster of 2 workers: two small cities, each
+byte-identical to ``cartoqa build`` of the same city; the spec's errors in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers.postgis_cache import postgis_cache_dir
+
+from cartoqa.build_many import build_many, load_spec
+from cartoqa.cli import main
+from cartoqa.declarations.suites import suite_tasks
+from cartoqa.errors import CartoqaError
+from cartoqa.settings import web_assets_dir
+from groundtruth.assets import asset_path
+
+SPEC = """
+out = "cities"
+tasks = ["mml", "rle"]
+per_task = 2
+seed = 3
+
+[[city]]
+name = "kotka"
+extract = "kotka"
+
+[[city]]
+name = "grid"
+extract = "grid.osm"
+tasks = ["mml"]
+"""
+
+
+def _spec(folder: Path, text: str = SPEC) -> Path:
+    shutil.copyfile(asset_path("osm", "grid.osm"), folder / "grid.osm")
+    path = folder / "spec.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_spec_is_read_with_defaults_and_overrides(tmp_path: Path) -> None:
+    spec = load_spec(_spec(tmp_path))
+    assert spec.out == tmp_path / "cities"
+    kotka, grid = spec.cities
+    assert (kotka.name, kotka.extract, kotka.tasks, kotka.per_task, kotka.seed) == \
+        ("kotka", "kotka", ("rle", "mml"), 2, 3)  # in the tasks' canonical order
+    assert grid.extract == str(tmp_path / "grid.osm") and grid.tasks == ("mml",)
+
+
+FRIEDA_SPEC = """
+out = "cities"
+per_task = 1
+
+[[city]]
+name = "kotka"
+extract = "kotka"
+tasks = ["mml"]
+
+[[city]]
+name = "relations"
+extract = "relations.osm"
+suite = "frieda"
+tasks = ["equal", "border"]
+frieda_setting = "direct"
+
+[[city]]
+name = "all-relations"
+extract = "relations.osm"
+suite = "frieda"
+"""
+
+
+def test_a_spec_may_build_frieda_cities(tmp_path: Path) -> None:
+    shutil.copyfile(asset_path("osm", "relations.osm"), tmp_path / "relations.osm")
+    spec = load_spec(_spec(tmp_path, FRIEDA_SPEC))
+    kotka, relations, every = spec.cities
+    assert (kotka.suite, kotka.task_options) == ("cartomapqa", None)
+    assert relations.suite == "frieda"
+    assert relations.tasks == ("frieda_border", "frieda_equal")
+    assert relations.task_options == {"frieda_setting": "direct"}
+    assert every.tasks == tuple(suite_tasks("frieda"))
+    assert every.task_options == {"frieda_setting": "both"}  # cartoqa build's default
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("out = 'x'\n", "lists no"),
+    ("[[city]]\nname = 'a'\n", "needs a name and an extract"),
+    ("[[city]]\nname='a'\nextract='kotka'\n[[city]]\nname='a'\nextract='kotka'\n", "repeats"),
+    ("tasks = ['maps']\n[[city]]\nname='a'\nextract='kotka'\n", "unknown task"),
+    ("per_task = 0\n[[city]]\nname='a'\nextract='kotka'\n", "at least 1"),
+    ("[[city\n", "not valid TOML"),
+    ("suite = 'mapiq'\n[[city]]\nname='a'\nextract='kotka'\n", "cannot be built by build-many"),
+    ("suite = 'frieda'\nfrieda_setting = 'some'\n[[city]]\nname='a'\nextract='kotka'\n",
+     "frieda_setting of a must be one of"),
+    ("[[city]]\nname='a'\nextract='kotka'\nsuite='frieda'\ntasks=['mml']\n", "unknown task"),
+])
+def test_bad_specs(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(CartoqaError, match=message):
+        load_spec(_spec(tmp_path, text))
+
+
+@pytest.fixture(scope="module")
+def env() -> Iterator[dict[str, str]]:
+    old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
+    with postgis_cache_dir("cartoqa-test-many-") as folder:
+        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
+        os.environ["CARTOQA_CACHE"] = str(folder)
+        yield dict(os.environ)
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+def test_two_cities_on_a_local_cluster_match_single_builds(
+        env: dict[str, str], tmp_path: Path) -> None:
+    spec = load_spec(_spec(tmp_path))
+    said: list[str] = []
+    manifest = build_many(spec, workers=2, progress=False, log=said.append)
+    assert not any("dashboard" in line for line in said)  # none: nothing to browse
+    assert [c["name"] for c in manifest["cities"]] == ["kotka", "grid"]
+    assert json.loads((spec.out / "manifest.json").read_text("utf-8")) == manifest
+    assert "OpenStreetMap contributors" in manifest["attribution"]
+    for city in spec.cities:
+        single = tmp_path / "single" / city.name
+        assert main(["build", "--extract", city.extract, "--out", str(single),
+                     "--tasks", ",".join(city.tasks), "--per-task", str(city.per_task),
+                     "--seed", str(city.seed), "--no-progress"]) == 0
+        ours, theirs = _files(single), _files(spec.out / city.name)
+        assert sorted(theirs) == sorted(ours)
+        for name, data in ours.items():
+            assert theirs[name] == data, (city.name, name)
+    # a rerun finds every city finished and writes the same combined manifest
+    before = (spec.out / "manifest.json").read_bytes()
+    build_many(spec, workers=2, progress=False, log=said.append)
+    assert (spec.out / "manifest.json").read_bytes() == before
+
+
+@pytest.mark.slow
+def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    spec_path = _spec(tmp_path)
+    spec = load_spec(spec_path)
+    journal = spec.out / "kotka" / ".cartoqa-build" / "journal.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "cartoqa", "build-many", str(spec_path),
+                             "--no-progress"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 400
+    while time.monotonic() < deadline and proc.poll() is None:
+        if journal.exists() and journal.read_text("utf-8").count("\n") >= 1:
+            break
+        time.sleep(0.2)
+    assert proc.poll() is None, "build-many finished before it could be killed"
+    children = [c for c in psutil.Process(proc.pid).children(recursive=True)
+                if "postgres" not in c.name()]
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 90
+    alive = children
+    while alive and time.monotonic() < deadline:
+        alive = [c for c in alive if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+        time.sleep(0.5)
+    for c in alive:  # never leave them behind, even when the test fails
+        c.kill()
+    assert not alive, [(c.pid, c.name()) for c in alive]
+    assert not (spec.out / "manifest.json").exists()
+    manifest = build_many(spec, workers=2, progress=False, log=lambda msg: None)
+    assert [c["name"] for c in manifest["cities"]] == ["kotka", "grid"]
+    for city in spec.cities:
+        single = tmp_path / "single" / city.name
+        assert main(["build", "--extract", city.extract, "--out", str(single),
+                     "--tasks", ",".join(city.tasks), "--per-task", str(city.per_task),
+                     "--seed", str(city.seed), "--no-progress"]) == 0
+        assert _files(single) == _files(spec.out / city.name), city.name
+
+
+@pytest.mark.slow
+def test_a_frieda_city_matches_its_single_build(env: dict[str, str], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FRIEDA city of a spec is ``cartoqa build --suite frieda`` of that extract, byte
+    for byte (its setting travels as the task option)."""
+    import cartoqa.tasks.frieda.build as frieda_build
+    from cartoqa.build_many import build_city
+
+    # the small fixture's maps (as tests/tasks/test_frieda_build.py sets them)
+    monkeypatch.setattr(frieda_build, "CONTEXT_MAPS", (3, 4))
+    monkeypatch.setattr(frieda_build, "CONTEXT_MIN_GAP_M", 20.0)
+    shutil.copyfile(asset_path("osm", "relations.osm"), tmp_path / "relations.osm")
+    spec = load_spec(_spec(tmp_path, FRIEDA_SPEC))
+    city = spec.cities[1]
+    assert build_city(city, spec.out)["items"] > 0
+    single = tmp_path / "single"
+    assert main(["build", "--suite", "frieda", "--tasks", "border,equal",
+                 "--frieda-setting", "direct", "--extract", str(tmp_path / "relations.osm"),
+                 "--out", str(single), "--per-task", "1", "--no-progress"]) == 0
+    ours, theirs = _files(single), _files(spec.out / city.name)
+    assert sorted(theirs) == sorted(ours)
+    for name, data in ours.items():
+        assert theirs[name] == data, name
+    manifest = json.loads((single / "manifest.json").read_text("utf-8"))
+    assert manifest["build"]["task_options"] == {"frieda_setting": "direct"}

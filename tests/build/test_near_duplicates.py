@@ -1,0 +1,185 @@
+"""Near-duplicate SRN and RLE scenarios and the build's stop rule: hand-computed cases.
+
+Two items ask the same question when their answers agree and their ends lie within
+``NEAR_DUPLICATE_M`` of each other; the builder turns the later one into a failed slot
+and counts it. A task stops short only when its failed-slot budget is spent (or its
+first slots all fail), and says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.written_slots import mml_item, png
+
+from cartoqa import build as build_module
+from cartoqa.build import build_dataset, shortfall_reason, slots_exhausted
+from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, TaskSpec
+from cartoqa.tasks.cartomapqa import rle, srn
+from cartoqa.tasks.cartomapqa.mml import SPEC as MML_SPEC
+from cartoqa.tasks.cartomapqa.rle_rules import NEAR_DUPLICATE_LENGTH_REL, rle_near_duplicate
+from cartoqa.tasks.cartomapqa.srn_rules import srn_near_duplicate
+from cartoqa.tasks.common.base import Scenario
+from cartoqa.tasks.common.rules import NEAR_DUPLICATE_M, ends_match
+
+# one degree of latitude is 111.2 km (WGS84 at 60 N: 111 412 m); 0.0001 deg = 11.14 m
+DEG_M = 111_412.0
+ORIG, DEST = (60.1700, 24.9400), (60.1720, 24.9450)
+STEPS = ["blue", "turn left", "Mannerheimintie", "turn right", "Lönnrotinkatu", "red"]
+
+
+def north(p: tuple[float, float], metres: float) -> tuple[float, float]:
+    return (p[0] + metres / DEG_M, p[1])
+
+
+def test_ends_match_at_the_separation_and_not_beyond() -> None:
+    inside = NEAR_DUPLICATE_M - 1.0
+    outside = NEAR_DUPLICATE_M + 1.0
+    assert ends_match([ORIG, DEST], [north(ORIG, inside), north(DEST, -inside)])
+    assert not ends_match([ORIG, DEST], [north(ORIG, outside), DEST])
+    assert not ends_match([ORIG, DEST], [ORIG, north(DEST, outside)])
+    # crosswise only when asked (RLE's two blue markers look alike)
+    assert not ends_match([ORIG, DEST], [DEST, ORIG])
+    assert ends_match([ORIG, DEST], [DEST, ORIG], either_way=True)
+
+
+def test_srn_same_steps_and_near_ends_is_a_duplicate() -> None:
+    assert srn_near_duplicate(STEPS, [ORIG, DEST], STEPS, [north(ORIG, 40.0), north(DEST, 20.0)])
+    # the same place asked with other steps is another question
+    other = ["blue", "turn right", "Mannerheimintie", "turn right", "Lönnrotinkatu", "red"]
+    assert not srn_near_duplicate(STEPS, [ORIG, DEST], other, [ORIG, DEST])
+    # the same steps a block further on is another question
+    assert not srn_near_duplicate(STEPS, [ORIG, DEST], STEPS, [north(ORIG, 80.0), DEST])
+    # origin and destination swapped: the route back, never a duplicate
+    assert not srn_near_duplicate(STEPS, [ORIG, DEST], STEPS, [DEST, ORIG])
+
+
+def test_rle_lengths_must_agree_too() -> None:
+    length = 400.0
+    near = [north(DEST, 10.0), north(ORIG, -10.0)]  # the same path, walked the other way
+    close, far = (length * (1 - k * NEAR_DUPLICATE_LENGTH_REL) for k in (0.5, 2.0))
+    assert rle_near_duplicate(length, [ORIG, DEST], close, near)
+    assert not rle_near_duplicate(length, [ORIG, DEST], far, near)
+    assert not rle_near_duplicate(length, [ORIG, DEST], length, [north(ORIG, 100.0), DEST])
+
+
+def _srn_item(steps: list[str], o: tuple[float, float], d: tuple[float, float]) -> dict[str, Any]:
+    return {"answer": {"steps": steps},
+            "provenance": {"markers": [{"lat": o[0], "lon": o[1]}, {"lat": d[0], "lon": d[1]}]}}
+
+
+def _rle_item(value: float, unit: str, path: list[tuple[float, float]]) -> dict[str, Any]:
+    return {"answer": {"value": value, "unit": unit},
+            "provenance": {"path": [list(p) for p in path]}}
+
+
+def test_the_task_declarations_read_their_items() -> None:
+    a = _srn_item(STEPS, ORIG, DEST)
+    assert srn.near_duplicate(_srn_item(STEPS, north(ORIG, 30.0), DEST), a)
+    assert not srn.near_duplicate(_srn_item(STEPS, north(ORIG, 90.0), DEST), a)
+    assert srn.SPEC.near_duplicate is srn.near_duplicate
+    # RLE compares metres: 1000 ft = 304.8 m against 300 m
+    path = [ORIG, north(ORIG, 150.0), DEST]
+    assert rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(300.0, "m", path))
+    assert not rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(250.0, "m", path))
+    assert rle.SPEC.near_duplicate is rle.near_duplicate
+
+
+def test_stop_rule_is_the_failed_slot_budget() -> None:
+    # 40 scenarios from at most 80 slots: 40 failures are affordable, the 41st is not
+    assert not slots_exhausted(ok_slots=0, tried=40, n_slots=40, max_slots=80)
+    assert slots_exhausted(ok_slots=0, tried=41, n_slots=40, max_slots=80)
+    assert not slots_exhausted(ok_slots=39, tried=79, n_slots=40, max_slots=80)
+    reason = shortfall_reason(tried=71, failed=41, n_slots=40, max_slots=80)
+    assert "41 of 71 scenario slots" in reason and "9 slots left (of 80)" in reason
+
+
+def _task(ok: Any, *, near_duplicate: Any = None) -> TaskSpec:
+    """An MML-shaped task whose slot ``s`` succeeds when ``ok(s)``; its items carry the slot."""
+
+    def make_scenario(ctx: Any, state: Any, slot: int) -> Scenario | None:
+        if not ok(slot):
+            return None
+        item = mml_item(slot)
+        item["answer"] = {"roads": ["A", f"B{slot // 2}"]}  # slots 2k, 2k+1 ask the same
+        return Scenario(items=[item], images={f"mml-{slot:04d}.png": png()})
+
+    return dataclasses.replace(MML_SPEC, prepare=lambda ctx: None, make_scenario=make_scenario,
+                               items_per_scenario=1, needs_roads=False,
+                               near_duplicate=near_duplicate)
+
+
+def _build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: TaskSpec, per_task: int,
+           ) -> tuple[Any, list[str]]:
+    monkeypatch.setattr(build_module, "load_spec", lambda name: spec)
+    notices: list[str] = []
+    report = build_dataset(extract="helsinki", out=tmp_path / "ds", tasks=["mml"],
+                           per_task=per_task, progress=False, log=notices.append,
+                           cache_dir=tmp_path / "cache", assets_dir=tmp_path)
+    return report, notices
+
+
+def test_scattered_failures_no_longer_stop_a_task(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # slots 3-5 fail in a row (the old rule stopped there with 3 items); 3 more later
+    spec = _task(lambda s: s not in (3, 4, 5, 9, 10, 11))
+    report, _ = _build(tmp_path, monkeypatch, spec, per_task=10)
+    assert report.by_task == {"mml": 10} and not report.shortfalls
+
+
+def test_a_hopeless_task_stops_after_its_first_failed_slots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tried: list[int] = []
+
+    def ok(slot: int) -> bool:
+        tried.append(slot)
+        return False
+
+    with pytest.raises(Exception, match="no acceptable scenario"):
+        _build(tmp_path, monkeypatch, _task(ok), per_task=10)
+    assert len(tried) == build_module.MAX_FAILED_SLOTS_BEFORE_FIRST_ITEM
+
+
+def test_near_duplicates_become_failed_slots_and_are_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def same_roads(item: Any, earlier: Any) -> bool:
+        return bool(item["answer"] == earlier["answer"])
+
+    spec = _task(lambda s: True, near_duplicate=same_roads)
+    report, notices = _build(tmp_path, monkeypatch, spec, per_task=4)
+    # slot 2k+1 repeats slot 2k: slots 0, 2, 4, 6 are kept, 1, 3, 5 turned down
+    assert report.by_task == {"mml": 4}
+    assert report.rejections == {("mml", NEAR_DUPLICATE_REASON): 3}
+    assert any(NEAR_DUPLICATE_REASON in n for n in notices)
+    # 3 items need 3 of at most 6 slots: slots 0, 2, 4 kept, 1 and 3 turned down
+    other = tmp_path / "b"
+    other.mkdir()
+    report, _ = _build(other, monkeypatch, spec, per_task=3)
+    assert report.by_task == {"mml": 3}
+    assert report.rejections == {("mml", NEAR_DUPLICATE_REASON): 2}
+
+
+def test_a_task_is_short_by_scenarios_even_when_they_give_more_items(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # planned as one item per scenario, each accepted scenario gives two (as FRIEDA's
+    # direct and contextual items do): 3 of 4 scenarios fail, so 6 items "cover" the
+    # 6 requested, but only 3 of the 6 planned scenarios were found
+    base = _task(lambda s: s % 4 == 0)
+
+    def make_scenario(ctx: Any, state: Any, slot: int) -> Scenario | None:
+        got = base.make_scenario(ctx, state, slot)
+        if got is None:
+            return None
+        twin = dict(got.items[0], id=f"{got.items[0]['id']}-b")
+        return Scenario(items=[*got.items, twin], images=got.images)
+
+    spec = dataclasses.replace(base, make_scenario=make_scenario)
+    report, notices = _build(tmp_path, monkeypatch, spec, per_task=6)
+    assert report.by_task == {"mml": 6}
+    info = report.shortfalls["mml"]
+    assert (info["scenarios_written"], info["scenarios_requested"]) == (3, 6)
+    assert (info["written"], info["requested"]) == (6, 6)
+    assert any("(3 of 6 scenarios)" in n for n in notices)

@@ -1,0 +1,243 @@
+"""The MFS selection rules on hand-made data with known answers."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from cartoqa.tasks.cartomapqa.mfs import (
+    LETTERS,
+    LOOKALIKE_GREY_MAX_DL,
+    LOOKALIKE_MAX_DELTA_E,
+    Appearance,
+    answer_for_slot,
+    answer_order,
+    appearances_alike,
+    arrange_options,
+    choose_distractors,
+    interchangeable,
+    letter_for_slot,
+    look_alike,
+    srgb_to_lab,
+)
+
+
+def _emb(*xs: float) -> np.ndarray:
+    return np.array([[x, 0.0] for x in xs])
+
+
+def test_distractors_follow_the_rule() -> None:
+    # answer 0 at x=0; class a: 1 (x=5), 2 (x=1), 3 (x=2); class b: 4 (x=3), 5 (x=0.5)
+    emb = _emb(0, 5, 1, 2, 3, 0.5, 9)
+    classes = ["a", "a", "a", "a", "b", "b", "c"]
+    labels = ["ans", "a1", "a2", "a3", "b4", "b5", "c6"]
+    picks = choose_distractors(
+        0, embeddings=emb, classes=classes, labels=labels, candidates=range(7), rng=random.Random(3)
+    )
+    assert [(d.index, d.role) for d in picks[:3]] == [
+        (2, "same_class"),
+        (3, "same_class"),
+        (5, "other_class"),
+    ]
+    assert [d.distance for d in picks[:3]] == [1.0, 2.0, 0.5]
+    assert picks[3].role == "random" and picks[3].index in {1, 4, 6}
+
+
+def test_random_distractor_is_seeded_and_uses_every_leftover() -> None:
+    emb = _emb(0, 1, 2, 3, 4, 5, 6, 7)
+    classes = ["a"] * 4 + ["b"] * 4
+    labels = [f"l{i}" for i in range(8)]
+    seen = set()
+    for seed in range(60):
+        pick = choose_distractors(
+            0,
+            embeddings=emb,
+            classes=classes,
+            labels=labels,
+            candidates=range(8),
+            rng=random.Random(seed),
+        )[3].index
+        again = choose_distractors(
+            0,
+            embeddings=emb,
+            classes=classes,
+            labels=labels,
+            candidates=range(8),
+            rng=random.Random(seed),
+        )[3].index
+        assert pick == again
+        seen.add(pick)
+    assert seen == {3, 5, 6, 7}  # 1, 2 same class and 4 nearest other class are taken
+
+
+def test_duplicate_labels_and_excluded_candidates_are_skipped() -> None:
+    emb = _emb(0, 1, 2, 3, 4, 5, 6, 7)
+    classes = ["a", "a", "a", "a", "b", "b", "b", "b"]
+    labels = ["park", "park", "lawn", "grass", "lake", "lake", "sea", "pond"]
+    # entry 1 repeats the answer's label; entry 2 is excluded (looks the same);
+    # class a then has one usable entry, so the nearest of any class fills in
+    picks = choose_distractors(
+        0,
+        embeddings=emb,
+        classes=classes,
+        labels=labels,
+        candidates=[1, 3, 4, 5, 6, 7],
+        rng=random.Random(0),
+    )
+    assert [(labels[d.index], d.role) for d in picks] == [
+        ("grass", "same_class"),
+        ("lake", "nearest"),
+        ("sea", "other_class"),
+        ("pond", "random"),
+    ]
+
+
+def test_too_few_candidates_is_an_error() -> None:
+    emb = _emb(0, 1, 2, 3)
+    with pytest.raises(ValueError, match="fewer than four"):
+        choose_distractors(
+            0,
+            embeddings=emb,
+            classes="aaaa",
+            labels="wxyz",
+            candidates=range(4),
+            rng=random.Random(0),
+        )
+
+
+def test_letters_are_exactly_balanced_per_block_and_seeded() -> None:
+    for seed in (0, 1, 99):
+        letters = [letter_for_slot(seed, s) for s in range(50)]
+        for block in range(10):
+            assert sorted(letters[5 * block : 5 * block + 5]) == list(LETTERS)
+        assert Counter(letters) == dict.fromkeys(LETTERS, 10)
+    assert [letter_for_slot(0, s) for s in range(20)] != [letter_for_slot(1, s) for s in range(20)]
+
+
+def test_options_place_the_answer_at_its_letter() -> None:
+    for letter in LETTERS:
+        opts = arrange_options(
+            "river", ["canal", "stream", "ditch", "drain"], letter, random.Random(5)
+        )
+        assert list(opts) == list(LETTERS)
+        assert opts[letter] == "river"
+        assert sorted(opts.values()) == ["canal", "ditch", "drain", "river", "stream"]
+    with pytest.raises(ValueError):
+        arrange_options("x", ["a"], "A", random.Random(0))
+
+
+def test_answers_take_categories_in_turn() -> None:
+    order = answer_order(["area", "symbol", "symbol", "line", "area"], seed=4)
+    assert [sorted(o) for o in order] == [[1, 2], [3], [0, 4]]
+    slots = [answer_for_slot(order, s) for s in range(6)]
+    assert slots[1] == slots[4] == 3
+    assert sorted(slots[0::3]) == [1, 2] and sorted(slots[2::3]) == [0, 4]
+
+
+def _png(colour: tuple[int, int, int], box: tuple[int, int, int, int] | None = None) -> bytes:
+    im = Image.new("RGB", (50, 50), (242, 239, 233))
+    if box:
+        im.paste(colour, box)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def test_interchangeable_images() -> None:
+    red = _png((200, 0, 0), (10, 10, 30, 30))
+    red_again = _png((201, 1, 1), (10, 10, 30, 30))  # same colour cell
+    blue = _png((0, 0, 200), (10, 10, 30, 30))
+    dot = _png((200, 0, 0), (10, 10, 12, 12))
+    assert interchangeable([red, red_again, blue, dot]) == [{1}, {0}, set(), set()]
+
+
+def test_textures_compare_by_colour_histogram() -> None:
+    # the same stripes shifted by one pixel: different pixels, same colours
+    def stripes(offset: int) -> bytes:
+        im = Image.new("RGB", (50, 50), (170, 211, 223))
+        for x in range(offset, 50, 5):
+            im.paste((0, 90, 0), (x, 0, x + 1, 50))
+        buf = io.BytesIO()
+        im.save(buf, "PNG")
+        return buf.getvalue()
+
+    a, b = stripes(0), stripes(1)
+    assert interchangeable([a, b]) == [set(), set()]
+    assert interchangeable([a, b], texture=True) == [{1}, {0}]
+    assert interchangeable([a, _png((0, 90, 0), (0, 0, 50, 50))], texture=True) == [set(), set()]
+
+
+BG = (242, 239, 233)  # OSM-Carto land
+
+
+def _line(colour: tuple[int, int, int], width: int, *, dash: int = 0) -> bytes:
+    """A west-east line across a 256 px swatch; ``dash``: on/off run length in px."""
+    a = np.zeros((256, 256, 3), dtype=np.uint8)
+    a[:] = BG
+    top = 128 - width // 2
+    for x in range(256):
+        if dash and (x // dash) % 2:
+            continue
+        a[top:top + width, x] = colour
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _fill(colour: tuple[int, int, int], *, dots: bool = False) -> bytes:
+    a = np.zeros((256, 256, 3), dtype=np.uint8)
+    a[:] = BG
+    a[20:, :230] = colour
+    if dots:
+        a[20::4, :230:4] = (120, 160, 120)  # 6 % of the fill, like OSM-Carto's dots
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_lines_a_reader_cannot_tell_apart_alone() -> None:
+    # OSM-Carto's city wall (4 px, #8b8b8b) and funicular (3 px, #959492): alike; a 2 px
+    # line of the funicular's grey is within 1.5x of it but half the wall's width; a blue
+    # line and a dashed grey one differ from all
+    wall, funicular = _line((139, 139, 139), 4), _line((149, 148, 146), 3)
+    thin, blue = _line((149, 148, 146), 2), _line((170, 211, 223), 4)
+    dashed = _line((139, 139, 139), 4, dash=6)
+    assert look_alike([wall, funicular, thin, blue, dashed], "line") == [
+        {1}, {0, 2}, {1}, set(), set()]
+    # pixel-identity alone passes the pair: 256 of 65 536 pixels differ (0.4 %)
+    assert interchangeable([wall, funicular]) == [set(), set()]
+
+
+def test_area_fills_a_reader_cannot_tell_apart_alone() -> None:
+    # residential #e0dfdf and aerodrome grounds #e9e7e2: delta E 3.8; water #aad3df
+    # is blue; a dotted fill of the same colour is patterned
+    residential, aerodrome = _fill((224, 223, 223)), _fill((233, 231, 226))
+    water, dotted = _fill((170, 211, 223)), _fill((224, 223, 223), dots=True)
+    assert look_alike([residential, aerodrome, water, dotted], "area") == [
+        {1}, {0}, set(), set()]
+    # symbols are told apart by shape: no colour rule
+    assert look_alike([residential, aerodrome], "symbol") == [set(), set()]
+
+
+def test_delta_e_and_grey_lightness_limits_are_the_boundaries() -> None:
+    # greys: alike while their lightness differs by less than LOOKALIKE_GREY_MAX_DL
+    grey = srgb_to_lab(np.array([150, 150, 150]))
+    for level in range(150, 230):
+        other = srgb_to_lab(np.array([level, level, level]))
+        alike = appearances_alike(Appearance(grey, 3.0, 1.0), Appearance(other, 3.0, 1.0), "line")
+        assert alike == (abs(float(grey[0] - other[0])) < LOOKALIKE_GREY_MAX_DL)
+    # colours: alike while delta E is under LOOKALIKE_MAX_DELTA_E (water blue and a
+    # grey of the same lightness differ in hue: not alike)
+    blue = srgb_to_lab(np.array([170, 211, 223]))
+    for level in range(180, 240, 5):
+        other = srgb_to_lab(np.array([170, 211, level]))
+        alike = appearances_alike(Appearance(blue, 0.0, 0.0), Appearance(other, 0.0, 0.0), "area")
+        assert alike == (float(np.linalg.norm(blue - other)) < LOOKALIKE_MAX_DELTA_E)
+    grey_like_water = srgb_to_lab(np.array([208, 208, 208]))
+    assert not appearances_alike(Appearance(blue, 0.0, 0.0), Appearance(grey_like_water, 0.0, 0.0),
+                                 "area")

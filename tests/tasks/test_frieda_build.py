@@ -1,0 +1,127 @@
+"""End to end: ``cartoqa build --suite frieda`` on the hand-made relations fixture.
+
+Real PostGIS, Mapnik and Chromium; a few items (border on one map, equal on two, each
+direct and contextual), then validation, perfect scores, a multi-image export and a
+rerun that finds the dataset complete. The fixture is tiny, so a contextual item here
+holds 3-4 maps and distractor maps need only be 20 m clear of the question (the
+defaults, 7-12 maps and 100 m, are for a city).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.postgis_cache import postgis_cache_dir
+
+from cartoqa.cli import main
+from cartoqa.dataset.validate import validate_dataset
+from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.settings import web_assets_dir
+from cartoqa.tasks.frieda import build as frieda_build
+from groundtruth.assets import asset_path
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with postgis_cache_dir("cartoqa-test-frieda-") as cache:
+        old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
+        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
+        os.environ["CARTOQA_CACHE"] = str(cache)
+        patch = pytest.MonkeyPatch()
+        patch.setattr(frieda_build, "CONTEXT_MAPS", (3, 4))
+        patch.setattr(frieda_build, "CONTEXT_MIN_GAP_M", 20.0)
+        out = tmp_path_factory.mktemp("frieda") / "ds"
+        try:
+            rc = main(["build", "--suite", "frieda", "--tasks", "border,equal",
+                       "--extract", str(asset_path("osm", "relations.osm")),
+                       "--out", str(out), "--per-task", "1", "--no-progress"])
+            assert rc == 0
+            yield out
+        finally:
+            patch.undo()
+            for k, v in old.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+
+
+def _items(root: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (root / "items.jsonl").read_text("utf-8").splitlines()]
+
+
+def test_items_in_both_settings_with_their_maps(built: Path) -> None:
+    assert validate_dataset(built).ok
+    items = {it["id"]: it for it in _items(built)}
+    assert set(items) == {"frieda_border-0000-direct", "frieda_border-0000-contextual",
+                          "frieda_equal-0000-direct", "frieda_equal-0000-contextual"}
+    border, border_ctx = items["frieda_border-0000-direct"], items["frieda_border-0000-contextual"]
+    equal, equal_ctx = items["frieda_equal-0000-direct"], items["frieda_equal-0000-contextual"]
+    # the same question in both settings: same answer, the same own maps
+    assert border["answer"] == border_ctx["answer"] and equal["answer"] == equal_ctx["answer"]
+    assert border["images"] == [border["image"]] and len(equal["images"]) == 2
+    assert equal["strata"] == {"maps": "multi", "setting": "direct", "n_images": 2}
+    for direct, contextual in ((border, border_ctx), (equal, equal_ctx)):
+        assert contextual["image"] == contextual["images"][0]
+        assert 3 <= len(contextual["images"]) <= 4
+        relevant = [contextual["images"][k - 1] for k in contextual["provenance"]["relevant"]]
+        assert relevant == direct["images"]  # the question's maps, in their order
+        distractors = set(contextual["images"]) - set(relevant)
+        assert distractors and all("frieda-context-" in d for d in distractors)
+        assert "Map 1" not in contextual["question"]
+        assert contextual["question"].startswith(f"The {len(contextual['images'])} maps")
+    # the answer is one of the features the question's map names in its legend
+    legend = [f["label"] for f in border["provenance"]["maps"][0]["features"]]
+    assert border["answer"]["names"][0] in legend[1:]
+    assert equal["answer"]["names"] in (["A"], ["B"])
+    manifest = json.loads((built / "manifest.json").read_text("utf-8"))
+    assert manifest["build"]["task_options"] == {"frieda_setting": "both"}
+    assert "© OpenStreetMap contributors" in manifest["attribution"]
+    for it in items.values():
+        for rel in it["images"]:
+            assert rel in manifest["checksums"]
+
+
+def test_perfect_answers_score_one_and_export_keeps_every_map(built: Path,
+                                                              tmp_path: Path) -> None:
+    items = _items(built)
+    predictions = tmp_path / "perfect.jsonl"
+    predictions.write_text("".join(json.dumps({"id": it["id"], "response": answer_as_text(it)})
+                                   + "\n" for it in items), encoding="utf-8")
+    report_path = tmp_path / "report.json"
+    assert main(["score", str(built), str(predictions), "--out", str(report_path),
+                 "--no-items"]) == 0
+    report = json.loads(report_path.read_text("utf-8"))
+    for key in ("frieda_border", "frieda_equal"):
+        section = report["sections"][key]
+        assert section["metrics"]["accuracy"]["all"] == 1.0
+        assert set(section["strata"]["setting"]) == {"direct", "contextual"}
+    assert main(["export", "-f", "hf", str(built), str(tmp_path / "hf")]) == 0
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(next((tmp_path / "hf" / "data").glob("frieda_equal-*.parquet")))
+    rows = {r["id"]: r for r in table.to_pylist()}
+    assert len(rows["frieda_equal-0000-direct"]["more_images"]) == 1
+    ctx = rows["frieda_equal-0000-contextual"]
+    assert 1 + len(ctx["more_images"]) == len(_items_by_id(items)["frieda_equal-0000-contextual"]
+                                              ["images"])
+
+
+def _items_by_id(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {it["id"]: it for it in items}
+
+
+def test_rerun_finds_the_dataset_complete(built: Path, capsys: pytest.CaptureFixture[str]
+                                          ) -> None:
+    rc = main(["build", "--suite", "frieda", "--tasks", "border,equal",
+               "--extract", str(asset_path("osm", "relations.osm")),
+               "--out", str(built), "--per-task", "1", "--no-progress"])
+    assert rc == 0
+    assert "already built" in capsys.readouterr().out

@@ -1,0 +1,166 @@
+"""The pure parts of the FRIEDA build: the compass check, slot candidates, distractor
+maps clear of a question, the contextual map counts."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from shapely.geometry import Point, box
+
+from cartoqa.tasks.frieda import build as fb
+from cartoqa.tasks.frieda.maps import PoolMap, clear_of, compass_readable, plan_pool
+from groundtruth import relations as rel
+from groundtruth.named_features import NamedFeature
+from renderers.compass import compass_box, draw_compass
+
+
+def _blank_png(width: int = 1366, height: int = 768) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (240, 238, 230)).save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("angle", [0.0, 75.0, 200.0, 330.0])
+def test_a_drawn_compass_is_readable_at_its_angle(angle: float) -> None:
+    png = draw_compass(_blank_png(), angle)
+    assert compass_readable(png, angle)
+    assert not compass_readable(png, (angle + 180.0) % 360.0)  # needle the other way
+
+
+def test_a_covered_compass_is_not_readable() -> None:
+    png = draw_compass(_blank_png(), 30.0)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    x0, y0, x1, y1 = compass_box(image.width, image.height)
+    image.paste((255, 255, 255), (int(x0), int(y0), int(x1), int(y1)))  # a box over it
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    assert not compass_readable(out.getvalue(), 30.0)
+
+
+@pytest.mark.parametrize("relation", ["border", "equal", "distance"])
+def test_no_two_slots_try_the_same_plan(relation: str) -> None:
+    per_task = 40
+    state = fb.FriedaState(relation, single=[], multi=[])
+    seen: dict[tuple[int, int], int] = {}
+    for slot in range(2 * per_task):  # every slot a task may use (its stride)
+        plans, indices = fb._candidates(state, slot, per_task)
+        which = 0 if plans is state.single else 1
+        for index in indices:
+            key = (which, index)
+            assert key not in seen, (slot, seen.get(key))
+            seen[key] = slot
+    if relation == "border":  # every third slot asks on two maps
+        multi = [slot for (which, _), slot in seen.items() if which == 1]
+        assert {s % fb.MULTI_EVERY for s in multi} == {fb.MULTI_EVERY - 1}
+
+
+def _point(name: str, lon: float, lat: float) -> NamedFeature:
+    return NamedFeature(name, "point", "cafe", (f"node/{name}",), Point(lon, lat))
+
+
+def test_distractor_maps_clear_of_the_question() -> None:
+    # 0.001 deg of longitude at 60 N is 55.8 m; of latitude 111.4 m
+    question = [_point("A", 24.940, 60.170)]
+    frame = rel.LocalFrame.around([q.geometry for q in question])
+    near = PoolMap(0, (60.170, 24.9425), 0.0, (_point("B", 24.9425, 60.170),
+                                               _point("C", 24.944, 60.170)))
+    far = PoolMap(1, (60.172, 24.940), 0.0, (_point("D", 24.940, 60.172),
+                                             _point("E", 24.941, 60.172)))
+    same_name = PoolMap(2, (60.175, 24.940), 0.0, (_point("A", 24.950, 60.175),
+                                                   _point("F", 24.951, 60.175)))
+    assert not clear_of(near, question, frame, 200.0)  # B is 139 m from A
+    assert clear_of(near, question, frame, 100.0)
+    assert clear_of(far, question, frame, 200.0)  # D is 223 m from A
+    assert not clear_of(same_name, question, frame, 100.0)
+
+
+def test_contextual_items_average_nine_and_a_half_maps() -> None:
+    low, high = fb.CONTEXT_MAPS
+    assert (low + high) / 2 == 9.5
+
+
+def test_pool_maps_draw_two_named_points_near_their_centre() -> None:
+    points = [_point(f"P{i}", 24.94 + 0.0004 * i, 60.17 + 0.0002 * (i % 3)) for i in range(12)]
+    park = NamedFeature("Park", "polygon", "park", ("way/1",),
+                        box(24.9405, 60.1705, 24.9415, 60.1709))
+    pool = plan_pool([*points, park], rng=random.Random(3), size=5)
+    assert 0 < len(pool) <= 5
+    for p in pool:
+        a, b = p.features[:2]
+        assert a.kind == b.kind == "point" and a.name != b.name
+        for f in p.features[:2]:
+            assert abs(f.geometry.y - p.center[0]) < 0.0012
+            assert abs(f.geometry.x - p.center[1]) < 0.0025
+        assert p.image_name == f"frieda-context-{p.index:03d}.png"
+
+
+def _square(name: str, lon0: float, lat0: float, side_deg: float = 0.0009) -> NamedFeature:
+    return NamedFeature(name, "polygon", "city block", (f"way/{name}",),
+                        box(lon0, lat0, lon0 + side_deg * 2, lat0 + side_deg))
+
+
+@pytest.mark.parametrize(("gap_deg", "near"), [(0.0005, True), (0.0008, False)])
+def test_border_distractors_across_a_street_are_refused(gap_deg: float, near: bool,
+                                                        tmp_path: Path) -> None:
+    # 0.0005 deg of longitude at 60 N is 27.9 m (a street away); 0.0008 is 44.6 m
+    from cartoqa.tasks.common.base import BuildContext
+    from cartoqa.tasks.frieda.questions import MapPlan, QuestionPlan
+    from groundtruth.extracts import Extract
+
+    subject = _square("S", 24.94, 60.17)
+    true = _square("T", 24.9418, 60.17)  # shares S's east side
+    apart = _square("D", 24.94 - 0.0018 - gap_deg, 60.17)  # west of S, gap_deg apart
+    frame = rel.LocalFrame.around([subject.geometry])
+    data = (60.16, 24.92, 60.18, 24.96)  # the extract's data, all around the squares
+    ctx = BuildContext(Extract("x", Path("x.osm"), "osm", "", data), seed=0, per_task=1,
+                       cache_dir=tmp_path, assets_dir=tmp_path)
+    ctx.shared["frieda"] = fb.Shared([subject, true, apart], [], frame, [])
+    ctx.shared["frieda_renderer"] = None  # a render would fail: the check comes first
+    plan = QuestionPlan("border", "q", {"type": "textual", "names": ["T"]},
+                        (MapPlan((subject, true, apart), ("S", "T", "D")),),
+                        {"subject": subject.key,
+                         "relations": {true.key: "border", apart.key: "disjoint"}})
+    if near:
+        assert fb.render_question(ctx, plan) == "near"
+    else:
+        with pytest.raises(AttributeError):  # past the check, on to the (absent) renderer
+            fb.render_question(ctx, plan)
+
+
+def test_image_data_cover_of_a_turned_image() -> None:
+    from cartoqa.tasks.frieda.maps import image_data_cover
+    from groundtruth.projection import View
+
+    v = View(center=(60.17, 24.94), zoom=18, width=1366, height=768)
+    s, w, n, e = v.bounds
+    assert image_data_cover(v, (s, w, n, e)) == pytest.approx(1.0, abs=1e-3)
+    # the data ends at the view's centre line: the western half of the image
+    assert image_data_cover(v, (s, w, n, (w + e) / 2)) == pytest.approx(0.5, abs=2e-3)
+    # turned 90 degrees the image's 768 px height lies along the data's width: a
+    # 768-wide square in the middle of the 1366 x 768 image (768 / 1366 of it)
+    assert image_data_cover(v, (s, w, n, e), 90.0) == pytest.approx(768 / 1366, abs=2e-3)
+
+
+def test_a_map_at_the_data_edge_is_moved_in_or_rejected() -> None:
+    from cartoqa.tasks.frieda.maps import choose_view, image_data_cover
+    from cartoqa.tasks.frieda.questions import MapPlan
+    from groundtruth.projection import View
+
+    a, b = _point("A", 24.9400, 60.1700), _point("B", 24.9410, 60.1702)  # 58 m apart
+    plan = MapPlan((a, b), ("A", "B"), angle_deg=30.0)
+    # data reaching 400 m west, 250 m south and north of A, but only 40 m east of B
+    roomy = (60.1677, 24.9328, 60.1723, 24.9417)
+    placed = choose_view(plan, None, [], roomy)
+    assert not isinstance(placed, str)
+    center, zoom = placed
+    view = View(center=center, zoom=zoom, width=1366, height=768)
+    assert image_data_cover(view, roomy, 30.0) >= 0.99
+    assert center[1] < 24.9405  # moved west of the points' midpoint, into the data
+    # the same points, with data hardly wider than the two of them: no zoom is covered
+    narrow = (60.1695, 24.9395, 60.1707, 24.9415)
+    assert choose_view(plan, None, [], narrow) == "past_data"
+    assert not isinstance(choose_view(plan, None, []), str)  # no bounds: not checked
