@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.dataset.writer import DatasetWriter
-from cartoqa.errors import CartoqaError
 from cartoqa.declarations.spec import TaskSpec
+from cartoqa.errors import CartoqaError
 from cartoqa.tasks.common.base import slot_rng
 from cartoqa.tasks.common.thematic.build import (
     ManifestParts,
