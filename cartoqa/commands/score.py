@@ -82,6 +82,9 @@ def check_output_paths(dataset: Path, predictions: Path | Sequence[Path], out: P
     if out.is_dir():
         raise CartoqaError(f"--out {out} is a folder", fix="give a file path such as "
                            f"{out / default_report_path(files[0]).name}")
+    if out.exists() and not out.is_file():  # a device or FIFO: the rename would replace it
+        raise CartoqaError(f"--out {out} is not a regular file",
+                           fix="give a .json file path")
     for file in files:
         if _same_file(out, file) or os.path.abspath(out) == os.path.abspath(file):
             raise CartoqaError(f"--out {out} is the predictions file: the report would "

@@ -454,8 +454,8 @@ def score_dataset(
     ------
     CartoqaError
         When the dataset or predictions cannot be read, an item belongs to no scoring
-        section (a task or request no declared task has), or no prediction is for an
-        item of the dataset.
+        section (a task or request no declared task has), the files hold no
+        prediction, or no prediction is for an item of the dataset.
     """
     items = load_items(dataset_dir)
     _check_every_item_is_scored(items, dataset_dir)
@@ -463,7 +463,12 @@ def score_dataset(
              else list(predictions_path))
     predictions, file_notes = read_prediction_files(paths)
     ids = {str(item["id"]) for item in items}
-    if predictions and not ids & set(predictions):
+    if not predictions:  # as refused as a file of foreign ids: nothing would be scored
+        raise CartoqaError(
+            f"{', '.join(map(str, paths))} holds no predictions",
+            fix="give the file `cartoqa run` wrote, after it answered some items",
+        )
+    if not ids & set(predictions):
         raise CartoqaError(
             f"none of the {len(predictions)} predictions in {', '.join(map(str, paths))} is "
             "for an item "
