@@ -62,6 +62,13 @@ class Variable:
         Their licence.
     generated : bool
         True when the values are made up.
+    unit : str
+        Unit of the values (``"per 100,000"``, ``"%"``); empty when unknown.
+    year : str
+        Year (or span) the values describe; empty when unknown.
+    topic : str
+        What the variable measures; variables of one series in several years share a
+        topic (defaults to the key).
     """
 
     key: str
@@ -71,6 +78,9 @@ class Variable:
     source: str
     licence: str
     generated: bool = False
+    unit: str = ""
+    year: str = ""
+    topic: str = ""
 
     def card(self) -> dict[str, object]:
         """The variable's metadata (no values) for manifests and dataset cards.
@@ -82,6 +92,7 @@ class Variable:
         number of states.
         """
         return {"key": self.key, "title": self.title, "theme": self.theme,
+                "unit": self.unit, "year": self.year, "topic": self.topic or self.key,
                 "source": self.source, "licence": self.licence, "generated": self.generated,
                 "states": len(self.values)}
 
@@ -247,9 +258,13 @@ def packaged_variables(adjacency: Mapping[str, frozenset[str]], seed: int = 0) -
     list of Variable
         The variables, in that order.
     """
-    real = _statecrime() + _vega()
     gen = [generated_variable(*spec, adjacency=adjacency, seed=seed) for spec in GENERATED_SPECS]
-    return real + gen
+    return real_variables() + gen
+
+
+def real_variables() -> list[Variable]:
+    """The real variables of statsmodels ``statecrime`` and npm vega-datasets."""
+    return _statecrime() + _vega()
 
 
 def read_user_table(path: Path, theme: str = "user",
@@ -258,8 +273,9 @@ def read_user_table(path: Path, theme: str = "user",
     """Variables from a user CSV: a ``state`` column (name, code or FIPS) and value columns.
 
     ``resolve`` turns a cell of that column into a region code (default: US states;
-    MapWise passes the country's resolver and a ``region`` column works too) and
-    ``keep`` lists the regions drawn.
+    MapWise passes the country's resolver and a ``region`` column works too), or into
+    ``""`` for a known region the map does not draw (the row is left out), and ``keep``
+    lists the regions drawn.
 
     Parameters
     ----------
@@ -347,6 +363,8 @@ def _parse_table(path: Path, fh: Any, resolve: Callable[[str], str | None],
     for lineno, raw in enumerate(reader, start=2):
         row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
         code = resolve(row[state_col])
+        if code == "":  # a known region the map does not draw (Hong Kong): left out
+            continue
         if code is None:
             raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
                                    "use a region name or code (US states: name, USPS "
