@@ -195,7 +195,8 @@ class MapiqBuilder:
         adjacency = self.tiles if plan.map_type == "cartogram" else self.queen
         return MapContext(plan.map_type, plan.variation, plan.variable.title, classification,
                           us_zones(tuple(sorted(have))), restrict(adjacency, have),
-                          no_data=tuple(c for c in CONTIGUOUS if c not in have))
+                          no_data=tuple(c for c in CONTIGUOUS if c not in have),
+                          seed=self.seed, slot=plan.index)
 
     def questions(self, plan: MapPlan, ctx: MapContext,
                   skipped: Counter[str]) -> list[tuple[TaskSpec, Question]]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cartoqa.tasks.common.base import slot_rng
 from groundtruth.thematic.classification import Classification
 from groundtruth.thematic.us_states import BY_CODE
 
@@ -51,6 +52,8 @@ class MapContext:
     no_data : tuple of str
         States drawn without data (grey fill, or no circle): in no class, no zone list
         and no answer.
+    seed, slot : int
+        The build seed and the map's slot: they key the answer quotas (:func:`quota`).
     """
 
     map_type: str
@@ -60,6 +63,8 @@ class MapContext:
     zoning: dict[str, str]
     adjacency: Mapping[str, frozenset[str]] = field(repr=False)
     no_data: tuple[str, ...] = ()
+    seed: int = 0
+    slot: int = 0
 
     @property
     def classes(self) -> dict[str, int]:
@@ -177,12 +182,57 @@ def with_format(text: str, request: str, options: Mapping[str, str] | None = Non
     return "\n".join(parts)
 
 
-def mcq(rng: random.Random, correct: Sequence[str], wrong: Sequence[str], n: int = 4,
-        nota_chance: float = 0.15) -> tuple[dict[str, str], list[str]]:
-    """MCQ options: ``n`` choices (some correct, some not, in a seeded order) then NOTA.
+#: Slots per quota block: every block of this many consecutive maps takes each stratum
+#: of a template's quota once (20 = lcm of 2, 4 and 5: exact for yes/no, four and five
+#: letters).
+QUOTA_BLOCK = 20
 
-    With probability ``nota_chance`` (or when nothing is correct) no correct choice is
-    offered and the answer is the NOTA letter.
+
+def quota(ctx: MapContext, task: str, request: str) -> float:
+    """A map's stratified draw in [0, 1) for one template (task and question type).
+
+    Each block of :data:`QUOTA_BLOCK` consecutive slots takes every stratum
+    ``(i + 0.5) / QUOTA_BLOCK`` once, in a seeded order: ``quota < 0.5`` (TRUE asked)
+    holds on exactly half the maps of a block, and ``int(quota * m)`` spreads evenly
+    over ``m`` letters. It depends only on seed, slot and template, so a resumed or
+    parallel build agrees.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.classification import fisher_jenks
+    >>> c = fisher_jenks({s: float(i) for i, s in enumerate("ABCDEF")})
+    >>> draws = [quota(MapContext("choropleth", "baseline", "T", c, {}, {}, slot=i),
+    ...                "mapiq_rv", "binary") for i in range(20)]
+    >>> sum(d < 0.5 for d in draws), sorted(int(d * 5) for d in draws).count(4)
+    (10, 4)
+    """
+    block = list(range(QUOTA_BLOCK))
+    slot_rng(ctx.seed, "mapiq-quota", task, request, ctx.slot // QUOTA_BLOCK).shuffle(block)
+    return (block[ctx.slot % QUOTA_BLOCK] + 0.5) / QUOTA_BLOCK
+
+
+def wants_nota(target: float, n: int = 4) -> bool:
+    """Whether a quota draw asks for "None of the above" on an MCQ of ``n`` choices
+    (the last of ``n + 1`` letters: a share ``1 / (n + 1)``, a uniform guess's rate).
+
+    Examples
+    --------
+    >>> wants_nota(0.9), wants_nota(0.7), wants_nota(0.7, n=2)
+    (True, False, True)
+    """
+    return int(target * (n + 1)) >= n
+
+
+def mcq(rng: random.Random, correct: Sequence[str], wrong: Sequence[str], n: int = 4, *,
+        target: float) -> tuple[dict[str, str], list[str]]:
+    """MCQ options: up to ``n`` choices then "None of the above" (NOTA, always last, as
+    in MapIQ's answer format).
+
+    ``target`` (a :func:`quota` draw) places the answer: letter ``int(target * (m + 1))``
+    of the ``m`` choices holds a correct option, the last letter meaning NOTA is the
+    answer (no correct choice offered). Further correct options, when drawn, go to
+    seeded places. NOTA is also the answer when nothing is correct; when NOTA is asked
+    for but there are too few wrong choices, a correct one goes to a seeded letter.
 
     Returns
     -------
@@ -191,22 +241,29 @@ def mcq(rng: random.Random, correct: Sequence[str], wrong: Sequence[str], n: int
 
     Examples
     --------
-    >>> opts, letters = mcq(random.Random(1), ["TX"], ["CA", "NY", "OR"], nota_chance=0)
-    >>> list(opts.values())[-1], [opts[x] for x in letters]
-    ('None of the above', ['TX'])
+    >>> opts, letters = mcq(random.Random(1), ["TX"], ["CA", "NY", "OR"], target=0.3)
+    >>> list(opts.values())[-1], letters, opts["b"]
+    ('None of the above', ['b'], 'TX')
+    >>> mcq(random.Random(1), ["TX"], ["CA", "NY", "OR", "WA"], target=0.95)[1]
+    ['e']
     """
     wrong = list(wrong)
     correct = list(correct)
-    use_nota = not correct or (len(wrong) >= n and rng.random() < nota_chance)
-    if use_nota:
-        chosen = rng.sample(wrong, min(n, len(wrong)))
+    size = min(n, len(correct) + len(wrong))
+    pos = min(int(target * (size + 1)), size)
+    if not correct or (pos == size and len(wrong) >= size):
+        chosen = rng.sample(wrong, min(size, len(wrong)))
         right: set[str] = set()
     else:
-        n_right = rng.randint(1, min(len(correct), n - 1 if wrong else n))
-        right_list = rng.sample(correct, n_right)
-        chosen = right_list + rng.sample(wrong, min(n - n_right, len(wrong)))
+        if pos == size:
+            pos = rng.randrange(size)
+        lo = max(1, size - len(wrong))
+        hi = max(lo, min(len(correct), size - 1 if wrong else size))
+        right_list = rng.sample(correct, rng.randint(lo, hi))
+        rest = right_list[1:] + rng.sample(wrong, size - len(right_list))
+        rng.shuffle(rest)
+        chosen = [*rest[:pos], right_list[0], *rest[pos:]]
         right = set(right_list)
-        rng.shuffle(chosen)
     options = {LETTERS[i]: c for i, c in enumerate(chosen)}
     nota = LETTERS[len(chosen)]
     options[nota] = NOTA

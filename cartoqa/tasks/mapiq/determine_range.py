@@ -16,6 +16,7 @@ from cartoqa.tasks.mapiq.common import (
     extreme_classes,
     mcq,
     pick,
+    quota,
     scope_text,
     with_format,
 )
@@ -39,7 +40,8 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
 
     zone = pick(rng, ctx.zones())
     lo, hi = extreme_classes(ctx, zone)
-    asked = (lo, hi) if rng.random() < 0.5 else pick(rng, [p for p in pairs if p != (lo, hi)])
+    asked_true = quota(ctx, "mapiq_dr", "binary") < 0.5
+    asked = (lo, hi) if asked_true else pick(rng, [p for p in pairs if p != (lo, hi)])
     out.append(Question(
         "binary", "local",
         with_format(f"Do the attribute classes of the states in {scope_text(zone)} range "
@@ -50,7 +52,8 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     zone = pick(rng, ctx.zones())
     lo, hi = extreme_classes(ctx, zone)
     wrong = [_range_text(ctx, *p) for p in pairs if p != (lo, hi)]
-    options, letters = mcq(rng, [_range_text(ctx, lo, hi)], wrong)
+    options, letters = mcq(rng, [_range_text(ctx, lo, hi)], wrong,
+                           target=quota(ctx, "mapiq_dr", "mcq"))
     out.append(Question(
         "mcq", "local",
         with_format(f"What is the range of attribute classes of the states in "

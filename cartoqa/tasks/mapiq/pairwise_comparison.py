@@ -15,6 +15,7 @@ from cartoqa.tasks.mapiq.common import (
     Question,
     mcq,
     pick,
+    quota,
     scope_text,
     state_text,
     with_format,
@@ -39,6 +40,8 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     higher = rng.random() < 0.5
     word = "higher" if higher else "lower"
     truth = c[a] > c[b] if higher else c[a] < c[b]
+    if truth != (quota(ctx, "mapiq_ppc", "binary") < 0.5):
+        a, b, truth = b, a, not truth  # the quota's answer: the same pair, swapped
     out.append(Question(
         "binary", "local",
         with_format(f"Is the attribute class of {state_text(a)} {word} than that of "
@@ -48,7 +51,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     a = pick(rng, [s for s in states if 1 < c[s] < ctx.k] or states)
     above = [s for s in states if c[s] > c[a]]
     rest = [s for s in states if s != a and c[s] <= c[a]]
-    options, letters = mcq(rng, above, rest)
+    options, letters = mcq(rng, above, rest, target=quota(ctx, "mapiq_ppc", "mcq"))
     out.append(Question(
         "mcq", "local",
         with_format(f"Which of the following states have a higher attribute class than "

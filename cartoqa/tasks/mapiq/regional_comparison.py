@@ -5,7 +5,8 @@ classes than another?
 differ by less than :data:`MIN_GAP` (0.75) classes are never asked: at 0.5 a pair rests
 on a few states one class apart, too little for "generally higher".
 Binary: is zone A generally higher (lower) than zone B? MCQ: which zones are generally
-higher than zone A? List: the zones generally lower than zone A.
+higher than zone A (the zones clearly apart from A are offered)? List: the zones
+generally lower than zone A (every other zone clearly apart from A).
 """
 
 from __future__ import annotations
@@ -13,7 +14,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapiq.common import MapContext, Question, mcq, pick, with_format
+from cartoqa.tasks.mapiq.common import (
+    MapContext,
+    Question,
+    mcq,
+    pick,
+    quota,
+    wants_nota,
+    with_format,
+)
 from cartoqa.tasks.mapiq.requests import mapiq_spec
 from groundtruth.thematic.zones import zone_mean_class
 
@@ -37,8 +46,10 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     if not clear:
         rejected["rc_zones_too_close"] += 3
         return out
+    # The quota says TRUE or FALSE; the word (higher / lower) is the one that gives it.
     a, b = pick(rng, clear)
-    higher = rng.random() < 0.5
+    asked_true = quota(ctx, "mapiq_rc", "binary") < 0.5
+    higher = (mean[a] > mean[b]) == asked_true
     word = "higher" if higher else "lower"
     out.append(Question(
         "binary", "global",
@@ -47,14 +58,25 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         None, {"value": mean[a] > mean[b] if higher else mean[a] < mean[b]}, everyone,
         needs_zones=True, details={"zones": [a, b], "direction": word}))
 
-    # MCQ and list need a zone clearly apart from every other zone.
-    apart = [z for z in zones if all(abs(mean[z] - mean[o]) >= MIN_GAP for o in zones if o != z)]
-    if apart:
-        z = pick(rng, apart)
-        others = [o for o in zones if o != z]
-        above = [f"{o} zone" for o in others if mean[o] > mean[z]]
-        below = [f"{o} zone" for o in others if mean[o] < mean[z]]
-        options, letters = mcq(rng, above, below, n=len(others), nota_chance=0.0)
+    # MCQ: the options are the zones clearly apart from the asked zone (a zone within
+    # MIN_GAP of it is neither clearly higher nor clearly lower, so it is not offered).
+    # The quota says whether NOTA is the answer (the asked zone is the highest of its
+    # options) and where the correct option sits.
+    clear_of = {z: [o for o in zones if o != z and abs(mean[z] - mean[o]) >= MIN_GAP]
+                for z in zones}
+    target = quota(ctx, "mapiq_rc", "mcq")
+    nota = wants_nota(target, 3)
+    askable = [z for z in zones if clear_of[z]]
+    fitting = [z for z in askable
+               if nota == all(mean[o] < mean[z] for o in clear_of[z])]
+    if askable:
+        z = pick(rng, fitting or askable)
+        above = [f"{o} zone" for o in clear_of[z] if mean[o] > mean[z]]
+        below = [f"{o} zone" for o in clear_of[z] if mean[o] < mean[z]]
+        size = len(clear_of[z])
+        # NOTA: the last letter; otherwise a seeded spread over the choices.
+        letter = size if nota else min(int(target / 0.75 * size), size - 1)
+        options, letters = mcq(rng, above, below, n=size, target=(letter + 0.5) / (size + 1))
         out.append(Question(
             "mcq", "global",
             with_format(f"Which of the following zones generally have a higher attribute "
@@ -62,6 +84,8 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
             options, {"letters": letters}, everyone, needs_zones=True, details={"zone": z}))
     else:
         rejected["rc_mcq_zones_too_close"] += 1
+    # List: every other zone must be clearly above or below the asked zone.
+    apart = [z for z in zones if len(clear_of[z]) == len(zones) - 1]
     apart_down = [z for z in apart if any(mean[o] < mean[z] for o in zones)]
     if apart_down:
         z = pick(rng, apart_down)

@@ -14,6 +14,7 @@ from cartoqa.tasks.mapiq.common import (
     Question,
     mcq,
     pick,
+    quota,
     scope_text,
     state_text,
     with_format,
@@ -34,7 +35,8 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
 
     s = pick(rng, states)
     cls = ctx.classes[s]
-    asked_cls = cls if rng.random() < 0.5 else pick(rng, [c for c in range(1, ctx.k + 1)
+    asked_true = quota(ctx, "mapiq_rv", "binary") < 0.5
+    asked_cls = cls if asked_true else pick(rng, [c for c in range(1, ctx.k + 1)
                                                           if c != cls])
     out.append(Question(
         "binary", "local",
@@ -45,7 +47,8 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     s = pick(rng, states)
     cls = ctx.classes[s]
     others = [ctx.class_text(c) for c in range(1, ctx.k + 1) if c != cls]
-    options, letters = mcq(rng, [ctx.class_text(cls)], others)
+    options, letters = mcq(rng, [ctx.class_text(cls)], others,
+                           target=quota(ctx, "mapiq_rv", "mcq"))
     out.append(Question(
         "mcq", "local",
         with_format(f"What is the attribute class of {state_text(s)}?", "mcq", options),

@@ -17,7 +17,9 @@ from cartoqa.tasks.mapiq.common import (
     Question,
     mcq,
     pick,
+    quota,
     scope_text,
+    wants_nota,
     with_format,
 )
 from cartoqa.tasks.mapiq.requests import mapiq_spec
@@ -46,9 +48,12 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     out: list[Question] = []
     scopes: list[str | None] = [None, *ctx.zones()]
 
-    zone = pick(rng, scopes)
-    high = rng.random() < 0.5
-    clustered = _clustered(ctx, zone, high)
+    # The quota says TRUE or FALSE: the scope and class are drawn among those that give it.
+    asked_true = quota(ctx, "mapiq_sc", "binary") < 0.5
+    found = {(z, h): _clustered(ctx, z, h) for z in scopes for h in (True, False)}
+    fitting = [key for key, states in found.items() if bool(states) == asked_true]
+    zone, high = pick(rng, fitting or list(found))
+    clustered = found[(zone, high)]
     out.append(Question(
         "binary", "global" if zone is None else "local",
         with_format(f"Is there a {_kind(high, ctx)} spatial cluster in {scope_text(zone)}?",
@@ -56,11 +61,18 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         None, {"value": bool(clustered)}, ctx.members(zone), needs_zones=zone is not None,
         details={"zone": zone, "high": high}))
 
-    zone = pick(rng, scopes)
-    high = rng.random() < 0.5
-    clustered = _clustered(ctx, zone, high)
+    # NOTA only as often as the quota asks: otherwise a scope and class with a cluster.
+    target = quota(ctx, "mapiq_sc", "mcq")
+    if wants_nota(target):
+        fitting = [key for key, states in found.items()
+                   if len(ctx.members(key[0])) - len(states) >= 4]
+    else:
+        fitting = [key for key, states in found.items() if states]
+    zone, high = pick(rng, fitting or list(found))
+    clustered = found[(zone, high)]
     members = ctx.members(zone)
-    options, letters = mcq(rng, clustered, [m for m in members if m not in clustered])
+    options, letters = mcq(rng, clustered, [m for m in members if m not in clustered],
+                           target=target)
     out.append(Question(
         "mcq", "global" if zone is None else "local",
         with_format(f"Which of the following states belong to a {_kind(high, ctx)} spatial "

@@ -17,8 +17,10 @@ from cartoqa.tasks.mapiq.common import (
     extreme_classes,
     mcq,
     pick,
+    quota,
     scope_text,
     state_text,
+    wants_nota,
     with_format,
 )
 from cartoqa.tasks.mapiq.requests import mapiq_spec
@@ -48,10 +50,16 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     """The three Spatial Extremes questions about one map."""
     out: list[Question] = []
 
-    zone, scale, word = _scope(ctx, rng)
-    members = ctx.members(zone)
-    ext = _extremes(ctx, zone, word)
-    s = pick(rng, ext) if rng.random() < 0.5 else pick(rng, members)
+    # The quota says TRUE or FALSE; a scope whose states are all extreme cannot be FALSE.
+    asked_true = quota(ctx, "mapiq_se", "binary") < 0.5
+    for _ in range(8):
+        zone, scale, word = _scope(ctx, rng)
+        members = ctx.members(zone)
+        ext = _extremes(ctx, zone, word)
+        pool = ext if asked_true else [m for m in members if m not in ext]
+        if pool:
+            break
+    s = pick(rng, pool or members)
     out.append(Question(
         "binary", scale,
         with_format(f"Is {state_text(s)} among the states with the {word} attribute class "
@@ -59,10 +67,14 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         None, {"value": s in ext}, [s], needs_zones=zone is not None,
         details={"zone": zone, "direction": word, "state": s}))
 
-    zone, scale, word = _scope(ctx, rng)
-    members = ctx.members(zone)
-    ext = _extremes(ctx, zone, word)
-    options, letters = mcq(rng, ext, [m for m in members if m not in ext])
+    target = quota(ctx, "mapiq_se", "mcq")
+    for _ in range(8):  # NOTA needs four states outside the extremes
+        zone, scale, word = _scope(ctx, rng)
+        members = ctx.members(zone)
+        ext = _extremes(ctx, zone, word)
+        if not wants_nota(target) or len(members) - len(ext) >= 4:
+            break
+    options, letters = mcq(rng, ext, [m for m in members if m not in ext], target=target)
     out.append(Question(
         "mcq", scale,
         with_format(f"Which of the following states have the {word} attribute class in "
