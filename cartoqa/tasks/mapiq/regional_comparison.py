@@ -60,23 +60,19 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
 
     # MCQ: the options are the zones clearly apart from the asked zone (a zone within
     # MIN_GAP of it is neither clearly higher nor clearly lower, so it is not offered).
-    # The quota says whether NOTA is the answer (the asked zone is the highest of its
-    # options) and where the correct option sits.
+    # The quota names the letter; NOTA is the answer when the asked zone is above all its
+    # options, so the zone is drawn among those that give the quota's answer.
     clear_of = {z: [o for o in zones if o != z and abs(mean[z] - mean[o]) >= MIN_GAP]
                 for z in zones}
     target = quota(ctx, "mapiq_rc", "mcq")
-    nota = wants_nota(target, 3)
     askable = [z for z in zones if clear_of[z]]
-    fitting = [z for z in askable
-               if nota == all(mean[o] < mean[z] for o in clear_of[z])]
+    fitting = [z for z in askable if wants_nota(target, len(clear_of[z]))
+               == all(mean[o] < mean[z] for o in clear_of[z])]
     if askable:
         z = pick(rng, fitting or askable)
         above = [f"{o} zone" for o in clear_of[z] if mean[o] > mean[z]]
         below = [f"{o} zone" for o in clear_of[z] if mean[o] < mean[z]]
-        size = len(clear_of[z])
-        # NOTA: the last letter; otherwise a seeded spread over the choices.
-        letter = size if nota else min(int(target / 0.75 * size), size - 1)
-        options, letters = mcq(rng, above, below, n=size, target=(letter + 0.5) / (size + 1))
+        options, letters = mcq(rng, above, below, n=len(clear_of[z]), target=target)
         out.append(Question(
             "mcq", "global",
             with_format(f"Which of the following zones generally have a higher attribute "
