@@ -92,6 +92,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mapiq.add_argument("--variations", default="none",
                        help="design variations to add: none (default), all, or a comma-"
                             "separated list (label_large, no_legend, color_flipped, ...)")
+    mapiq.add_argument("--title", action="append", default=[], metavar="TEXT",
+                       help="with --data: the map title of the value column (TEXT), or of "
+                            "one of several (COLUMN=TEXT; repeat per column); default: the "
+                            "column name")
+    mapiq.add_argument("--units", action="append", default=[], metavar="TEXT",
+                       help="with --data: the unit of the values (TEXT or COLUMN=TEXT), "
+                            "shown after the title as 'TITLE (UNITS)'")
+    mapiq.add_argument("--split", choices=("all", "test"), default="all",
+                       help="all (default): every question of every map; test: MapIQ's "
+                            "theme-balanced test split, 15 questions per map type, task, "
+                            "question type and theme from the baseline maps, seeded by "
+                            "--seed (5,130 when every theme has 15 topics)")
     mapiq.add_argument("--maps", type=_positive_int, default=None,
                        help="stop after this many planned maps (default: every variable x "
                             "3 map types, then the variations); with --suite mapwise: maps "
@@ -157,7 +169,8 @@ def _run_mapiq(args: argparse.Namespace) -> int:
 
     report = build_mapiq_dataset(out=args.out, seed=args.seed, data=args.data,
                                  variations=parse_variations(args.variations),
-                                 max_maps=args.maps, progress=not args.no_progress)
+                                 max_maps=args.maps, split=args.split, titles=args.title,
+                                 units=args.units, progress=not args.no_progress)
     return _print_thematic(report, args.out)
 
 

@@ -82,6 +82,9 @@ def check_output_paths(dataset: Path, predictions: Path | Sequence[Path], out: P
     if out.is_dir():
         raise CartoqaError(f"--out {out} is a folder", fix="give a file path such as "
                            f"{out / default_report_path(files[0]).name}")
+    if out.exists() and not out.is_file():  # a device or FIFO: the rename would replace it
+        raise CartoqaError(f"--out {out} is not a regular file",
+                           fix="give a .json file path")
     for file in files:
         if _same_file(out, file) or os.path.abspath(out) == os.path.abspath(file):
             raise CartoqaError(f"--out {out} is the predictions file: the report would "
@@ -139,8 +142,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "repeatable")
     parser.add_argument("--no-connectivity", action="store_true",
                         help="skip the SRN road-graph connectivity check")
+    parser.add_argument("--tables", action="store_true",
+                        help="print every stratum (zoom, colour, template, ...) under each "
+                             "section, not only the section's own row; the JSON report "
+                             "holds them either way")
     parser.add_argument("--no-items", action="store_true",
                         help="leave the per-item rows out of the JSON report")
+    parser.add_argument("--convention", choices=("cartoqa", "mapwise", "frieda"),
+                        default="cartoqa",
+                        help="scoring conventions: cartoqa's (default) for every suite, or "
+                        "a paper's own for its suite's items, to report numbers comparable "
+                        "to it: mapwise (a single value equal to a range bound scores 0.5; "
+                        "rankings flattened to their written order) or frieda (the text "
+                        "after the last 'Final answer:', ';' lists, exact alphanumeric "
+                        "match, first number, a direction or its neighbours); see "
+                        "docs/scoring.md")
     parser.add_argument("--extractor-endpoint", default=None, metavar="URL",
                         help="an OpenAI-compatible server whose model extracts the final "
                         "answer of responses the rules cannot read (nothing is sent "
@@ -182,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
         extracts=extract_map(args.extract),
         include_items=True,
         extractor=extractor,
+        convention=args.convention,
     )
     figures = []
     if args.plot is not None:
@@ -192,12 +209,12 @@ def run(args: argparse.Namespace) -> int:
     if args.no_items:
         report.pop("items", None)
     write_json_atomic(out, report)
-    sys.stdout.write(format_report(report))
+    sys.stdout.write(format_report(report, strata=args.tables))
     extracted = report.get("with_extractor")
     if extracted is not None:
         print(f"\n#### with the answer extractor ({extracted['model']}): "
               f"{extracted['n_sent']} responses sent, {extracted['n_answered']} answered")
-        sys.stdout.write(format_report(extracted))
+        sys.stdout.write(format_report(extracted, strata=args.tables))
     print(f"\nreport: {out}")
     for path in figures:
         print(f"figure: {path}")

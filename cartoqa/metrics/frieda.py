@@ -4,7 +4,8 @@ The rules of the paper (Pyo et al., ICLR 2026): a **distance** is correct when i
 absolute percentage error is at most :data:`DISTANCE_TOLERANCE` (20%) after
 unit-aware parsing (m, km, ft, mi, …: :func:`cartoqa.parsing.numbers.parse_length`);
 a **cardinal** direction is correct when it is the true one of eight or one of its
-two neighbours; a **textual** answer (names, ``;``-separated lists, yes/no) is
+two neighbours; a **count** (how many features satisfy a relation) is correct when it
+equals the true number; a **textual** answer (names, ``;``-separated lists, yes/no) is
 correct when the set of names, normalised by
 :func:`cartoqa.parsing.names.normalise_name`, equals the true set (the paper uses an
 LLM judge for this; exact matching after normalisation is the deterministic stand-in).
@@ -17,17 +18,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
-from cartoqa.parsing.lists import parse_names
 from cartoqa.parsing.names import normalise_name
-from cartoqa.parsing.numbers import parse_length
+from cartoqa.parsing.numbers import parse_count, parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
+from cartoqa.parsing.textual import parse_textual
 from cartoqa.parsing.yesno import parse_yes_no
 
 #: Largest absolute percentage error of a correct distance.
 DISTANCE_TOLERANCE = 0.20
 
 #: FRIEDA's answer types.
-ANSWER_TYPES: tuple[str, ...] = ("textual", "distance", "cardinal")
+ANSWER_TYPES: tuple[str, ...] = ("textual", "distance", "cardinal", "count")
 
 
 def distance_correct(truth_m: float, predicted_m: float, *, tolerance: float = DISTANCE_TOLERANCE
@@ -98,17 +99,21 @@ def textual_correct(truth: Sequence[str], predicted: Sequence[str]) -> bool:
     return {normalise_name(n) for n in truth} == {normalise_name(n) for n in predicted}
 
 
-def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
+def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str = ""
+                 ) -> ParseResult:
     """Parse a response in the shape of a FRIEDA item's answer.
 
     Parameters
     ----------
     answer : mapping
         The item's ``answer``: ``{"type": "distance", "meters": ...}``,
-        ``{"type": "cardinal", "direction": ...}``, ``{"type": "textual", "names": [...]}``
-        or ``{"type": "textual", "yes": bool}``.
+        ``{"type": "cardinal", "direction": ...}``, ``{"type": "textual", "names": [...]}``,
+        ``{"type": "count", "count": n}`` or ``{"type": "textual", "yes": bool}``.
     text : str or None
         The raw response.
+    question : str, optional
+        The item's question: options it names (``Area A``/``Area B``) may be answered
+        by letter or text (:func:`cartoqa.parsing.textual.parse_textual`).
 
     Returns
     -------
@@ -121,9 +126,11 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None) -> ParseResult:
         return parse_length(text, unit="m")
     if kind == "cardinal":
         return parse_cardinal(text)
+    if kind == "count":
+        return parse_count(text)
     if "yes" in answer:
         return parse_yes_no(text)
-    return parse_names(text)
+    return parse_textual(text, question=question)
 
 
 def frieda_correct(answer: Mapping[str, Any], parsed: ParseResult) -> bool:
@@ -154,6 +161,8 @@ def frieda_correct(answer: Mapping[str, Any], parsed: ParseResult) -> bool:
         return distance_correct(float(answer["meters"]), float(value["value"]))
     if kind == "cardinal":
         return cardinal_correct(answer["direction"], value["direction"])
+    if kind == "count":
+        return float(value["count"]) == float(answer["count"])
     if "yes" in answer:
         return bool(value["present"]) == bool(answer["yes"])
     return textual_correct(answer["names"], value["names"])

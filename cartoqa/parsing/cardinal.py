@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.text import after_last_cue, clean, nonempty_lines
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    clean,
+    drop_notes,
+    hedge,
+    nonempty_lines,
+)
 
 #: The eight directions, clockwise from north, as answers spell them.
 DIRECTIONS: tuple[str, ...] = (
@@ -65,11 +72,37 @@ def _found(text: str, *, abbreviations: bool) -> list[str]:
     return out
 
 
+def _read(segment: str, *, words_only: bool = False) -> ParseResult | None:
+    """The direction of one answer: hedges (``probably north``) and alternatives
+    (``N/NE``, ``north or north-east``) are invalid; else the first direction named."""
+    found = _found(segment, abbreviations=not words_only)
+    if not found:
+        return None
+    hedged = hedge(segment)
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    parts = [p for p in _ALTERNATIVE.split(segment) if p.strip()]
+    if len(parts) > 1:
+        sides = {d for p in parts for d in _found(p, abbreviations=not words_only)[:1]}
+        if len(sides) > 1:
+            return Invalid(f"alternatives ({segment.strip()}), not one direction")
+    if not words_only and len(set(found)) > 1 and _LISTED.search(segment):
+        return Invalid(f"several directions ({segment.strip()}), not one")
+    return Parsed({"direction": found[0]})
+
+
+# two directions listed side by side: "north, north-east", "north and north-east"
+_LISTED = re.compile(r"(?:north|south|east|west|\b[NSEW]{1,2}\b)[\w-]*\s*(?:,|;|\band\b)\s*"
+                     r"(?:north|south|east|west|\b[NSEW]{1,2}\b)", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"\s+or\s+|\s*/\s*", re.IGNORECASE)
+
+
 def parse_cardinal(text: str) -> ParseResult:
     """Parse one compass direction of eight.
 
     Rules, in order: the first direction after the last ``Answer:`` cue (capital
-    abbreviations such as ``NE`` count); else the only direction named in the response
+    abbreviations such as ``NE`` count; a hedge or ``N/NE`` is invalid); else the only
+    direction named in the response
     (words only, repeated mentions of one direction count once); else the only
     direction on the last line. Several different directions otherwise are invalid.
 
@@ -95,11 +128,16 @@ def parse_cardinal(text: str) -> ParseResult:
     t = clean(text)
     if not t.strip():
         return Invalid("empty response")
-    cue = after_last_cue(t)
-    if cue is not None:
-        found = _found(cue, abbreviations=True)
-        if found:
-            return Parsed({"direction": found[0]})
+    cued = agree([_read(seg) for seg in answer_segments(t)],
+                 key=lambda p: p.value["direction"], what="directions")
+    if cued is not None:
+        return cued
+    t = drop_notes(t)
+    lines = nonempty_lines(t)
+    if len(lines) == 1:
+        short = _read(lines[0], words_only=len(lines[0]) > 12)
+        if isinstance(short, Invalid):
+            return short
     found = _found(t, abbreviations=False)
     if len(set(found)) == 1:
         return Parsed({"direction": found[0]})

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.rules import drop_negated
 from cartoqa.parsing.text import (
     agree,
     answer_segments,
@@ -41,8 +42,8 @@ _WEAK = [
     re.compile(r"\b(?:option|choice|letter)\s+([A-E])\b", re.IGNORECASE),
     # "C is correct", "C is the answer"
     re.compile(r"\b([A-E])\s+is\s+(?:the\s+)?(?:correct|right|answer|best)\b"),
-    # "... is C." at the end of a sentence
-    re.compile(r"\bis\s+([A-E])\s*(?:[.!]|$)", re.MULTILINE),
+    # "... is C." at the end of a sentence, "it's B."
+    re.compile(r"\b(?:is|it's|it\s+is)\s+([A-E])\s*(?:[.!]|$)", re.MULTILINE),
 ]
 
 
@@ -90,7 +91,8 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
     last letter after an answer cue (``Answer: C``, ``The answer is (c).``,
     ``Final answer: C``, ``I choose C``); a last line that is only a letter; letters
     marked as options (``C) pharmacy``, ``(C)``, ``option C``, ``C is correct``,
-    ``... is C.``) when they all agree; the one option label named in the text. Several
+    ``... is C.``) when they all agree; the one option label named in the text. Options
+    the response rules out (``not A (park)``) are dropped first. Several
     different letters without a cue, or no letter, make the response invalid. A
     lower-case ``a`` followed by a word is an article, not the letter A.
 
@@ -119,6 +121,7 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
     m = _ALONE.match(t)
     if m:
         return Parsed({"letter": m.group(1).upper()})
+    t = drop_negated(t)
     cued = agree([_choice_in(seg, options) for seg in answer_segments(t)],
                  key=lambda p: p.value["letter"], what="letters")
     if cued is not None:

@@ -33,7 +33,16 @@ _PROSE = re.compile(
     r"believe|need))\b|\b(?:sorry|unable|apologi[sz]e|as an ai)\b",
     re.IGNORECASE,
 )
-_AND = re.compile(r"\s+(?:and|&|/|meets|crosses|intersects(?:\s+with)?)\s+", re.IGNORECASE)
+_AND = re.compile(r"\s+(?:and|&|/|(?-i:x)|\u00d7|meets|crosses|intersects(?:\s+with)?)\s+",
+                  re.IGNORECASE)
+# "The marker is on Mikonkatu, at its junction with Vilhonkatu": two names, not one
+_JUNCTION_WITH = re.compile(
+    r",?\s+(?:at|near|by|where|just\s+(?:at|by))\s+(?:its|the|a)\s+(?:junction|intersection|"
+    r"crossing|corner|meeting\s+point)\s+with\s+", re.IGNORECASE)
+_MARKER_ON = re.compile(
+    r"^[ \t]*(?:the\s+)?(?:red\s+|blue\s+|marked\s+)?(?:marker|pin|point|location|symbol|dot)"
+    r"\s+(?:is\s+)?(?:located\s+|placed\s+|sits\s+|lies\s+)?(?:on|at|along)\s+(?:the\s+)?",
+    re.IGNORECASE | re.MULTILINE)
 _LAST_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 # "The named restaurants are Jufu, ...", "Visible cafes include: A, B"
@@ -229,8 +238,9 @@ def parse_names(text: str) -> ParseResult:
 def parse_roads(text: str) -> ParseResult:
     """Parse the names of the roads at a junction (MML): a list as in :func:`parse_names`.
 
-    Unlike names, every item is also split on ``and``, ``&`` and `` / `` and prose such as
-    ``the intersection of X and Y`` is reduced to the names.
+    Unlike names, every item is also split on ``and``, ``&``, `` / `` and `` x ``
+    (``Kaivokatu x Mannerheimintie``), and prose such as ``the intersection of X and Y``
+    or ``The marker is on X, at its junction with Y`` is reduced to the names.
 
     Parameters
     ----------
@@ -248,6 +258,8 @@ def parse_roads(text: str) -> ParseResult:
     {'roads': ['Mannerheimintie', 'Lönnrotinkatu']}
     """
     t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
+    t = "\n".join(_MARKER_ON.sub("", _JUNCTION_WITH.sub(" and ", line))
+                  if _JUNCTION_WITH.search(line) else line for line in t.split("\n"))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_roads_in(seg) for seg in answer_segments(t)], key=_names_key,

@@ -12,14 +12,19 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from groundtruth.thematic.us_states import code_for_name
+from cartoqa.parsing.kinds import (
+    Options,
+    item_labels,
+    parse_class_numbers,
+    parse_options,
+    parse_regions,
+    parse_yes_no_value,
+)
+from cartoqa.parsing.result import ParseResult
+from groundtruth.thematic.region_names import region_names
+from groundtruth.thematic.us_states import US_ZONE_NAMES
 
 _CUE = re.compile(r"(?:answer\s+is|answer\s*:|final\s+answer\s*:?)", re.IGNORECASE)
-_TRUE = re.compile(r"\b(?:true|yes)\b", re.IGNORECASE)
-_FALSE = re.compile(r"\b(?:false|no)\b", re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?|(?<![\w.])-?\.\d+")
-_ZONES = ("west", "midwest", "northeast", "south")
 
 
 def answer_part(text: str) -> str:
@@ -38,51 +43,46 @@ def answer_part(text: str) -> str:
 
 
 def parse_binary(text: str) -> ParseResult:
-    """TRUE/FALSE (also yes/no).
+    """TRUE/FALSE (also yes/no), by the shared rules (hedges and ``TRUE or FALSE`` invalid).
 
     Examples
     --------
     >>> parse_binary("My answer is [TRUE]").value, parse_binary("No.").value
     ({'value': True}, {'value': False})
-    >>> parse_binary("TRUE or FALSE").valid
-    False
+    >>> parse_binary("TRUE or FALSE").valid, parse_binary("...so maybe TRUE.").valid
+    (False, False)
     """
-    part = answer_part(text)
-    yes, no = bool(_TRUE.search(part)), bool(_FALSE.search(part))
-    if yes == no:
-        return Invalid("no single TRUE or FALSE")
-    return Parsed({"value": yes})
+    return parse_yes_no_value(text)
 
 
-def parse_letters(text: str, options: Mapping[str, str] | None) -> ParseResult:
-    """MCQ letters; choosing "None of the above" beside another option is contradictory
-    and scores as wrong (MapIQ's rule), so it is kept as given.
+def _options(options: Mapping[str, str] | None, item: Mapping[str, Any] | None) -> Options:
+    return Options(dict(options or {}), labels=item_labels(item or {}),
+                   names=region_names("usa"), zones=US_ZONE_NAMES)
+
+
+def parse_letters(text: str, options: Mapping[str, str] | None,
+                  item: Mapping[str, Any] | None = None) -> ParseResult:
+    """MCQ letters, the options named by letter, text, class or state (see
+    :func:`cartoqa.parsing.kinds.read_options`); choosing "None of the above" beside
+    another option is contradictory and scores as wrong (MapIQ's rule), so it is kept as
+    given.
 
     Examples
     --------
     >>> parse_letters("My answer is [a, C]", {"a": "x", "b": "y", "c": "z"}).value
     {'letters': ['a', 'c']}
+    >>> parse_letters("My answer is [None of the above]", {"a": "x", "b": "None of the above"}
+    ...               ).value
+    {'letters': ['b']}
     >>> parse_letters("none", {"a": "x"}).valid
     False
     """
-    keys = [k.lower() for k in (options or {})]
-    part = answer_part(text).lower()
-    found = sorted({t for t in re.findall(r"(?<![a-z])([a-h])(?![a-z])", part) if t in keys})
-    if not found:
-        return Invalid("no option letter")
-    return Parsed({"letters": found})
-
-
-def _item_key(token: str) -> str | None:
-    t = " ".join(re.sub(r"[^\w\s.]", " ", token).split()).strip(". ").lower()
-    t = re.sub(r"\s+(?:zone|region)$", "", t)
-    if t in _ZONES:
-        return t.capitalize()
-    return code_for_name(t)
+    return parse_options(text, _options(options, item))
 
 
 def parse_items(text: str) -> ParseResult:
-    """A list of states (names or codes) or zones.
+    """A list of states (names, postal or ISO codes) or zones; an unknown name is kept
+    as a wrong item (``"unknown: ..."``), so it invalidates only itself.
 
     Examples
     --------
@@ -93,23 +93,16 @@ def parse_items(text: str) -> ParseResult:
     >>> parse_items("My answer is []").value
     {'items': []}
     """
-    part = answer_part(text)
-    tokens = [t for t in re.split(r",|;|\band\b|\n", part) if t.strip()]
-    if not tokens:
-        if re.search(r"\[\s*\]|\bnone\b", text, re.IGNORECASE):
-            return Parsed({"items": []})
-        return Invalid("no list")
-    keys = [_item_key(t) for t in tokens]
-    if any(k is None for k in keys):
-        bad = [t.strip() for t, k in zip(tokens, keys, strict=True) if k is None]
-        return Invalid(f"unknown state or zone {bad[0]!r}")
-    return Parsed({"items": sorted({k for k in keys if k})})
+    return parse_regions(text, region_names("usa"), zones=US_ZONE_NAMES)
 
 
-def parse_numbers(text: str) -> ParseResult:
+def parse_numbers(text: str, *, labels: Sequence[str] = (), by_class: bool = False
+                  ) -> ParseResult:
     """The numbers of a class range ``99.9–163`` (or ``Class 2–Class 5``, ``class 3``).
 
-    A hyphen between two numbers separates them; it is not a minus sign.
+    A hyphen between two numbers separates them; it is not a minus sign. ``Class k``
+    is the k-th of ``labels`` (the legend's classes) unless ``by_class`` (classes named
+    by number on a map without a legend).
 
     Examples
     --------
@@ -122,13 +115,15 @@ def parse_numbers(text: str) -> ParseResult:
     >>> parse_numbers("My answer is [-3 - -1]").value
     {'numbers': [-3.0, -1.0]}
     """
-    part = answer_part(text)
-    part = re.sub(r"(\d)\s*[-–—]\s*", r"\1 | ", part)
-    part = re.sub(r"\s+to\s+", " | ", part)
-    nums = [float(n.replace(",", "")) for n in _NUMBER.findall(part)]
-    if not nums or len(nums) > 2:
-        return Invalid("expected one class or one range")
-    return Parsed({"numbers": nums})
+    return parse_class_numbers(text, labels=labels, by_class=by_class)
+
+
+def parse_single(item: Mapping[str, Any], text: str) -> ParseResult:
+    """A single value of an item: ``Class k`` read as the item's legend class, or as the
+    number k when the item's own answer names classes by number."""
+    answer_text = str((item.get("answer") or {}).get("text") or "")
+    by_class = answer_text.lower().startswith("class")
+    return parse_numbers(text, labels=item_labels(item), by_class=by_class)
 
 
 def numbers_match(truth: Sequence[float], got: Sequence[float]) -> bool:

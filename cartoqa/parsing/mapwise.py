@@ -12,12 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from cartoqa.parsing.mapiq import answer_part
+from cartoqa.parsing.kinds import item_country, item_names, parse_rank_order, parse_regions
 from cartoqa.parsing.numbers import parse_count
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from groundtruth.thematic.countries import region_code
-
-_SPLIT = re.compile(r",|;|\n|\band\b", re.IGNORECASE)
+from cartoqa.parsing.rules import hedged, read_answer, unbracket
 
 #: Multipliers of number suffixes (case-insensitive; ``m`` is million, as map legends use).
 SUFFIXES: dict[str, float] = {
@@ -76,29 +74,11 @@ def parse_range(text: str) -> tuple[float, float] | None:
 
 
 def _country(item: Mapping[str, Any]) -> str:
-    return str((item.get("provenance") or {}).get("country")
-               or (item.get("strata") or {}).get("country") or "usa")
-
-
-def _regions(country: str, text: str) -> list[str] | None:
-    tokens = [t for t in _SPLIT.split(text) if t.strip()]
-    out: list[str] = []
-    for t in tokens:
-        key = re.sub(r"^\s*\d+[.)]\s*", "", t)  # "1. Bihar"
-        key = re.sub(r"\(([A-Za-z]{2})\)", r" \1 ", key).strip(" .")
-        code = region_code(country, key)
-        if code is None:  # "Maharashtra (MH)": try the parts
-            parts = [region_code(country, p) for p in re.split(r"\s{2,}", key) if p.strip()]
-            code = next((p for p in parts if p), None)
-        if code is None:
-            return None
-        if code not in out:
-            out.append(code)
-    return out
+    return item_country(item)
 
 
 def parse_region(item: Mapping[str, Any], text: str) -> ParseResult:
-    """One region (the first named, when several are).
+    """One region (the first named, when several are); ``A or B`` is invalid.
 
     Examples
     --------
@@ -109,14 +89,15 @@ def parse_region(item: Mapping[str, Any], text: str) -> ParseResult:
     >>> parse_region({"provenance": {"country": "china"}}, "Atlantis").valid
     False
     """
-    regions = _regions(_country(item), answer_part(text))
-    if not regions:
+    found = parse_regions(text, item_names(item), single=True)
+    if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no region of this map")
-    return Parsed({"regions": regions})
+    return found
 
 
 def parse_region_list(item: Mapping[str, Any], text: str) -> ParseResult:
-    """A list of regions (``[]`` or "none" for the empty list).
+    """A list of regions (``[]`` or "none" for the empty list); a name of no region of
+    the map is kept as a wrong item (``"unknown: ..."``), invalidating only itself.
 
     Examples
     --------
@@ -125,36 +106,54 @@ def parse_region_list(item: Mapping[str, Any], text: str) -> ParseResult:
     >>> parse_region_list({"provenance": {"country": "usa"}}, "My answer is []").value
     {'items': []}
     """
-    part = answer_part(text)
-    if not part.strip() or re.fullmatch(r"\s*none\.?\s*", part, re.IGNORECASE):
-        if re.search(r"\[\s*\]|\bnone\b", text, re.IGNORECASE):
-            return Parsed({"items": []})
+    found = parse_regions(text, item_names(item))
+    if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no list")
-    regions = _regions(_country(item), part)
-    if regions is None:
-        return Invalid("a name that is no region of this map")
-    return Parsed({"items": sorted(regions)})
+    return found
+
+
+def _read_range(segment: str) -> ParseResult | None:
+    bad = hedged(segment)
+    if bad is not None:
+        return bad
+    inner = unbracket(segment).strip().rstrip(".")
+    options = [p for p in re.split(r"\s+or\s+", inner, flags=re.IGNORECASE) if p.strip()]
+    if len(options) > 1:
+        readings = {parse_range(p) for p in options} - {None}
+        if len(readings) > 1:
+            return Invalid(f"alternatives ({inner}), not one answer")
+    got = parse_range(inner)
+    if got is None:
+        value = normalise_number(inner) if _ONE_NUMBER.fullmatch(inner.strip()) else None
+        if value is not None:
+            return Parsed({"range": [value, value]}, ("one value, not a range",))
+        return None
+    return Parsed({"range": list(got)})
+
+
+_ONE_NUMBER = re.compile(r"[^\d]{0,12}-?\d[\d,]*(?:\.\d+)?\s*[A-Za-z%]{0,9}\.?")
 
 
 def parse_range_answer(item: Mapping[str, Any], text: str) -> ParseResult:
-    """A range ``lo - hi`` with units and suffixes normalised (``1k`` = 1000).
+    """A range ``lo - hi`` with units and suffixes normalised (``1k`` = 1000); one value
+    is read as the range ``[v, v]`` (with a note; it matches no legend class).
 
     Examples
     --------
     >>> parse_range_answer({}, "My answer is [1.5k - 2k]").value
     {'range': [1500.0, 2000.0]}
     """
-    got = parse_range(answer_part(text))
-    if got is None:
+    found = read_answer(text, _read_range, what="ranges", key=lambda p: p.value["range"])
+    if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no range of two numbers")
-    return Parsed({"range": list(got)})
+    return found
 
 
 def parse_rank(item: Mapping[str, Any], text: str) -> ParseResult:
     """An order of regions, highest first; ``=`` joins regions given the same rank.
 
     Returns ``{"ranks": {code: rank}}`` with competition ranks (``A, B = C, D`` gives
-    1, 2, 2, 4).
+    1, 2, 2, 4). ``A > B > C`` and ``A < B < C`` (lowest first) are read too.
 
     Examples
     --------
@@ -163,33 +162,18 @@ def parse_rank(item: Mapping[str, Any], text: str) -> ParseResult:
     >>> parse_rank({"provenance": {"country": "india"}}, "My answer is [MH > Bihar > Goa]").value
     {'ranks': {'MH': 1, 'BR': 2, 'GA': 3}}
     """
-    country = _country(item)
-    part = answer_part(text).replace(">", ",")
-    ranks: dict[str, int] = {}
-    position = 1
-    for group in [g for g in re.split(r",|;|\n", part) if g.strip()]:
-        members = _regions(country, group.replace("=", ","))
-        if not members:
-            return Invalid(f"no region in {group.strip()!r}")
-        for m in members:
-            if m in ranks:
-                return Invalid(f"{m} ranked twice")
-            ranks[m] = position
-        position += len(members)
-    if len(ranks) < 2:
-        return Invalid("fewer than two regions ranked")
-    return Parsed({"ranks": ranks})
+    return parse_rank_order(text, item_names(item))
 
 
 def parse_count_answer(text: str) -> ParseResult:
-    """A whole number, read from the text after "answer is" when there is one.
+    """A whole number, by the street tasks' count reader (cues, hedges, corrections).
 
     Examples
     --------
     >>> parse_count_answer("My answer is [4]").value
     {'count': 4}
     """
-    return parse_count(answer_part(text) or text)
+    return parse_count(text)
 
 
 def mapwise_answer_text(item: Mapping[str, Any]) -> str:

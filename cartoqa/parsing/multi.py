@@ -98,10 +98,59 @@ def _from_lines(text: str, known: dict[str, str]) -> dict[str, Any] | None:
     return out or None
 
 
+_ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$", re.MULTILINE)
+_RULE = re.compile(r"^[\s|:\-]+$")
+
+
+def _from_table(text: str, known: dict[str, str]) -> dict[str, Any] | None:
+    """A markdown table ``| type | count | names |`` (columns found by their headers).
+
+    Examples
+    --------
+    >>> _from_table("| Type | Count | Names |\\n|---|---|---|\\n| Bank | 1 | Nordea |",
+    ...             {"bank": "bank"})
+    {'Bank': {'count': 1, 'names': ['Nordea']}}
+    """
+    rows = [[c.strip() for c in m.group("cells").split("|")] for m in _ROW.finditer(text)
+            if not _RULE.match(m.group(0))]
+    if len(rows) < 2:
+        return None
+    header = [h.lower() for h in rows[0]]
+    has_header = not any(_resolve(type_key(h), known) for h in rows[0])
+
+    def column(words: tuple[str, ...], default: int) -> int:
+        if has_header:
+            for i, h in enumerate(header):
+                if any(w in h for w in words):
+                    return i
+        return default
+
+    kind, count, names = (column(("type", "feature", "category"), 0),
+                          column(("count", "number", "how many", "#"), 1),
+                          column(("name", "label"), 2))
+    out: dict[str, Any] = {}
+    for row in rows[1:] if has_header else rows:
+        if kind >= len(row) or _resolve(type_key(row[kind]), known) is None:
+            continue
+        raw = row[count] if count < len(row) else ""
+        number = re.match(r"\s*(\d+)", raw)
+        listed: list[str] = []
+        cell = row[names] if names < len(row) else ""
+        if cell and not re.fullmatch(r"[\s\-\u2013\u2014]*|(?:none|n/a|unnamed|no names?)\W*",
+                                     cell, re.IGNORECASE):
+            parsed = parse_names(cell)
+            listed = parsed.value["names"] if isinstance(parsed, Parsed) else []
+        out[row[kind]] = {"count": int(number.group(1)) if number else len(listed),
+                          "names": listed}
+    return out or None
+
+
 def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
     """Parse counts and names of many feature types from a JSON answer.
 
-    The JSON may sit in a code fence or among other text, use single quotes or
+    A markdown table (``| type | count | names |``) or ``Type: count (names)`` lines
+    are read when there is no JSON. The JSON may sit in a code fence or among other
+    text, use single quotes or
     trailing commas, wrap the types in ``{"types": ...}``, or be a list of
     ``{"type": ..., "count": ..., "names": [...]}`` rows. Each type's value may be
     ``{"count": n, "names": [...]}``, a bare number, or a list of names (its length is
@@ -145,7 +194,7 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
         if mappings:
             break
     if not mappings:
-        lines = _from_lines(clean(t), known)
+        lines = _from_table(clean(t), known) or _from_lines(clean(t), known)
         if lines is None:
             return Invalid("no JSON object found")
         mappings = [lines]

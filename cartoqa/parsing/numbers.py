@@ -533,6 +533,8 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
             if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
                 chosen = last[0]
         if chosen is None:
+            chosen = _total(body, qs)
+        if chosen is None:
             return Invalid(f"several different lengths ({len(qs)}) and no 'Answer:' line")
         return _length_result(chosen, unit)
     if find_quantities(body):
@@ -544,6 +546,31 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
     if value is None:
         return Invalid("several numbers without units and no 'Answer:' line")
     return _unitless(value, unit)
+
+
+# "about 240 m in total", "a total of 240 m", "total length: 240 m", "240 m altogether"
+_LENGTH_TOTAL_BEFORE = re.compile(
+    r"\b(?:total|overall|whole\s+route|entire\s+route|altogether|sum)\b[^.\d\n]{0,30}$",
+    re.IGNORECASE)
+_LENGTH_TOTAL_AFTER = re.compile(
+    r"^\s*(?:in\s+total|total|altogether|overall|all\s+together|in\s+all)\b",
+    re.IGNORECASE)
+
+
+def _total(text: str, qs: list[Quantity]) -> Quantity | None:
+    """The one length a text marks as the total (``about 240 m in total``), if any.
+
+    Examples
+    --------
+    >>> _total("90 m on A, then about 240 m in total.", find_quantities(
+    ...     "90 m on A, then about 240 m in total.")).value
+    240.0
+    """
+    marked = [q for q in qs if _LENGTH_TOTAL_AFTER.match(text[q.end:])
+              or _LENGTH_TOTAL_BEFORE.search(text[max(0, q.start - 40):q.start])]
+    if marked and _single_value([q.metres for q in marked], rel_tol=0.01) is not None:
+        return marked[-1]
+    return None
 
 
 def _unitless(value: float, unit: str) -> Parsed:

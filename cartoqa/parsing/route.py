@@ -17,6 +17,7 @@ from cartoqa.parsing.text import (
     hedge,
     nonempty_lines,
     normalize_text,
+    retracts,
 )
 
 #: The four SRN actions, spelled exactly as in the dataset.
@@ -216,15 +217,23 @@ def parse_route(text: str) -> ParseResult:
 
 
 def _route_lines(text: str) -> list[str]:
-    """What follows each ``Route:`` label (its line, or the block below an empty one)."""
+    """What follows each ``Route:`` label (its line, or the block below an empty one);
+    a route after words that take the one before back (``Oops, I forgot a turn.``)
+    replaces it."""
     lines = text.split("\n")
-    out = []
+    out: list[str] = []
+    between: list[str] = []
     for i, line in enumerate(lines):
         m = _ROUTE_LINE.match(line)
         if m:
             rest = m.group("rest").strip() or block_after(lines, i + 1)
             if rest:
+                if out and retracts("\n".join(between)):
+                    out = []
                 out.append(rest)
+                between = []
+        else:
+            between.append(line)
     return out
 
 

@@ -9,12 +9,15 @@ from typing import Any
 
 _FENCE = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
+# "// comment" or "# comment" to the end of a line, outside double-quoted strings
+_LINE_COMMENT = re.compile(r'("(?:[^"\\\n]|\\.)*")|[ \t]*(?://|#)[^\n]*')
 _MAX_ATTEMPTS = 60
 
 
 def _loads(candidate: str) -> Any:
-    """Decode JSON, then JSON without trailing commas, then a Python literal."""
-    for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
+    """Decode JSON, then JSON without comments and trailing commas, then a Python literal."""
+    bare = _TRAILING_COMMA.sub(r"\1", _strip_comments(candidate))
+    for attempt in (candidate, bare):
         try:
             return json.loads(attempt)
         except (ValueError, RecursionError):
@@ -25,6 +28,19 @@ def _loads(candidate: str) -> Any:
         return ast.literal_eval(candidate.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
+
+
+def _strip_comments(text: str) -> str:
+    """Remove ``// ...`` and ``# ...`` line comments (not inside double-quoted strings).
+
+    Examples
+    --------
+    >>> _strip_comments('{"a": "x//y",  // note\\n "b": 1}')
+    '{"a": "x//y",\\n "b": 1}'
+    """
+    if "//" not in text and "#" not in text:
+        return text
+    return _LINE_COMMENT.sub(lambda m: m.group(1) or "", text)
 
 
 def _spans(text: str, opener: str) -> list[tuple[int, int]]:

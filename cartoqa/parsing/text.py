@@ -41,6 +41,9 @@ _TRANSLATE = str.maketrans(
         "\r": "\n",
     }
 )
+# LaTeX "$\boxed{C}$", "\(\boxed{5}\)": the boxed answer
+_BOXED = re.compile(r"(?:\$|\\\(|\\\[)?\s*\\boxed\{([^{}]*)\}\s*(?:\$|\\\)|\\\])?")
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\{([^{}]*)\}")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|`")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE)
 _CUE = re.compile(
@@ -54,8 +57,9 @@ def normalize_text(text: str) -> str:
     """Normalise a response before parsing.
 
     Keeps only what follows a closing ``</think>`` tag, joins digit groups split by a
-    (narrow) no-break space, turns typographic quotes, dashes and arrows into ASCII and
-    applies Unicode NFC. Markdown is kept (see :func:`strip_markdown`).
+    (narrow) no-break space, unwraps LaTeX ``$\\boxed{C}$``, turns typographic quotes,
+    dashes and arrows into ASCII and applies Unicode NFC. Markdown is kept (see
+    :func:`strip_markdown`).
 
     Parameters
     ----------
@@ -80,6 +84,8 @@ def normalize_text(text: str) -> str:
     if len(parts) > 1:
         text = parts[-1]
     text = _DIGIT_GROUP_SPACE.sub("", text)
+    if "boxed" in text:
+        text = _BOXED.sub(r"\1", _LATEX_TEXT.sub(r"\1", text))
     text = text.translate(_TRANSLATE)
     text = unicodedata.normalize("NFC", text)
     return text.replace("\u00a0", " ").replace("\u202f", " ").replace("\t", " ")
@@ -253,16 +259,80 @@ def block_after(lines: list[str], start: int) -> str:
     return "\n".join(out)
 
 
+# a cue inside a line: "... No, I missed two. Final answer: 5", "so my answer is: C"
+_INLINE_CUE = re.compile(
+    r"(?<=[.!?;,)\]]\s)\s*(?P<final>final\s+)?answer\s*(?:is\s*)?[:=]\s*"
+    r"|\b(?P<final2>final)\s+answer\s*(?:is\s*)?[:=]\s*",
+    re.IGNORECASE,
+)
+# a decision in words: "I'll go with E", "I choose B", "I'd pick the first"
+_DECISION = re.compile(
+    r"\b(?:I(?:'ll|\s+will|'d|\s+would)\s+(?:go|stick)\s+with|I(?:'ll|\s+will|'d|\s+would)?"
+    r"\s+(?:choose|pick|select)|(?:I\s+am|I'm)\s+going\s+with|my\s+(?:pick|choice)\s+is)"
+    r"\s*:?\s*",
+    re.IGNORECASE,
+)
+# an explicit correction of what was just said: "Answer: A. Wait, actually it's B."
+_CORRECTION = re.compile(
+    r"(?:^|(?<=[\s.,;!?]))(?:wait|oops|sorry|correction|actually|scratch\s+that|"
+    r"on\s+second\s+thought)\b[,.!:;]?\s*(?:(?:actually|no|wait)\b[,.!:]?\s*)?"
+    r"(?:it'?s|it\s+is|that'?s|make\s+(?:it|that)|it\s+should\s+be|(?:the\s+)?(?:correct\s+)?"
+    r"answer\s+(?:is|should\s+be)|i\s+meant?)\s+(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+
+
+# words between two answers that take the first one back
+_RETRACTION = re.compile(
+    r"\b(?:wait|oops|sorry|correction|actually|mistake|wrong|incorrect|misses|missed|forgot|"
+    r"overlooked|re-?(?:check|count|examin\w*|read\w*|consider\w*)|let\s+me\s+(?:fix|correct|"
+    r"redo|re-?do)|on\s+second\s+thought|scratch\s+that|i\s+meant?)\b",
+    re.IGNORECASE,
+)
+
+
+def retracts(text: str) -> bool:
+    """Whether words between two answers take the first one back (``Wait, that misses
+    a turn.``, ``Oops, I forgot ...``, ``let me recount``).
+
+    Examples
+    --------
+    >>> retracts("Oops, I forgot the first turn."), retracts("It then turns left.")
+    (True, False)
+    """
+    return bool(_RETRACTION.search(text))
+
+
+def _question(segment: str) -> bool:
+    """Whether an answer is asked, not given ("3? No, I missed two.")."""
+    first = re.match(r"[^\n.!?]*[.!?]?", segment)
+    return bool(first and first.group(0).rstrip().endswith("?"))
+
+
+def _corrected(segment: str) -> str:
+    """The correction an answer makes of itself, else the answer."""
+    m = _CORRECTION.search(segment)
+    if m and m.start() > 0:
+        return m.group("rest").strip()
+    return segment
+
+
 def answer_segments(text: str) -> list[str]:
-    """Return the answers a response marks with a cue, in order.
+    """Return the answers a response marks with a cue, in order; the last is its answer.
 
     A cue starts a line: ``Answer:``, ``Final answer:``, ``**Answer**:`` (markdown is
     already stripped), ``### Final Answer`` (a heading whose answer is on the next
-    lines). The word *answer* inside a sentence is not a cue, except in ``the answer
-    is X``, which is used only when no line starts with a cue. When a ``Final answer``
-    cue is present, only final cues count. Each segment is the rest of the cue's line;
-    when that is empty or ends with ``:``, the lines below it up to a blank line or a
-    ``Note:`` line. Lines after the answer never join it.
+    lines). Inside a line, ``Final answer: X`` and ``... . Answer: X`` after a sentence
+    are cues too, and so are ``the answer is X`` and a decision in words (``I'll go with
+    E``, ``I choose B``). When a ``Final answer`` cue is present, only final cues
+    count. Each segment is the rest of the cue's line (up to a later cue on it); when
+    that is empty or ends with ``:``, the lines below it up to a blank line or a
+    ``Note:`` line. A cue whose answer is a question (``The answer is 3? No, ...``) is no
+    answer; an explicit correction inside a segment (``A. Wait, actually it's B``) gives
+    the correction, and so does a later cue after words that take an answer back
+    (``Wait, that misses a turn.``) or a decision in words: the segments before it are
+    dropped. Two different answers with nothing between them stay two answers
+    (:func:`agree` makes them invalid).
 
     Parameters
     ----------
@@ -282,32 +352,64 @@ def answer_segments(text: str) -> list[str]:
     ['B']
     >>> answer_segments("Therefore, the answer is C. Done.")
     ['C']
+    >>> answer_segments("The answer is 3? No, I missed two. Final answer: 5")
+    ['5']
     """
     lines = text.split("\n")
-    found: list[tuple[bool, str]] = []
+    found: list[tuple[int, int, bool, bool, str]] = []  # start, end, final, decides, text
+    offset = 0
     for i, line in enumerate(lines):
+        starts = []
         m = _LINE_CUE.match(line)
-        if not m:
-            continue
-        rest = line[m.end() :].strip()
-        if _POINTS_BELOW.match(rest):
-            rest = ""
-        if not rest or rest.endswith(":"):
-            block = block_after(lines, i + 1)
-            rest = (rest + "\n" + block).strip() if block else rest.rstrip(":").strip()
-        if rest:
-            found.append((bool(m.group("final")), rest))
-    if found:
-        finals = [seg for final, seg in found if final]
-        return finals or [seg for _, seg in found]
-    segments = []
-    for m in _PHRASE_CUE.finditer(text):
-        rest = text[m.end() :]
-        end = _SENTENCE_END.search(rest)
-        seg = (rest[: end.start()] if end else rest).strip()
-        if seg:
-            segments.append(seg)
-    return segments
+        if m:
+            starts.append((m.start(), m.end(), bool(m.group("final")), False))
+        for im in _INLINE_CUE.finditer(line):
+            if m and im.start() < m.end():
+                continue
+            starts.append((im.start(), im.end(),
+                           bool(im.group("final") or im.group("final2")), False))
+        for dm in _DECISION.finditer(line):
+            starts.append((dm.start(), dm.end(), False, True))
+        starts.sort()
+        for k, (begin, end, final, decides) in enumerate(starts):
+            stop = starts[k + 1][0] if k + 1 < len(starts) else len(line)
+            rest = line[end:stop].strip()
+            seg_end = offset + stop
+            if _POINTS_BELOW.match(rest):
+                rest = ""
+            if (not rest or rest.endswith(":")) and k + 1 == len(starts):
+                block = block_after(lines, i + 1)
+                rest = (rest + "\n" + block).strip() if block else rest.rstrip(":").strip()
+                seg_end = offset + len(line) + 1 + len(block)
+            if rest and not _question(rest):
+                found.append((offset + begin, seg_end, final, decides, rest))
+        offset += len(line) + 1
+    if not found:
+        for pm in _PHRASE_CUE.finditer(text):
+            rest = text[pm.end():]
+            start = 0
+            if rest.lstrip().startswith("[") and "]" in rest:  # "[1. Texas, 2. Ohio]"
+                start = rest.index("]")
+            end_m = _SENTENCE_END.search(rest, start)
+            seg = (rest[: end_m.start()] if end_m else rest).strip()
+            whole = rest[: rest.find("\n")] if "\n" in rest else rest
+            if seg and not _question(whole.strip()):
+                found.append((pm.start(), pm.end() + len(seg), False, False, seg))
+    found.sort(key=lambda f: f[0])
+    if any(f[2] for f in found):
+        found = [f for f in found if f[2]]
+    out: list[str] = []
+    previous_end = None
+    for begin, end, _final, decides, seg in found:
+        between = text[previous_end:begin] if previous_end is not None else ""
+        if decides or _RETRACTION.search(between):
+            out = []  # an explicit correction or decision replaces what came before
+        corrected = _corrected(seg)
+        if corrected is not seg:
+            out = []
+        out.append(corrected)
+        previous_end = end
+    return out
 
 
 def drop_notes(text: str) -> str:
@@ -405,6 +507,8 @@ def agree(
     Segments without a value (``None``) are ignored. A hedged or unreadable segment
     (``Invalid``) makes the whole answer invalid; readings that differ (by ``key``) are
     a set of conflicting answers, invalid too; otherwise the last reading is returned.
+    (Segments an explicit correction replaced are already gone: see
+    :func:`answer_segments`.)
 
     Parameters
     ----------

@@ -38,6 +38,10 @@ _POSITIVE = re.compile(
     re.IGNORECASE,
 )
 
+# "TRUE or FALSE", "yes/no": both offered, neither chosen
+_BOTH_OFFERED = re.compile(r"\b(?:yes|true)\s*(?:or|/)\s*(?:no|false)\b"
+                           r"|\b(?:no|false)\s*(?:or|/)\s*(?:yes|true)\b", re.IGNORECASE)
+
 _UNSURE = re.compile(
     r"\b(?:sorry|unable|not\s+sure|unclear|uncertain|impossible\s+to|hard\s+to\s+(?:tell|say)"
     r"|(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:tell|determine|say|answer|help"
@@ -115,6 +119,9 @@ def parse_yes_no(text: str) -> ParseResult:
             return found
     body = drop_notes(t)
     first = _FIRST_SENTENCE.match(body.strip())
+    both = _BOTH_OFFERED.search(first.group(0)) if first else None
+    if both:
+        return Invalid(f"alternatives ({both.group(0)})")
     value = _leading(body)
     if value is not None:
         hedged = hedge(first.group(0)) if first else None
@@ -144,6 +151,9 @@ def _read(segment: str) -> ParseResult | None:
     hedged = hedge(segment)
     if hedged:
         return Invalid(f"a hedged answer ({hedged})")
+    both = _BOTH_OFFERED.search(segment)
+    if both:
+        return Invalid(f"alternatives ({both.group(0)}), not one answer")
     value = _leading(segment)
     if value is not None:
         return Parsed({"present": value})

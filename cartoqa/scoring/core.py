@@ -50,6 +50,7 @@ def score_records(
     predictions: Mapping[str, str],
     *,
     is_connected: ConnectivityChecker | None = None,
+    convention: str = "cartoqa",
 ) -> list[Record]:
     """Parse and measure the answer to every item.
 
@@ -61,6 +62,9 @@ def score_records(
         Raw response per item id; an item without one is invalid.
     is_connected : callable, optional
         SRN connectivity check (see :data:`~cartoqa.declarations.records.ConnectivityChecker`).
+    convention : str
+        ``"cartoqa"`` (default), or a paper's convention for its own suite's items
+        (``"mapwise"``, ``"frieda"``; see :mod:`cartoqa.scoring.conventions`).
 
     Returns
     -------
@@ -72,8 +76,14 @@ def score_records(
     CartoqaError
         When an item's answer does not have its task's shape.
     """
-    return [measured_record(item, parse_response(item, predictions.get(str(item.get("id")))),
-                            is_connected) for item in items]
+    records = [measured_record(item, parse_response(item, predictions.get(str(item.get("id")))),
+                               is_connected) for item in items]
+    if convention == "cartoqa":
+        return records
+    from cartoqa.scoring.conventions import convention_record
+
+    return [convention_record(item, predictions.get(str(item.get("id"))), convention, record)
+            for item, record in zip(items, records, strict=True)]
 
 
 def measured_record(
@@ -397,6 +407,7 @@ def score_dataset(
     extracts: Mapping[str, str] | None = None,
     include_items: bool = True,
     extractor: AnswerExtractor | None = None,
+    convention: str = "cartoqa",
 ) -> dict[str, Any]:
     """Score a predictions file against a dataset folder.
 
@@ -422,6 +433,10 @@ def score_dataset(
         Send the responses in which the rules found no answer to this model
         (:mod:`cartoqa.scoring.extraction`); the report then also holds
         ``with_extractor``. Nothing is sent without it.
+    convention : str
+        ``"cartoqa"`` (default), ``"mapwise"`` or ``"frieda"``: score that paper's suite
+        by the paper's own conventions (:mod:`cartoqa.scoring.conventions`); the report
+        records it under ``convention``.
 
     Returns
     -------
@@ -433,8 +448,8 @@ def score_dataset(
     ------
     CartoqaError
         When the dataset or predictions cannot be read, an item belongs to no scoring
-        section (a task or request no declared task has), or no prediction is for an
-        item of the dataset.
+        section (a task or request no declared task has), the files hold no
+        prediction, or no prediction is for an item of the dataset.
     """
     items = load_items(dataset_dir)
     _check_every_item_is_scored(items, dataset_dir)
@@ -442,7 +457,12 @@ def score_dataset(
              else list(predictions_path))
     predictions, file_notes = read_prediction_files(paths)
     ids = {str(item["id"]) for item in items}
-    if predictions and not ids & set(predictions):
+    if not predictions:  # as refused as a file of foreign ids: nothing would be scored
+        raise CartoqaError(
+            f"{', '.join(map(str, paths))} holds no predictions",
+            fix="give the file `cartoqa run` wrote, after it answered some items",
+        )
+    if not ids & set(predictions):
         raise CartoqaError(
             f"none of the {len(predictions)} predictions in {', '.join(map(str, paths))} is "
             "for an item "
@@ -454,9 +474,13 @@ def score_dataset(
         is_connected, note = groundtruth_checker(extracts)
     elif not check_connectivity:
         is_connected, note = None, "connectivity not checked (turned off)"
-    records = score_records(items, predictions, is_connected=is_connected)
+    records = score_records(items, predictions, is_connected=is_connected,
+                            convention=convention)
     report = build_report(records, predictions=predictions, include_items=include_items,
                           connectivity_note=note)
+    from cartoqa.scoring.conventions import CONVENTIONS
+
+    report["convention"] = {"name": convention, "meaning": CONVENTIONS[convention]}
     if extractor is not None:
         _add_extraction(report, extractor, items, predictions, records, is_connected, note)
     problems = getattr(is_connected, "problems", None)

@@ -17,12 +17,14 @@ Anything else is refused with one line saying which formats are read.
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from cartoqa.errors import CartoqaError
+from cartoqa.limits import MAX_FIELD_CHARS, JsonTooDeepError, loads_json, without_surrogates
 
 #: What the error for an unreadable file lists.
 FORMATS = ("cartoqa JSON lines ({\"id\", \"response\"})",
@@ -92,7 +94,9 @@ def _lmms_samples(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
     stripped = text.lstrip()
     if stripped.startswith("{") and "\n{" not in stripped.rstrip():
         try:
-            whole = json.loads(stripped)
+            whole = loads_json(stripped)
+        except JsonTooDeepError as exc:
+            raise CartoqaError(f"{path}: {exc}", fix="give the log lmms-eval wrote") from None
         except json.JSONDecodeError:
             whole = None
         if isinstance(whole, dict) and isinstance(whole.get("logs"), list):
@@ -104,7 +108,10 @@ def _lmms_samples(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = loads_json(line)
+        except JsonTooDeepError as exc:
+            raise CartoqaError(f"{path} line {number}: {exc}",
+                               fix="give the samples_*.jsonl file lmms-eval wrote") from None
         except json.JSONDecodeError as exc:
             if number == len(lines):
                 continue  # a cut-off last line
@@ -150,7 +157,8 @@ def read_lmms_eval(path: Path, text: str) -> tuple[dict[str, str], list[str]]:
         response = _first_text(row.get("filtered_resps"))
         if response is None:
             response = _first_text(row.get("resps")) or ""
-        key = str(item_id)
+        key = without_surrogates(str(item_id))
+        response = without_surrogates(response)
         if key in out and out[key] != response:
             raise CartoqaError(f"{path} has two different responses for item {key!r}",
                                fix="score one filter's samples at a time")
@@ -173,13 +181,63 @@ def _table_rows(path: Path) -> tuple[list[str], Iterable[tuple[Any, ...]]]:
         rows = list(book.active.iter_rows(values_only=True)) if book.active else []
         book.close()
     else:
-        with path.open(encoding="utf-8", newline="") as fh:
-            delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-            rows = [tuple(r) for r in csv.reader(fh, delimiter=delimiter)]
+        rows = _text_rows(path)
     if not rows:
         raise unknown_format(path, "an empty table")
     header = ["" if h is None else str(h).strip() for h in rows[0]]
     return header, rows[1:]
+
+
+def _text_rows(path: Path) -> list[tuple[Any, ...]]:
+    """The rows of a .tsv/.csv table: UTF-8, fields up to :data:`MAX_FIELD_CHARS`."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CartoqaError(f"{path} line {line} is not UTF-8 text (byte "
+                           f"0x{data[exc.start]:02x})",
+                           fix="save the table as UTF-8 (VLMEvalKit writes UTF-8)") from None
+    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+    limit = csv.field_size_limit()
+    csv.field_size_limit(MAX_FIELD_CHARS)
+    try:
+        rows = [tuple(r) for r in csv.reader(io.StringIO(text, newline=""),
+                                             delimiter=delimiter)]
+        plain = [tuple(r) for r in csv.reader(io.StringIO(text, newline=""),
+                                              delimiter=delimiter, quoting=csv.QUOTE_NONE)]
+    except csv.Error as exc:
+        raise CartoqaError(f"{path} is not a readable table: {exc}",
+                           fix=f"fields may hold at most {MAX_FIELD_CHARS} characters") from None
+    finally:
+        csv.field_size_limit(limit)
+    _refuse_swallowed_rows(path, rows, plain)
+    return rows
+
+
+def _refuse_swallowed_rows(path: Path, rows: list[tuple[Any, ...]],
+                           plain: list[tuple[Any, ...]]) -> None:
+    """Refuse a table where a field opened a quote that swallowed the rows after it.
+
+    A prediction that starts with ``"`` and never closes it makes the CSV reader read
+    every following line into that one field: answers would be lost without a word.
+    Read without quoting, such a file has more rows with the header's width whose
+    first field the quoted reading never saw.
+    """
+    if not rows or not any("\n" in str(f) for r in rows for f in r):
+        return
+    width = len(rows[0])
+    seen = {r[0] for r in rows[1:] if r}
+    lost = [(n, r[0]) for n, r in enumerate(plain[1:], start=2)
+            if len(r) == width and r[0] and r[0] not in seen and '"' not in r[0]]
+    if lost:
+        holder = next((n for n, r in enumerate(rows[1:], start=2)
+                       if any("\n" in str(f) for f in r)), 2)
+        raise CartoqaError(
+            f"{path}: a field of row {holder} starts a quote (\") that is never closed, "
+            f"so it swallows the rows after it ({', '.join(str(k) for _, k in lost[:3])}"
+            f"{', ...' if len(lost) > 3 else ''} would be lost)",
+            fix='quote that field as CSV does ("" for each " inside), or save as .xlsx')
 
 
 def read_vlmevalkit(path: Path) -> tuple[dict[str, str], list[str]]:
@@ -215,8 +273,8 @@ def read_vlmevalkit(path: Path) -> tuple[dict[str, str], list[str]]:
         if id_col >= len(row) or row[id_col] in (None, ""):
             continue
         value = row[pred_col] if pred_col < len(row) else None
-        response = "" if value is None else str(value)
-        key = str(row[id_col])
+        response = "" if value is None else without_surrogates(str(value))
+        key = without_surrogates(str(row[id_col]))
         if key in out and out[key] != response:
             raise CartoqaError(f"{path} row {number}: a second prediction for item {key!r}",
                                fix="keep one prediction per item")

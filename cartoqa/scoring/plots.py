@@ -43,6 +43,23 @@ def plot_task_bars(report: Mapping[str, Any], path: Path) -> Path | None:
     pathlib.Path or None
         The file, or ``None`` when no section has a headline metric.
     """
+    fig = task_bars_figure(report)
+    return None if fig is None else _save(fig, path)
+
+
+def task_bars_figure(report: Mapping[str, Any]) -> Figure | None:
+    """The figure of :func:`plot_task_bars`, not yet saved.
+
+    Parameters
+    ----------
+    report : mapping
+        A score report.
+
+    Returns
+    -------
+    matplotlib.figure.Figure or None
+        ``None`` when no section has a headline metric.
+    """
     labels: list[str] = []
     every: list[float] = []
     valid: list[float] = []
@@ -52,22 +69,26 @@ def plot_task_bars(report: Mapping[str, Any], path: Path) -> Path | None:
             m = (section.get("metrics") or {}).get(name)
             if m is None:
                 continue
-            labels.append(f"{key}\n{name}")
+            labels.append(f"{key}: {name}")
             every.append(m["all"] if m["all"] is not None else 0.0)
             valid.append(m["valid_only"] if m["valid_only"] is not None else 0.0)
     if not labels:
         return None
-    fig, ax = _figure(max(6.0, 1.1 * len(labels)), 4.0)
-    xs = range(len(labels))
-    ax.bar([x - 0.2 for x in xs], every, width=0.4, label="all (invalid = wrong)")
-    ax.bar([x + 0.2 for x in xs], valid, width=0.4, label="valid answers only")
-    ax.set_xticks(list(xs))
-    ax.set_xticklabels(labels, fontsize=8)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("score")
-    ax.set_title("cartoqa scores per task")
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    # Horizontal bars: one row per headline metric, its label written out in full on the
+    # left, so long section names never overlap however many sections there are.
+    fig, ax = _figure(7.5, max(3.0, 0.42 * len(labels) + 1.2))
+    fig.set_layout_engine("constrained")  # room for the labels inside the figure
+    ys = [len(labels) - 1 - i for i in range(len(labels))]  # the first section on top
+    ax.barh([y + 0.2 for y in ys], every, height=0.4, label="all (invalid = wrong)")
+    ax.barh([y - 0.2 for y in ys], valid, height=0.4, label="valid answers only")
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_xlim(0, 1.05)
+    ax.set_xlabel("score")
+    ax.set_ylim(-0.7, len(labels) - 0.3)
+    ax.set_title("cartoqa scores per task", pad=24)
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
+    return fig
 
 
 def plot_rle_scatter(report: Mapping[str, Any], path: Path) -> Path | None:

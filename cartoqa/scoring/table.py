@@ -25,7 +25,7 @@ def _row(label: str, group: Mapping[str, Any], metrics: list[str]) -> list[str]:
     return cells
 
 
-def format_report(report: Mapping[str, Any]) -> str:
+def format_report(report: Mapping[str, Any], *, strata: bool = True) -> str:
     """Render a report as text tables.
 
     Each section gets a block whose first row is the whole section and whose further
@@ -37,6 +37,9 @@ def format_report(report: Mapping[str, Any]) -> str:
     ----------
     report : mapping
         From :func:`cartoqa.scoring.score_dataset`.
+    strata : bool, optional
+        One row per stratum under each section's row; ``False`` gives the summary, one
+        row per section (the JSON report always holds every stratum).
 
     Returns
     -------
@@ -52,12 +55,15 @@ def format_report(report: Mapping[str, Any]) -> str:
                     if report.get("n_unknown_predictions") else ""))
     for note in report.get("notes") or []:
         lines.append(f"note: {note}")
+    convention = report.get("convention") or {}
+    if convention.get("name") not in (None, "cartoqa"):
+        lines.append(f"convention: {convention['name']}: {convention.get('meaning', '')}")
     lines.append("columns: all (invalid counted as wrong) | valid (parsed answers only)")
     for key, section in (report.get("sections") or {}).items():
         metrics = list((section.get("metrics") or {}).keys())
         header = ["stratum", "n", "invalid", *metrics]
         rows = [_row("(all)", section, metrics)]
-        for stratum, groups in (section.get("strata") or {}).items():
+        for stratum, groups in (section.get("strata") or {}).items() if strata else ():
             for value, group in groups.items():
                 rows.append(_row(f"{stratum}={value}", group, metrics))
         widths = [max(len(header[i]), *(len(r[i]) for r in rows)) for i in range(len(header))]

@@ -32,7 +32,10 @@ class Classification:
     label_bounds : tuple of (float, float)
         The rounded numbers shown in each label.
     method : str
-        ``"fisher-jenks"``.
+        ``"fisher-jenks"`` (or ``"fisher-jenks, lone end values absorbed"``).
+    absorbed : tuple of str
+        Regions that Fisher-Jenks left alone in the lowest or highest class and that
+        :func:`fisher_jenks_absorbing` put into the next class instead.
     """
 
     classes: dict[str, int]
@@ -40,6 +43,7 @@ class Classification:
     labels: tuple[str, ...]
     label_bounds: tuple[tuple[float, float], ...]
     method: str = "fisher-jenks"
+    absorbed: tuple[str, ...] = ()
 
     @property
     def k(self) -> int:
@@ -203,6 +207,62 @@ def fisher_jenks(values: Mapping[str, float], k: int = DEFAULT_K) -> Classificat
     )
     labels, nums = range_labels(bounds)
     return Classification(classes=classes, bounds=bounds, labels=labels, label_bounds=nums)
+
+
+def fisher_jenks_absorbing(values: Mapping[str, float], k: int = DEFAULT_K,
+                           max_per_end: int = 2) -> Classification:
+    """Fisher-Jenks classes in which no end class holds a single region.
+
+    Fisher-Jenks gives an extreme outlier a class of its own (DC alone in class 5, legend
+    ``"1350–1350"``); then no class-5 cluster can exist and the "highest" answers are
+    always that one region. Here such a lone region is set aside and the others are
+    classified again, up to ``max_per_end`` times at each end; the regions set aside join
+    the end class (whose range then reaches them: ``"845–1350"``). When the rest has too
+    few distinct values to classify, the last valid classification is kept.
+
+    Examples
+    --------
+    >>> vals = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9,
+    ...         "j": 10, "out": 100}
+    >>> fisher_jenks(vals).labels[-1]
+    '100–100'
+    >>> c = fisher_jenks_absorbing(vals)
+    >>> c.labels[-1], c.classes["out"], c.absorbed
+    ('9–100', 5, ('out',))
+    """
+    base = fisher_jenks(values, k)
+    rest = dict(values)
+    low: list[str] = []
+    high: list[str] = []
+    current = base
+    while True:
+        members = {i: [r for r, c in current.classes.items() if c == i] for i in (1, k)}
+        if len(members[k]) == 1 and len(high) < max_per_end:
+            drop, side = members[k][0], high
+        elif len(members[1]) == 1 and len(low) < max_per_end:
+            drop, side = members[1][0], low
+        else:
+            break
+        trial = {r: v for r, v in rest.items() if r != drop}
+        try:
+            nxt = fisher_jenks(trial, k)
+        except ValueError:
+            break
+        side.append(drop)
+        rest, current = trial, nxt
+    if not low and not high:
+        return base
+    classes = dict(current.classes)
+    classes.update({r: k for r in high})
+    classes.update({r: 1 for r in low})
+    classes = dict(sorted(classes.items()))
+    bounds = tuple((min(float(values[r]) for r in classes if classes[r] == i),
+                    max(float(values[r]) for r in classes if classes[r] == i))
+                   for i in range(1, k + 1))
+    labels, nums = range_labels(bounds)
+    return Classification(classes=classes, bounds=bounds, labels=labels, label_bounds=nums,
+                          method="fisher-jenks, lone end values absorbed",
+                          absorbed=tuple(sorted(low + high)))
 
 
 def class_of_value(value: float, bounds: tuple[tuple[float, float], ...]) -> int | None:

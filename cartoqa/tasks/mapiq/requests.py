@@ -18,7 +18,7 @@ from cartoqa.parsing.mapiq import (
     numbers_match,
     parse_items,
     parse_letters,
-    parse_numbers,
+    parse_single,
 )
 from cartoqa.parsing.result import ParseResult
 from cartoqa.scoring.sections import aggregate_correct, aggregate_f1, set_f1
@@ -42,7 +42,7 @@ PROVENANCE: tuple[str, ...] = ("suite", "seed", "variable", "map_type", "variati
 
 def _parse_letters(item: Mapping[str, Any], text: str) -> ParseResult:
     options = item.get("options")
-    return parse_letters(text, options if isinstance(options, Mapping) else None)
+    return parse_letters(text, options if isinstance(options, Mapping) else None, item)
 
 
 def _measure_single(record: Record, checker: ConnectivityChecker | None) -> dict[str, Any]:
@@ -92,7 +92,7 @@ REQUESTS: dict[str, RequestSpec] = {
             "text": {"type": "string"},
             "numbers": {"type": "array", "minItems": 1, "maxItems": 2,
                         "items": {"type": "number"}}}),
-        parse=text_parser(parse_numbers),
+        parse=parse_single,
         answer_text=answer_writer(mapiq_answer_text, "single"),
         metrics=("accuracy",), headline=("accuracy",),
         measure=_measure_single, aggregate=aggregate_correct,

@@ -1,0 +1,506 @@
+"""Readers of one answer segment by answer kind, shared by MapIQ, MapWise and FRIEDA.
+
+Each reader takes one segment (what follows a cue, or a whole short response) and
+returns ``Parsed``, ``Invalid`` (a hedge, alternatives) or ``None`` (no answer of its
+kind there); :func:`cartoqa.parsing.rules.read_answer` applies the rules every suite
+shares around it (the last real cue wins, corrections, sentences without a cue). The
+kinds: yes/no (:func:`parse_yes_no_value`), options (:func:`read_options`), regions
+and region lists (:func:`read_regions`), rank (:func:`read_rank`), ranges and class
+values (:func:`read_numbers`). A new request of any suite inherits the rules by
+declaring a parser built from these.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.rules import alternatives, hedged, read_answer, unbracket
+from cartoqa.parsing.text import fold
+from cartoqa.parsing.yesno import parse_yes_no
+from groundtruth.thematic.region_names import RegionNames, region_names
+
+#: The text of MapIQ's last option.
+NOTA = "None of the above"
+
+_DASHES = re.compile(r"\s*[-\u2010-\u2015\u2212]\s*")
+_SPLIT = re.compile(r"\s*(?:,|;|\n|\band\b|&|\+)\s*", re.IGNORECASE)
+_SPLIT_NO_AND = re.compile(r"\s*(?:,|;|\n)\s*")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)]|\(\d{1,2}\)|#\d{1,2}:?)\s+")
+_CLASS = re.compile(r"\bclass\s*(?P<k>\d{1,2})\b", re.IGNORECASE)
+_CLASS_PREFIX = re.compile(r"^\s*class\s*\d{1,2}\s*[:=(\-]\s*", re.IGNORECASE)
+_NONE = re.compile(r"^\W*(?:none(?:\s+of\s+(?:the\s+)?(?:above|them|these|the\s+options))?|"
+                   r"no\s+(?:states?|regions?|provinces?|zones?|options?)|nota|empty|"
+                   r"nothing|\[\s*\])\W*$", re.IGNORECASE)
+_OR_SPLIT = re.compile(r"\s+or\s+|\s*/\s*", re.IGNORECASE)
+_LETTER_ALONE = re.compile(r"(?:(?:option|choice|letter)\s+)?[(\[]?([A-Ha-h])[)\].:]?",
+                           re.IGNORECASE)
+# "a. 590–705", "(c) DC", "b) West zone", "d - None of the above"
+_LETTER_LABEL = re.compile(r"[(\[]?([A-Ha-h])(?:[)\].:]|\s+-)\s*\S.*", re.DOTALL)
+_NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?|(?<![\w.])-?\.\d+")
+
+
+def option_key(text: str) -> str:
+    """An option's text for matching: folded, dashes as ``-``, brackets and quotes gone.
+
+    Examples
+    --------
+    >>> option_key(" [590 – 705]. "), option_key("None of the Above")
+    ('590-705', 'none of the above')
+    """
+    t = fold(str(text)).strip()
+    t = _DASHES.sub("-", t)
+    t = re.sub(r"[\[\]\"'`*]", "", t)
+    t = re.sub(r"\s+", " ", t)
+    return t.strip(" .;:")
+
+
+# ------------------------------------------------------------------------ yes / no
+def parse_yes_no_value(text: str) -> ParseResult:
+    """A yes/no or TRUE/FALSE answer as ``{"value": bool}`` (MapIQ, MapWise binary).
+
+    The street tasks' reader (:func:`cartoqa.parsing.yesno.parse_yes_no`) with its
+    hedges (``maybe TRUE``, ``Probably no``, ``[No], but I'm not sure``), on the text
+    with brackets dropped.
+
+    Examples
+    --------
+    >>> parse_yes_no_value("My answer is [TRUE]").value
+    {'value': True}
+    >>> parse_yes_no_value("It might be FALSE, but I'm not sure.").reason
+    'a hedged answer (might be)'
+    """
+    t = re.sub(r"\[\s*([A-Za-z]+)\s*\]", r"\1", text) if isinstance(text, str) else text
+    parsed = parse_yes_no(t)
+    if isinstance(parsed, Invalid):
+        return parsed
+    return Parsed({"value": bool(parsed.value["present"])}, parsed.notes)
+
+
+# ------------------------------------------------------------------------ options
+@dataclass
+class Options:
+    """An item's options, and what else may name one.
+
+    Parameters
+    ----------
+    options : mapping of str to str
+        Letter -> text (``{"a": "590–705", ..., "e": "None of the above"}``).
+    labels : sequence of str
+        The legend's class labels in order (``Class 2`` is the second), if any.
+    names : RegionNames, optional
+        Resolves region names and codes (an option ``DC`` is named by ``Washington, D.C.``).
+    zones : sequence of str
+        Zone names (an option ``West zone`` is named by ``West``).
+    """
+
+    options: Mapping[str, str]
+    labels: Sequence[str] = ()
+    names: RegionNames | None = None
+    zones: Sequence[str] = ()
+    _keys: dict[str, str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._keys = {}
+        for letter, text in self.options.items():
+            self._keys.setdefault(option_key(text), letter)
+
+    def _region(self, text: str) -> str | None:
+        key = option_key(text)
+        key = re.sub(r"\s+(?:zone|region)$", "", key)
+        for z in self.zones:
+            if key == z.lower():
+                return z
+        return self.names.resolve(text) if self.names is not None else None
+
+    def letter(self, part: str) -> str | None:
+        """The option one part names (by letter, text, class, code or name), or ``None``."""
+        p = _BULLET.sub("", part).strip().strip(".;:")
+        if not p:
+            return None
+        letters = {k.lower(): k for k in self.options}
+        m = (_LETTER_ALONE.fullmatch(p) or _LETTER_LABEL.fullmatch(p))
+        if m and m.group(1).lower() in letters:
+            return letters[m.group(1).lower()]
+        key = option_key(p)
+        if key in self._keys:
+            return self._keys[key]
+        bare = option_key(_CLASS_PREFIX.sub("", p))
+        if bare != key and bare in self._keys:  # "Class 1: 120–266"
+            return self._keys[bare]
+        if _NONE.match(p):
+            return next((k for k, v in self.options.items() if option_key(v) == option_key(NOTA)),
+                        None)
+        c = _CLASS.fullmatch(p.strip())
+        if c and self.labels:
+            k = int(c.group("k"))
+            if 1 <= k <= len(self.labels):
+                return self._keys.get(option_key(self.labels[k - 1]))
+        region = self._region(p)
+        if region is not None:
+            hits = [k for k, v in self.options.items() if self._region(v) == region]
+            if len(hits) == 1:
+                return hits[0]
+        return None
+
+
+def read_options(segment: str, options: Options, *, strict: bool = False) -> ParseResult | None:
+    """The letters one segment chooses: ``{"letters": [...]}`` (sorted, deduplicated).
+
+    Options may be named by letter (``[a, c]``, ``(b)``, ``option d``), by their text
+    (``[590–705]``, ``[SC, TN, AL]``, ``None of the above``, ``[Class 1: 120–266]``), by
+    ``Class k`` (the k-th legend class) or by a code or name that identifies exactly one
+    option. Options ruled out (``not a``) are not chosen; ``a or b`` is invalid.
+
+    Parameters
+    ----------
+    segment : str
+        One answer.
+    options : Options
+        The item's options.
+    strict : bool
+        Every part must name an option (for a response read whole, without a cue);
+        otherwise parts that name none are left out with a note.
+
+    Examples
+    --------
+    >>> o = Options({"a": "590–705", "b": "SC, TN, AL", "c": "None of the above"})
+    >>> read_options("[SC, TN, AL]", o).value, read_options("[590-705]", o).value
+    ({'letters': ['b']}, {'letters': ['a']})
+    >>> read_options("a or b", o).reason
+    "alternatives ('a' or 'b'), not one answer"
+    """
+    bad = hedged(segment)
+    if bad is not None:
+        return bad
+    inner = unbracket(segment)
+    inner = re.sub(r"(?:\bnot|n't|\brather\s+than|\bexcept)\s+(?:option\s+)?[(\[]?[A-Ha-h]"
+                   r"[)\]]?(?![\w'])", "", inner)
+    whole = options.letter(inner)
+    if whole is not None:
+        return Parsed({"letters": [whole]})
+    alt = alternatives(inner, lambda s: options.letter(s))
+    if alt is not None:
+        return alt
+    parts = [p for p in _SPLIT_NO_AND.split(inner) if p.strip()]
+    chosen: list[str] = []
+    unknown: list[str] = []
+    i = 0
+    while i < len(parts):
+        for j in range(len(parts), i, -1):
+            letter = options.letter(", ".join(parts[i:j]))
+            if letter is not None:
+                chosen.append(letter)
+                i = j
+                break
+        else:
+            sub = [s for s in re.split(r"\s+(?:and|&)\s+", parts[i]) if s.strip()]
+            letters = [options.letter(s) for s in sub]
+            if len(sub) > 1 and all(letters):
+                chosen.extend(x for x in letters if x)
+            else:
+                unknown.append(parts[i].strip())
+            i += 1
+    if not chosen or (strict and unknown):
+        return None
+    notes = (f"not an option, left out: {', '.join(unknown)}",) if unknown else ()
+    return Parsed({"letters": sorted(set(chosen))}, notes)
+
+
+def parse_options(text: str, options: Options) -> ParseResult:
+    """Read a response choosing options by the shared rules (see :func:`read_options`).
+
+    Examples
+    --------
+    >>> parse_options("I think... My answer is [a, c].", Options({"a": "x", "b": "y", "c": "z"})
+    ...               ).value
+    {'letters': ['a', 'c']}
+    """
+    return read_answer(text, lambda s: read_options(s, options),
+                       whole_read=lambda s: read_options(s, options, strict=True),
+                       what="option sets", key=lambda p: p.value["letters"])
+
+
+# ------------------------------------------------------------------------ regions
+_DC_COMMA = re.compile(r"\bWashington\s*,\s*D\.?\s*C\.?", re.IGNORECASE)
+_UNKNOWN_PREFIX = "unknown: "
+
+
+def _region_parts(text: str) -> list[str]:
+    text = _DC_COMMA.sub("Washington DC", text)
+    return [p.strip() for p in _SPLIT_NO_AND.split(text) if p.strip()]
+
+
+def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list[str] | None:
+    """The region (or regions, ``A and B``) one part names, or ``None``."""
+    p = _BULLET.sub("", part).strip().strip(".:;*")
+    p = re.sub(r"^(?:and|&)\s+", "", p, flags=re.IGNORECASE)
+    if not p:
+        return None
+    key = re.sub(r"\s+(?:zone|region)$", "", p.strip(), flags=re.IGNORECASE).lower()
+    for z in zones:
+        if key == z.lower():
+            return [z]
+    code = names.resolve(p)
+    if code is not None:
+        return [code]
+    sub = [s for s in re.split(r"\s+(?:and|&)\s+", p) if s.strip()]
+    if len(sub) > 1:
+        found = [_resolve_region(s, names, zones) for s in sub]
+        if all(found):
+            return [c for f in found if f for c in f]
+    m = re.match(r"^(?P<name>[^:=(]+?)\s*[:=(]", p)  # "Texas: 412–530", "Kerala (dark)"
+    if m:
+        code = names.resolve(m.group("name"))
+        if code is not None:
+            return [code]
+    words = p.split()
+    for n in range(min(4, len(words) - 1), 0, -1):  # "Kansas has the highest value"
+        if words[n][:1].islower():
+            code = names.resolve(" ".join(words[:n]))
+            if code is not None:
+                return [code]
+    return None
+
+
+def _first_region(part: str, names: RegionNames, zones: Sequence[str]) -> str | None:
+    found = _resolve_region(part, names, zones)
+    return found[0] if found else None
+
+
+def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
+                 single: bool = False, strict: bool = False) -> ParseResult | None:
+    """The regions one segment names: ``{"items": [...]}`` (or ``{"regions": [...]}``).
+
+    Names, codes (the map's and ISO 3166-2), kinds (``Hubei Province``), exonyms and
+    D.C. forms resolve through :class:`~groundtruth.thematic.region_names.RegionNames`.
+    ``[]`` or ``none`` is the empty list. A part that names no region of the map is kept
+    as ``"unknown: <text>"`` (a wrong item, with a note): it invalidates only itself.
+
+    Parameters
+    ----------
+    segment : str
+        One answer.
+    names : RegionNames
+        The map's regions.
+    zones : sequence of str
+        Zone names also accepted (MapIQ's Census zones).
+    single : bool
+        One region is asked: ``A or B`` is invalid and the value is ``{"regions": [...]}``.
+    strict : bool
+        Every part must name a region (for a response read whole, without a cue).
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> read_regions("[TX, Ohio, Atlantis]", region_names("usa")).value
+    {'items': ['OH', 'TX', 'unknown: Atlantis']}
+    >>> read_regions("[Hubei Province, Xizang (Tibet)]", region_names("china")).value
+    {'items': ['HU', 'XZ']}
+    """
+    bad = hedged(segment)
+    if bad is not None:
+        return bad
+    inner = unbracket(segment)
+    key = "regions" if single else "items"
+    if _NONE.match(inner) or not inner.strip():
+        if single or (strict and not _NONE.match(inner)):
+            return None
+        return Parsed({key: []})
+    if single:
+        alt = alternatives(inner, lambda s: _first_region(s, names, zones))
+        if alt is not None:
+            return alt
+    found: list[str] = []
+    unknown: list[str] = []
+    for part in _region_parts(inner):
+        codes = _resolve_region(part, names, zones)
+        if codes is None:
+            unknown.append(part)
+            continue
+        found.extend(c for c in codes if c not in found)
+    if not found or (strict and unknown):
+        return None
+    notes = (f"not a region of this map: {', '.join(unknown)}",) if unknown else ()
+    if single:
+        return Parsed({key: found}, notes)
+    items = sorted(found) + [_UNKNOWN_PREFIX + u for u in unknown]
+    return Parsed({key: items}, notes)
+
+
+def parse_regions(text: str, names: RegionNames, *, zones: Sequence[str] = (),
+                  single: bool = False) -> ParseResult:
+    """Read a region or region-list answer by the shared rules (see :func:`read_regions`).
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> parse_regions("Looking at the darkest shade, it is Uttar Pradesh.",
+    ...               region_names("india"), single=True).value
+    {'regions': ['UP']}
+    """
+    key = "regions" if single else "items"
+    return read_answer(
+        text, lambda s: read_regions(s, names, zones=zones, single=single),
+        whole_read=lambda s: read_regions(s, names, zones=zones, single=single, strict=True),
+        what="region lists", key=lambda p: sorted(p.value[key]))
+
+
+# ------------------------------------------------------------------------ rank
+_ASCENDING = re.compile(r"\b(?:lowest|smallest|least)\s+(?:value\s+)?(?:to|first)\b|\bascending\b",
+                        re.IGNORECASE)
+
+
+def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
+              ) -> ParseResult | None:
+    """An order of regions, highest first: ``{"ranks": {code: rank}}`` (competition ranks).
+
+    ``A, B = C, D``, ``A > B > C``, ``A < B < C`` (lowest first, reversed), numbered
+    lists, one region per line. A name of no region of the map is left out with a note.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> read_rank("[MH, UP = TN, GA]", region_names("india")).value
+    {'ranks': {'MH': 1, 'UP': 2, 'TN': 2, 'GA': 4}}
+    >>> read_rank("Goa < Bihar < Maharashtra", region_names("india")).value
+    {'ranks': {'MH': 1, 'BR': 2, 'GA': 3}}
+    """
+    bad = hedged(segment)
+    if bad is not None:
+        return bad
+    inner = unbracket(segment)
+    inner = re.sub(r"\s*(?:->|=>)\s*", " > ", inner)
+    inner = re.sub(r"\s*[,;]?\s*\b(?:followed\s+by|and\s+then|then|and\s+finally|finally)\s+",
+                   " > ", inner, flags=re.IGNORECASE)
+    if "<" in inner and ">" not in inner:
+        groups = [g for g in inner.split("<") if g.strip()][::-1]
+    elif ">" in inner:
+        groups = [g for g in inner.split(">") if g.strip()]
+    else:
+        groups = [g for g in re.split(r",|;|\n", _DC_COMMA.sub("Washington DC", inner))
+                  if g.strip()]
+        if ascending:
+            groups = groups[::-1]
+    ranks: dict[str, int] = {}
+    unknown: list[str] = []
+    position = 1
+    for group in groups:
+        members: list[str] = []
+        for m in [x for x in re.split(r"=|\s+(?:tied\s+with|equals?)\s+", group) if x.strip()]:
+            codes = _resolve_region(m, names, ())
+            if codes is None:
+                unknown.append(m.strip())
+                continue
+            members.extend(codes)
+        members = [m for m in members if m not in ranks]
+        for m in members:
+            ranks[m] = position
+        position += len(members)
+    if len(ranks) < 2:
+        return None
+    notes = (f"not a region of this map, left out: {', '.join(unknown)}",) if unknown else ()
+    return Parsed({"ranks": ranks}, notes)
+
+
+def parse_rank_order(text: str, names: RegionNames) -> ParseResult:
+    """Read a ranking by the shared rules (see :func:`read_rank`); "lowest to highest"
+    in the response reverses a plain list."""
+    ascending = bool(_ASCENDING.search(text or ""))
+    found = read_answer(text, lambda s: read_rank(s, names, ascending=ascending),
+                        what="rankings", key=lambda p: p.value["ranks"])
+    if isinstance(found, Invalid) and found.reason == "no answer found":
+        return Invalid("fewer than two regions ranked")
+    return found
+
+
+# ------------------------------------------------------------------------ numbers
+def _numbers_of(text: str) -> list[float]:
+    t = re.sub(r"(\d)\s*[-\u2010-\u2015\u2212]\s*", r"\1 | ", text)
+    t = re.sub(r"\s+to\s+", " | ", t, flags=re.IGNORECASE)
+    return [float(n.replace(",", "")) for n in _NUMBER.findall(t)]
+
+
+def read_numbers(segment: str, *, labels: Sequence[str] = (), by_class: bool = False,
+                 parse_range: Callable[[str], Any] | None = None) -> ParseResult | None:
+    """The numbers of a class or range: ``{"numbers": [...]}``.
+
+    ``99.9–163``, ``[Class 1: 120–266]`` (the range), ``Class 2`` (the second legend
+    class, or the number 2 when classes are named by number: ``by_class``), ``Class 1 to
+    Class 3``, ``120–266 to 590–705`` (the first lower and last upper bound). ``A or B``
+    is invalid.
+
+    Examples
+    --------
+    >>> read_numbers("[Class 2]", labels=["120–266", "284–389"]).value
+    {'numbers': [284.0, 389.0]}
+    >>> read_numbers("[Class 2]", by_class=True).value
+    {'numbers': [2.0]}
+    >>> read_numbers("120–266 to 590–705").value
+    {'numbers': [120.0, 705.0]}
+    """
+    bad = hedged(segment)
+    if bad is not None:
+        return bad
+    inner = unbracket(segment).strip().rstrip(".")
+    parts = [p for p in re.split(r"\s+or\s+", inner, flags=re.IGNORECASE) if p.strip()]
+    if len(parts) > 1:
+        readings = [read_numbers(p, labels=labels, by_class=by_class) for p in parts]
+        values = [r.value["numbers"] for r in readings if isinstance(r, Parsed)]
+        if len(values) >= 2 and any(v != values[0] for v in values[1:]):
+            return Invalid(f"alternatives ({inner}), not one answer")
+    classes = [int(m.group("k")) for m in _CLASS.finditer(inner)]
+    rest = _CLASS.sub(" ", inner)
+    rest_numbers = _numbers_of(rest)
+    if classes and not rest_numbers:
+        if by_class or not labels:
+            nums = [float(k) for k in classes]
+        else:
+            if any(not 1 <= k <= len(labels) for k in classes):
+                return Invalid("no such class in the legend")
+            spans = [_numbers_of(labels[k - 1]) for k in classes]
+            nums = [spans[0][0], spans[-1][-1]] if len(classes) > 1 else spans[0]
+        return Parsed({"numbers": nums[:2]})
+    nums = _numbers_of(_CLASS_PREFIX.sub("", inner) if classes else inner)
+    if not nums:
+        return None
+    if len(nums) == 4:  # "120–266 to 590–705": from the lowest class to the highest
+        nums = [nums[0], nums[3]]
+    if len(nums) > 2:
+        return Invalid("expected one class or one range")
+    return Parsed({"numbers": nums})
+
+
+def parse_class_numbers(text: str, *, labels: Sequence[str] = (), by_class: bool = False
+                        ) -> ParseResult:
+    """Read a class or range answer by the shared rules (see :func:`read_numbers`).
+
+    Examples
+    --------
+    >>> parse_class_numbers("The state falls in the 99.9–163 range. My answer is 99.9–163.").value
+    {'numbers': [99.9, 163.0]}
+    """
+    return read_answer(text, lambda s: read_numbers(s, labels=labels, by_class=by_class),
+                       what="values", key=lambda p: p.value["numbers"])
+
+
+# ------------------------------------------------------------------------ item context
+def item_country(item: Mapping[str, Any]) -> str:
+    """The country of a thematic item (``usa`` when it names none)."""
+    return str((item.get("provenance") or {}).get("country")
+               or (item.get("strata") or {}).get("country") or "usa")
+
+
+def item_names(item: Mapping[str, Any]) -> RegionNames:
+    """The :class:`RegionNames` of an item's map."""
+    return region_names(item_country(item))
+
+
+def item_labels(item: Mapping[str, Any]) -> list[str]:
+    """The legend's class labels an item records (MapIQ), else ``[]``."""
+    classification = (item.get("provenance") or {}).get("classification") or {}
+    labels = classification.get("labels") if isinstance(classification, Mapping) else None
+    return [str(x) for x in labels] if isinstance(labels, list) else []

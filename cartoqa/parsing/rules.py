@@ -1,0 +1,236 @@
+"""Answer-reading rules every suite shares, whatever the answer's kind.
+
+The street tasks, MapIQ, MapWise and FRIEDA read a response the same way
+(:func:`read_answer`):
+
+1. **The last real cue wins** (:func:`cartoqa.parsing.text.answer_segments`): ``Answer:``,
+   ``Final answer:`` (also inside a line: ``The answer is 3? No, I missed two. Final
+   answer: 5`` gives 5), ``My answer is [..]``, ``the answer is X``, a decision in words
+   (``I'll go with E``). A cue whose answer is a question is none; an explicit
+   correction (``Wait, that misses a turn.`` then a new ``Answer:``) replaces what came
+   before; two different answers with nothing between them are invalid.
+2. **Hedges are invalid, with the hedge as the reason** (:func:`hedged`): ``maybe TRUE``,
+   ``It might be FALSE, but I'm not sure``, ``Probably no``.
+3. **Alternatives are invalid** (:func:`alternatives`): ``A or B``, ``N/NE``, ``either X
+   or Y`` when both sides are answers of the kind.
+4. **Negated options are not chosen** (:func:`drop_negated`): ``It's not A (park) ...
+   it's B`` reads B.
+5. With no cue, **the answer may sit in a sentence** (:func:`sentence_answer`):
+   ``... is Uttar Pradesh.``, ``Illinois (IL) has the highest ...``, ``It is B.``.
+
+Each answer kind (yes/no, option, region, region list, rank, range, number with unit,
+direction, names) supplies only how one segment is read; a new request inherits the
+rules by reading its answers through :func:`read_answer`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TypeVar
+
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.text import (
+    agree,
+    answer_segments,
+    clean,
+    drop_notes,
+    hedge,
+    nonempty_lines,
+)
+
+T = TypeVar("T")
+
+# "not A", "isn't B", "rather than (C)", "rule out option D (park)"
+_NEGATED = re.compile(
+    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\brule[sd]?\s+out|\bruling\s+out|"
+    r"\bexclud(?:e|es|ed|ing)|\beliminat(?:e|es|ed|ing))\s+(?:(?:the\s+)?(?:option|choice|"
+    r"letter|answer)\s+)?[(\[]?(?-i:[A-H])[)\]]?(?![\w'])(?:\s*\([^()\n]{0,40}\))?",
+    re.IGNORECASE,
+)
+# "X or Y", "X/Y", "either X or Y"
+_OR = re.compile(r"\s+(?:or|and/or)\s+|\s*/\s*", re.IGNORECASE)
+_EITHER = re.compile(r"\beither\b", re.IGNORECASE)
+
+#: A bracketed answer (MapIQ's and MapWise's ``My answer is [..]``), brackets dropped.
+_BRACKETED = re.compile(r"^\s*\[(?P<inner>[^\[\]]*)\]\s*(?P<after>.*)$", re.DOTALL)
+
+# Sentences that carry an answer with no cue.
+_SENTENCE_FORMS = (
+    # "It is B.", "It's Area B", "That would be Kerala."
+    re.compile(r"^\s*(?:so\s*,?\s*|thus\s*,?\s*|therefore\s*,?\s*|hence\s*,?\s*)?"
+               r"(?:it|this|that)(?:'s|\s+is|\s+would\s+be|\s+must\s+be)\s+(?P<x>[^.\n]+?)\s*[.!]?$",
+               re.IGNORECASE),
+    # "... is Uttar Pradesh.", "The state with the highest value is Texas (TX)."
+    re.compile(r"^.*?\b(?:is|are|was|would\s+be|appears\s+to\s+be|seems\s+to\s+be)\s+"
+               r"(?P<x>(?:the\s+)?[A-Z0-9\[(][^.\n]*?)\s*[.!]?$"),
+    # "Porthania is bordered by Yliopistonkatu."
+    re.compile(r"^.*?\b(?:is|are)\s+(?:(?:partly|partially|fully|entirely|only|also)\s+)?"
+               r"[a-z]+ed\s+by\s+(?:the\s+)?(?P<x>[^.\n]+?)\s*[.!]?$", re.IGNORECASE),
+    # "Illinois (IL) has the highest ...", "Kerala shows the darkest shade"
+    re.compile(r"^\s*(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
+               r"stands\s+out|leads|borders|overlaps|touches|intersects|crosses|lies|sits|runs)"
+               r"\b"),
+)
+
+
+def drop_negated(text: str) -> str:
+    """Remove option letters that the text rules out (``not A (park)``).
+
+    Examples
+    --------
+    >>> drop_negated("It's not A (park), since it is grey... it's B.")
+    "It's , since it is grey... it's B."
+    """
+    return _NEGATED.sub("", text)
+
+
+def hedged(segment: str) -> Invalid | None:
+    """An :class:`Invalid` naming the hedge of an answer, or ``None`` when it is firm.
+
+    Examples
+    --------
+    >>> hedged("It might be FALSE, but I'm not sure.").reason
+    'a hedged answer (might be)'
+    >>> hedged("[No]") is None
+    True
+    """
+    word = hedge(segment)
+    return Invalid(f"a hedged answer ({word})") if word else None
+
+
+def alternatives(segment: str, read: Callable[[str], T | None]) -> Invalid | None:
+    """``Invalid`` when a segment offers two different answers (``A or B``, ``N/NE``).
+
+    Parameters
+    ----------
+    segment : str
+        One answer.
+    read : callable
+        Reads one part; ``None`` when the part holds no answer of the kind.
+
+    Examples
+    --------
+    >>> alternatives("it could be A or B", lambda s: s.strip()[-1:] or None).reason
+    "alternatives ('it could be A' or 'B'), not one answer"
+    >>> alternatives("Jammu and Kashmir", lambda s: s) is None
+    True
+    """
+    parts = [p for p in _OR.split(segment) if p.strip()]
+    if len(parts) < 2:
+        return None
+    values = [read(p) for p in parts]
+    found = [v for v in values if v is not None]
+    if len(found) >= 2 and any(v != found[0] for v in found[1:]):
+        shown = " or ".join(repr(p.strip()) for p in parts[:2])
+        return Invalid(f"alternatives ({shown}), not one answer")
+    return None
+
+
+def unbracket(segment: str) -> str:
+    """The inside of a bracketed answer (``[TX, CA].`` gives ``TX, CA``), with what
+    follows it when that is a hedge (``[No], but I'm not sure``).
+
+    Examples
+    --------
+    >>> unbracket("[TX, CA]."), unbracket("[No], but I'm not sure.")
+    ('TX, CA', "No, but I'm not sure.")
+    """
+    m = _BRACKETED.match(segment)
+    if not m:
+        return segment.strip()
+    after = m.group("after").strip()
+    if after and hedge(after):
+        return f"{m.group('inner').strip()}{after if after[0] in ',;' else ' ' + after}"
+    return m.group("inner").strip()
+
+
+def sentence_answer(text: str) -> str | None:
+    """The answer a short response gives in a sentence without a cue, or ``None``.
+
+    The last sentence is tried first (answers come last), then the first.
+
+    Examples
+    --------
+    >>> sentence_answer("Looking at the darkest shade, the state is Uttar Pradesh.")
+    'Uttar Pradesh'
+    >>> sentence_answer("Illinois (IL) has the highest rate in the Midwest.")
+    'Illinois (IL)'
+    >>> sentence_answer("It is B.")
+    'B'
+    """
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
+    tried = (sentences[-1:] + sentences[:1]) if sentences else []
+    if tried and "," in tried[0]:  # "Comparing A, B and C, Kerala is the darkest."
+        tried.append(tried[0].rsplit(",", 1)[1].strip())
+    for sentence in tried:
+        for form in _SENTENCE_FORMS:
+            m = form.match(sentence)
+            if m:
+                x = m.group("x").strip().strip("*\"'").strip()
+                x = re.sub(r"^the\s+", "", x, flags=re.IGNORECASE) if form is not \
+                    _SENTENCE_FORMS[3] else x
+                if x:
+                    return x
+    return None
+
+
+def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
+                what: str = "answers", whole: bool = True,
+                whole_read: Callable[[str], ParseResult | None] | None = None,
+                key: Callable[[Parsed], object] = lambda p: p.value) -> ParseResult:
+    """Read a response by the shared rules, one answer kind's ``read`` doing the rest.
+
+    Order: the cued segments (the last real cue wins; hedges and alternatives inside
+    it are the reader's to report); else the response without notes, whole when it is
+    short (``whole``) or the answer stated in a sentence; else invalid.
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+    read : callable
+        ``read(segment)``: ``Parsed``, ``Invalid`` or ``None`` (no answer of the kind).
+    what : str
+        Plural noun for the reason when the cued answers disagree.
+    whole : bool
+        Also read the whole response (without notes) when no cue holds an answer.
+    whole_read : callable, optional
+        Reads the response without a cue (whole, its answer sentence, its last line);
+        a stricter reader than ``read`` (default ``read``).
+    key : callable
+        What two cued readings must share to agree.
+
+    Returns
+    -------
+    Parsed or Invalid
+
+    Examples
+    --------
+    >>> read = lambda s: Parsed({"v": s.strip(" .")}) if s.strip(" .") in "AB" else None
+    >>> read_answer("Reasoning... Answer: B", read).value
+    {'v': 'B'}
+    """
+    t = clean(text)
+    if not t.strip():
+        return Invalid("empty response")
+    cued = agree([read(seg) for seg in answer_segments(t)], key=key, what=what)
+    if cued is not None:
+        return cued
+    loose = whole_read or read
+    body = drop_notes(t).strip()
+    if whole and body:
+        found = loose(body)
+        if found is not None:
+            return found
+    sentence = sentence_answer(body)
+    if sentence is not None:
+        found = loose(sentence)
+        if found is not None:
+            return found
+    lines = nonempty_lines(body)
+    if lines and len(lines) > 1:
+        found = loose(lines[-1])
+        if found is not None:
+            return found
+    return Invalid("no answer found")

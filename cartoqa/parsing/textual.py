@@ -1,0 +1,103 @@
+"""Textual answers of FRIEDA: names (``;`` lists), or one of the areas a question names.
+
+FRIEDA's textual questions ask for the name of a drawn feature, a ``;``-separated list
+of names, or, for *equal*, which of two outlined areas (``Area A``, ``Area B``) is the
+named one. :func:`parse_textual` reads all of them by the shared rules
+(:mod:`cartoqa.parsing.rules`): the last real cue wins, hedges and ``A or B`` are
+invalid, an answer in a sentence without a cue (``It is B.``, ``Porthania is bordered
+by Yliopistonkatu.``) is read from the sentence, and an option the question names may
+be given by its letter or its text (``Answer: Area B``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cartoqa.parsing.kinds import Options, parse_options
+from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
+
+# "Area A and Area B", "Map 2 outlines two areas, A and B", "Answer A or B."
+_NAMED = re.compile(r"\b(?P<word>Area|Option|Feature|Place|Region|Polygon|Candidate)\s+"
+                    r"(?P<letter>[A-H])\b")
+_LETTERS = re.compile(r"\b(?:areas?|options?|answer)\s*,?\s+(?P<a>[A-H])\s+(?:and|or)\s+"
+                      r"(?P<b>[A-H])\b", re.IGNORECASE)
+
+
+def question_options(question: str) -> dict[str, str]:
+    """The options a question names: ``{"A": "Area A", "B": "Area B"}``, or ``{}``.
+
+    Examples
+    --------
+    >>> question_options("Map 2 outlines two areas, A and B. Which is it? Answer A or B.")
+    {'A': 'Area A', 'B': 'Area B'}
+    >>> question_options("Which street borders Porthania?")
+    {}
+    """
+    found = {m.group("letter"): f"{m.group('word')} {m.group('letter')}"
+             for m in _NAMED.finditer(question or "")}
+    for m in _LETTERS.finditer(question or ""):
+        for letter in (m.group("a"), m.group("b")):
+            found.setdefault(letter, f"Area {letter}")
+    return dict(sorted(found.items()))
+
+
+def _read_names(segment: str) -> ParseResult | None:
+    bad = hedged(segment)
+    if bad is not None:
+        return bad
+    alt = alternatives(segment, lambda s: s.strip(" .") or None) if re.search(
+        r"\s(?:or|and/or)\s", segment, re.IGNORECASE) else None
+    if alt is not None:
+        return alt
+    text = segment
+    sentence = sentence_answer(segment) if len(segment.split("\n")) == 1 else None
+    if sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b", segment):
+        text = sentence
+    found = parse_names(text)
+    if isinstance(found, Invalid):
+        return None
+    names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
+    return Parsed({"names": [n.strip() for n in names]}, found.notes) if names else None
+
+
+def parse_textual(text: str, *, question: str = "") -> ParseResult:
+    """Read a FRIEDA textual answer.
+
+    Parameters
+    ----------
+    text : str
+        The raw response.
+    question : str
+        The item's question: the options it names (``Area A``/``Area B``) may be given
+        by letter or text, and come back as the letter.
+
+    Returns
+    -------
+    Parsed or Invalid
+        ``Parsed({"names": [...]})``.
+
+    Examples
+    --------
+    >>> q = "Map 2 outlines two areas, A and B... Answer A or B."
+    >>> parse_textual("Final answer: Area B", question=q).value
+    {'names': ['B']}
+    >>> parse_textual("It is B.", question=q).value
+    {'names': ['B']}
+    >>> parse_textual("it could be A or B", question=q).valid
+    False
+    >>> parse_textual("Porthania is bordered by Yliopistonkatu.").value
+    {'names': ['Yliopistonkatu']}
+    """
+    options = question_options(question)
+    if options:
+        found = parse_options(text, Options(options))
+        if isinstance(found, Parsed):
+            return Parsed({"names": list(found.value["letters"])}, found.notes)
+        return found
+    found = read_answer(text, _read_names, what="name lists",
+                        key=lambda p: sorted(n.casefold() for n in p.value["names"]))
+    if isinstance(found, Invalid) and found.reason == "no answer found":
+        return Invalid("no list of names found")
+    return found
