@@ -421,7 +421,8 @@ def appearance(data: bytes, category: str) -> Appearance:
     columns = ink.any(axis=0)
     if not columns.any():
         return Appearance(srgb_to_lab(a[0, 0]), 0.0, 0.0)
-    cores, edges = [], []
+    cores: list[np.ndarray] = []
+    edges: list[np.ndarray] = []
     for x in np.nonzero(columns)[0]:
         rows = np.nonzero(ink[:, x])[0]
         cores.append(a[(rows[0] + rows[-1]) // 2, x])
