@@ -14,6 +14,7 @@ import pytest
 
 from cartoqa.tasks.cartomapqa import srn
 from cartoqa.tasks.cartomapqa.srn_rules import (
+    on_service_road,
     one_way_stretches,
     reader_graph,
     reader_route_differs,
@@ -69,6 +70,18 @@ def test_a_destination_only_road_is_a_tag_the_reader_cannot_see() -> None:
     # along South Street 6 only: open roads
     assert not tag_only_access(legal, shortest_route(legal, 611, 613).edges)
     assert "tag_only_access" in srn.REJECT_REASONS and "undrawn_oneway" in srn.REJECT_REASONS
+
+
+def test_a_service_road_is_not_a_readers_through_road(grid) -> None:  # type: ignore[no-untyped-def]
+    route = shortest_route(grid, 11, 13)            # South Street, residential
+    assert not on_service_road(grid, route.edges)
+    u, v, k = route.edges[0]
+    grid.edges[u, v, k]["highway"] = "service"      # Aleksanterinkatu at Senaatintori
+    try:
+        assert on_service_road(grid, route.edges)
+    finally:
+        grid.edges[u, v, k]["highway"] = "residential"
+    assert "service_road" in srn.REJECT_REASONS
 
 
 def _arrow(image: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:

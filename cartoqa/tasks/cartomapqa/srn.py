@@ -42,6 +42,7 @@ from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.srn_rules import (
     READER_VIEW_MARGIN_PX,
     on_dual_carriageway,
+    on_service_road,
     one_way_stretches,
     overused_junctions,
     reader_graph,
@@ -109,6 +110,7 @@ REJECT_REASONS = {
     "dual_carriageway_junction": "junction on a dual carriageway left out as a marker",
     "reader_route": "answer changes if turn restrictions/access/barriers are ignored",
     "tag_only_access": "route uses a destination-only road (a tag the map does not draw)",
+    "service_road": "route drives on a service road (drawn like a driveway or a path)",
     "undrawn_oneway": "answer changes if one-way streets without a visible arrow are "
                       "taken as two-way",
     "reader_ambiguous": "with undrawn one-ways two-way, a nearly-as-short route has "
@@ -260,6 +262,9 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
             continue
         if tag_only_access(graph, route.edges):
             reject("tag_only_access")
+            continue
+        if on_service_road(graph, route.edges):
+            reject("service_road")
             continue
         # The picture shows one-way arrows but not turn restrictions, access signs or
         # barriers: the legal answer must be the one a reader derives without them.

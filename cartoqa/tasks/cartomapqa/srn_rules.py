@@ -329,3 +329,26 @@ def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]
         for j in set(item):
             counts[j] = counts.get(j, 0) + 1
     return [j for j in dict.fromkeys(junctions) if counts.get(j, 0) >= most]
+
+
+#: SRN: road classes a route may not drive on: OSM-Carto draws a ``highway=service``
+#: way as a thin white line, and inside a pedestrian area (Aleksanterinkatu across
+#: Senaatintori, srn-0006 of seed 5151 and srn-0003 of seed 0) it looks like part of the
+#: pedestrian street; a reader does not take it for a through road.
+READER_UNDRIVABLE_HIGHWAYS: frozenset[str] = frozenset({"service"})
+
+
+def on_service_road(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]]) -> bool:
+    """Whether a route drives on a road class a reader does not take for a through road
+    (:data:`READER_UNDRIVABLE_HIGHWAYS`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = nx.MultiDiGraph()
+    >>> g.add_edge(1, 2, highway="residential"), g.add_edge(2, 3, highway="service")
+    (0, 0)
+    >>> on_service_road(g, [(1, 2, 0)]), on_service_road(g, [(1, 2, 0), (2, 3, 0)])
+    (False, True)
+    """
+    return any(graph.edges[e].get("highway") in READER_UNDRIVABLE_HIGHWAYS for e in edges)
