@@ -182,33 +182,35 @@ def with_format(text: str, request: str, options: Mapping[str, str] | None = Non
     return "\n".join(parts)
 
 
-#: Slots per quota block: every block of this many consecutive maps takes each stratum
-#: of a template's quota once (20 = lcm of 2, 4 and 5: exact for yes/no, four and five
-#: letters).
-QUOTA_BLOCK = 20
+#: Strata of a yes/no quota (each pair of consecutive slots: one TRUE, one FALSE) and
+#: of a letter quota with four choices and NOTA (each five consecutive slots: a-e once).
+BINARY_STRATA = 2
+LETTER_STRATA = 5
 
 
-def quota(ctx: MapContext, task: str, request: str) -> float:
+def quota(ctx: MapContext, task: str, request: str, strata: int = LETTER_STRATA) -> float:
     """A map's stratified draw in [0, 1) for one template (task and question type).
 
-    Each block of :data:`QUOTA_BLOCK` consecutive slots takes every stratum
-    ``(i + 0.5) / QUOTA_BLOCK`` once, in a seeded order: ``quota < 0.5`` (TRUE asked)
-    holds on exactly half the maps of a block, and ``int(quota * m)`` spreads evenly
-    over ``m`` letters. It depends only on seed, slot and template, so a resumed or
-    parallel build agrees.
+    Each block of ``strata`` consecutive slots takes every stratum
+    ``(i + 0.5) / strata`` once, in a seeded order: with ``strata=2`` the draw is below
+    0.5 (TRUE asked) on exactly one map of every two, with ``strata=5``
+    ``int(quota * 5)`` names each of five letters once in every five maps, so even a
+    small build is balanced. It depends only on seed, slot and template, so a resumed
+    or parallel build agrees.
 
     Examples
     --------
     >>> from groundtruth.thematic.classification import fisher_jenks
     >>> c = fisher_jenks({s: float(i) for i, s in enumerate("ABCDEF")})
-    >>> draws = [quota(MapContext("choropleth", "baseline", "T", c, {}, {}, slot=i),
-    ...                "mapiq_rv", "binary") for i in range(20)]
-    >>> sum(d < 0.5 for d in draws), sorted(int(d * 5) for d in draws).count(4)
-    (10, 4)
+    >>> ctx = [MapContext("choropleth", "baseline", "T", c, {}, {}, slot=i) for i in range(10)]
+    >>> sum(quota(x, "mapiq_rv", "binary", BINARY_STRATA) < 0.5 for x in ctx)
+    5
+    >>> sorted(int(quota(x, "mapiq_rv", "mcq") * 5) for x in ctx)
+    [0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
     """
-    block = list(range(QUOTA_BLOCK))
-    slot_rng(ctx.seed, "mapiq-quota", task, request, ctx.slot // QUOTA_BLOCK).shuffle(block)
-    return (block[ctx.slot % QUOTA_BLOCK] + 0.5) / QUOTA_BLOCK
+    block = list(range(strata))
+    slot_rng(ctx.seed, "mapiq-quota", task, request, ctx.slot // strata).shuffle(block)
+    return (block[ctx.slot % strata] + 0.5) / strata
 
 
 def wants_nota(target: float, n: int = 4) -> bool:

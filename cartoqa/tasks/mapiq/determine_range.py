@@ -11,6 +11,7 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapiq.common import (
+    BINARY_STRATA,
     MapContext,
     Question,
     extreme_classes,
@@ -40,7 +41,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
 
     zone = pick(rng, ctx.zones())
     lo, hi = extreme_classes(ctx, zone)
-    asked_true = quota(ctx, "mapiq_dr", "binary") < 0.5
+    asked_true = quota(ctx, "mapiq_dr", "binary", BINARY_STRATA) < 0.5
     asked = (lo, hi) if asked_true else pick(rng, [p for p in pairs if p != (lo, hi)])
     out.append(Question(
         "binary", "local",

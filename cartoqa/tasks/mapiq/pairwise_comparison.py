@@ -11,6 +11,7 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapiq.common import (
+    BINARY_STRATA,
     MapContext,
     Question,
     mcq,
@@ -40,7 +41,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     higher = rng.random() < 0.5
     word = "higher" if higher else "lower"
     truth = c[a] > c[b] if higher else c[a] < c[b]
-    if truth != (quota(ctx, "mapiq_ppc", "binary") < 0.5):
+    if truth != (quota(ctx, "mapiq_ppc", "binary", BINARY_STRATA) < 0.5):
         a, b, truth = b, a, not truth  # the quota's answer: the same pair, swapped
     out.append(Question(
         "binary", "local",

@@ -15,6 +15,7 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapiq.common import (
+    BINARY_STRATA,
     MapContext,
     Question,
     mcq,
@@ -48,7 +49,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         return out
     # The quota says TRUE or FALSE; the word (higher / lower) is the one that gives it.
     a, b = pick(rng, clear)
-    asked_true = quota(ctx, "mapiq_rc", "binary") < 0.5
+    asked_true = quota(ctx, "mapiq_rc", "binary", BINARY_STRATA) < 0.5
     higher = (mean[a] > mean[b]) == asked_true
     word = "higher" if higher else "lower"
     out.append(Question(
@@ -64,7 +65,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     # options, so the zone is drawn among those that give the quota's answer.
     clear_of = {z: [o for o in zones if o != z and abs(mean[z] - mean[o]) >= MIN_GAP]
                 for z in zones}
-    target = quota(ctx, "mapiq_rc", "mcq")
+    target = quota(ctx, "mapiq_rc", "mcq", 12)
     askable = [z for z in zones if clear_of[z]]
     fitting = [z for z in askable if wants_nota(target, len(clear_of[z]))
                == all(mean[o] < mean[z] for o in clear_of[z])]

@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapiq.common import (
+    BINARY_STRATA,
     MapContext,
     Question,
     mcq,
@@ -35,7 +36,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
 
     s = pick(rng, states)
     cls = ctx.classes[s]
-    asked_true = quota(ctx, "mapiq_rv", "binary") < 0.5
+    asked_true = quota(ctx, "mapiq_rv", "binary", BINARY_STRATA) < 0.5
     asked_cls = cls if asked_true else pick(rng, [c for c in range(1, ctx.k + 1)
                                                           if c != cls])
     out.append(Question(

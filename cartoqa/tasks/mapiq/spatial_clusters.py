@@ -13,6 +13,7 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapiq.common import (
+    BINARY_STRATA,
     MapContext,
     Question,
     mcq,
@@ -49,7 +50,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     scopes: list[str | None] = [None, *ctx.zones()]
 
     # The quota says TRUE or FALSE: the scope and class are drawn among those that give it.
-    asked_true = quota(ctx, "mapiq_sc", "binary") < 0.5
+    asked_true = quota(ctx, "mapiq_sc", "binary", BINARY_STRATA) < 0.5
     found = {(z, h): _clustered(ctx, z, h) for z in scopes for h in (True, False)}
     fitting = [key for key, states in found.items() if bool(states) == asked_true]
     zone, high = pick(rng, fitting or list(found))

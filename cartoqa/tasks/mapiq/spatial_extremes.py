@@ -12,6 +12,7 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapiq.common import (
+    BINARY_STRATA,
     MapContext,
     Question,
     extreme_classes,
@@ -51,7 +52,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     out: list[Question] = []
 
     # The quota says TRUE or FALSE; a scope whose states are all extreme cannot be FALSE.
-    asked_true = quota(ctx, "mapiq_se", "binary") < 0.5
+    asked_true = quota(ctx, "mapiq_se", "binary", BINARY_STRATA) < 0.5
     for _ in range(8):
         zone, scale, word = _scope(ctx, rng)
         members = ctx.members(zone)
