@@ -26,12 +26,14 @@ from shapely.geometry.base import BaseGeometry
 from groundtruth.projection import View
 from renderers.browser import Browser
 from renderers.compass import compass_box, compose_turned, draw_compass, frame_side
+from renderers.legend_layer import DrawnCategory, draw_categories
 from renderers.map_render import MapRenderer, TileSource
 from renderers.map_styles import STYLES, StyledTiles
 from renderers.overlays import (
     OVERLAY_WEIGHT,
     POINT_RADIUS,
     Overlay,
+    overlay_from_geometry,
     screen_geometry,
     visible_share,
 )
@@ -146,6 +148,23 @@ class FriedaMap:
     drawn: dict[str, Any] = field(default_factory=dict)
     pixel_visible: list[float] = field(default_factory=list)
     style: str = "carto"
+    categories: list[str] = field(default_factory=list)
+
+
+def _thematic(png: bytes, view: View, angle_deg: float,
+              categories: Sequence[tuple[str, Sequence[BaseGeometry]]],
+              overlays: Sequence[Overlay], boxes: dict[str, Box]) -> tuple[bytes, Box]:
+    """Draw a thematic layer and its legend on a turned map (dots drawn again on top)."""
+    drawn = [DrawnCategory(name, tuple(
+        screen_geometry(view, overlay_from_geometry(name, "red", g), angle_deg=angle_deg)
+        for g in geoms)) for name, geoms in categories]
+    dots = []
+    for o in overlays:
+        if o.kind == "point":
+            c = screen_geometry(view, o, angle_deg=angle_deg).centroid
+            dots.append((c.x, c.y, o.hex))
+    foot = boxes["attribution"][1] if "attribution" in boxes else IMAGE_HEIGHT - 20.0
+    return draw_categories(png, drawn, dots, bottom=foot, keep=list(boxes.values()))
 
 
 class FriedaMapRenderer:
@@ -178,7 +197,8 @@ class FriedaMapRenderer:
         return self._renderers[style]
 
     def render(self, center: tuple[float, float], zoom: int, overlays: Sequence[Overlay], *,
-               angle_deg: float = 0.0, style: str = "carto") -> FriedaMap:
+               angle_deg: float = 0.0, style: str = "carto",
+               categories: Sequence[tuple[str, Sequence[BaseGeometry]]] = ()) -> FriedaMap:
         """Render one map.
 
         Parameters
@@ -193,6 +213,10 @@ class FriedaMapRenderer:
             Where north points, clockwise from the top.
         style : str, optional
             The basemap (:data:`renderers.map_styles.STYLES`).
+        categories : sequence of (str, sequence of geometry), optional
+            A thematic layer: each legend category and its ``(lon, lat)`` areas, filled
+            and hatched under the dots, named in a legend box at the bottom right
+            (:func:`renderers.legend_layer.draw_categories`; box ``category_legend``).
 
         Returns
         -------
@@ -204,9 +228,12 @@ class FriedaMapRenderer:
                 if k in ("legend", "scale_bar", "attribution")}
         png, boxes = compose_turned(result.png, angle_deg, width=IMAGE_WIDTH,
                                     height=IMAGE_HEIGHT, controls=keep)
+        view = View(center=center, zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
+        if categories:
+            png, boxes["category_legend"] = _thematic(png, view, angle_deg, categories,
+                                                      overlays, boxes)
         png = draw_compass(png, angle_deg)
         boxes["compass"] = compass_box(IMAGE_WIDTH, IMAGE_HEIGHT)
-        view = View(center=center, zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
         blocked = list(boxes.values())
         screens = [screen_geometry(view, o, angle_deg=angle_deg) for o in overlays]
         visible = [visible_share(g, width=IMAGE_WIDTH, height=IMAGE_HEIGHT, blocked=blocked)
@@ -215,7 +242,8 @@ class FriedaMapRenderer:
                   for g, o in zip(screens, overlays, strict=True)]
         return FriedaMap(png=png, view=view, angle_deg=angle_deg, controls=boxes,
                          scale_bar=dict(result.drawn.get("scale_bar") or {}), visible=visible,
-                         drawn=result.drawn, pixel_visible=pixels, style=style)
+                         drawn=result.drawn, pixel_visible=pixels, style=style,
+                         categories=[c for c, _ in categories])
 
     def close(self) -> None:
         """Close the square browser."""

@@ -25,6 +25,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from groundtruth import relations as rel
+from groundtruth.legend_areas import FAMILIES, CategoryArea, point_in_category
 from groundtruth.named_features import NamedFeature
 from groundtruth.relation_pairs import TopologicalPair
 
@@ -38,16 +39,19 @@ UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey")
 #: (``text``, ``list``, ``count``, ``distance``, ``direction``) in ``meta``.
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "border": ("one", "list", "count"),
-    "within": ("one", "list", "count"),
+    "within": ("one", "list", "count", "category"),
     "intersect": ("one", "list", "count"),
     "equal": ("same_area",),
     "distance": ("pair", "two_maps", "closest", "furthest"),
     "orientation": ("pair", "two_maps"),
 }
+#: The templates :func:`topological_plans` makes (``category`` is :func:`legend_plans`).
+TOPOLOGICAL_TEMPLATES: tuple[str, ...] = ("one", "list", "count")
 #: The answer type of each template.
 ANSWER_TYPES: dict[str, str] = {
     "one": "text", "list": "list", "count": "count", "same_area": "text",
     "pair": "", "two_maps": "", "closest": "text", "furthest": "text",
+    "category": "text",
 }
 #: Candidates drawn beside the subject (colours after red).
 CANDIDATES = 3
@@ -93,6 +97,12 @@ class MapPlan:
     colors : tuple of str
         Explicit colours per feature (overrides ``first_color``), e.g. an anchor drawn
         orange on both maps of a two-map distance question.
+    categories : tuple of (str, tuple of geometry)
+        A thematic layer (:mod:`renderers.legend_layer`): legend categories in legend
+        order, each with its ``(lon, lat)`` areas.
+    category_checks : tuple of (int, int, bool)
+        ``(feature, category, inside)``: after rendering, the ring around that feature's
+        dot must show (``inside``) or not show that category's fill.
     """
 
     features: tuple[NamedFeature, ...]
@@ -103,6 +113,8 @@ class MapPlan:
     first_color: int = 0
     style: str = "carto"
     colors: tuple[str, ...] = ()
+    categories: tuple[tuple[str, tuple[BaseGeometry, ...]], ...] = ()
+    category_checks: tuple[tuple[int, int, bool], ...] = ()
 
     def color(self, i: int) -> str:
         """The colour of feature ``i``."""
@@ -687,3 +699,140 @@ def _ranked_plan(points: Sequence[NamedFeature], centres: Sequence[tuple[float, 
                                                  for c in cands},
          "template": template, "answer_type": "text"},
         contextual=f"Find the map that draws {subject.name} as a red dot. {ask}")
+
+
+#: ``category`` template: most categories a map's legend names.
+MAX_LEGEND_CATEGORIES = 5
+#: ``category`` template: the three dots lie at least this far apart and within this
+#: distance of the answer's dot, metres.
+LEGEND_DOT_GAP_M = 60.0
+LEGEND_DOT_SPREAD_M = 300.0
+#: ``category`` template: areas within this distance of the dots are drawn, metres.
+LEGEND_DRAW_RADIUS_M = 700.0
+
+
+def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea], *,
+                 rng: random.Random, count: int, ledger: PairLedger | None = None
+                 ) -> list[QuestionPlan]:
+    """``within`` questions read through a legend: which dot lies in an area of a category?
+
+    Each map draws the areas of one :data:`groundtruth.legend_areas.FAMILIES` family
+    (land use, building use) as fills with hatches, a legend box naming the categories
+    by their swatch, and three named places as blue, purple and orange dots: exactly
+    one lies within an area of the asked category, the others clearly outside every
+    area of it (:func:`groundtruth.legend_areas.point_in_category`), preferably inside
+    another category (so the reader must tell the swatches apart). The legend names no
+    place's relation: the reader matches fill to legend.
+
+    Parameters
+    ----------
+    features : sequence of NamedFeature
+        Named features (points with a name that occurs once are used).
+    areas : sequence of CategoryArea
+        The extract's legend areas (:func:`groundtruth.legend_areas.load_category_areas`).
+    rng : random.Random
+        Seeded.
+    count : int
+        Most plans.
+    ledger : PairLedger, optional
+        The build's pairs already asked (updated): one question per category and
+        answer, no category-place pair twice.
+
+    Returns
+    -------
+    list of QuestionPlan
+    """
+    ledger = ledger if ledger is not None else PairLedger()
+    names: dict[str, int] = defaultdict(int)
+    for f in features:
+        if f.kind == "point":
+            names[f.name] += 1
+    points = [f for f in features if f.kind == "point" and not f.at_edge
+              and names[f.name] == 1]
+    if len(points) < 3 or not areas:
+        return []
+    frame = rel.LocalFrame.around([f.geometry for f in points])
+    xy = [frame.to_metric(f.geometry) for f in points]
+    plans: list[QuestionPlan] = []
+    for family in FAMILIES:
+        fam = [a for a in areas if a.family == family]
+        cats = sorted({a.category for a in fam})
+        fam_metric = [frame.to_metric(a.geometry) for a in fam]
+        status = {(i, c): point_in_category(p.geometry, c, fam, frame, fam_metric)
+                  for i, p in enumerate(points) for c in cats}
+        # categories in turn, so that no one category fills the family's share
+        queues: dict[str, list[int]] = {}
+        for c in cats:
+            queues[c] = [i for i in range(len(points)) if status[(i, c)] is True]
+            rng.shuffle(queues[c])
+        made = 0
+        while made < count and any(queues.values()):
+            for c in [c for c in cats if queues[c]]:
+                a = queues[c].pop()
+                got = _legend_picks(points, xy, status, cats, c, a, family, ledger, rng)
+                if got is None or made >= count:
+                    continue
+                ledger.take("within", f"legend:{family}:{c}", [points[i].key for i in got])
+                plans.append(_legend_plan(points, got, a, c, family, fam, frame, rng))
+                made += 1
+    return plans
+
+
+def _legend_picks(points: Sequence[NamedFeature], xy: Sequence[BaseGeometry],
+                  status: dict[tuple[int, str], bool | None], cats: Sequence[str], c: str,
+                  a: int, family: str, ledger: PairLedger, rng: random.Random
+                  ) -> list[int] | None:
+    """The answer ``a`` and two decoys clearly outside category ``c``, shuffled."""
+    subject = f"legend:{family}:{c}"
+    if not ledger.free(subject, points[a].key):
+        return None
+    near = [i for i in range(len(points)) if status[(i, c)] is False
+            and LEGEND_DOT_GAP_M <= xy[a].distance(xy[i]) <= LEGEND_DOT_SPREAD_M
+            and ledger.free(subject, points[i].key)]
+    # decoys inside another category first: the swatches must be told apart
+    rng.shuffle(near)
+    near.sort(key=lambda i: not any(status[(i, o)] for o in cats if o != c))
+    decoys: list[int] = []
+    for i in near:
+        if all(xy[i].distance(xy[j]) >= LEGEND_DOT_GAP_M for j in decoys):
+            decoys.append(i)
+        if len(decoys) == 2:
+            picks = [a, *decoys]
+            rng.shuffle(picks)
+            return picks
+    return None
+
+
+def _legend_plan(points: Sequence[NamedFeature], picks: Sequence[int], answer: int,
+                 category: str, family: str, fam: Sequence[CategoryArea],
+                 frame: rel.LocalFrame, rng: random.Random) -> QuestionPlan:
+    centre = shapely.union_all([frame.to_metric(points[i].geometry) for i in picks]).centroid
+    drawn: dict[str, list[BaseGeometry]] = defaultdict(list)
+    dist: dict[str, float] = {}
+    for a in fam:
+        d = frame.to_metric(a.geometry).distance(centre)
+        if d <= LEGEND_DRAW_RADIUS_M:
+            drawn[a.category].append(a.geometry)
+            dist[a.category] = min(dist.get(a.category, d), d)
+    # the asked category and the nearest others, in alphabetical legend order
+    others = sorted((c for c in drawn if c != category), key=dist.__getitem__)
+    legend = sorted([category, *others[:MAX_LEGEND_CATEGORIES - 1]])
+    cats = tuple((c, tuple(drawn[c])) for c in legend)
+    ci = legend.index(category)
+    feats = tuple(points[i] for i in picks)
+    checks = tuple((k, ci, picks[k] == answer) for k in range(len(picks)))
+    dots = ", ".join(f"{f.name} ({c} dot)" for f, c in
+                     zip(feats[:-1], ("blue", "purple"), strict=True))
+    ask = (f"The map shades areas by {family}: its legend box at the bottom right names "
+           f"each fill. Which of {dots} and {feats[-1].name} (orange dot) lies within an "
+           f"area shown as {category}? Answer with its name.")
+    return QuestionPlan(
+        "within", ask, {"type": "textual", "names": [points[answer].name]},
+        (MapPlan(feats, tuple(f.name for f in feats), style=rng.choice(UNLABELLED_STYLES),
+                 colors=("blue", "purple", "orange"), categories=cats,
+                 category_checks=checks),),
+        {"subject": f"legend:{family}:{category}:{points[answer].key}", "template": "category",
+         "answer_type": "text", "family": family, "category": category,
+         "legend": legend},
+        contextual=f"Find the map that shades areas by {family} and draws these dots. {ask}",
+    )
