@@ -34,6 +34,7 @@ from cartoqa.tasks.frieda.questions import (
     legend_plans,
     point_plans,
     topological_plans,
+    two_relation_plans,
 )
 from groundtruth import relations as rel
 from groundtruth.extracts import resolve_extract
@@ -92,7 +93,8 @@ def main() -> None:
     parser.add_argument("--per-relation", type=int, default=4)
     parser.add_argument("--distractor-maps", type=int, default=8)
     parser.add_argument("--legend-only", action="store_true",
-                        help="render only within/category (legend) questions")
+                        help="render only within/category (legend) and "
+                        "within/two_relations questions")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
@@ -124,8 +126,11 @@ def main() -> None:
     legend = [p for k in range(len(legend)) for c in sorted(by_cat)
               for p in by_cat[c][k:k + 1]]
     groups.append(("within (legend)", legend, args.per_relation))
+    both = two_relation_plans(pairs, rng=rng)
+    print(f"within (two relations): {len(both)} plans")
+    groups.append(("within (two relations)", both, args.per_relation))
     if args.legend_only:
-        groups = groups[-1:]
+        groups = groups[-2:]
     plans: list[QuestionPlan] = []
     tiles = TileRenderer(extract, cache_dir=cache_root())
     r = FriedaMapRenderer(tiles, assets_dir=web_assets_dir())

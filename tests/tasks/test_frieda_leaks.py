@@ -161,6 +161,7 @@ def test_templates_and_answer_types(plans: list[QuestionPlan]) -> None:
     for template in ("pair", "two_maps"):
         assert table[("orientation", template, "direction")] > 0
     assert table[("within", "category", "text")] > 0
+    assert table[("within", "two_relations", "text")] > 0
     # list answers name two or three features; counts are 1 to 3
     for p in plans:
         if p.meta["template"] == "list":
@@ -199,3 +200,28 @@ def test_legend_category_questions(plans: list[QuestionPlan]) -> None:
         # the question names every dot, so a model cannot answer from the text alone
         assert all(f.name in p.question for f in mp.features)
     assert max(colours.values()) / len(legend) <= 0.45, colours
+
+
+def test_two_relation_questions(plans: list[QuestionPlan]) -> None:
+    """``within``/``two_relations``: exactly one candidate lies within A and borders B;
+    of the decoys one is within A only, one borders B only, so one relation alone
+    leaves two answers; the question's colours match the map."""
+    two = [p for p in plans if p.meta["template"] == "two_relations"]
+    assert len(two) >= 5
+    for p in two:
+        (mp,) = p.maps
+        a, b, *cands = mp.features
+        assert (a.key, b.key) == (p.meta["a"], p.meta["b"])
+        assert mp.colors == ("red", "orange", "blue", "purple", "cyan")
+        in_a = {f.name for f in cands if p.meta["relations"][f.key] == "contains"}
+        by_b = {f.name for f in cands if p.meta["relations_b"][f.key] == "border"}
+        assert in_a & by_b == set(p.answer["names"]) and len(p.answer["names"]) == 1
+        assert len(in_a) == 2 and len(by_b) == 2, p.question
+        # the decoys' other relation is clearly not the asked one
+        for f in cands:
+            if f.name not in in_a:
+                assert p.meta["relations"][f.key] in ("disjoint", "border")
+            if f.name not in by_b:
+                assert p.meta["relations_b"][f.key] == "disjoint"
+        for f, colour in zip(cands, ("blue", "purple", "cyan"), strict=True):
+            assert f"{f.name} ({colour})" in p.question

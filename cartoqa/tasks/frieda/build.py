@@ -46,6 +46,7 @@ from cartoqa.tasks.frieda.questions import (
     legend_plans,
     point_plans,
     topological_plans,
+    two_relation_plans,
 )
 from groundtruth import relations as rel
 from groundtruth.legend_areas import CategoryArea
@@ -167,7 +168,8 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
     areas : sequence of CategoryArea, optional
         The extract's legend areas (:mod:`groundtruth.legend_areas`): ``within`` then
         also asks which dot lies in an area of a legend category (``category``
-        template), every other one-map ``within`` question.
+        template), every other one-map ``within`` question; ``two_relations`` plans
+        (within A and bordering B) come among the rest.
 
     Returns
     -------
@@ -198,10 +200,12 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             multi = [p for p in got if p.map_count == "multi"]
         rng.shuffle(single)
         rng.shuffle(multi)
-        if relation == "within" and areas:
-            legend = legend_plans(features, areas, rng=rng, count=count, ledger=ledger)
+        if relation == "within":
+            both = two_relation_plans(pairs, rng=rng, ledger=ledger)
+            legend = legend_plans(features, areas, rng=rng, count=count, ledger=ledger) \
+                if areas else []
             rng.shuffle(legend)
-            single = _interleave(legend, single)
+            single = _interleave(legend, _interleave(both, single))
         out[relation] = (single, multi)
     return out
 

@@ -332,8 +332,11 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
     center, zoom = placed
     ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
-    m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg, style=plan.style,
-                        categories=plan.categories)
+    try:
+        m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg, style=plan.style,
+                            categories=plan.categories)
+    except ValueError:  # a legend so tall or wide that a turn would bring it into view
+        return "legend"
     if any(share < _needed_share(o) for o, share in zip(ovs, m.visible, strict=True)):
         return "hidden"
     if min(m.pixel_visible, default=1.0) < MIN_PIXEL_VISIBLE:

@@ -39,7 +39,7 @@ UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey")
 #: (``text``, ``list``, ``count``, ``distance``, ``direction``) in ``meta``.
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "border": ("one", "list", "count"),
-    "within": ("one", "list", "count", "category"),
+    "within": ("one", "list", "count", "category", "two_relations"),
     "intersect": ("one", "list", "count"),
     "equal": ("same_area",),
     "distance": ("pair", "two_maps", "closest", "furthest"),
@@ -51,7 +51,7 @@ TOPOLOGICAL_TEMPLATES: tuple[str, ...] = ("one", "list", "count")
 ANSWER_TYPES: dict[str, str] = {
     "one": "text", "list": "list", "count": "count", "same_area": "text",
     "pair": "", "two_maps": "", "closest": "text", "furthest": "text",
-    "category": "text",
+    "category": "text", "two_relations": "text",
 }
 #: Candidates drawn beside the subject (colours after red).
 CANDIDATES = 3
@@ -835,4 +835,100 @@ def _legend_plan(points: Sequence[NamedFeature], picks: Sequence[int], answer: i
          "answer_type": "text", "family": family, "category": category,
          "legend": legend},
         contextual=f"Find the map that shades areas by {family} and draws these dots. {ask}",
+    )
+
+
+def two_relation_plans(pairs: Sequence[TopologicalPair], *, rng: random.Random,
+                       ledger: PairLedger | None = None) -> list[QuestionPlan]:
+    """``within``/``two_relations``: which feature lies within A **and** borders B?
+
+    One map draws A (red), B (orange) and three candidates (blue, purple, cyan):
+    exactly one lies within A and borders B; one decoy lies within A but is clearly
+    apart from B, one borders B but is apart from (or only borders) A, so no single
+    relation finds the answer. Every relation is a clear one of
+    :func:`groundtruth.relation_pairs.topological_pairs`; drawn candidates do not
+    overlap each other.
+
+    Parameters
+    ----------
+    pairs : sequence of TopologicalPair
+        With the disjoint pairs.
+    rng : random.Random
+        Seeded.
+    ledger : PairLedger, optional
+        The build's pairs already asked (updated): a pair A, B is asked once (a
+        candidate may have been drawn beside A in another relation's question: this
+        one asks two relations at once), a candidate once in this template.
+
+    Returns
+    -------
+    list of QuestionPlan
+    """
+    index = relation_index(pairs)
+    feats = _features(pairs)
+    ledger = ledger if ledger is not None else PairLedger()
+    if not feats:
+        return []
+    frame = rel.LocalFrame.around([f.geometry for f in feats.values()])
+    metric: dict[str, BaseGeometry] = {}
+    plans: list[QuestionPlan] = []
+    used: set[str] = set()
+    for akey in sorted(index):
+        a = feats[akey]
+        if a.kind != "polygon":
+            continue
+        inside = [k for k, r in index[akey].items() if r == "contains"
+                  and feats[k].kind == "polygon"]
+        options = []
+        for t in inside:
+            for bkey, r in index[t].items():
+                if r != "border" or bkey == akey or index[akey].get(bkey) == "contains":
+                    continue
+                only_a = [k for k in inside if k != t and index[bkey].get(k) == "disjoint"]
+                only_b = [k for k, rb in index[bkey].items() if rb == "border"
+                          and k not in (akey, t) and feats[k].kind == "polygon"
+                          and index[akey].get(k) in ("disjoint", "border")]
+                if only_a and only_b:
+                    options.append((t, bkey, only_a, only_b))
+        rng.shuffle(options)
+        for t, bkey, only_a, only_b in options:
+            picks = [t, rng.choice(sorted(only_a)), rng.choice(sorted(only_b))]
+            keys = [akey, bkey, *picks]
+            pair = f"two:{akey}+{bkey}"
+            if len({feats[k].name for k in keys}) < len(keys) or used & set(picks) \
+                    or (relation_key := ("two_relations", pair)) in ledger.subjects:
+                continue
+            for k in picks:
+                if k not in metric:
+                    metric[k] = frame.to_metric(feats[k].geometry)
+            if not _apart(metric, picks):
+                continue
+            rng.shuffle(picks)
+            ledger.take(relation_key[0], pair, picks)
+            used.update(picks)
+            plans.append(_two_relation_plan(feats, index, akey, bkey, t, picks, rng))
+            break
+    return plans
+
+
+def _two_relation_plan(feats: dict[str, NamedFeature], index: dict[str, dict[str, str]],
+                       akey: str, bkey: str, t: str, picks: Sequence[str],
+                       rng: random.Random) -> QuestionPlan:
+    a, b = feats[akey], feats[bkey]
+    cands = tuple(feats[k] for k in picks)
+    colours = ("blue", "purple", "cyan")
+    listed = ", ".join(f"{f.name} ({c})" for f, c in zip(cands[:-1], colours, strict=False))
+    ask = (f"Of {listed} and {cands[-1].name} (cyan): which one lies entirely within "
+           f"{_describe(a)}, drawn in red, and also borders {_describe(b)}, drawn in "
+           "orange? Answer with its name.")
+    return QuestionPlan(
+        "within", ask, {"type": "textual", "names": [feats[t].name]},
+        (MapPlan((a, b, *cands), (a.name, b.name, *(f.name for f in cands)),
+                 style=rng.choice(STYLES), colors=("red", "orange", *colours)),),
+        {"subject": f"two:{akey}+{bkey}", "a": akey, "b": bkey,
+         "template": "two_relations", "answer_type": "text",
+         # each candidate's relation to A (``contains``: it lies within A) and to B
+         "relations": {k: index[akey][k] for k in picks},
+         "relations_b": {k: index[bkey][k] for k in picks}},
+        contextual=f"Find the map that draws {a.name} in red and {b.name} in orange. {ask}",
     )
