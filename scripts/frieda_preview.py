@@ -41,7 +41,7 @@ from groundtruth.extracts import resolve_extract
 from groundtruth.legend_areas import load_category_areas
 from groundtruth.named_features import load_named_features
 from groundtruth.relation_pairs import topological_pairs
-from renderers.frieda_map import FriedaMapRenderer
+from renderers.frieda_map import FriedaMapRenderer, bar_meters
 from renderers.overlays import overlay_from_geometry
 from renderers.tiles import TileRenderer
 
@@ -65,7 +65,7 @@ def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path
         return None
     rendered = [m.map for m in maps if isinstance(m, RenderedMap)]
     if plan.relation == "distance":
-        scale = rendered[0].scale_bar["metric"]["meters"]
+        scale = bar_meters(rendered[0].scale_bar)
         if plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * scale:
             rejected[f"distance: {REJECT_REASONS['scale_bars']}"] += 1
             return None
@@ -80,7 +80,8 @@ def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path
         "zoom": [m.view.zoom for m in rendered], "style": [m.style for m in rendered],
         "legend": [m.categories for m in rendered],
         "angle": [m.angle_deg for m in rendered],
-        "scale_bar": [m.scale_bar.get("metric", {}).get("label") for m in rendered],
+        "scale_bar": [(m.scale_bar.get("bar") or m.scale_bar.get("metric") or {}).get("label")
+                      for m in rendered], "north": [m.north for m in rendered],
         "visible": [m.visible for m in rendered], "meta": plan.meta,
     }
 

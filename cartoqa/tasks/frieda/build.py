@@ -51,6 +51,7 @@ from cartoqa.tasks.frieda.questions import (
 from groundtruth import relations as rel
 from groundtruth.legend_areas import CategoryArea
 from groundtruth.named_features import NamedFeature
+from renderers.frieda_map import bar_meters
 
 #: FRIEDA's six relations, one task each (``frieda_<relation>``), in dataset order.
 RELATIONS: tuple[str, ...] = ("border", "equal", "intersect", "within", "distance",
@@ -319,7 +320,7 @@ def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] 
         if isinstance(got, str):
             return got
         maps.append(got)
-    bars = [float((m.map.scale_bar.get("metric") or {}).get("meters") or 0.0) for m in maps]
+    bars = [bar_meters(m.map.scale_bar) for m in maps]
     if not distance_readable(plan, bars):
         return "scale_bars"
     return maps
@@ -398,7 +399,7 @@ def _question_map_record(image: str, plan: QuestionPlan, k: int,
                          m: RenderedMap) -> dict[str, Any]:
     mp = plan.maps[k]
     view = m.map.view
-    bar = (m.map.scale_bar.get("metric") or {})
+    bar = m.map.scale_bar.get("bar") or m.map.scale_bar.get("metric") or {}
     return {
         "image": image, "role": "question", "zoom": view.zoom,
         "center": [round(view.center[0], 7), round(view.center[1], 7)],
@@ -406,7 +407,7 @@ def _question_map_record(image: str, plan: QuestionPlan, k: int,
         "angle_deg": mp.angle_deg,
         "scale_bar": {"label": bar.get("label"), "meters": bar.get("meters"),
                       "width_px": bar.get("width_px")},
-        "style": mp.style,
+        "style": mp.style, "north": m.map.north, "scale_unit": mp.scale_unit or "m+ft",
         "legend_categories": [c for c, _ in mp.categories],
         "features": [_feature_record(f, mp.color(i), mp.labels[i])
                      for i, f in enumerate(mp.features)],

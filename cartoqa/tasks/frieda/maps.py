@@ -334,7 +334,8 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
     try:
         m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg, style=plan.style,
-                            categories=plan.categories)
+                            categories=plan.categories, north=plan.north_design(),
+                            scale_unit=plan.scale_unit)
     except ValueError:  # a legend so tall or wide that a turn would bring it into view
         return "legend"
     if any(share < _needed_share(o) for o, share in zip(ovs, m.visible, strict=True)):

@@ -15,6 +15,7 @@ those whose maps show what the question needs.
 from __future__ import annotations
 
 import random
+import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,12 @@ COLORS: tuple[str, ...] = ("red", "blue", "purple", "orange")
 #: free of the renderers) and those that write no names.
 STYLES: tuple[str, ...] = ("carto", "plain", "grey")
 UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey")
+#: North-arrow designs (:data:`renderers.compass.NORTH_DESIGNS`, repeated here).
+NORTH_DESIGNS: tuple[str, ...] = ("rose", "arrow", "star")
+#: Scale-bar units of distance questions (:data:`renderers.scale_bars.UNIT_METRES`) and
+#: the words their prompts use.
+SCALE_UNITS: dict[str, str] = {"m": "metres", "km": "kilometres", "ft": "feet",
+                               "mi": "miles"}
 #: Question templates per relation: each plan records its template and answer type
 #: (``text``, ``list``, ``count``, ``distance``, ``direction``) in ``meta``.
 TEMPLATES: dict[str, tuple[str, ...]] = {
@@ -103,6 +110,12 @@ class MapPlan:
     category_checks : tuple of (int, int, bool)
         ``(feature, category, inside)``: after rendering, the ring around that feature's
         dot must show (``inside``) or not show that category's fill.
+    north : str
+        The north indicator (:data:`NORTH_DESIGNS`); ``""``: one picked from the
+        features' keys (:meth:`north_design`), so every map of a build varies.
+    scale_unit : str
+        ``""``: Leaflet's metres-and-feet bars; ``m``, ``km``, ``ft`` or ``mi``: one
+        bar in that unit (distance questions ask their answer in it).
     """
 
     features: tuple[NamedFeature, ...]
@@ -115,6 +128,15 @@ class MapPlan:
     colors: tuple[str, ...] = ()
     categories: tuple[tuple[str, tuple[BaseGeometry, ...]], ...] = ()
     category_checks: tuple[tuple[int, int, bool], ...] = ()
+    north: str = ""
+    scale_unit: str = ""
+
+    def north_design(self) -> str:
+        """:attr:`north`, or a design picked from the features' keys (deterministic)."""
+        if self.north:
+            return self.north
+        key = "|".join(f.key for f in self.features) + f"|{self.angle_deg}"
+        return NORTH_DESIGNS[zlib.crc32(key.encode()) % len(NORTH_DESIGNS)]
 
     def color(self, i: int) -> str:
         """The colour of feature ``i``."""
@@ -576,17 +598,19 @@ def _pair_plan(relation: str, a: NamedFeature, b: NamedFeature, o: rel.Orientati
     style = rng.choice(STYLES)
     if relation == "distance":
         d = o.distance
+        unit = rng.choice(sorted(SCALE_UNITS))
+        words = SCALE_UNITS[unit]
         return QuestionPlan(
             "distance",
             f"Using the scale bar, how far apart are {a.name} (red dot) and {b.name} "
-            "(blue dot) in a straight line? Answer in metres.",
-            {"type": "distance", "meters": round(d.meters, 1)},
-            (MapPlan((a, b), (a.name, b.name), style=style),),
+            f"(blue dot) in a straight line? Answer in {words}, the scale bar's unit.",
+            {"type": "distance", "meters": round(d.meters, 1), "unit": unit},
+            (MapPlan((a, b), (a.name, b.name), style=style, scale_unit=unit),),
             {"radii_m": [d.radius_a_m, d.radius_b_m], "template": "pair",
              "answer_type": "distance"},
             contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
                         "dot). Using its scale bar, how far apart are they in a "
-                        "straight line? Answer in metres."),
+                        f"straight line? Answer in {words}, the scale bar's unit."),
         )
     angle = float(rng.choice([0, 30, 75, 120, 160, 210, 250, 300, 330]))
     return QuestionPlan(
@@ -626,11 +650,15 @@ def _anchor(centres: Sequence[tuple[float, float, float]], i: int, j: int,
 def _two_map_plan(relation: str, a: NamedFeature, b: NamedFeature, m: NamedFeature,
                   o: rel.Orientation, rng: random.Random) -> QuestionPlan:
     turns = [0.0, 30.0, 75.0, 120.0, 160.0, 210.0, 250.0, 300.0, 330.0]
+    # a distance is asked in the unit both maps' scale bars show
+    unit = rng.choice(sorted(SCALE_UNITS)) if relation == "distance" else ""
     maps = (
         MapPlan((a, m), (a.name, m.name), angle_deg=rng.choice(turns),
-                style=rng.choice(UNLABELLED_STYLES), colors=("red", "orange")),
+                style=rng.choice(UNLABELLED_STYLES), colors=("red", "orange"),
+                scale_unit=unit),
         MapPlan((b, m), (b.name, m.name), angle_deg=rng.choice(turns),
-                style=rng.choice(UNLABELLED_STYLES), colors=("blue", "orange")),
+                style=rng.choice(UNLABELLED_STYLES), colors=("blue", "orange"),
+                scale_unit=unit),
     )
     setup = (f"Map 1 shows {a.name} (red dot) and {m.name} (orange dot). Map 2 shows "
              f"{m.name} again (orange dot) and {b.name} (blue dot), at its own scale and "
@@ -640,9 +668,11 @@ def _two_map_plan(relation: str, a: NamedFeature, b: NamedFeature, m: NamedFeatu
                  "its own scale and turn. Use both maps' scale bars and compasses.")
     if relation == "distance":
         d = o.distance
-        ask = f"How far apart are {a.name} and {b.name} in a straight line? Answer in metres."
+        ask = (f"How far apart are {a.name} and {b.name} in a straight line? Answer in "
+               f"{SCALE_UNITS[unit]}, the scale bars' unit.")
         return QuestionPlan(
-            "distance", f"{setup} {ask}", {"type": "distance", "meters": round(d.meters, 1)},
+            "distance", f"{setup} {ask}",
+            {"type": "distance", "meters": round(d.meters, 1), "unit": unit},
             maps, {"radii_m": [d.radius_a_m, d.radius_b_m], "anchor": m.key,
                    "template": "two_maps", "answer_type": "distance"},
             contextual=f"{setup_ctx} {ask}")
