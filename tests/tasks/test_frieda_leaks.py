@@ -21,13 +21,18 @@ do not overlap each other (one would hide the other).
 from __future__ import annotations
 
 import collections
+import random
 from typing import Any
 
 import pytest
 
 from cartoqa.metrics.frieda import frieda_correct, parse_frieda
 from cartoqa.tasks.frieda.build import EXAMPLES, example_key, plan_all, question_text
-from cartoqa.tasks.frieda.questions import UNLABELLED_STYLES, QuestionPlan
+from cartoqa.tasks.frieda.questions import (
+    UNLABELLED_STYLES,
+    QuestionPlan,
+    two_relation_plans,
+)
 from groundtruth import relations as rel
 from groundtruth.legend_areas import load_category_areas, point_in_category
 from groundtruth.named_features import load_named_features
@@ -161,7 +166,6 @@ def test_templates_and_answer_types(plans: list[QuestionPlan]) -> None:
     for template in ("pair", "two_maps"):
         assert table[("orientation", template, "direction")] > 0
     assert table[("within", "category", "text")] > 0
-    assert table[("within", "two_relations", "text")] > 0
     # list answers name two or three features; counts are 1 to 3
     for p in plans:
         if p.meta["template"] == "list":
@@ -206,8 +210,11 @@ def test_two_relation_questions(plans: list[QuestionPlan]) -> None:
     """``within``/``two_relations``: exactly one candidate lies within A and borders B;
     of the decoys one is within A only, one borders B only, so one relation alone
     leaves two answers; the question's colours match the map."""
-    two = [p for p in plans if p.meta["template"] == "two_relations"]
+    feats = load_named_features("helsinki")
+    two = two_relation_plans(topological_pairs(feats, include_disjoint=True),
+                             rng=random.Random(0))
     assert len(two) >= 5
+    assert not [p for p in plans if p.meta["template"] == "two_relations"]  # not built
     for p in two:
         (mp,) = p.maps
         a, b, *cands = mp.features
