@@ -76,8 +76,8 @@ def imaginary_regions(regions: Mapping[str, Region], seed: int = 0,
     >>> any(r.code in region_table("india") for r in shown.values())
     False
     """
-    taken_names = set()
-    taken_codes = set()
+    taken_names: set[str] = set()
+    taken_codes: set[str] = set()
     for table in (regions, avoid or {}):
         for code, r in table.items():
             taken_codes.update({code.upper(), r.code.upper()})

@@ -298,7 +298,7 @@ def shown_answer(answer: dict[str, Any], shown: dict[str, Region]) -> dict[str, 
     return out
 
 
-def region_labels(shown: dict[str, Region]) -> dict[str, dict[str, str]]:
+def region_labels(shown: dict[str, Region]) -> dict[str, dict[str, Any]]:
     """``provenance.region_labels``: each region's real code -> the code and name drawn
     on it (what :func:`cartoqa.parsing.kinds.item_names` resolves answers by)."""
     return {c: {"code": r.code, "name": r.name, **({"aliases": list(r.aliases)}
