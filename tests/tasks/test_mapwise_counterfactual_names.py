@@ -51,6 +51,9 @@ def test_questions_and_answers_use_the_shown_names(builder: MapwiseBuilder, mode
         answer = item["answer"]
         for key in ("accepted", "items", "order"):
             assert set(answer.get(key) or ()) <= shown_codes, item["id"]
+        if answer.get("accepted"):  # the answer's code and name are one shown region
+            name_of = {v["code"]: v["name"] for v in labels.values()}
+            assert name_of[answer["accepted"][0]] == answer["text"], item["id"]
         question = item["question"].split("\n")[0]
         for v in labels.values():
             if f"({v['code']})" in question:
