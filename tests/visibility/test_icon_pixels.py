@@ -85,3 +85,40 @@ def test_an_icon_half_covered_is_not_drawn() -> None:
     template = icon_template("pharmacy")
     assert template is not None
     assert not find_icons(mask, template)
+
+
+def test_symbol_sightings_find_the_drawn_feature_and_not_the_bare_one() -> None:
+    from shapely.geometry import Point
+
+    from cartoqa.visibility.symbols import symbol_sightings
+    from groundtruth.features import Feature
+    from groundtruth.projection import View
+
+    icons, _ = screen_and_reference()
+    screen = np.empty((200, 300, 3), np.int16)
+    screen[...] = hex_rgb(LAND)
+    screen[80:128, 100:196] = icons  # pharmacy at (124, 104), bank at (172, 104)
+    reference = np.empty_like(screen)
+    reference[...] = hex_rgb(LAND)
+    view = View(center=(60.17, 24.94), zoom=19, width=300, height=200)
+
+    def pharmacy(x: float, y: float) -> Feature:
+        lat, lon = view.to_latlon(x, y)
+        return Feature("pharmacy", "symbol", None, ("node/1",), lat, lon, Point(lon, lat))
+
+    drawn, bare = pharmacy(124.0, 104.0), pharmacy(124.0, 160.0)
+    ft = catalogue_by_name()["pharmacy"]
+    sightings, orphans = symbol_sightings(
+        view, ft, [drawn, bare], screen, reference, ink_mask(screen, reference), {},
+        reserved=())
+    assert [s.drawn for s in sightings] == [True, False]
+    first = sightings[0]
+    assert first.clear and first.score >= ICON_CLEAR_IOU and not first.edge
+    assert first.icon_px is not None
+    assert abs(first.icon_px[0] - 124.0) <= 1 and abs(first.icon_px[1] - 104.0) <= 1
+    assert sightings[1].icon_px is None and sightings[1].score == 0.0
+    assert orphans == []
+    # without the feature at the icon, the icon is an orphan of the type
+    _, orphans = symbol_sightings(view, ft, [bare], screen, reference,
+                                  ink_mask(screen, reference), {}, reserved=())
+    assert len(orphans) == 1
