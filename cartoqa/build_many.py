@@ -42,6 +42,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import sys
 import tomllib
@@ -95,23 +96,91 @@ class ManySpec:
     cities: list[CitySpec] = field(default_factory=list)
 
 
+#: Keys a spec may set at its top level.
+SPEC_KEYS = frozenset({"out", "tasks", "per_task", "seed", "suite", "frieda_setting", "city"})
+#: Keys a ``[[city]]`` table may set.
+CITY_KEYS = frozenset({"name", "extract", "bbox", "tasks", "per_task", "seed", "suite",
+                       "frieda_setting"})
+#: The longest city name (a folder name), in UTF-8 bytes.
+MAX_NAME_BYTES = 200
+
+
+def _refuse_unknown(keys: Any, allowed: frozenset[str], where: str) -> None:
+    import difflib
+
+    unknown = sorted(set(keys) - allowed)
+    if unknown:
+        key = unknown[0]
+        close = difflib.get_close_matches(key, sorted(allowed), n=1)
+        raise CartoqaError(f"{where} has an unknown key {key!r}",
+                           fix=f"did you mean {close[0]!r}?" if close
+                           else f"known keys: {', '.join(sorted(allowed))}")
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise CartoqaError(f"{what} must be a non-empty string, not {value!r}"[:200])
+    if "\0" in value:
+        raise CartoqaError(f"{what} holds a NUL character")
+    return value
+
+
+def _whole(value: Any, what: str, *, least: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CartoqaError(f"{what} must be a whole number, not {value!r}"[:200],
+                           fix=f"e.g. {what.split()[0]} = 4")
+    if least is not None and value < least:
+        raise CartoqaError(f"{what} must be at least {least}, not {value}")
+    return value
+
+
+def _tasks(value: Any, what: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(t, str) for t in value):
+        return ",".join(value)
+    raise CartoqaError(f"{what} must be a list of task names, not {value!r}"[:200],
+                       fix='e.g. tasks = ["mml", "rle"]')
+
+
+def _bbox(value: Any, what: str) -> tuple[float, float, float, float]:
+    if (not isinstance(value, list) or len(value) != 4
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+        raise CartoqaError(f"{what} must be four numbers [west, south, east, north], "
+                           f"not {value!r}"[:200])
+    west, south, east, north = (float(v) for v in value)
+    if not (-180 <= west < east <= 180 and -90 <= south < north <= 90):
+        raise CartoqaError(f"{what} {value!r} is not west < east and south < north "
+                           "in degrees")
+    return west, south, east, north
+
+
 def load_spec(path: Path) -> ManySpec:
     """Read and check a ``build-many`` TOML spec.
+
+    Every key is checked for its type; an unknown key is refused (with the known key
+    it resembles), so that a typo never builds with a default.
 
     Raises
     ------
     CartoqaError
-        Unreadable TOML, no cities, a city without ``name``/``extract``, repeated names,
-        an unknown task or a size below 1 (one line each).
+        Unreadable or non-UTF-8 TOML, an unknown key, no cities, a city without
+        ``name``/``extract``, a name that is no plain folder name (repeated, hidden, with
+        ``/`` or NUL, or the combined ``manifest.json``), a value of the wrong type, an
+        unknown task or a size below 1 (one line each).
     """
     try:
-        data = tomllib.loads(Path(path).read_text("utf-8"))
+        data = tomllib.loads(Path(path).read_bytes().decode("utf-8"))
     except OSError as exc:
         raise CartoqaError(f"cannot read the spec {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise CartoqaError(f"the spec {path} is not UTF-8 text (byte at offset {exc.start})",
+                           fix="save it as UTF-8 (TOML files are UTF-8)") from None
     except tomllib.TOMLDecodeError as exc:
         raise CartoqaError(f"the spec {path} is not valid TOML: {exc}") from None
+    _refuse_unknown(data, SPEC_KEYS, f"the spec {path}")
     base = Path(path).resolve().parent
-    out = base / str(data.get("out", Path(path).stem))
+    out = base / (_text(data["out"], "out") if "out" in data else Path(path).stem)
     cities_raw = data.get("city")
     if not isinstance(cities_raw, list) or not cities_raw:
         raise CartoqaError(f"the spec {path} lists no [[city]]",
@@ -119,41 +188,47 @@ def load_spec(path: Path) -> ManySpec:
     spec = ManySpec(out=out)
     seen: set[str] = set()
     for i, raw in enumerate(cities_raw):
+        if not isinstance(raw, dict):
+            raise CartoqaError(f"city {i + 1} of {path} is not a table",
+                               fix='write it as [[city]] with name = "..." and extract = "..."')
         name, extract = raw.get("name"), raw.get("extract")
-        if not isinstance(name, str) or not isinstance(extract, str) or not name:
-            raise CartoqaError(f"city {i + 1} of {path} needs a name and an extract")
-        if name in seen or "/" in name or name.startswith("."):
-            raise CartoqaError(f"city name {name!r} in {path} repeats or is not a folder name")
+        if not isinstance(name, str) or not isinstance(extract, str) or not name or not extract:
+            raise CartoqaError(f"city {i + 1} of {path} needs a name and an extract "
+                               "(both strings)")
+        if (name in seen or "/" in name or "\\" in name or name.startswith(".")
+                or "\0" in name or name == COMBINED_MANIFEST or not name.isprintable()
+                or len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES):
+            raise CartoqaError(f"city name {name!r} in {path} repeats or is not a folder name",
+                               fix="use letters, digits, - and _ (not manifest.json, not "
+                                   "starting with .)")
         seen.add(name)
-        suite = str(raw.get("suite", data.get("suite", "cartomapqa")))
+        _refuse_unknown(raw, CITY_KEYS, f"city {name} of {path}")
+        _text(extract, f"extract of {name}")
+        suite = _text(raw.get("suite", data.get("suite", "cartomapqa")), f"suite of {name}")
         if suite not in BUILD_MANY_SUITES:
             raise CartoqaError(
                 f"suite {suite!r} of {name} cannot be built by build-many",
                 fix="use suite = \"cartomapqa\" or \"frieda\" (the suites built from an "
                     "extract); build MapIQ and MapWise with cartoqa build --suite")
         default_tasks = list(DEFAULT_TASKS) if suite == "cartomapqa" else "all"
-        tasks = raw.get("tasks", data.get("tasks", default_tasks))
-        tasks_list = parse_tasks(",".join(tasks) if isinstance(tasks, list) else str(tasks),
-                                 suite=suite)
+        tasks = _tasks(raw.get("tasks", data.get("tasks", default_tasks)), f"tasks of {name}")
+        tasks_list = parse_tasks(tasks, suite=suite)
         options: dict[str, Any] | None = None
         if suite == "frieda":
-            setting = str(raw.get(SETTING_OPTION, data.get(SETTING_OPTION, DEFAULT_SETTING)))
+            setting = raw.get(SETTING_OPTION, data.get(SETTING_OPTION, DEFAULT_SETTING))
             if setting not in SETTINGS:
                 raise CartoqaError(f"{SETTING_OPTION} of {name} must be one of "
                                    f"{', '.join(SETTINGS)}, not {setting!r}")
             options = {SETTING_OPTION: setting}
-        per_task = int(raw.get("per_task", data.get("per_task", DEFAULT_PER_TASK)))
-        if per_task < 1:
-            raise CartoqaError(f"per_task of {name} must be at least 1, not {per_task}")
-        seed = int(raw.get("seed", data.get("seed", DEFAULT_SEED)))
+        per_task = _whole(raw.get("per_task", data.get("per_task", DEFAULT_PER_TASK)),
+                          f"per_task of {name}", least=1)
+        seed = _whole(raw.get("seed", data.get("seed", DEFAULT_SEED)), f"seed of {name}")
         bbox = raw.get("bbox")
-        if bbox is not None and (not isinstance(bbox, list) or len(bbox) != 4):
-            raise CartoqaError(f"bbox of {name} must be [west, south, east, north]")
         local = base / extract
         spec.cities.append(CitySpec(
             name=name, extract=str(local) if local.exists() else extract,
             tasks=tuple(tasks_list), per_task=per_task, seed=seed,
-            bbox=tuple(float(v) for v in bbox) if bbox else None,  # type: ignore[arg-type]
+            bbox=_bbox(bbox, f"bbox of {name}") if bbox is not None else None,
             suite=suite, task_options=options))
     return spec
 
@@ -217,6 +292,32 @@ def combined_manifest(spec: ManySpec) -> dict[str, Any]:
             "attribution": ATTRIBUTION, "data_license": DATA_LICENSE, "cities": cities}
 
 
+class _NoComputeFailed(logging.Filter):
+    """Drops the worker's log record of a failed task (its error is reported once)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Compute Failed")
+
+
+@contextlib.contextmanager
+def _quiet_cluster_logs() -> Any:
+    """Silence the nanny's and scheduler's logs of dying workers while a build runs.
+
+    A worker killed again and again is reported in one line (:func:`_city_result`);
+    Dask would print its restarts and a ``KilledWorker`` notice first.
+    """
+    loggers = [logging.getLogger(n) for n in ("distributed.nanny", "distributed.scheduler",
+                                              "distributed.core", "distributed.worker")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)
+
+
 class CartoqaWorkerPlugin:
     """Dask worker plugin: each worker's settings and its database access.
 
@@ -239,6 +340,9 @@ class CartoqaWorkerPlugin:
         """Called by Dask when the plugin is registered on a worker."""
         os.environ.update(self.env)
         _die_with_parent()
+        # a city that fails reaches the user as one line through its future; the worker's
+        # own "Compute Failed" traceback would come first on the same terminal
+        logging.getLogger("distributed.worker").addFilter(_NoComputeFailed())
         if self.database:
             self._cluster = PostgisCluster(Path(self.env["CARTOQA_CACHE"]))
             self._cluster.start()
@@ -297,6 +401,57 @@ def secure_local_cluster(workers: int) -> Any:
                                               "dashboard_address": "127.0.0.1:0"})
 
 
+#: Seconds to wait for an existing scheduler (``--scheduler``) to answer.
+SCHEDULER_CONNECT_TIMEOUT_S = 5.0
+#: Schemes a ``--scheduler`` address may use.
+SCHEDULER_SCHEMES = ("tls", "tcp")
+
+
+def check_scheduler_address(address: str) -> str:
+    """Check a ``--scheduler`` address: ``tls://HOST:PORT`` or ``tcp://HOST:PORT``.
+
+    Raises
+    ------
+    CartoqaError
+        Another scheme, no host, a port that is not a number from 1 to 65535.
+
+    Examples
+    --------
+    >>> check_scheduler_address("tls://127.0.0.1:8786")
+    'tls://127.0.0.1:8786'
+    >>> check_scheduler_address("http://[::1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cartoqa.errors.CartoqaError: --scheduler 'http://[::1' is not ...
+    """
+    import urllib.parse
+
+    bad = CartoqaError(f"--scheduler {address!r} is not tls://HOST:PORT or tcp://HOST:PORT",
+                       fix="e.g. --scheduler tls://10.0.0.5:8786, or leave it out")
+    try:
+        parts = urllib.parse.urlsplit(address)
+        port = parts.port
+    except ValueError:
+        raise bad from None
+    if (parts.scheme not in SCHEDULER_SCHEMES or not parts.hostname or port is None
+            or port < 1 or parts.path not in ("", "/") or parts.query or "\0" in address):
+        raise bad
+    return address
+
+
+def _city_result(city: CitySpec, future: Any) -> Any:
+    """A city's result; a worker that died (``KilledWorker``) becomes one line."""
+    from distributed.scheduler import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker:
+        raise CartoqaError(
+            f"the worker building {city.name} died again and again (Dask gave up after "
+            "its allowed retries; out of memory, or killed)",
+            fix="rerun the same command: every city resumes from its journal") from None
+
+
 def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2,
                progress: bool = True, database: bool = True,
                log: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -326,19 +481,45 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     from distributed import Client, wait
 
     say = log or (lambda msg: print(msg, file=sys.stderr))
-    spec.out.mkdir(parents=True, exist_ok=True)
+    if scheduler is not None:
+        scheduler = check_scheduler_address(scheduler)
     env = {"CARTOQA_CACHE": str(cache_root()), "CARTOQA_WEB_ASSETS": str(web_assets_dir())}
     cluster: Any = None
-    with dask.config.set({"distributed.worker.daemon": False}):
-        if scheduler is None:
-            cluster = secure_local_cluster(workers)
-            client = Client(cluster, security=cluster.security)
-        else:
-            if scheduler.startswith("tcp://"):
-                say(f"warning: {scheduler} is a plain TCP scheduler: anyone who can reach it "
-                    "can run code on its workers (use tls:// with Dask's TLS settings)")
-            client = Client(scheduler)
+    database_user: Any = None
+    client: Any = None
+    made_out = not spec.out.exists()
+    quiet = _quiet_cluster_logs()
+    quiet.__enter__()
     try:
+        with dask.config.set({"distributed.worker.daemon": False}):
+            if scheduler is None:
+                if database:
+                    # this process holds the database too, so that the server stops when
+                    # it ends however its workers end (SIGTERM, a killed worker)
+                    from renderers.postgis import PostgisCluster
+
+                    database_user = PostgisCluster(cache_root())
+                    database_user.start()
+                cluster = secure_local_cluster(workers)
+                client = Client(cluster, security=cluster.security)
+            else:
+                if scheduler.startswith("tcp://"):
+                    say(f"warning: {scheduler} is a plain TCP scheduler: anyone who can reach "
+                        "it can run code on its workers (use tls:// with Dask's TLS settings)")
+                try:
+                    client = Client(scheduler, timeout=SCHEDULER_CONNECT_TIMEOUT_S)
+                except TypeError as exc:  # distributed: "TLS expects a `ssl_context`"
+                    raise CartoqaError(
+                        f"--scheduler {scheduler} needs Dask's TLS settings ({exc})"[:300],
+                        fix="set distributed.comm.tls.ca-file, .client.cert and .client.key "
+                            "(DASK_DISTRIBUTED__COMM__TLS__...)") from None
+                except (OSError, TimeoutError) as exc:
+                    raise CartoqaError(
+                        f"cannot reach the Dask scheduler {scheduler} within "
+                        f"{SCHEDULER_CONNECT_TIMEOUT_S:g} s ({type(exc).__name__})",
+                        fix="start it first, or leave out --scheduler for a local "
+                            "cluster") from None
+        spec.out.mkdir(parents=True, exist_ok=True)
         client.register_plugin(_plugin(env, database=database), name="cartoqa")
         futures = {city.name: client.submit(build_city, city, spec.out, key=f"city-{city.name}",
                                             pure=False)
@@ -346,11 +527,17 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         _follow(spec, futures, progress=progress)
         wait(list(futures.values()))
         for city in spec.cities:
-            futures[city.name].result()  # raise the first failure
+            _city_result(city, futures[city.name])
     finally:
-        client.close()
+        if client is not None:
+            client.close()
         if cluster is not None:
             cluster.close()
+        if database_user is not None:
+            database_user.stop()
+        quiet.__exit__(None, None, None)
+        if made_out and spec.out.is_dir() and not any(spec.out.iterdir()):
+            spec.out.rmdir()  # a build that failed before any city leaves no empty folder
     manifest = combined_manifest(spec)
     write_json_atomic(spec.out / COMBINED_MANIFEST, manifest)
     return manifest

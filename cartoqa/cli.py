@@ -119,6 +119,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _printable(text: str) -> str:
+    """One line that any terminal can print (lone surrogates shown as ``\\udXXX``)."""
+    line = " ".join(text.splitlines())
+    return line.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _unicode_message(exc: UnicodeError) -> str:
+    if isinstance(exc, UnicodeEncodeError):
+        return ("a text holds a character that cannot be written as UTF-8 (a lone "
+                f"surrogate, {exc.object[exc.start:exc.end]!a})")
+    if isinstance(exc, UnicodeDecodeError):
+        return (f"a file is not UTF-8 text (byte {exc.object[exc.start:exc.start + 1]!r} "
+                f"at offset {exc.start})")
+    return f"a text cannot be encoded ({exc})"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line.
 
@@ -139,7 +155,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         with stop_signals_as_interrupts():
             return int(args._run(args) or 0)
     except USER_ERRORS as exc:
-        print(f"cartoqa {args.command}: error: {exc}", file=sys.stderr)
+        print(f"cartoqa {args.command}: error: {_printable(str(exc))}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        # a last guard: the readers refuse nesting beyond cartoqa.limits.MAX_JSON_DEPTH
+        print(f"cartoqa {args.command}: error: an input is nested too deeply to read "
+              "(see docs/security.md, limits)", file=sys.stderr)
+        return 2
+    except UnicodeError as exc:
+        # a last guard: text that is not UTF-8, or a lone surrogate that cannot be written
+        print(f"cartoqa {args.command}: error: {_printable(_unicode_message(exc))}",
+              file=sys.stderr)
+        return 2
+    except OSError as exc:
+        # a last guard: a file that cannot be read or written (no space, no permission)
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"cartoqa {args.command}: error: {_printable(exc.strerror or str(exc))}"
+              f"{_printable(where)}", file=sys.stderr)
         return 2
     except StopRequested as exc:
         print(f"cartoqa {args.command}: stopped by {exc}", file=sys.stderr)

@@ -13,22 +13,100 @@ compass (:func:`renderers.overlays.visible_share`).
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from PIL import Image, ImageDraw
+from shapely.geometry.base import BaseGeometry
+
 from groundtruth.projection import View
 from renderers.browser import Browser
 from renderers.compass import compass_box, compose_turned, draw_compass, frame_side
 from renderers.map_render import MapRenderer, TileSource
-from renderers.overlays import Overlay, screen_geometry, visible_share
+from renderers.map_styles import STYLES, StyledTiles
+from renderers.overlays import (
+    OVERLAY_WEIGHT,
+    POINT_RADIUS,
+    Overlay,
+    screen_geometry,
+    visible_share,
+)
 
 Box = tuple[float, float, float, float]
 
 #: Image size of every FRIEDA map (CSS pixels, as the other tasks).
 IMAGE_WIDTH = 1366
 IMAGE_HEIGHT = 768
+#: Largest RGB distance of a pixel that shows an overlay's colour: its outline seen
+#: through another polygon's 18% fill still counts (about 50), a building or the
+#: base map drawn over it does not.
+PIXEL_COLOUR_TOLERANCE = 60.0
+
+
+def _probe_mask(geometry: BaseGeometry, kind: str, width: int, height: int) -> np.ndarray:
+    """Pixels where an overlay must show its colour when nothing covers it: the middle
+    of a polygon's outline or a line (1 px each side of the drawn centre line), or the
+    disc of a dot (all but its rim)."""
+    image = Image.new("1", (width, height), 0)
+    draw = ImageDraw.Draw(image)
+    if kind == "point":
+        c = geometry.centroid
+        r = POINT_RADIUS - 2
+        draw.ellipse((c.x - r, c.y - r, c.x + r, c.y + r), fill=1)
+        return np.asarray(image, dtype=bool)
+    lines = geometry.boundary if kind == "polygon" else geometry
+    parts = list(getattr(lines, "geoms", [lines]))
+    for part in parts:
+        coords = list(part.coords)
+        if len(coords) >= 2:
+            draw.line(coords, fill=1, width=max(1, OVERLAY_WEIGHT - 2))
+    return np.asarray(image, dtype=bool)
+
+
+#: Pixels of room around the image when the probe pixels are drawn (parts of an overlay
+#: off the image count as not visible).
+_PAD = 400
+
+
+def pixel_visible_share(png: bytes, geometry: BaseGeometry, kind: str, hex_colour: str
+                        ) -> float:
+    """The share of an overlay's probe pixels (:func:`_probe_mask`) that show its colour
+    on the image: what a reader sees of it once the legend, the compass, other overlays
+    and the image's edges have taken their part.
+
+    Parameters
+    ----------
+    png : bytes
+        The finished map.
+    geometry : shapely geometry
+        The overlay in image pixels (:func:`renderers.overlays.screen_geometry`).
+    kind : str
+        ``polygon``, ``line`` or ``point``.
+    hex_colour : str
+        The overlay's colour, ``#rrggbb``.
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``; 0 when the overlay has no probe pixel.
+    """
+    from shapely import affinity
+
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64)
+    h, w = rgb.shape[:2]
+    probe = _probe_mask(affinity.translate(geometry, _PAD, _PAD), kind,
+                        w + 2 * _PAD, h + 2 * _PAD)
+    total = int(probe.sum())
+    if not total:
+        return 0.0
+    inside = probe[_PAD:_PAD + h, _PAD:_PAD + w]
+    target = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.float64)
+    close = np.linalg.norm(rgb - target, axis=2) <= PIXEL_COLOUR_TOLERANCE
+    return float((inside & close).sum() / total)
 
 
 @dataclass
@@ -49,7 +127,12 @@ class FriedaMap:
         The metric and imperial scale bars as Leaflet drew them (``label``,
         ``meters``, ``width_px``, ...).
     visible : list of float
-        Per overlay, the share on the image and clear of every control.
+        Per overlay, the share on the image and clear of every control (geometry).
+    pixel_visible : list of float
+        Per overlay, the share of its outline (or dot) that shows its colour on the
+        finished image (:func:`pixel_visible_share`): what other overlays hide counts.
+    style : str
+        The basemap style (:data:`renderers.map_styles.STYLES`).
     drawn : dict
         The renderer's record of the square page.
     """
@@ -61,6 +144,8 @@ class FriedaMap:
     scale_bar: dict[str, Any]
     visible: list[float] = field(default_factory=list)
     drawn: dict[str, Any] = field(default_factory=dict)
+    pixel_visible: list[float] = field(default_factory=list)
+    style: str = "carto"
 
 
 class FriedaMapRenderer:
@@ -77,10 +162,23 @@ class FriedaMapRenderer:
     def __init__(self, tiles: TileSource, *, assets_dir: Path) -> None:
         self.side = frame_side(IMAGE_WIDTH, IMAGE_HEIGHT)
         self._browser = Browser(width=self.side, height=self.side)
-        self._renderer = MapRenderer(tiles, assets_dir=assets_dir, browser=self._browser)
+        self._tiles = tiles
+        self._assets_dir = assets_dir
+        self._renderers: dict[str, MapRenderer] = {}
+
+    def _renderer(self, style: str) -> MapRenderer:
+        if style not in STYLES:
+            raise ValueError(f"unknown map style {style!r}; choose one of {', '.join(STYLES)}")
+        if style not in self._renderers:
+            source = self._tiles if style == "carto" else StyledTiles(self._tiles, style)
+            if isinstance(source, StyledTiles):
+                source.tile_dir.mkdir(parents=True, exist_ok=True)
+            self._renderers[style] = MapRenderer(source, assets_dir=self._assets_dir,
+                                                 browser=self._browser)
+        return self._renderers[style]
 
     def render(self, center: tuple[float, float], zoom: int, overlays: Sequence[Overlay], *,
-               angle_deg: float = 0.0) -> FriedaMap:
+               angle_deg: float = 0.0, style: str = "carto") -> FriedaMap:
         """Render one map.
 
         Parameters
@@ -93,13 +191,15 @@ class FriedaMapRenderer:
             Features drawn and named in the legend.
         angle_deg : float, optional
             Where north points, clockwise from the top.
+        style : str, optional
+            The basemap (:data:`renderers.map_styles.STYLES`).
 
         Returns
         -------
         FriedaMap
         """
         square = View(center=center, zoom=zoom, width=self.side, height=self.side)
-        result = self._renderer.render(square, overlays=overlays)
+        result = self._renderer(style).render(square, overlays=overlays)
         keep = {k: v for k, v in result.controls.items()
                 if k in ("legend", "scale_bar", "attribution")}
         png, boxes = compose_turned(result.png, angle_deg, width=IMAGE_WIDTH,
@@ -108,16 +208,17 @@ class FriedaMapRenderer:
         boxes["compass"] = compass_box(IMAGE_WIDTH, IMAGE_HEIGHT)
         view = View(center=center, zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
         blocked = list(boxes.values())
-        visible = [
-            visible_share(screen_geometry(view, o, angle_deg=angle_deg), width=IMAGE_WIDTH,
-                          height=IMAGE_HEIGHT, blocked=blocked)
-            for o in overlays
-        ]
+        screens = [screen_geometry(view, o, angle_deg=angle_deg) for o in overlays]
+        visible = [visible_share(g, width=IMAGE_WIDTH, height=IMAGE_HEIGHT, blocked=blocked)
+                   for g in screens]
+        pixels = [pixel_visible_share(png, g, o.kind, o.hex)
+                  for g, o in zip(screens, overlays, strict=True)]
         return FriedaMap(png=png, view=view, angle_deg=angle_deg, controls=boxes,
                          scale_bar=dict(result.drawn.get("scale_bar") or {}), visible=visible,
-                         drawn=result.drawn)
+                         drawn=result.drawn, pixel_visible=pixels, style=style)
 
     def close(self) -> None:
         """Close the square browser."""
-        self._renderer.close()
+        for renderer in self._renderers.values():
+            renderer.close()
         self._browser.close()

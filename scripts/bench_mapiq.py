@@ -23,7 +23,7 @@ from cartoqa.tasks.mapiq.build import MapiqBuilder, load_variables, plan_maps
 from cartoqa.tasks.mapiq.common import MapContext
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
 from groundtruth.thematic.boundaries import load_us_states
-from groundtruth.thematic.classification import fisher_jenks
+from groundtruth.thematic.classification import fisher_jenks_absorbing
 from groundtruth.thematic.us_states import us_zones
 from renderers.thematic.check import check_map
 from renderers.thematic.design import BASELINE, MAP_TYPES
@@ -34,7 +34,7 @@ _BUILDER: MapiqBuilder | None = None
 
 def _slot(index: int) -> int:
     global _BUILDER
-    variables = load_variables(None, 0)
+    variables = load_variables(None)
     if _BUILDER is None:
         _BUILDER = MapiqBuilder(variables, 0)
     plan = plan_maps(variables, [])[index]
@@ -49,8 +49,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=200, help="question-generation rounds")
     args = ap.parse_args()
     boundaries = load_us_states()
-    variables = load_variables(None, 0)
-    classes = [fisher_jenks(v.values) for v in variables]
+    variables = load_variables(None)
+    classes = [fisher_jenks_absorbing(v.values) for v in variables]
     print(f"{len(variables)} variables, {args.maps} maps per measurement")
     for map_type in MAP_TYPES:
         reqs = [MapRequest(map_type, v.title, c.classes, c.labels, boundaries.albers, BASELINE)

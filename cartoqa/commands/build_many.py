@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 from cartoqa.build_many import build_many, load_spec
@@ -12,6 +13,10 @@ HELP = ("Build one dataset per city of a TOML spec on Dask (a LocalCluster on 12
         "over TLS, or --scheduler), with a combined manifest.")
 
 
+#: The most worker processes a LocalCluster may have: four per CPU.
+MAX_WORKERS = 4 * (os.cpu_count() or 1)
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -19,6 +24,9 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if value > MAX_WORKERS:  # each worker imports the stack and runs a browser
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_WORKERS} (4 per CPU), "
+                                         f"not {value}")
     return value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -57,10 +58,16 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+#: The longest --timeout and --retry-wait, in seconds (a day).
+MAX_SECONDS = 86400.0
+
+
 def _positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError("must be more than 0")
+    if not value <= MAX_SECONDS:  # inf, 1e308: no timer takes them
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_SECONDS:g} (a day)")
     return value
 
 
@@ -75,7 +82,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
         f"The API key is read from ${API_KEY_VARIABLES[0]}, else ${API_KEY_VARIABLES[1]} "
         "(never from a flag); local servers usually need none. Retried: HTTP 408, 425, "
-        "429, 5xx (honouring Retry-After), timeouts and dropped connections."
+        "429, 5xx (honouring Retry-After), timeouts and dropped connections; a refused "
+        "connection three times stops the run (exit 2). Limits: --timeout is the whole "
+        "request's time; answers over 8 MiB or nested over 200 levels fail the item "
+        "(docs/security.md)."
     )
     parser.add_argument("dataset", type=Path, metavar="DATASET",
                         help="dataset folder written by `cartoqa build`")
@@ -94,7 +104,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tokens", type=_positive_int, metavar="N",
                         help="cap on answer length in tokens (default: the server's)")
     parser.add_argument("--timeout", type=_positive_float, default=120.0, metavar="S",
-                        help="seconds to wait for one answer before retrying (default: 120)")
+                        help="seconds one request may take in all, connecting and reading "
+                             "the whole answer, before it is retried (default: 120, at most "
+                             "86400)")
     parser.add_argument("--max-retries", type=_non_negative_int, default=6, metavar="N",
                         help="retries per item after the first attempt (default: 6)")
     parser.add_argument("--retry-wait", type=_positive_float, default=1.0, metavar="S",
@@ -120,6 +132,12 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.out or default_out(dataset, args.model)
     if out.exists() and out.is_dir():
         raise CartoqaError(f"--out {out} is a folder", fix="give a .jsonl file path")
+    if out.exists() and not out.is_file():  # /dev/full, a FIFO: read without end
+        raise CartoqaError(f"--out {out} is not a regular file", fix="give a .jsonl file path")
+    for parent in Path(os.path.abspath(out)).parents:
+        if parent.exists() and not parent.is_dir():
+            raise CartoqaError(f"--out {out}: {parent} is a file, not a folder",
+                               fix="give a .jsonl file path in a folder")
     policy = RetryPolicy(max_retries=args.max_retries, base_s=args.retry_wait,
                          cap_s=max(60.0, args.retry_wait), timeout_s=args.timeout)
     config = RunConfig(

@@ -45,3 +45,49 @@ def dumps_line(value: Any) -> str:
     '{"a":"ä","b":1}'
     """
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+#: A dataset's own files, which no other command may write over.
+DATASET_OWN_FILES = ("items.jsonl", "manifest.json", "README.md")
+#: A dataset's own folders (images; the build's staging folder).
+DATASET_OWN_FOLDERS = ("images", ".cartoqa-build")
+
+
+def dataset_part(dataset: Path, path: Path) -> str | None:
+    """Name the part of a dataset that ``path`` is, if any (links and ``..`` resolved).
+
+    Parameters
+    ----------
+    dataset : pathlib.Path
+        The dataset folder.
+    path : pathlib.Path
+        A path some command is about to write.
+
+    Returns
+    -------
+    str or None
+        ``"items.jsonl"``, ``"images/"`` ..., or ``"the dataset folder"``; None when
+        ``path`` is none of the dataset's own files or folders.
+
+    Examples
+    --------
+    >>> dataset_part(Path("/d"), Path("/d/./items.jsonl"))
+    'items.jsonl'
+    >>> dataset_part(Path("/d"), Path("/d/images/x.png"))
+    'images/'
+    >>> dataset_part(Path("/d"), Path("/d/predictions/m.jsonl")) is None
+    True
+    """
+    import os
+
+    target = Path(os.path.realpath(path))
+    root = Path(os.path.realpath(dataset))
+    if target == root:
+        return "the dataset folder"
+    for name in DATASET_OWN_FILES:
+        if target == root / name:
+            return name
+    for name in DATASET_OWN_FOLDERS:
+        if target.is_relative_to(root / name):
+            return f"{name}/"
+    return None

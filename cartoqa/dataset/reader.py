@@ -13,6 +13,7 @@ from typing import Any
 
 from cartoqa.declarations.suites import TASK_MODULES
 from cartoqa.errors import CartoqaError
+from cartoqa.limits import JsonTooDeepError, loads_json
 
 #: The task names of every suite, in the order datasets and exports list them (the task registry's).
 TASK_ORDER: tuple[str, ...] = tuple(TASK_MODULES)
@@ -54,7 +55,10 @@ def parse_items(
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = loads_json(line)
+        except JsonTooDeepError as exc:
+            raise CartoqaError(f"{source} line {number}: {exc}",
+                               fix="rebuild the dataset with `cartoqa build`") from None
         except json.JSONDecodeError as exc:
             raise CartoqaError(
                 f"{source} line {number} is not valid JSON ({exc.msg})",
@@ -108,7 +112,13 @@ def read_items(
     if not path.is_file():
         raise CartoqaError(f"{dataset} has no items.jsonl",
                            fix="pass the folder `cartoqa build` wrote")
-    text = path.read_text(encoding="utf-8")
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CartoqaError(f"{path} line {line} is not UTF-8 text",
+                           fix="rebuild the dataset with `cartoqa build`") from None
     return parse_items(text.splitlines(), source=str(path), required=required)
 
 

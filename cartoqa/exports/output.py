@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -10,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from cartoqa.errors import CartoqaError
+from cartoqa.staging import sweep_stale
 
 #: File that marks a folder as a cartoqa export, so that ``--overwrite`` may replace it.
 EXPORT_MARKER = ".cartoqa-export"
@@ -81,7 +83,11 @@ def atomic_folder(out: Path, *, overwrite: bool = False) -> Iterator[Path]:
                 fix="choose a new output path, or empty that folder yourself",
             )
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    # an export killed with SIGKILL left its staging folder: remove those of dead writers
+    name = re.escape(out.name)
+    sweep_stale(out.parent, rf"(?:\.{name}\.old-)?\.{name}\.(?P<pid>\d+)\.[^/]*\.partial")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.{os.getpid()}.", suffix=".partial",
+                                dir=out.parent))
     try:
         yield tmp
         (tmp / EXPORT_MARKER).write_text("written by cartoqa export; --overwrite may "

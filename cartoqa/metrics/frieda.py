@@ -4,7 +4,8 @@ The rules of the paper (Pyo et al., ICLR 2026): a **distance** is correct when i
 absolute percentage error is at most :data:`DISTANCE_TOLERANCE` (20%) after
 unit-aware parsing (m, km, ft, mi, …: :func:`cartoqa.parsing.numbers.parse_length`);
 a **cardinal** direction is correct when it is the true one of eight or one of its
-two neighbours; a **textual** answer (names, ``;``-separated lists, yes/no) is
+two neighbours; a **count** (how many features satisfy a relation) is correct when it
+equals the true number; a **textual** answer (names, ``;``-separated lists, yes/no) is
 correct when the set of names, normalised by
 :func:`cartoqa.parsing.names.normalise_name`, equals the true set (the paper uses an
 LLM judge for this; exact matching after normalisation is the deterministic stand-in).
@@ -18,7 +19,7 @@ from typing import Any
 
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
 from cartoqa.parsing.names import normalise_name
-from cartoqa.parsing.numbers import parse_length
+from cartoqa.parsing.numbers import parse_count, parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
 from cartoqa.parsing.textual import parse_textual
 from cartoqa.parsing.yesno import parse_yes_no
@@ -27,7 +28,7 @@ from cartoqa.parsing.yesno import parse_yes_no
 DISTANCE_TOLERANCE = 0.20
 
 #: FRIEDA's answer types.
-ANSWER_TYPES: tuple[str, ...] = ("textual", "distance", "cardinal")
+ANSWER_TYPES: tuple[str, ...] = ("textual", "distance", "cardinal", "count")
 
 
 def distance_correct(truth_m: float, predicted_m: float, *, tolerance: float = DISTANCE_TOLERANCE
@@ -106,8 +107,8 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str =
     ----------
     answer : mapping
         The item's ``answer``: ``{"type": "distance", "meters": ...}``,
-        ``{"type": "cardinal", "direction": ...}``, ``{"type": "textual", "names": [...]}``
-        or ``{"type": "textual", "yes": bool}``.
+        ``{"type": "cardinal", "direction": ...}``, ``{"type": "textual", "names": [...]}``,
+        ``{"type": "count", "count": n}`` or ``{"type": "textual", "yes": bool}``.
     text : str or None
         The raw response.
     question : str, optional
@@ -125,6 +126,8 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str =
         return parse_length(text, unit="m")
     if kind == "cardinal":
         return parse_cardinal(text)
+    if kind == "count":
+        return parse_count(text)
     if "yes" in answer:
         return parse_yes_no(text)
     return parse_textual(text, question=question)
@@ -158,6 +161,8 @@ def frieda_correct(answer: Mapping[str, Any], parsed: ParseResult) -> bool:
         return distance_correct(float(answer["meters"]), float(value["value"]))
     if kind == "cardinal":
         return cardinal_correct(answer["direction"], value["direction"])
+    if kind == "count":
+        return float(value["count"]) == float(answer["count"])
     if "yes" in answer:
         return bool(value["present"]) == bool(answer["yes"])
     return textual_correct(answer["names"], value["names"])

@@ -13,11 +13,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 from cartoqa.errors import CartoqaError
+from cartoqa.staging import sweep_stale
 
 #: The file that marks a folder as a cartoqa report and lists the files it wrote.
 MARKER = ".cartoqa-report.json"
@@ -119,6 +121,8 @@ def staging_folder(out: Path) -> Path:
     """
     parent = out.absolute().parent
     parent.mkdir(parents=True, exist_ok=True)
+    # a report killed with SIGKILL left its staging folder: remove those of dead writers
+    sweep_stale(parent, re.escape(f".{out.name}.report-") + r"(?P<pid>\d+)(-old)?")
     stage = parent / f".{out.name}.report-{os.getpid()}"
     if stage.exists():
         shutil.rmtree(stage)

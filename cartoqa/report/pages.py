@@ -28,15 +28,20 @@ def script_json(data: Any) -> str:
     Returns
     -------
     str
-        The JSON text with ``</`` written as ``<\\/`` (so no string closes the element).
+        The JSON text with every ``<``, ``>`` and ``&`` written as a ``\\u`` escape, so
+        that no string can close the element (``</script>``) or switch the HTML parser
+        into its "double escaped" state (``<!--<script>``, which would swallow the rest
+        of the page); the JSON value is the same.
 
     Examples
     --------
     >>> script_json({"a": "</script>"})
-    '{"a":"<\\\\/script>"}'
+    '{"a":"\\\\u003c/script\\\\u003e"}'
+    >>> script_json({"a": "<!--<script>"})
+    '{"a":"\\\\u003c!--\\\\u003cscript\\\\u003e"}'
     """
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.replace("</", "<\\/")
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _head(title: str) -> str:

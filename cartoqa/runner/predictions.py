@@ -9,13 +9,16 @@ before it, or a file written by another tool) is complete: it is kept, by
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
 from cartoqa.errors import CartoqaError
+from cartoqa.limits import JsonTooDeepError, loads_json
 
 
 def parse_prediction_bytes(data: bytes, *, source: str = "predictions") -> tuple[
@@ -57,7 +60,11 @@ def parse_prediction_bytes(data: bytes, *, source: str = "predictions") -> tuple
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = loads_json(line)
+        except JsonTooDeepError as exc:
+            raise CartoqaError(f"{source} line {number}: {exc}",
+                               fix="fix or remove that line, or write to a new --out file",
+                               ) from None
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise CartoqaError(
                 f"{source} line {number} is not valid JSON",
@@ -100,8 +107,8 @@ def complete_tail(fragment: bytes) -> dict[str, Any] | None:
     if not fragment.strip():
         return None
     try:
-        record = json.loads(fragment)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        record = loads_json(fragment)
+    except (ValueError, UnicodeDecodeError):
         return None
     return record if isinstance(record, dict) and "id" in record else None
 
@@ -119,18 +126,29 @@ def load_for_resume(path: Path) -> list[dict[str, Any]]:
     list of dict
         The complete records.
     """
-    if not path.exists():
+    flags = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:  # never through a link (cartoqa.runner.run resolved the user's own once)
+        try:
+            fd = os.open(path, os.O_RDWR | flags)
+        except PermissionError:  # a read-only file: fine while it needs no repair
+            fd = os.open(path, os.O_RDONLY | flags)
+    except FileNotFoundError:
         return []
-    data = path.read_bytes()
-    records, good = parse_prediction_bytes(data, source=str(path))
-    if good < len(data):
-        with path.open("r+b") as fh:
+    except OSError as exc:
+        raise CartoqaError(f"cannot open {path}: {exc.strerror}",
+                           fix="give a regular .jsonl file of your own") from None
+    with os.fdopen(fd, "r+b") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise CartoqaError(f"{path} is not a regular file", fix="give a .jsonl file path")
+        data = fh.read()
+        records, good = parse_prediction_bytes(data, source=str(path))
+        if good < len(data):
             fh.truncate(good)
             fh.flush()
             os.fsync(fh.fileno())
-    elif data and not data.endswith(b"\n"):
-        # a complete last record without its newline: end the line before appending
-        with path.open("ab") as fh:
+        elif data and not data.endswith(b"\n"):
+            # a complete last record without its newline: end the line before appending
+            fh.seek(0, os.SEEK_END)
             fh.write(b"\n")
             fh.flush()
             os.fsync(fh.fileno())
@@ -153,9 +171,16 @@ class PredictionWriter:
         self._fh: IO[bytes] | None = None
 
     def __enter__(self) -> PredictionWriter:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = self.path.open("ab")
         return self
+
+    def _open(self) -> IO[bytes]:
+        # opened at the first answer: a run that answers nothing leaves no empty file
+        if self._fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                         | os.O_CLOEXEC, 0o666)
+            self._fh = os.fdopen(fd, "ab")
+        return self._fh
 
     def __exit__(
         self,
@@ -175,9 +200,74 @@ class PredictionWriter:
         record : dict
             At least ``id`` and ``response``.
         """
-        if self._fh is None:
-            raise RuntimeError("PredictionWriter used outside its with-block")
-        line = json.dumps(record, ensure_ascii=False) + "\n"
-        self._fh.write(line.encode("utf-8"))
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        fh = self._open()
+        try:
+            data = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: JSON's \u escapes hold it
+            data = (json.dumps(record) + "\n").encode("ascii")
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+class OutputLock:
+    """An exclusive lock on a predictions file, so that two runs never append to one.
+
+    The lock is ``flock`` on a hidden file beside it, ``.<name>.lock``, removed when
+    released. A second run into the same ``--out`` stops at once with one line. A run
+    that waited on a file its holder had just removed locks again (the inode is checked).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The predictions file.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock_path = path.with_name(f".{path.name}.lock")
+        self._fd: int | None = None
+
+    def __enter__(self) -> OutputLock:
+        import fcntl
+
+        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(100):
+            try:
+                fd = os.open(self.lock_path,
+                             os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            except OSError as exc:  # a link or a file of another user planted there
+                raise CartoqaError(
+                    f"cannot lock {self.path}: {self.lock_path} ({exc.strerror})",
+                    fix="remove that file if no run uses it, or pass a different --out",
+                ) from None
+            if os.fstat(fd).st_uid != os.geteuid():
+                os.close(fd)
+                raise CartoqaError(f"cannot lock {self.path}: {self.lock_path} belongs to "
+                                   "another user",
+                                   fix="pass a --out in a folder of your own")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise CartoqaError(
+                    f"{self.path} is in use by another cartoqa run (locked through "
+                    f"{self.lock_path.name})",
+                    fix="wait for that run to end, or pass a different --out") from None
+            try:
+                same = os.stat(self.lock_path, follow_symlinks=False).st_ino == os.fstat(
+                    fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                self._fd = fd
+                return self
+            os.close(fd)  # its holder removed it as we opened it: lock the new one
+        raise CartoqaError(f"cannot lock {self.lock_path}")  # pragma: no cover
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.lock_path)
+            os.close(self._fd)
+            self._fd = None

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from cartoqa.limits import without_surrogates
 
 
 def chat_completions_url(endpoint: str) -> str:
@@ -35,10 +38,24 @@ def chat_completions_url(endpoint: str) -> str:
     'http://127.0.0.1:8000/v1/chat/completions'
     >>> chat_completions_url("https://api.example.com")
     'https://api.example.com/v1/chat/completions'
+    >>> chat_completions_url("http://[::1")
+    Traceback (most recent call last):
+    ...
+    ValueError: endpoint 'http://[::1' is not a valid URL (Invalid IPv6 URL)
     """
     url = endpoint.strip()
     if not url.lower().startswith(("http://", "https://")):
         raise ValueError(f"endpoint must start with http:// or https://, got {endpoint!r}")
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (raises ValueError for a port that is not a number)
+    except ValueError as exc:
+        raise ValueError(f"endpoint {endpoint!r} is not a valid URL ({exc})") from None
+    if not parts.hostname or any(c in url for c in "\0\r\n\t "):
+        raise ValueError(f"endpoint {endpoint!r} is not a valid URL (no host, or a "
+                         "space or control character)")
     url = url.rstrip("/")
     if url.endswith("/chat/completions"):
         return url
@@ -174,10 +191,16 @@ def parse_completion(body: Any) -> Completion:
         )
     else:
         raise ValueError("response message content is neither text nor a list of parts")
+    text = without_surrogates(text)  # "\ud800" in JSON: kept as U+FFFD, writable as UTF-8
     usage = body.get("usage")
+    if isinstance(usage, dict):
+        try:  # NaN, Infinity or lone surrogates would make the predictions file not JSON
+            json.dumps(usage, allow_nan=False).encode("utf-8")
+        except (ValueError, UnicodeEncodeError):
+            usage = None
     finish = choices[0].get("finish_reason")
     return Completion(
         text=text,
         usage=usage if isinstance(usage, dict) else None,
-        finish_reason=finish if isinstance(finish, str) else None,
+        finish_reason=without_surrogates(finish) if isinstance(finish, str) else None,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import stat
 import sys
 import threading
 from collections.abc import Mapping
@@ -14,6 +15,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from cartoqa.dataset.files import dataset_part
 from cartoqa.dataset.reader import image_files, image_mime, read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.runner.client import (
@@ -23,7 +25,7 @@ from cartoqa.runner.client import (
     ItemFailedError,
     RetryPolicy,
 )
-from cartoqa.runner.predictions import PredictionWriter, load_for_resume
+from cartoqa.runner.predictions import OutputLock, PredictionWriter, load_for_resume
 from cartoqa.runner.request import build_payload, chat_completions_url, image_data_url
 
 #: Environment variables read for the API key, first one set wins.
@@ -54,6 +56,12 @@ def api_key_from_env(environ: Mapping[str, str] | None = None) -> str | None:
     for name in API_KEY_VARIABLES:
         value = env.get(name, "").strip()
         if value:
+            if not all("!" <= c <= "~" for c in value):
+                # a newline would add a header line; others cannot be sent at all. The
+                # message never shows the key.
+                raise CartoqaError(f"${name} holds a space, a control character or a "
+                                   "non-ASCII character, so it cannot be sent as a key",
+                                   fix=f"set ${name} to the key alone")
             return value
     return None
 
@@ -193,6 +201,32 @@ def _check_model(records: list[dict[str, Any]], model: str, out: Path) -> None:
         )
 
 
+def _own_output(out: Path) -> Path:
+    """The predictions path to use, refusing one another user could have planted.
+
+    In a folder others may write (``/tmp``), another user can plant a link named like
+    the output, pointing at a file of ours (the run would append to it, or cut it when
+    resuming), or a predictions file of theirs. A link is followed only when it is this
+    user's own; a file of another user's is refused; then the real path is used, so
+    the link is read once.
+    """
+    try:
+        info = os.lstat(out)
+    except FileNotFoundError:
+        return out
+    except OSError as exc:
+        raise CartoqaError(f"--out {out}: {exc.strerror}") from None
+    uid = os.geteuid()
+    if info.st_uid != uid:
+        kind = "a link" if stat.S_ISLNK(info.st_mode) else "a file"
+        raise CartoqaError(f"--out {out} is {kind} of another user (user id {info.st_uid})",
+                           fix="write the predictions to a file of your own")
+    if stat.S_ISLNK(info.st_mode):
+        real = Path(os.path.realpath(out))
+        return _own_output(real) if real != out else real
+    return out
+
+
 def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
     """Answer every selected item that has no prediction in ``out`` yet.
 
@@ -225,7 +259,19 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
         url = chat_completions_url(config.endpoint)
     except ValueError as exc:
         raise CartoqaError(str(exc), fix="e.g. --endpoint http://127.0.0.1:8000/v1") from None
+    out = _own_output(out)
+    part = dataset_part(dataset, out)
+    if part is not None:
+        raise CartoqaError(f"--out {out} is the dataset's {part}: the answers would "
+                           "overwrite it", fix="write the predictions elsewhere, e.g. "
+                           "DATASET/predictions/MODEL.jsonl (the default)")
     items = read_items(dataset)
+    with OutputLock(out):
+        return _run_locked(dataset, out, config, url, items)
+
+
+def _run_locked(dataset: Path, out: Path, config: RunConfig, url: str,
+                items: list[dict[str, Any]]) -> RunSummary:
     existing = load_for_resume(out)
     _check_model(existing, config.model, out)
     known = {str(item["id"]) for item in items}
@@ -306,6 +352,7 @@ def run_dataset(dataset: Path, out: Path, config: RunConfig) -> RunSummary:
     except BaseException:
         # EndpointError, KeyboardInterrupt, ...: what was answered is already on disk.
         stop.set()
+        client.stop()  # cut the requests in flight: their threads end at once
         pool.shutdown(wait=False, cancel_futures=True)
         bar.close()
         raise

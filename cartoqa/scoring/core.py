@@ -369,6 +369,10 @@ def _add_extraction(
 def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], list[str]]:
     """Read one or more predictions files into one mapping (an id may appear once).
 
+    A harness's own result files given beside its predictions (VLMEvalKit's
+    ``<model>_<dataset>_<suffix>.<ext>``, :func:`~cartoqa.scoring.harness.harness_result_files`)
+    are left out with a note.
+
     Parameters
     ----------
     paths : sequence of str or pathlib.Path
@@ -384,9 +388,11 @@ def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], 
     CartoqaError
         A file cannot be read, or two files answer the same item.
     """
+    from cartoqa.scoring.harness import harness_result_files
+
+    files, notes = harness_result_files([Path(p) for p in paths])
     merged: dict[str, str] = {}
-    notes: list[str] = []
-    for path in paths:
+    for path in files:
         predictions, file_notes = read_predictions(path)
         both = set(merged) & set(predictions)
         if both:
@@ -448,8 +454,8 @@ def score_dataset(
     ------
     CartoqaError
         When the dataset or predictions cannot be read, an item belongs to no scoring
-        section (a task or request no declared task has), or no prediction is for an
-        item of the dataset.
+        section (a task or request no declared task has), the files hold no
+        prediction, or no prediction is for an item of the dataset.
     """
     items = load_items(dataset_dir)
     _check_every_item_is_scored(items, dataset_dir)
@@ -457,7 +463,12 @@ def score_dataset(
              else list(predictions_path))
     predictions, file_notes = read_prediction_files(paths)
     ids = {str(item["id"]) for item in items}
-    if predictions and not ids & set(predictions):
+    if not predictions:  # as refused as a file of foreign ids: nothing would be scored
+        raise CartoqaError(
+            f"{', '.join(map(str, paths))} holds no predictions",
+            fix="give the file `cartoqa run` wrote, after it answered some items",
+        )
+    if not ids & set(predictions):
         raise CartoqaError(
             f"none of the {len(predictions)} predictions in {', '.join(map(str, paths))} is "
             "for an item "

@@ -10,8 +10,10 @@ from cartoqa.dataset.files import write_bytes_atomic
 from cartoqa.dataset.many import combined_items, is_build_many
 from cartoqa.dataset.reader import read_items
 from cartoqa.errors import CartoqaError
+from cartoqa.limits import JsonTooDeepError, loads_json, without_surrogates
 from cartoqa.scoring.harness import (
     is_lmms_eval_sample,
+    is_vlmevalkit_records,
     read_lmms_eval,
     read_vlmevalkit,
     unknown_format,
@@ -56,7 +58,7 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
     valid JSON, as a killed ``cartoqa run`` can leave) is skipped with a note: that
     item counts as missing; a complete last object without its newline is read, as
     ``cartoqa run`` keeps it when resuming. VLMEvalKit prediction files (``.xlsx``,
-    ``.tsv``) and lmms-eval sample logs are read too (:mod:`cartoqa.scoring.harness`);
+    ``.tsv``, ``.json``) and lmms-eval sample logs are read too (:mod:`cartoqa.scoring.harness`);
     any other file is refused with one line.
 
     Parameters
@@ -76,6 +78,9 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
         not text, or an id repeats.
     """
     file = Path(path)
+    if file.exists() and not file.is_file():
+        raise CartoqaError(f"predictions file {file} is not a regular file",
+                           fix="pass the JSON-lines file `cartoqa run` wrote")
     if not file.is_file():
         raise CartoqaError(f"predictions file {file} does not exist",
                            fix="pass the JSON-lines file `cartoqa run` wrote")
@@ -85,6 +90,9 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
         raise unknown_format(file, f"a {file.suffix} file")
     text = file.read_text(encoding="utf-8", errors="replace")
     first = _first_value(text)
+    if is_vlmevalkit_records(first):
+        assert isinstance(first, list)
+        return read_vlmevalkit(file, first)
     if is_lmms_eval_sample(first) or (isinstance(first, dict)
                                       and isinstance(first.get("logs"), list)):
         return read_lmms_eval(file, text)
@@ -97,7 +105,10 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = loads_json(line)
+        except JsonTooDeepError as exc:
+            raise CartoqaError(f"{file} line {number}: {exc}",
+                               fix='each line must be {"id": ..., "response": ...}') from None
         except json.JSONDecodeError as exc:
             if number == len(lines):  # the last line has no newline: cut off mid-write
                 notes.append(f"ignored the cut-off last line {number} of {file.name}")
@@ -113,7 +124,8 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
         if not isinstance(response, str):
             raise CartoqaError(f"{file} line {number}: response is not a string",
                                fix="write the model's raw text as the response")
-        item_id = str(row["id"])
+        response = without_surrogates(response)  # "\ud800" cannot be written back as UTF-8
+        item_id = without_surrogates(str(row["id"]))
         if item_id in out:
             raise CartoqaError(f"{file} has two predictions for item {item_id!r}",
                                fix="keep one response per item")
@@ -126,11 +138,14 @@ def _first_value(text: str) -> object:
     for line in text.split("\n"):
         if line.strip():
             try:
-                return json.loads(line)
+                return loads_json(line)
+            except JsonTooDeepError as exc:
+                raise CartoqaError(f"the first line: {exc}",
+                                   fix="give a predictions file, one object per line") from None
             except json.JSONDecodeError:
                 try:
-                    return json.loads(text)
-                except json.JSONDecodeError:
+                    return loads_json(text)
+                except ValueError:  # not JSON, or nested too deep
                     return None
     return None
 

@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.sources import VEGA_DATASETS_VERSION, data_file
@@ -61,6 +62,13 @@ class Variable:
         Their licence.
     generated : bool
         True when the values are made up.
+    unit : str
+        Unit of the values (``"per 100,000"``, ``"%"``); empty when unknown.
+    year : str
+        Year (or span) the values describe; empty when unknown.
+    topic : str
+        What the variable measures; variables of one series in several years share a
+        topic (defaults to the key).
     """
 
     key: str
@@ -70,6 +78,9 @@ class Variable:
     source: str
     licence: str
     generated: bool = False
+    unit: str = ""
+    year: str = ""
+    topic: str = ""
 
     def card(self) -> dict[str, object]:
         """The variable's metadata (no values) for manifests and dataset cards.
@@ -81,6 +92,7 @@ class Variable:
         number of states.
         """
         return {"key": self.key, "title": self.title, "theme": self.theme,
+                "unit": self.unit, "year": self.year, "topic": self.topic or self.key,
                 "source": self.source, "licence": self.licence, "generated": self.generated,
                 "states": len(self.values)}
 
@@ -246,9 +258,13 @@ def packaged_variables(adjacency: Mapping[str, frozenset[str]], seed: int = 0) -
     list of Variable
         The variables, in that order.
     """
-    real = _statecrime() + _vega()
     gen = [generated_variable(*spec, adjacency=adjacency, seed=seed) for spec in GENERATED_SPECS]
-    return real + gen
+    return real_variables() + gen
+
+
+def real_variables() -> list[Variable]:
+    """The real variables of statsmodels ``statecrime`` and npm vega-datasets."""
+    return _statecrime() + _vega()
 
 
 def read_user_table(path: Path, theme: str = "user",
@@ -257,8 +273,9 @@ def read_user_table(path: Path, theme: str = "user",
     """Variables from a user CSV: a ``state`` column (name, code or FIPS) and value columns.
 
     ``resolve`` turns a cell of that column into a region code (default: US states;
-    MapWise passes the country's resolver and a ``region`` column works too) and
-    ``keep`` lists the regions drawn.
+    MapWise passes the country's resolver and a ``region`` column works too), or into
+    ``""`` for a known region the map does not draw (the row is left out), and ``keep``
+    lists the regions drawn.
 
     Parameters
     ----------
@@ -284,41 +301,94 @@ def read_user_table(path: Path, theme: str = "user",
     """
     if not path.is_file():
         raise GroundTruthError(f"data table {path} does not exist", "pass an existing CSV file")
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        fields = [f.strip() for f in (reader.fieldnames or [])]
-        state_col = next((f for f in fields
-                          if f.lower() in ("state", "region", "province", "code", "name",
-                                           "fips")), None)
-        if state_col is None or len(fields) < 2:
-            raise GroundTruthError(f"{path}: needs a 'state' column and at least one value "
-                                   "column", "add a header row such as state,value")
-        cols = [f for f in fields if f != state_col]
-        values: dict[str, dict[str, float]] = {c: {} for c in cols}
-        line_of: dict[str, int] = {}
-        for lineno, raw in enumerate(reader, start=2):
-            row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
-            code = resolve(row[state_col])
-            if code is None:
-                raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
-                                       "use a region name or code (US states: name, USPS "
-                                       "code or FIPS code)")
-            if code in line_of:
-                raise GroundTruthError(f"{path}:{lineno}: {row[state_col]!r} is {code}, "
-                                       f"given already on line {line_of[code]}",
-                                       "give each region once")
-            line_of[code] = lineno
-            for c in cols:
-                if row.get(c, "") == "":
-                    continue
-                try:
-                    v = float(row[c])
-                except ValueError:
-                    raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not a number",
-                                           "leave a cell empty for no data") from None
-                if not math.isfinite(v):
-                    raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not finite")
-                values[c][code] = v
+    text = _table_text(path)
+    try:
+        return _read_table(path, text, resolve, keep, theme)
+    except csv.Error as exc:
+        raise GroundTruthError(f"{path}: not a readable CSV table ({exc})",
+                               f"cells may hold at most {MAX_CELL_CHARS} characters") from None
+
+
+#: The largest cell of a user table, in characters (a number needs far fewer).
+MAX_CELL_CHARS = 1000
+#: The largest magnitude of a user value: beyond it, the arithmetic of classes, legends
+#: and answers loses its meaning (1e308 overflows to infinity).
+MAX_ABS_VALUE = 1e15
+
+
+def _table_text(path: Path) -> str:
+    """The table's text: UTF-8 (with or without BOM), or UTF-16 with its BOM."""
+    data = path.read_bytes()
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise GroundTruthError(f"{path}: broken UTF-16 text",
+                                   "save the table as UTF-8 CSV") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GroundTruthError(
+            f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x})",
+            "save the table as UTF-8 CSV (e.g. from latin-1: iconv -f latin1 -t utf-8)",
+        ) from None
+
+
+def _read_table(path: Path, text: str, resolve: Callable[[str], str | None],
+                keep: tuple[str, ...], theme: str) -> list[Variable]:
+    import io
+
+    limit = csv.field_size_limit()
+    csv.field_size_limit(MAX_CELL_CHARS)
+    try:
+        return _parse_table(path, io.StringIO(text, newline=""), resolve, keep, theme)
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _parse_table(path: Path, fh: Any, resolve: Callable[[str], str | None],
+                 keep: tuple[str, ...], theme: str) -> list[Variable]:
+    reader = csv.DictReader(fh)
+    fields = [f.strip() for f in (reader.fieldnames or [])]
+    state_col = next((f for f in fields
+                      if f.lower() in ("state", "region", "province", "code", "name",
+                                       "fips")), None)
+    if state_col is None or len(fields) < 2:
+        raise GroundTruthError(f"{path}: needs a 'state' column and at least one value "
+                               "column", "add a header row such as state,value")
+    cols = [f for f in fields if f != state_col]
+    values: dict[str, dict[str, float]] = {c: {} for c in cols}
+    line_of: dict[str, int] = {}
+    for lineno, raw in enumerate(reader, start=2):
+        row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
+        code = resolve(row[state_col])
+        if code == "":  # a known region the map does not draw (Hong Kong): left out
+            continue
+        if code is None:
+            raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
+                                   "use a region name or code (US states: name, USPS "
+                                   "code or FIPS code)")
+        if code in line_of:
+            raise GroundTruthError(f"{path}:{lineno}: {row[state_col]!r} is {code}, "
+                                   f"given already on line {line_of[code]}",
+                                   "give each region once")
+        line_of[code] = lineno
+        for c in cols:
+            if row.get(c, "") == "":
+                continue
+            try:
+                v = float(row[c])
+            except ValueError:
+                raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not a number",
+                                       "leave a cell empty for no data") from None
+            if not math.isfinite(v):
+                raise GroundTruthError(f"{path}:{lineno}: {c}={row[c]!r} is not finite")
+            if abs(v) > MAX_ABS_VALUE:
+                raise GroundTruthError(
+                    f"{path}:{lineno}: {c}={row[c]!r} is beyond ±{MAX_ABS_VALUE:g}",
+                    "scale the column (e.g. thousands or millions)")
+            values[c][code] = v
     return [Variable(f"user_{c}", c, theme,
                      {k: float(v) for k, v in sorted(values[c].items()) if k in keep},
                      f"user table {path.name}",

@@ -77,5 +77,6 @@ def test_the_titles_questions_show_reviewed_by_eye() -> None:
     card = {v.key: v for v in variables}["violent_crime"].card()
     assert card == {"key": "violent_crime", "title": "Violent crimes per 100,000 people, 2009",
                     "theme": "crime", "source": card["source"], "licence": "public domain",
-                    "generated": False, "states": 49}
+                    "generated": False, "states": 49, "unit": "", "year": "",
+                    "topic": "violent_crime"}
     assert "statecrime" in str(card["source"])

@@ -203,7 +203,7 @@ class ChatServer:
         api_key: str | None = None,
         faults: dict[str, list[str]] | None = None,
         delay_s: float = 0.0,
-        slow_s: float = 1.5,
+        slow_s: float = 2.5,
     ) -> None:
         by_key: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
         for item in read_items(dataset):

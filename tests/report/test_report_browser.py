@@ -124,3 +124,37 @@ def test_five_pages_of_items_paginate(report_inputs: dict[str, Path], tmp_path: 
     probe = open_page(browser, (out / "task-stmf.html").as_uri() + "#page=3", "p3").probe
     assert probe["count"] == "120 of 120 items"
     assert len(probe["items"]) == 20 and probe["items"][0] == "stmf-0100"
+
+
+def test_hostile_answers_and_osm_names_do_not_empty_a_page(
+        report_inputs: dict[str, Path], browser: Browser, tmp_path: Path) -> None:
+    """Issue 31, point 3: ``Answer: <!--<script>`` emptied its whole task page (0 items);
+    an OSM name in an item could do the same. Every page still shows every item."""
+    import json
+    import shutil
+
+    dataset = tmp_path / "ds"
+    shutil.copytree(report_inputs["dataset"], dataset)
+    items = [json.loads(line) for line in
+             (dataset / "items.jsonl").read_text("utf-8").splitlines()]
+    hostile = "Answer: <!--<script>"
+    for item in items:
+        if item["task"] == "mml":
+            item["answer"]["roads"][0] = "<!--<script>Mannerheimintie</script>"
+        item["question"] = item["question"] + " <!--<script>"
+    (dataset / "items.jsonl").write_text(
+        "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), "utf-8")
+    preds = tmp_path / "hostile.jsonl"
+    preds.write_text("".join(json.dumps({"id": i["id"], "response": hostile}) + "\n"
+                             for i in items), "utf-8")
+    out = tmp_path / "rep"
+    write_report(dataset, [preds], out=out, check_connectivity=False)
+    allow_report(browser, out)
+    shots = screenshot_report(out, tmp_path / "shots", browser)
+    per_task: dict[str, int] = {}
+    for item in items:
+        per_task[item["task"]] = per_task.get(item["task"], 0) + 1
+    for shot in shots[1:]:
+        n = per_task[shot.name]
+        assert shot.probe["count"] == f"{n} of {n} items", shot.name
+        assert len(shot.probe["items"]) > 0, shot.name

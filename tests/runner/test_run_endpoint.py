@@ -43,7 +43,7 @@ def _read(path: Path) -> list[dict[str, Any]]:
 
 def _run_args(dataset: Path, server: ChatServer, out: Path, *extra: str) -> list[str]:
     return ["run", str(dataset), "--endpoint", server.url, "--model", "test-model",
-            "--out", str(out), "--timeout", "0.6", "--retry-wait", "0.01",
+            "--out", str(out), "--timeout", "1.5", "--retry-wait", "0.01",
             "--no-progress", *extra]
 
 
@@ -75,7 +75,7 @@ def test_run_with_faults_answers_everything_once(
     items = read_items(dataset)
     out = tmp_path / "preds.jsonl"
     with ChatServer(dataset, answer_text=answer_text, api_key=API_KEY, faults=FAULTS,
-                    delay_s=0.05, slow_s=1.5) as server:
+                    delay_s=0.05, slow_s=2.5) as server:
         status = main(_run_args(dataset, server, out, "--concurrency", "4"))
         state = server.state
         log = list(state.log)

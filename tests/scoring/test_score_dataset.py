@@ -15,6 +15,7 @@ from scoring_data import GRID
 
 from cartoqa.cli import main
 from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.errors import CartoqaError
 from cartoqa.scoring import score_dataset
 
 RATES = {"accuracy", "macro_f1", "precision", "recall", "f1", "exact_route", "step_accuracy",
@@ -63,12 +64,22 @@ def test_perfect_predictions_score_one_everywhere(
     assert report["sections"]["srn"]["metrics"]["connectivity"]["all"] == 1.0
 
 
-@pytest.mark.parametrize("kind", ["empty responses", "no predictions"])
+def test_a_file_without_predictions_is_refused_like_one_of_foreign_ids(
+    dataset_dir: Path, predictions_file: Callable[[dict[str, str]], Path],
+) -> None:
+    # issue 31, point 11: an empty file scored with exit 0 while foreign ids were refused
+    with pytest.raises(CartoqaError, match="holds no predictions"):
+        score_dataset(dataset_dir, predictions_file({}), extracts=EXTRACTS)
+    with pytest.raises(CartoqaError, match="none of the 1 predictions"):
+        score_dataset(dataset_dir, predictions_file({"elsewhere-1": "A"}), extracts=EXTRACTS)
+
+
+@pytest.mark.parametrize("kind", ["empty responses"])
 def test_empty_predictions_score_zero_and_count_every_answer_invalid(
     kind: str, dataset_dir: Path, items: list[dict[str, Any]],
     predictions_file: Callable[[dict[str, str]], Path],
 ) -> None:
-    responses = {it["id"]: "" for it in items} if kind == "empty responses" else {}
+    responses = {it["id"]: "" for it in items}
     report = score_dataset(dataset_dir, predictions_file(responses), extracts=EXTRACTS)
     assert report["n_invalid"] == report["n_items"] == len(items)
     reason = "empty response" if kind == "empty responses" else "no prediction for this item"

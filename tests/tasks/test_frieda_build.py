@@ -21,8 +21,11 @@ from helpers.postgis_cache import postgis_cache_dir
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.metrics.frieda import frieda_correct, parse_frieda
 from cartoqa.settings import web_assets_dir
 from cartoqa.tasks.frieda import build as frieda_build
+from cartoqa.tasks.frieda.maps import MIN_PIXEL_VISIBLE
+from cartoqa.tasks.frieda.questions import UNLABELLED_STYLES
 from groundtruth.assets import asset_path
 
 pytestmark = pytest.mark.slow
@@ -57,17 +60,26 @@ def _items(root: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in (root / "items.jsonl").read_text("utf-8").splitlines()]
 
 
+def _one_question(items: dict[str, dict[str, Any]], task: str
+                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The direct and contextual items of a task's only question."""
+    ids = sorted(i for i in items if i.startswith(f"{task}-"))
+    assert len(ids) == 2 and [i.rsplit("-", 1)[1] for i in ids] == ["contextual", "direct"]
+    return items[ids[1]], items[ids[0]]
+
+
 def test_items_in_both_settings_with_their_maps(built: Path) -> None:
     assert validate_dataset(built).ok
     items = {it["id"]: it for it in _items(built)}
-    assert set(items) == {"frieda_border-0000-direct", "frieda_border-0000-contextual",
-                          "frieda_equal-0000-direct", "frieda_equal-0000-contextual"}
-    border, border_ctx = items["frieda_border-0000-direct"], items["frieda_border-0000-contextual"]
-    equal, equal_ctx = items["frieda_equal-0000-direct"], items["frieda_equal-0000-contextual"]
+    # one border and one equal question (from the slot that found one), both settings
+    border, border_ctx = _one_question(items, "frieda_border")
+    equal, equal_ctx = _one_question(items, "frieda_equal")
     # the same question in both settings: same answer, the same own maps
     assert border["answer"] == border_ctx["answer"] and equal["answer"] == equal_ctx["answer"]
-    assert border["images"] == [border["image"]] and len(equal["images"]) == 2
-    assert equal["strata"] == {"maps": "multi", "setting": "direct", "n_images": 2}
+    assert len(equal["images"]) == 2
+    assert equal["strata"] == {"maps": "multi", "setting": "direct", "n_images": 2,
+                               "template": "same_area", "answer_type": "text"}
+    assert border["strata"]["template"] in ("one", "list", "count")
     for direct, contextual in ((border, border_ctx), (equal, equal_ctx)):
         assert contextual["image"] == contextual["images"][0]
         assert 3 <= len(contextual["images"]) <= 4
@@ -77,9 +89,20 @@ def test_items_in_both_settings_with_their_maps(built: Path) -> None:
         assert distractors and all("frieda-context-" in d for d in distractors)
         assert "Map 1" not in contextual["question"]
         assert contextual["question"].startswith(f"The {len(contextual['images'])} maps")
-    # the answer is one of the features the question's map names in its legend
-    legend = [f["label"] for f in border["provenance"]["maps"][0]["features"]]
-    assert border["answer"]["names"][0] in legend[1:]
+        # the prompt's answer line is a placeholder: copying it scores nothing
+        line = direct["question"].strip().splitlines()[-1]
+        assert "<" in line and not frieda_correct(direct["answer"],
+                                                  parse_frieda(direct["answer"], line))
+    for it in (border, equal):
+        for m in it["provenance"]["maps"]:
+            # every drawn feature shows its colour on the image's pixels
+            assert min(m["pixel_visible"]) >= MIN_PIXEL_VISIBLE
+            if it["strata"]["maps"] == "multi":  # no map of two writes any name
+                assert m["style"] in UNLABELLED_STYLES
+    # the answer is among the features the question's last map names in its legend
+    legend = [f["label"] for f in border["provenance"]["maps"][-1]["features"]]
+    if border["answer"]["type"] == "textual":
+        assert set(border["answer"]["names"]) <= set(legend)
     assert equal["answer"]["names"] in (["A"], ["B"])
     manifest = json.loads((built / "manifest.json").read_text("utf-8"))
     assert manifest["build"]["task_options"] == {"frieda_setting": "both"}
@@ -108,10 +131,10 @@ def test_perfect_answers_score_one_and_export_keeps_every_map(built: Path,
 
     table = pq.read_table(next((tmp_path / "hf" / "data").glob("frieda_equal-*.parquet")))
     rows = {r["id"]: r for r in table.to_pylist()}
-    assert len(rows["frieda_equal-0000-direct"]["more_images"]) == 1
-    ctx = rows["frieda_equal-0000-contextual"]
-    assert 1 + len(ctx["more_images"]) == len(_items_by_id(items)["frieda_equal-0000-contextual"]
-                                              ["images"])
+    direct, contextual = _one_question(_items_by_id(items), "frieda_equal")
+    assert len(rows[direct["id"]]["more_images"]) == 1
+    ctx = rows[contextual["id"]]
+    assert 1 + len(ctx["more_images"]) == len(contextual["images"])
 
 
 def _items_by_id(items: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

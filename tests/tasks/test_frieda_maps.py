@@ -12,7 +12,14 @@ from PIL import Image
 from shapely.geometry import Point, box
 
 from cartoqa.tasks.frieda import build as fb
-from cartoqa.tasks.frieda.maps import PoolMap, clear_of, compass_readable, plan_pool
+from cartoqa.tasks.frieda.maps import (
+    POOL_STYLES,
+    POOL_ZOOMS,
+    PoolMap,
+    clear_of,
+    compass_readable,
+    plan_pool,
+)
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 from renderers.compass import compass_box, draw_compass
@@ -41,7 +48,7 @@ def test_a_covered_compass_is_not_readable() -> None:
     assert not compass_readable(out.getvalue(), 30.0)
 
 
-@pytest.mark.parametrize("relation", ["border", "equal", "distance"])
+@pytest.mark.parametrize("relation", ["border", "equal", "distance", "orientation"])
 def test_no_two_slots_try_the_same_plan(relation: str) -> None:
     per_task = 40
     state = fb.FriedaState(relation, single=[], multi=[])
@@ -53,9 +60,11 @@ def test_no_two_slots_try_the_same_plan(relation: str) -> None:
             key = (which, index)
             assert key not in seen, (slot, seen.get(key))
             seen[key] = slot
-    if relation == "border":  # every third slot asks on two maps
-        multi = [slot for (which, _), slot in seen.items() if which == 1]
-        assert {s % fb.MULTI_EVERY for s in multi} == {fb.MULTI_EVERY - 1}
+    multi = {slot for (which, _), slot in seen.items() if which == 1}
+    pattern = fb.MULTI_PATTERN[relation]
+    assert multi == {s for s in range(2 * per_task) if pattern[s % len(pattern)]}
+    if relation == "border":  # two of three slots ask on two maps
+        assert {s % 3 for s in multi} == {1, 2}
 
 
 def _point(name: str, lon: float, lat: float) -> NamedFeature:
@@ -67,15 +76,21 @@ def test_distractor_maps_clear_of_the_question() -> None:
     question = [_point("A", 24.940, 60.170)]
     frame = rel.LocalFrame.around([q.geometry for q in question])
     near = PoolMap(0, (60.170, 24.9425), 0.0, (_point("B", 24.9425, 60.170),
-                                               _point("C", 24.944, 60.170)))
+                                               _point("C", 24.944, 60.170)), 17, "plain")
     far = PoolMap(1, (60.172, 24.940), 0.0, (_point("D", 24.940, 60.172),
-                                             _point("E", 24.941, 60.172)))
+                                             _point("E", 24.941, 60.172)), 17, "grey")
     same_name = PoolMap(2, (60.175, 24.940), 0.0, (_point("A", 24.950, 60.175),
-                                                   _point("F", 24.951, 60.175)))
+                                                   _point("F", 24.951, 60.175)), 17, "plain")
     assert not clear_of(near, question, frame, 200.0)  # B is 139 m from A
     assert clear_of(near, question, frame, 100.0)
     assert clear_of(far, question, frame, 200.0)  # D is 223 m from A
     assert not clear_of(same_name, question, frame, 100.0)
+    # in OSM-Carto (which writes names) A must be out of the view, not only 200 m away
+    far_carto = PoolMap(3, far.center, 0.0, far.features, 17, "carto")
+    assert not clear_of(far_carto, question, frame, 200.0)  # A in view (radius ~465 m)
+    beyond = PoolMap(4, (60.176, 24.940), 0.0, (_point("G", 24.940, 60.176),
+                                                _point("H", 24.941, 60.176)), 17, "carto")
+    assert clear_of(beyond, question, frame, 200.0)  # 668 m away: out of view
 
 
 def test_contextual_items_average_nine_and_a_half_maps() -> None:
@@ -92,9 +107,12 @@ def test_pool_maps_draw_two_named_points_near_their_centre() -> None:
     for p in pool:
         a, b = p.features[:2]
         assert a.kind == b.kind == "point" and a.name != b.name
+        # the zoom and style families of the question maps
+        assert p.zoom in POOL_ZOOMS and p.style in POOL_STYLES
+        scale = 2.0 ** (17 - p.zoom)  # the near box is for zoom 17
         for f in p.features[:2]:
-            assert abs(f.geometry.y - p.center[0]) < 0.0012
-            assert abs(f.geometry.x - p.center[1]) < 0.0025
+            assert abs(f.geometry.y - p.center[0]) < 0.0012 * scale
+            assert abs(f.geometry.x - p.center[1]) < 0.0025 * scale
         assert p.image_name == f"frieda-context-{p.index:03d}.png"
 
 

@@ -5,16 +5,25 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.declarations.answer_text import answer_as_text
+from cartoqa.errors import CartoqaError
 from cartoqa.scoring.core import score_predictions
-from cartoqa.tasks.mapiq.build import build_mapiq_dataset, plan_maps
+from cartoqa.tasks.mapiq.build import (
+    build_mapiq_dataset,
+    load_variables,
+    parse_labels,
+    plan_maps,
+    select_test_split,
+    variation_variables,
+)
 from groundtruth.thematic.us_states import CONTIGUOUS
-from groundtruth.thematic.variables import read_user_table
+from groundtruth.thematic.variables import Variable, read_user_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,3 +86,90 @@ def test_cli_reports_a_bad_table_in_one_line(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "unknown state 'Atlantis'" in run.stderr and "Traceback" not in run.stderr
     assert not (tmp_path / "ds" / "items.jsonl").exists()
+
+
+def _fake_variables(themes: dict[str, int]) -> list[Variable]:
+    out = []
+    for theme, n in themes.items():
+        for i in range(n):
+            vals = {c: float((j * (i + 3)) % 41 + j % 5) for j, c in enumerate(CONTIGUOUS)}
+            out.append(Variable(f"{theme}_{i}", f"{theme} {i}", theme, vals, "s", "l",
+                                topic=f"{theme}_t{i // 2}"))
+    return out
+
+
+def test_variations_go_to_two_random_topics_per_theme() -> None:
+    variables = _fake_variables({"crime": 8, "health": 6})
+    chosen = variation_variables(variables, 0)
+    assert Counter(v.theme for v in chosen) == {"crime": 2, "health": 2}
+    assert len({v.topic for v in chosen}) == 4
+    assert variation_variables(variables, 0) == chosen
+    seeds = {tuple(v.key for v in variation_variables(variables, s)) for s in range(6)}
+    assert len(seeds) > 1  # the seed draws the topics
+    plans = plan_maps(variables, ["no_title"], seed=0)
+    assert {p.variable.key for p in plans if p.variation == "no_title"} == {
+        v.key for v in chosen}
+
+
+def test_test_split_is_balanced_distinct_topics_first_and_seeded() -> None:
+    variables = _fake_variables({"crime": 20, "housing": 4})
+    plans = plan_maps(variables, ["no_title"])
+    avail = [(p, t, r) for p in plans for t, r in (("mapiq_rv", "mcq"), ("mapiq_se", "list"))]
+    keep = select_test_split(avail, seed=3, per_combination=8)
+    by_index = {p.index: p for p in plans}
+    assert all(by_index[i].variation == "baseline" for i, _, _ in keep)
+    combos = Counter((by_index[i].map_type, t, r, by_index[i].variable.theme)
+                     for i, t, r in keep)
+    assert set(combos.values()) == {8, 4}  # housing has 4 variables only
+    assert len(combos) == 3 * 2 * 2
+    crime = [by_index[i].variable.topic for i, t, r in keep
+             if by_index[i].variable.theme == "crime" and (t, r) == ("mapiq_rv", "mcq")
+             and by_index[i].map_type == "choropleth"]
+    assert len(set(crime)) == 8  # 10 topics available: no topic twice
+    assert select_test_split(avail, seed=3, per_combination=8) == keep
+    assert select_test_split(avail, seed=4, per_combination=8) != keep
+
+
+def test_maps_without_a_legend_drop_retrieve_value_and_determine_range(table: Path) -> None:
+    from cartoqa.tasks.mapiq.build import MapiqBuilder
+    from groundtruth.thematic.classification import fisher_jenks_absorbing
+
+    variables = read_user_table(table)
+    plans = plan_maps(variables, ["no_legend"])
+    builder = MapiqBuilder(variables, 0)
+    skipped: Counter[str] = Counter()
+    for plan in plans[:1] + [p for p in plans if p.variation == "no_legend"][:1]:
+        ctx = builder.context(plan, fisher_jenks_absorbing(plan.variable.values))
+        tasks = {spec.name for spec, _ in builder.questions(plan, ctx, skipped)}
+        if plan.variation == "no_legend":
+            assert not tasks & {"mapiq_rv", "mapiq_dr"}
+        else:
+            assert {"mapiq_rv", "mapiq_dr"} <= tasks
+    assert skipped["no_legend_mapiq_rv"] == 4 and skipped["no_legend_mapiq_dr"] == 3
+
+
+def test_data_takes_a_title_and_units(table: Path, tmp_path: Path) -> None:
+    (v,) = load_variables(table, ["Rate of something"], ["per 1,000"])
+    assert v.title == "Rate of something (per 1,000)" and v.unit == "per 1,000"
+    with pytest.raises(CartoqaError, match="names no value column"):
+        parse_labels(["x=A"], ["a", "b"], "--title")
+    with pytest.raises(CartoqaError, match="need --data"):
+        load_variables(None, ["A"])
+    two = tmp_path / "two.csv"
+    two.write_text("state,a,b\nTX,1,2\nCA,3,4\n")
+    a, b = load_variables(two, ["a=Alpha", "b=Beta"], ["b=%"])
+    assert (a.title, b.title) == ("Alpha", "Beta (%)")
+    run = subprocess.run([sys.executable, "-m", "cartoqa", "build", "--suite", "mapiq",
+                          "--data", str(two), "--title", "Alpha", "--out",
+                          str(tmp_path / "ds")], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert run.returncode == 2 and "COLUMN=TEXT" in run.stderr
+
+
+def test_test_split_refuses_variations_and_unknown_splits(table: Path, tmp_path: Path) -> None:
+    with pytest.raises(CartoqaError, match="baseline maps"):
+        build_mapiq_dataset(out=tmp_path / "a", data=table, split="test",
+                            variations=["no_title"], progress=False)
+    with pytest.raises(CartoqaError, match="unknown split"):
+        build_mapiq_dataset(out=tmp_path / "b", data=table, split="train", progress=False)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

@@ -27,7 +27,6 @@ from cartoqa.errors import CartoqaError
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.maps import (
-    POOL_ZOOM,
     REJECT_REASONS,
     PoolMap,
     RenderedMap,
@@ -38,6 +37,8 @@ from cartoqa.tasks.frieda.maps import (
 )
 from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
 from cartoqa.tasks.frieda.questions import (
+    TEMPLATES,
+    PairLedger,
     QuestionPlan,
     equal_plans,
     point_plans,
@@ -51,12 +52,21 @@ RELATIONS: tuple[str, ...] = ("border", "equal", "intersect", "within", "distanc
                               "orientation")
 #: The topological relations asked as "which of the drawn features ...".
 TOPOLOGICAL: tuple[str, ...] = ("border", "intersect", "within")
-#: The answer type (request) of each relation.
-ANSWER_TYPE: dict[str, str] = {"border": "textual", "equal": "textual",
-                               "intersect": "textual", "within": "textual",
-                               "distance": "distance", "orientation": "cardinal"}
-#: Topological questions of slot ``k`` use two maps when ``k % MULTI_EVERY == MULTI_EVERY - 1``.
-MULTI_EVERY = 3
+#: The requests (answer kinds) of each relation's task: a plan's answer ``type`` is its
+#: item's request.
+REQUESTS: dict[str, tuple[str, ...]] = {
+    "border": ("textual", "count"), "equal": ("textual",),
+    "intersect": ("textual", "count"), "within": ("textual", "count"),
+    "distance": ("distance", "textual"), "orientation": ("cardinal",),
+}
+#: Which slots ask on two maps, in turn (slot ``k`` uses ``MULTI_PATTERN[r][k % len]``):
+#: two of three topological questions, every equal question, every other distance and
+#: orientation question (FRIEDA: 59.6% of its questions use several maps).
+MULTI_PATTERN: dict[str, tuple[bool, ...]] = {
+    "border": (False, True, True), "within": (False, True, True),
+    "intersect": (False, True, True), "equal": (True,),
+    "distance": (False, True), "orientation": (False, True),
+}
 #: Question plans tried per slot.
 MAX_ATTEMPTS = 4
 #: Fewest and most maps of a contextual item (uniform: 9.5 on average, as in FRIEDA).
@@ -101,6 +111,10 @@ class Shared:
     pairs: list[Any]
     frame: rel.LocalFrame
     pool: list[PoolMap]
+    #: relation -> (one-map plans, two-map plans), shuffled, planned once per build
+    #: with one :class:`PairLedger` (no question or subject-decoy pair twice).
+    plans: dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]] = field(
+        default_factory=dict)
     #: pool map index -> PNG bytes (rendered here), ``True`` (already written) or a
     #: rejection reason key.
     pool_images: dict[int, bytes | bool | str] = field(default_factory=dict)
@@ -121,9 +135,58 @@ def _shared(ctx: BuildContext) -> Shared:
         frame = rel.LocalFrame.around([f.geometry for f in feats])
         pool = plan_pool(feats, rng=slot_rng(ctx.seed, "frieda", "pool"), size=POOL_SIZE,
                          bounds=extract_bounds(ctx))
-        ctx.shared[key] = Shared(feats, pairs, frame, pool)
+        plans = plan_all(feats, pairs, seed=ctx.seed,
+                         count=slot_stride(ctx.per_task, 1) * MAX_ATTEMPTS)
+        ctx.shared[key] = Shared(feats, pairs, frame, pool, plans)
     shared: Shared = ctx.shared[key]
     return shared
+
+
+def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count: int
+             ) -> dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]]:
+    """Every relation's plans for one build, with one ledger (deterministic in the seed,
+    whatever ``--tasks`` picks).
+
+    Parameters
+    ----------
+    features : list of NamedFeature
+        The extract's named features.
+    pairs : list of TopologicalPair
+        Their clear relations (with the disjoint pairs).
+    seed : int
+        The build's seed.
+    count : int
+        Distance and orientation plans per template.
+
+    Returns
+    -------
+    dict
+        relation -> (one-map plans, two-map plans), each shuffled.
+    """
+    ledger = PairLedger()
+    out: dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]] = {}
+    for relation in RELATIONS:
+        rng = slot_rng(seed, task_name(relation), "plans")
+        single: list[QuestionPlan] = []
+        multi: list[QuestionPlan] = []
+        if relation in TOPOLOGICAL:
+            # subjects go to the one- and two-map lists as the slots ask (MULTI_PATTERN)
+            got = topological_plans(pairs, relation, rng=rng, multi=MULTI_PATTERN[relation],
+                                    templates=TEMPLATES[relation], ledger=ledger)
+            single = [p for p in got if p.map_count == "single"]
+            multi = [p for p in got if p.map_count == "multi"]
+        elif relation == "equal":
+            multi = equal_plans(features, rng=rng, ledger=ledger)
+        else:
+            got = point_plans(features, rng=rng, count=count, ledger=ledger,
+                              templates=TEMPLATES[relation])
+            got = [p for p in got if p.relation == relation]
+            single = [p for p in got if p.map_count == "single"]
+            multi = [p for p in got if p.map_count == "multi"]
+        rng.shuffle(single)
+        rng.shuffle(multi)
+        out[relation] = (single, multi)
+    return out
 
 
 def _renderer(ctx: BuildContext) -> Any:
@@ -173,39 +236,28 @@ def prepare(ctx: BuildContext, relation: str) -> FriedaState:
     """
     setting_of(ctx)  # refuse an unknown setting before anything is rendered
     shared = _shared(ctx)
-    name = task_name(relation)
-    rng = slot_rng(ctx.seed, name, "plans")
-    single: list[QuestionPlan] = []
-    multi: list[QuestionPlan] = []
-    if relation in TOPOLOGICAL:
-        single = topological_plans(shared.pairs, relation, rng=rng)
-        multi = topological_plans(shared.pairs, relation, rng=rng, multi=True)
-    elif relation == "equal":
-        multi = equal_plans(shared.features, rng=rng)
-    else:
-        count = slot_stride(ctx.per_task, 1) * MAX_ATTEMPTS
-        single = [p for p in point_plans(shared.features, rng=rng, count=count)
-                  if p.relation == relation]
-    rng.shuffle(single)
-    rng.shuffle(multi)
-    return FriedaState(relation, single, multi)
+    single, multi = shared.plans[relation]
+    return FriedaState(relation, list(single), list(multi))
 
 
 def _candidates(state: FriedaState, slot: int, per_task: int) -> tuple[list[QuestionPlan],
                                                                        list[int]]:
-    """The plans slot ``slot`` may try, by index into its list (never another slot's)."""
+    """The plans slot ``slot`` may try, by index into its list (never another slot's).
+
+    Slot ``k`` asks on two maps when ``MULTI_PATTERN[relation][k % len(pattern)]``; its
+    index among the slots of its kind, and a step of (stride x share of the kind), keep
+    every index to one slot.
+    """
     stride = slot_stride(per_task, 1)
-    if state.relation == "equal":
-        return state.multi, [slot + a * stride for a in range(MAX_ATTEMPTS)]
-    if state.relation not in TOPOLOGICAL:
-        return state.single, [slot + a * stride for a in range(MAX_ATTEMPTS)]
-    groups, pos = divmod(slot, MULTI_EVERY)
-    if pos == MULTI_EVERY - 1:  # every third slot: two maps
-        step = -(-stride // MULTI_EVERY)
-        return state.multi, [groups + a * step for a in range(MAX_ATTEMPTS)]
-    step = -(-stride * (MULTI_EVERY - 1) // MULTI_EVERY)
-    index = groups * (MULTI_EVERY - 1) + pos
-    return state.single, [index + a * step for a in range(MAX_ATTEMPTS)]
+    pattern = MULTI_PATTERN[state.relation]
+    period = len(pattern)
+    groups, pos = divmod(slot, period)
+    multi = pattern[pos]
+    per_period = sum(1 for p in pattern if p == multi)
+    index = groups * per_period + sum(1 for p in pattern[:pos] if p == multi)
+    step = -(-stride * per_period // period)
+    plans = state.multi if multi else state.single
+    return plans, [index + a * step for a in range(MAX_ATTEMPTS)]
 
 
 def _gaps(plan: QuestionPlan, frame: rel.LocalFrame) -> tuple[NamedFeature | None, list[float]]:
@@ -232,12 +284,30 @@ def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] 
         if isinstance(got, str):
             return got
         maps.append(got)
-    if plan.relation == "distance":
-        for m in maps:
-            bar = float((m.map.scale_bar.get("metric") or {}).get("meters") or 0.0)
-            if bar <= 0 or plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * bar:
-                return "scale_bars"
+    bars = [float((m.map.scale_bar.get("metric") or {}).get("meters") or 0.0) for m in maps]
+    if not distance_readable(plan, bars):
+        return "scale_bars"
     return maps
+
+
+def distance_readable(plan: QuestionPlan, bars_m: list[float]) -> bool:
+    """Whether a distance answer is at least three scale bars of every map (answers of
+    other types, closest/furthest among them, need no scale-bar length).
+
+    Examples
+    --------
+    >>> from cartoqa.tasks.frieda.questions import QuestionPlan
+    >>> d = QuestionPlan("distance", "?", {"type": "distance", "meters": 160.0}, ())
+    >>> distance_readable(d, [50.0]), distance_readable(d, [50.0, 100.0])
+    (True, False)
+    >>> distance_readable(QuestionPlan("distance", "?", {"type": "textual",
+    ...                                                  "names": ["X"]}, ()), [50.0])
+    True
+    """
+    if plan.answer["type"] != "distance":
+        return True
+    meters = float(plan.answer["meters"])
+    return all(bar > 0 and meters >= rel.DISTANCE_MIN_SCALE_BARS * bar for bar in bars_m)
 
 
 def _pool_image(ctx: BuildContext, shared: Shared, pool_map: PoolMap) -> bytes | bool | str:
@@ -301,17 +371,19 @@ def _question_map_record(image: str, plan: QuestionPlan, k: int,
         "angle_deg": mp.angle_deg,
         "scale_bar": {"label": bar.get("label"), "meters": bar.get("meters"),
                       "width_px": bar.get("width_px")},
+        "style": mp.style,
         "features": [_feature_record(f, mp.color(i), mp.labels[i])
                      for i, f in enumerate(mp.features)],
         "visible": [round(v, 4) for v in m.map.visible],
+        "pixel_visible": [round(v, 4) for v in m.map.pixel_visible],
     }
 
 
 def _pool_map_record(p: PoolMap) -> dict[str, Any]:
     colours = ("red", "blue", "purple")
-    return {"image": f"images/{p.image_name}", "role": "distractor", "zoom": POOL_ZOOM,
+    return {"image": f"images/{p.image_name}", "role": "distractor", "zoom": p.zoom,
             "center": [round(p.center[0], 7), round(p.center[1], 7)],
-            "angle_deg": p.angle_deg,
+            "angle_deg": p.angle_deg, "style": p.style,
             "features": [_feature_record(f, colours[i], f.name)
                          for i, f in enumerate(p.features)]}
 
@@ -328,47 +400,84 @@ def preamble(n_maps: int) -> str:
             "scale bar and compass; not all of them are needed. ")
 
 
+#: The answer line the prompts show, per answer kind: placeholders in angle brackets,
+#: never a value, so that copying the example scores nothing (a concrete example such
+#: as ``250 m`` or ``north-east`` earned credit on a quarter of the distance and 44% of
+#: the orientation questions when copied).
+EXAMPLES: dict[str, str] = {
+    "distance": "Answer: <number> <unit>",
+    "cardinal": "Answer: <direction>",
+    "count": "Answer: <number>",
+    "name": "Answer: <name>",
+    "names": "Answer: <name>; <name>",
+    "letter": "Answer: <letter>",
+}
+
+
+def example_key(plan: QuestionPlan) -> str:
+    """Which of :data:`EXAMPLES` a plan's prompt shows."""
+    return _example_key(str(plan.answer["type"]), plan.relation,
+                        str(plan.meta.get("template", "")))
+
+
+def _example_key(kind: str, relation: str, template: str) -> str:
+    if kind != "textual":
+        return kind
+    if relation == "equal":
+        return "letter"
+    return "names" if template == "list" else "name"
+
+
 def question_text(plan: QuestionPlan, setting: str, n_maps: int) -> str:
     """The full question of an item: the plan's text in its setting and the answer format."""
     kind = plan.answer["type"]
     contextual = setting == "contextual"
     values = prompt_values(kind, plan.relation,
                            plan.contextual if contextual else plan.question,
-                           preamble(n_maps) if contextual else "")
+                           preamble(n_maps) if contextual else "",
+                           template=str(plan.meta.get("template", "")))
     return prompt(f"frieda_{kind}", **values)
 
 
-def prompt_values(kind: str, relation: str, question: str,
-                  preamble: str = "") -> dict[str, object]:
+def prompt_values(kind: str, relation: str, question: str, preamble: str = "",
+                  template: str = "") -> dict[str, object]:
     """The values that fill the ``frieda_<kind>`` prompt (pure).
 
     Parameters
     ----------
     kind : str
-        The answer type: ``"textual"``, ``"distance"`` or ``"cardinal"``.
+        The answer type: ``"textual"``, ``"count"``, ``"distance"`` or ``"cardinal"``.
     relation : str
         The question's relation (``equal`` is answered with a letter).
     question : str
         The question itself.
     preamble : str, optional
         The contextual setting's preamble.
+    template : str, optional
+        The question's template (``list`` asks for several names).
 
     Returns
     -------
     dict
-        ``preamble``, ``question`` and, for a textual answer, ``format`` and ``example``.
+        ``preamble``, ``question``, ``example`` (a placeholder line of
+        :data:`EXAMPLES`) and, for a textual answer, ``format``.
 
     Examples
     --------
     >>> prompt_values("textual", "equal", "Q?")["example"]
-    'A'
+    'Answer: <letter>'
+    >>> prompt_values("distance", "distance", "Q?")["example"]
+    'Answer: <number> <unit>'
     """
-    values: dict[str, object] = {"preamble": preamble, "question": question}
+    key = _example_key(kind, relation, template)
+    values: dict[str, object] = {"preamble": preamble, "question": question,
+                                 "example": EXAMPLES[key]}
     if kind == "textual":
-        letters = relation == "equal"
-        values["format"] = ("the letter A or B" if letters
-                            else "the name exactly as the legend writes it")
-        values["example"] = "A" if letters else "Example Park"
+        values["format"] = {
+            "letter": "the letter A or B",
+            "name": "the name exactly as the legend writes it",
+            "names": "the names exactly as the legend writes them, separated by semicolons",
+        }[key]
     return values
 
 
@@ -437,14 +546,16 @@ def _item(ctx: BuildContext, name: str, slot: int, attempt: int, plan: QuestionP
     return {
         "id": item_id(name, slot, setting),
         "task": name,
-        "request": ANSWER_TYPE[plan.relation],
+        "request": plan.answer["type"],
         "image": images[0],
         "images": list(images),
         "system_prompt": system_prompt("system_frieda"),
         "question": question_text(plan, setting, len(images)),
         "options": None,
         "answer": dict(plan.answer),
-        "strata": {"maps": plan.map_count, "setting": setting, "n_images": len(images)},
+        "strata": {"maps": plan.map_count, "setting": setting, "n_images": len(images),
+                   "template": str(plan.meta.get("template", "")),
+                   "answer_type": str(plan.meta.get("answer_type", ""))},
         "provenance": {
             "extract": ctx.extract.name, "extract_sha256": ctx.extract.sha256,
             "seed": ctx.seed, "slot": slot, "attempt": attempt,

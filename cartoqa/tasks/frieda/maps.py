@@ -32,7 +32,7 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from cartoqa.tasks.common.views import VIEW_MIN_DATA_COVER, Bounds, fit_to_data
-from cartoqa.tasks.frieda.questions import MapPlan
+from cartoqa.tasks.frieda.questions import STYLES, MapPlan
 from groundtruth import relations as rel
 from groundtruth.named_features import NamedFeature
 from groundtruth.projection import View
@@ -62,8 +62,15 @@ LINE_CLIP_DEG = 0.0015
 ZOOMS: tuple[int, ...] = (19, 18, 17, 16, 15)
 #: Height of one legend line (CSS px) that a legend must at least have per feature.
 LEGEND_LINE_MIN_PX = 12.0
-#: Zoom of the contextual distractor maps.
-POOL_ZOOM = 17
+#: Zooms of the contextual distractor maps (the question maps' family: a distractor map
+#: is drawn at a zoom the question maps use, so its scale does not set it apart).
+POOL_ZOOMS: tuple[int, ...] = (16, 17, 18)
+#: Styles of the distractor maps: those of the question maps (cartoqa.tasks.frieda.questions).
+POOL_STYLES: tuple[str, ...] = STYLES
+#: Share of a drawn feature's outline (or dot) that must show its colour on the finished
+#: image (:func:`renderers.frieda_map.pixel_visible_share`): a feature under another
+#: drawn feature or a control is rejected whatever its geometry says.
+MIN_PIXEL_VISIBLE = 0.75
 #: Turns of the distractor maps (north clockwise from the top, degrees).
 POOL_ANGLES: tuple[float, ...] = (0.0, 30.0, 75.0, 120.0, 160.0, 210.0, 250.0, 300.0, 330.0)
 #: Half size (degrees lat, lon) of the box around a distractor map's centre in which its
@@ -76,6 +83,8 @@ REJECT_REASONS = {
     "gap": "a clearly-apart feature under 15 px from the subject",
     "small": "a drawn polygon under 14 px",
     "hidden": "a drawn feature hidden under the legend or controls after rendering",
+    "pixels": "a drawn feature under 75% visible on the image's pixels (under another "
+              "feature or a control)",
     "legend": "the legend not whole on the image",
     "compass": "the compass not readable",
     "scale_bars": "a distance under three scale bars",
@@ -316,9 +325,11 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
     center, zoom = placed
     ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
-    m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg)
+    m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg, style=plan.style)
     if any(share < _needed_share(o) for o, share in zip(ovs, m.visible, strict=True)):
         return "hidden"
+    if min(m.pixel_visible, default=1.0) < MIN_PIXEL_VISIBLE:
+        return "pixels"
     if not legend_whole(m, len(ovs)):
         return "legend"
     if not compass_readable(m.png, plan.angle_deg):
@@ -331,12 +342,15 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
 
 @dataclass(frozen=True)
 class PoolMap:
-    """A planned distractor map: where, how turned, and the features it draws."""
+    """A planned distractor map: where, how turned, at which zoom, in which style, and the
+    features it draws."""
 
     index: int
     center: tuple[float, float]
     angle_deg: float
     features: tuple[NamedFeature, ...]
+    zoom: int = 17
+    style: str = "carto"
 
     @property
     def image_name(self) -> str:
@@ -379,11 +393,13 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
     if len(points) < 2:
         return []
     west, south, east, north = shapely.total_bounds([f.geometry for f in usable])
-    dlat, dlon = POOL_NEAR_DEG
     out: list[PoolMap] = []
     for _ in range(tries):
         if len(out) >= size:
             break
+        zoom = rng.choice(POOL_ZOOMS)
+        # the box of POOL_NEAR_DEG is for zoom 17: half as large one zoom up
+        dlat, dlon = (v * 2.0 ** (17 - zoom) for v in POOL_NEAR_DEG)
         lat = rng.uniform(south + dlat, north - dlat)
         lon = rng.uniform(west + dlon, east - dlon)
         near = [f for f in points if abs(f.geometry.y - lat) < dlat
@@ -391,7 +407,7 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
         if len(near) < 2:
             continue
         a, b = rng.sample(near, 2)
-        if a.geometry.distance(b.geometry) < 0.0003:
+        if a.geometry.distance(b.geometry) < 0.0003 * 2.0 ** (17 - zoom):
             continue  # dots closer than ~25 m would overlap
         chosen: list[NamedFeature] = [a, b]
         view = shapely.box(lon - dlon, lat - dlat, lon + dlon, lat + dlat)
@@ -401,11 +417,12 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
         if inside:
             chosen.append(rng.choice(inside))
         angle = rng.choice(POOL_ANGLES)
+        style = rng.choice(POOL_STYLES)
         if bounds is not None and image_data_cover(
-                View(center=(lat, lon), zoom=POOL_ZOOM, width=IMAGE_WIDTH, height=IMAGE_HEIGHT),
+                View(center=(lat, lon), zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT),
                 bounds, angle) < VIEW_MIN_DATA_COVER:
             continue
-        out.append(PoolMap(len(out), (lat, lon), angle, tuple(chosen)))
+        out.append(PoolMap(len(out), (lat, lon), angle, tuple(chosen), zoom, style))
     return out
 
 
@@ -425,9 +442,12 @@ def render_pool_map(renderer: FriedaMapRenderer, pool_map: PoolMap) -> bytes | s
         The PNG, or the key in :data:`REJECT_REASONS` of why it is unusable.
     """
     ovs = pool_overlays(pool_map)
-    m = renderer.render(pool_map.center, POOL_ZOOM, ovs, angle_deg=pool_map.angle_deg)
+    m = renderer.render(pool_map.center, pool_map.zoom, ovs, angle_deg=pool_map.angle_deg,
+                        style=pool_map.style)
     if min(m.visible) < WHOLE:
         return "hidden"
+    if min(m.pixel_visible, default=1.0) < MIN_PIXEL_VISIBLE:
+        return "pixels"
     if not legend_whole(m, len(ovs)):
         return "legend"
     if not compass_readable(m.png, pool_map.angle_deg):
@@ -438,7 +458,9 @@ def render_pool_map(renderer: FriedaMapRenderer, pool_map: PoolMap) -> bytes | s
 def clear_of(pool_map: PoolMap, question: Sequence[NamedFeature], frame: rel.LocalFrame,
              min_gap_m: float) -> bool:
     """Whether a distractor map draws nothing of a question: no feature of the same name,
-    none within ``min_gap_m`` of a question's feature on the ground.
+    none within ``min_gap_m`` of a question's feature on the ground, and, for a map in
+    the ``carto`` style (which writes names on its basemap), no question feature
+    anywhere in its view (:func:`view_radius_m`): it could name the question's places.
 
     Parameters
     ----------
@@ -462,5 +484,21 @@ def clear_of(pool_map: PoolMap, question: Sequence[NamedFeature], frame: rel.Loc
     centre = frame.to_metric(Point(pool_map.center[1], pool_map.center[0]))
     if ours.distance(centre) < min_gap_m:
         return False
+    if pool_map.style == "carto" and ours.distance(centre) < view_radius_m(pool_map):
+        return False
     return all(ours.distance(frame.to_metric(f.geometry)) >= min_gap_m
                for f in pool_map.features)
+
+
+def view_radius_m(pool_map: PoolMap) -> float:
+    """Half the diagonal of a distractor map's image on the ground: whatever its turn, its
+    view lies within this distance of its centre.
+
+    Examples
+    --------
+    >>> round(view_radius_m(PoolMap(0, (60.17, 24.94), 0.0, (), 17)))
+    465
+    """
+    view = View(center=pool_map.center, zoom=pool_map.zoom, width=IMAGE_WIDTH,
+                height=IMAGE_HEIGHT)
+    return view.meters_per_pixel() * math.hypot(IMAGE_WIDTH, IMAGE_HEIGHT) / 2.0

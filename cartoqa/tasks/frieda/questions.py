@@ -30,6 +30,30 @@ from groundtruth.relation_pairs import TopologicalPair
 
 #: Colours in the order features are drawn (subject first).
 COLORS: tuple[str, ...] = ("red", "blue", "purple", "orange")
+#: Basemap styles (:data:`renderers.map_styles.STYLES`; repeated here so that plans stay
+#: free of the renderers) and those that write no names.
+STYLES: tuple[str, ...] = ("carto", "plain", "grey")
+UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey")
+#: Question templates per relation: each plan records its template and answer type
+#: (``text``, ``list``, ``count``, ``distance``, ``direction``) in ``meta``.
+TEMPLATES: dict[str, tuple[str, ...]] = {
+    "border": ("one", "list", "count"),
+    "within": ("one", "list", "count"),
+    "intersect": ("one", "list", "count"),
+    "equal": ("same_area",),
+    "distance": ("pair", "two_maps", "closest", "furthest"),
+    "orientation": ("pair", "two_maps"),
+}
+#: The answer type of each template.
+ANSWER_TYPES: dict[str, str] = {
+    "one": "text", "list": "list", "count": "count", "same_area": "text",
+    "pair": "", "two_maps": "", "closest": "text", "furthest": "text",
+}
+#: Candidates drawn beside the subject (colours after red).
+CANDIDATES = 3
+#: closest/furthest: the answer's distance and the runner-up's differ by at least this
+#: factor (a reader measuring with the scale bar within 20% cannot confuse them).
+RANK_MIN_RATIO = 1.35
 #: Distractors drawn beside the subject and the true feature in a topological question.
 DISTRACTORS = 2
 #: Relations a distractor may have to the subject, per question: only ones no reader
@@ -62,6 +86,13 @@ class MapPlan:
     first_color : int
         Index in :data:`COLORS` of the first feature's colour: 1 on a second map, so
         that red always means the subject of map 1 and colours never match across maps.
+    style : str
+        The basemap (:data:`renderers.map_styles.STYLES`): the maps of a two-map question
+        are label-free (:data:`UNLABELLED_STYLES`), so that no map names on its basemap
+        what the question asks the reader to find on the other.
+    colors : tuple of str
+        Explicit colours per feature (overrides ``first_color``), e.g. an anchor drawn
+        orange on both maps of a two-map distance question.
     """
 
     features: tuple[NamedFeature, ...]
@@ -70,9 +101,13 @@ class MapPlan:
     zoom: int | None = None
     context: tuple[NamedFeature, ...] = ()
     first_color: int = 0
+    style: str = "carto"
+    colors: tuple[str, ...] = ()
 
     def color(self, i: int) -> str:
         """The colour of feature ``i``."""
+        if self.colors:
+            return self.colors[i]
         return COLORS[self.first_color + i]
 
 
@@ -156,16 +191,76 @@ def _holes(feature: NamedFeature) -> BaseGeometry:
     return shapely.union_all(holes) if holes else Polygon()
 
 
-def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: random.Random,
-                      multi: bool = False) -> list[QuestionPlan]:
-    """Questions "which of the drawn features <relation> the subject?".
+class PairLedger:
+    """The subject-feature pairs a build has already asked about (one ledger per build).
 
-    For each subject with at least one feature in the relation and
-    :data:`DISTRACTORS` features in a relation of :data:`DISTRACTOR_RELATIONS` (and
-    not in a hole of the subject, where they look inside its outline), one plan:
-    the subject in red, one true feature and the distractors in the other colours,
-    shuffled. With ``multi``, the subject is alone on a first map (turned) and the
-    candidates are on a second map, so the two must be matched.
+    No two questions of a build draw the same feature beside the same subject (as its
+    answer or a decoy), in any relation, and no subject is asked twice in a relation:
+    two questions of one build are never the same question or the same subject with the
+    same decoy.
+    """
+
+    def __init__(self) -> None:
+        self.pairs: set[frozenset[str]] = set()
+        self.subjects: set[tuple[str, str]] = set()
+
+    def free(self, subject: str, other: str) -> bool:
+        """Whether ``other`` may still be drawn beside ``subject``."""
+        return frozenset((subject, other)) not in self.pairs
+
+    def take(self, relation: str, subject: str, others: Sequence[str]) -> None:
+        """Record a question's subject and the features drawn beside it."""
+        self.subjects.add((relation, subject))
+        for o in others:
+            self.pairs.add(frozenset((subject, o)))
+
+
+def _apart(metric: dict[str, BaseGeometry], keys: Sequence[str]) -> bool:
+    """Whether no two of the drawn areas overlap (one drawn over another hides it)."""
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            ga, gb = metric[a], metric[b]
+            if ga.area <= 0 or gb.area <= 0:
+                continue
+            inter = ga.intersection(gb).area
+            if inter > rel.NO_OVERLAP_MAX_FRACTION * min(ga.area, gb.area):
+                return False
+    return True
+
+
+_VERBS = {"border": "border", "within": "lie entirely within", "intersect": "partly overlap"}
+_VERB_ONE = {"border": "borders", "within": "lies entirely within",
+             "intersect": "partly overlaps"}
+
+
+def _template_text(template: str, relation: str, n: int) -> tuple[str, str]:
+    """The asking part of a topological question and its answer instruction."""
+    if template == "one":
+        return (f"Which one of these {n} features {_VERB_ONE[relation]}",
+                "Answer with its name.")
+    if template == "list":
+        return (f"Which of these {n} features {_VERBS[relation]}",
+                "Name every one that does (one or more), separated by semicolons.")
+    return (f"How many of these {n} features {_VERBS[relation]}", "Answer with a number.")
+
+
+def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: random.Random,
+                      multi: bool | Sequence[bool] = False,
+                      templates: Sequence[str] = ("one",),
+                      ledger: PairLedger | None = None) -> list[QuestionPlan]:
+    """Questions about the features drawn beside a subject in one relation to it.
+
+    Templates (:data:`TEMPLATES`): ``one`` (exactly one of :data:`CANDIDATES` drawn
+    features is in the relation: its name), ``list`` (two or three are: their names)
+    and ``count`` (none to three are: how many; the number least given so far among
+    those the subject allows, so that no fixed guess does well). The other candidates
+    are in a relation of :data:`DISTRACTOR_RELATIONS` (and not in a hole of the
+    subject, where they look inside its outline); no two drawn areas overlap each
+    other. Each subject gives one plan, its template the first of ``templates`` (in
+    turn) that it supports. With ``multi``, the subject is alone on a first map and
+    the candidates on a second, both label-free (:data:`UNLABELLED_STYLES`), so the
+    two must be matched by their streets and buildings; one-map plans draw their
+    basemap style at random.
 
     Parameters
     ----------
@@ -176,8 +271,13 @@ def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: r
         ``"border"``, ``"within"`` or ``"intersect"``.
     rng : random.Random
         Seeded.
-    multi : bool, optional
-        Two maps instead of one.
+    multi : bool or sequence of bool, optional
+        Two maps instead of one; a sequence: for successive plans, in turn.
+    templates : sequence of str, optional
+        Templates to use, in turn.
+    ledger : PairLedger, optional
+        The build's pairs already asked (updated): subjects and subject-feature pairs in
+        it are not used again.
 
     Returns
     -------
@@ -185,65 +285,111 @@ def topological_plans(pairs: Sequence[TopologicalPair], relation: str, *, rng: r
     """
     index = relation_index(pairs)
     feats = _features(pairs)
+    ledger = ledger if ledger is not None else PairLedger()
+    frame = rel.LocalFrame.around([f.geometry for f in feats.values()]) if feats else None
+    metric: dict[str, BaseGeometry] = {}
     # "which lies within S": candidates are within S, i.e. S contains them
     wanted = {"within": "contains"}.get(relation, relation)
     plans = []
+    turn = 0
+    kind_turn = {False: 0, True: 0}
+    made: dict[tuple[bool, str, int], int] = defaultdict(int)
     for skey in sorted(index):
         subject = feats[skey]
-        if subject.kind == "line":
+        if subject.kind == "line" or (relation, skey) in ledger.subjects:
             continue
         others = index[skey]
-        true = sorted(k for k, r in others.items() if r == wanted)
+        true = sorted(k for k, r in others.items() if r == wanted and ledger.free(skey, k))
         # a distractor in a hole of the subject looks "inside" its outline: left out
         holes = _holes(subject)
         false = sorted(k for k, r in others.items() if r in DISTRACTOR_RELATIONS[relation]
-                       and not holes.intersects(feats[k].geometry))
-        if not true or len(false) < DISTRACTORS:
+                       and not holes.intersects(feats[k].geometry) and ledger.free(skey, k))
+        if not true:
             continue
-        pick_true = rng.choice(true)
-        picks = [pick_true, *rng.sample(false, DISTRACTORS)]
+        assert frame is not None
+        for k in (*true, *false):
+            if k not in metric:
+                metric[k] = frame.to_metric(feats[k].geometry)
+        picks: list[str] | None = None
+        template = ""
+        two_maps = multi if isinstance(multi, bool) else multi[turn % len(multi)]
+        # templates in turn within each kind (one map, two maps)
+        start = kind_turn[two_maps]
+        order = [templates[(start + i) % len(templates)] for i in range(len(templates))]
+        for template in order:
+            feasible = [n for n in {"one": (1,), "list": (2, 3),
+                                    "count": (0, 1, 2, 3)}[template]
+                        if n <= len(true) and CANDIDATES - n <= len(false)]
+            if not feasible:
+                continue
+            # the count least given so far: a fixed guess stays near chance
+            given = {n: made[(two_maps, template, n)] for n in (0, 1, 2, 3)}
+            least = min(given[n] for n in feasible)
+            if template == "count" and least > min(given[n] for n in (0, 1, 2)):
+                continue  # this subject would tip the counts: another template
+            n_true = rng.choice([n for n in feasible if given[n] == least])
+            n_false = CANDIDATES - n_true
+            if len(false) < n_false:
+                continue
+            for _ in range(6):  # a few draws for candidates that do not overlap
+                got = [*rng.sample(true, n_true), *rng.sample(false, n_false)]
+                names = {feats[k].name for k in got} | {subject.name}
+                if len(names) == len(got) + 1 and _apart(metric, got):
+                    picks = got
+                    break
+            if picks is not None:
+                break
+        if picks is None:
+            continue
+        turn += 1
+        kind_turn[two_maps] += 1
+        made[(two_maps, template, n_true)] += 1
+        true_picks = [k for k in picks if others[k] == wanted]
         rng.shuffle(picks)
+        ledger.take(relation, skey, picks)
         cands = tuple(feats[k] for k in picks)
-        verb = {"border": "borders", "within": "lies entirely within",
-                "intersect": "partly overlaps"}[relation]
+        asking, instruction = _template_text(template, relation, len(cands))
         maps: tuple[MapPlan, ...]
-        if multi:
+        if two_maps:
             maps = (
-                MapPlan((subject,), (subject.name,), angle_deg=rng.choice([0.0, 90.0, 200.0])),
+                MapPlan((subject,), (subject.name,), angle_deg=rng.choice([0.0, 90.0, 200.0]),
+                        style=rng.choice(UNLABELLED_STYLES)),
                 MapPlan(cands, tuple(c.name for c in cands), context=(subject,),
-                        first_color=1),
+                        first_color=1, style=rng.choice(UNLABELLED_STYLES)),
             )
-            same_place = (f"shows the same place (its scale and turn may differ), with "
+            same_place = (f"shows the same place (its scale, turn and style may differ), with "
                           f"{len(cands)} other features named in its legend "
                           f"({subject.name} is not drawn there)")
             prompt = (f"Map 1 draws {_describe(subject)} in red. Map 2 {same_place}. "
-                      f"Which of these {len(cands)} features {verb} {subject.name}? "
-                      "Answer with its name.")
+                      f"{asking} {subject.name}? {instruction}")
             contextual = (f"One of the maps draws {_describe(subject)} alone in red; another "
-                          f"{same_place}. Which of these {len(cands)} features {verb} "
-                          f"{subject.name}? Answer with its name.")
+                          f"{same_place}. {asking} {subject.name}? {instruction}")
         else:
-            maps = (MapPlan((subject, *cands), (subject.name, *(c.name for c in cands))),)
-            prompt = (
-                "The legend names the features drawn on the map. "
-                f"Which of the features other than {subject.name} {verb} "
-                f"{_describe(subject)}, drawn in red? Answer with its name."
-            )
-            contextual = (
-                f"Find the map that draws {_describe(subject)} in red. Which of the other "
-                f"features named in that map's legend {verb} {subject.name}? Answer with "
-                "its name."
-            )
+            maps = (MapPlan((subject, *cands), (subject.name, *(c.name for c in cands)),
+                            style=rng.choice(STYLES)),)
+            prompt = ("The legend names the features drawn on the map. "
+                      f"Of the {len(cands)} features other than {subject.name}: "
+                      f"{asking[0].lower()}{asking[1:]} {_describe(subject)}, drawn in red? "
+                      f"{instruction}")
+            contextual = (f"Find the map that draws {_describe(subject)} in red. Of the "
+                          f"{len(cands)} other features named in that map's legend: "
+                          f"{asking[0].lower()}{asking[1:]} {subject.name}? {instruction}")
+        answer: dict[str, Any]
+        if template == "count":
+            answer = {"type": "count", "count": len(true_picks)}
+        else:
+            answer = {"type": "textual", "names": sorted(feats[k].name for k in true_picks)}
         plans.append(QuestionPlan(
-            relation, prompt, {"type": "textual", "names": [feats[pick_true].name]}, maps,
-            {"subject": subject.key, "relations": {k: others[k] for k in picks}},
+            relation, prompt, answer, maps,
+            {"subject": subject.key, "relations": {k: others[k] for k in picks},
+             "template": template, "answer_type": ANSWER_TYPES[template]},
             contextual=contextual,
         ))
     return plans
 
 
-def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random
-                ) -> list[QuestionPlan]:
+def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random,
+                ledger: PairLedger | None = None) -> list[QuestionPlan]:
     """Two-map "equal" questions: which area on map 2 is the one outlined on map 1?
 
     Map 1 shows the subject (red, named); map 2 shows it again and a clearly
@@ -256,11 +402,14 @@ def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random
         Named features (polygons are used, none at the edge).
     rng : random.Random
         Seeded.
+    ledger : PairLedger, optional
+        The build's pairs already asked (updated).
 
     Returns
     -------
     list of QuestionPlan
     """
+    ledger = ledger if ledger is not None else PairLedger()
     polys = [f for f in features if f.kind == "polygon" and not f.at_edge]
     if len(polys) < 2:
         return []
@@ -275,10 +424,12 @@ def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random
             and 0.4 <= metric[f.key].area / sm.area <= 2.5
             and rel.areas_clearly_unequal(sm, metric[f.key])
             and rel.area_relation(sm, metric[f.key]) in ("disjoint", "border")
+            and ledger.free(subject.key, f.key)
         ]
-        if not near:
+        if not near or ("equal", subject.key) in ledger.subjects:
             continue
         other = rng.choice(sorted(near, key=lambda f: f.key))
+        ledger.take("equal", subject.key, [other.key])
         order = [subject, other]
         rng.shuffle(order)
         letter = "A" if order[0] is subject else "B"
@@ -295,89 +446,244 @@ def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random
         )
         plans.append(QuestionPlan(
             "equal", prompt, {"type": "textual", "names": [letter]},
-            (MapPlan((subject,), (subject.name,)),
+            # no map writes names: OSM-Carto would label Area A or B with its name
+            (MapPlan((subject,), (subject.name,), style=rng.choice(UNLABELLED_STYLES)),
              MapPlan(tuple(order), ("Area A", "Area B"),
-                     angle_deg=rng.choice([45.0, 120.0, 270.0]), first_color=1)),
-            {"subject": subject.key, "other": other.key}, contextual=contextual,
+                     angle_deg=rng.choice([45.0, 120.0, 270.0]), first_color=1,
+                     style=rng.choice(UNLABELLED_STYLES))),
+            {"subject": subject.key, "other": other.key, "template": "same_area",
+             "answer_type": "text"}, contextual=contextual,
         ))
     return plans
 
 
-def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: int,
-                min_m: float = 200.0, max_m: float = 550.0) -> list[QuestionPlan]:
-    """Distance and orientation questions between two named points on one map.
+_DIRECTIONS_TEXT = ("Answer with one of the eight compass directions (north, north-east, "
+                    "east, south-east, south, south-west, west, north-west).")
 
-    Pairs are drawn at random (seeded) until ``count`` of each kind are found: a
-    distance pair with both objects points between ``min_m`` and ``max_m`` apart (the
-    scale-bar margin is checked after rendering), an orientation pair whose bearing is
-    clear (:attr:`groundtruth.relations.Orientation.clear`); orientation maps are
-    turned by a random angle, so only the compass gives north.
+
+def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: int,
+                min_m: float = 200.0, max_m: float = 550.0, ledger: PairLedger | None = None,
+                templates: Sequence[str] = ("pair",)) -> list[QuestionPlan]:
+    """Distance and orientation questions between named points.
+
+    Templates (:data:`TEMPLATES`), ``count`` plans of each that the relation has:
+
+    * ``pair`` (one map): the distance between two dots, or the direction of one from
+      the other (orientation maps are turned, so only the compass gives north);
+    * ``two_maps``: the first dot on map 1, the second on map 2, and an anchor (orange)
+      on both, each map at its own scale, turn and label-free style: the reader aligns
+      the maps through the anchor and the streets;
+    * ``closest`` / ``furthest`` (distance, one map): which of three dots lies closest to
+      (furthest from) a fourth; the answer's distance and the runner-up's differ by at
+      least :data:`RANK_MIN_RATIO`.
+
+    Distances lie between ``min_m`` and ``max_m`` (the scale-bar margin is checked after
+    rendering); orientations only when clear (:attr:`groundtruth.relations.Orientation.clear`).
 
     Parameters
     ----------
     features : sequence of NamedFeature
-        Named features (points are used).
+        Named features (points with a name that occurs once are used).
     rng : random.Random
         Seeded.
     count : int
-        Plans of each kind.
+        Plans of each relation and template.
     min_m, max_m : float, optional
         Distance window, metres.
+    ledger : PairLedger, optional
+        The build's pairs already asked (updated): no pair of points is asked twice.
+    templates : sequence of str, optional
+        Templates to make.
 
     Returns
     -------
     list of QuestionPlan
     """
+    ledger = ledger if ledger is not None else PairLedger()
     points = [f for f in features if f.kind == "point" and not f.at_edge]
     # names that occur once, so the legend's name picks one object
     counts: dict[str, int] = defaultdict(int)
     for f in points:
         counts[f.name] += 1
     points = [f for f in points if counts[f.name] == 1]
-    if len(points) < 2:
+    if len(points) < 4:
         return []
     frame = rel.LocalFrame.around([f.geometry for f in points])
     centres = [rel.centre_and_radius(f.geometry, frame) for f in points]
     plans: list[QuestionPlan] = []
-    made = {"distance": 0, "orientation": 0}
-    for _ in range(200 * count):
-        if min(made.values()) >= count:
+    wanted = {(r, t) for r in ("distance", "orientation") for t in templates
+              if t in TEMPLATES[r]}
+    made = dict.fromkeys(wanted, 0)
+
+    def free(*ids: int) -> bool:
+        keys = [points[i].key for i in ids]
+        return all(ledger.free(keys[0], k) for k in keys[1:])
+
+    def take(relation: str, *ids: int) -> None:
+        ledger.take(relation, points[ids[0]].key, [points[i].key for i in ids[1:]])
+
+    for _ in range(300 * count):
+        open_ = [k for k, n in made.items() if n < count]
+        if not open_:
             break
+        relation, template = rng.choice(sorted(open_))
+        if template in ("closest", "furthest"):
+            got = _ranked(points, centres, rng, template, min_m, max_m)
+            if got is None or not free(*got) \
+                    or (relation, points[got[0]].key) in ledger.subjects:
+                continue
+            x, cands = got[0], got[1:]
+            take(relation, *got)
+            ledger.subjects.add((relation, points[x].key))
+            plans.append(_ranked_plan(points, centres, template, x, cands, rng))
+            made[(relation, template)] += 1
+            continue
         i, j = rng.sample(range(len(points)), 2)
         o = rel.orientation_between(centres[i], centres[j])
         d = o.distance
-        if not (min_m <= d.meters <= max_m):
+        if not (min_m <= d.meters <= max_m) or not free(i, j):
+            continue
+        if relation == "orientation" and not o.clear:
             continue
         a, b = points[i], points[j]
-        if made["distance"] < count:
-            made["distance"] += 1
-            plans.append(QuestionPlan(
-                "distance",
-                f"Using the scale bar, how far apart are {a.name} (red dot) and {b.name} "
-                "(blue dot) in a straight line? Answer in metres.",
-                {"type": "distance", "meters": round(d.meters, 1)},
-                (MapPlan((a, b), (a.name, b.name)),),
-                {"radii_m": [d.radius_a_m, d.radius_b_m]},
-                contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
-                            "dot). Using its scale bar, how far apart are they in a "
-                            "straight line? Answer in metres."),
-            ))
-        elif made["orientation"] < count and o.clear:
-            made["orientation"] += 1
-            angle = float(rng.choice([0, 30, 75, 120, 160, 210, 250, 300, 330]))
-            plans.append(QuestionPlan(
-                "orientation",
-                f"The map may be turned: use its compass. In which direction is {a.name} "
-                f"(red dot) from {b.name} (blue dot)? Answer with one of the eight compass "
-                "directions (north, north-east, east, south-east, south, south-west, west, "
-                "north-west).",
-                {"type": "cardinal", "direction": o.direction},
-                (MapPlan((a, b), (a.name, b.name), angle_deg=angle),),
-                {"bearing_deg": round(o.bearing_deg, 2), "spread_deg": round(o.spread_deg, 2)},
-                contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
-                            "dot); it may be turned: use its compass. In which direction is "
-                            f"{a.name} from {b.name}? Answer with one of the eight compass "
-                            "directions (north, north-east, east, south-east, south, "
-                            "south-west, west, north-west)."),
-            ))
+        if template == "pair":
+            take(relation, i, j)
+            plans.append(_pair_plan(relation, a, b, o, rng))
+        else:
+            m = _anchor(centres, i, j, rng)
+            if m is None or not free(i, j, m):
+                continue
+            take(relation, i, j, m)
+            plans.append(_two_map_plan(relation, a, b, points[m], o, rng))
+        made[(relation, template)] += 1
     return plans
+
+
+def _pair_plan(relation: str, a: NamedFeature, b: NamedFeature, o: rel.Orientation,
+               rng: random.Random) -> QuestionPlan:
+    style = rng.choice(STYLES)
+    if relation == "distance":
+        d = o.distance
+        return QuestionPlan(
+            "distance",
+            f"Using the scale bar, how far apart are {a.name} (red dot) and {b.name} "
+            "(blue dot) in a straight line? Answer in metres.",
+            {"type": "distance", "meters": round(d.meters, 1)},
+            (MapPlan((a, b), (a.name, b.name), style=style),),
+            {"radii_m": [d.radius_a_m, d.radius_b_m], "template": "pair",
+             "answer_type": "distance"},
+            contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
+                        "dot). Using its scale bar, how far apart are they in a "
+                        "straight line? Answer in metres."),
+        )
+    angle = float(rng.choice([0, 30, 75, 120, 160, 210, 250, 300, 330]))
+    return QuestionPlan(
+        "orientation",
+        f"The map may be turned: use its compass. In which direction is {a.name} "
+        f"(red dot) from {b.name} (blue dot)? {_DIRECTIONS_TEXT}",
+        {"type": "cardinal", "direction": o.direction},
+        (MapPlan((a, b), (a.name, b.name), angle_deg=angle, style=style),),
+        {"bearing_deg": round(o.bearing_deg, 2), "spread_deg": round(o.spread_deg, 2),
+         "template": "pair", "answer_type": "direction"},
+        contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
+                    "dot); it may be turned: use its compass. In which direction is "
+                    f"{a.name} from {b.name}? {_DIRECTIONS_TEXT}"),
+    )
+
+
+#: Two-map questions: the anchor lies this far (metres) from each of the two points.
+ANCHOR_RANGE_M: tuple[float, float] = (120.0, 400.0)
+
+
+def _anchor(centres: Sequence[tuple[float, float, float]], i: int, j: int,
+            rng: random.Random) -> int | None:
+    """A point between ``ANCHOR_RANGE_M`` of both ``i`` and ``j`` (or ``None``)."""
+    order = list(range(len(centres)))
+    rng.shuffle(order)
+    lo, hi = ANCHOR_RANGE_M
+    for m in order[:400]:
+        if m in (i, j):
+            continue
+        di = rel.distance_between(centres[m], centres[i]).meters
+        dj = rel.distance_between(centres[m], centres[j]).meters
+        if lo <= di <= hi and lo <= dj <= hi:
+            return m
+    return None
+
+
+def _two_map_plan(relation: str, a: NamedFeature, b: NamedFeature, m: NamedFeature,
+                  o: rel.Orientation, rng: random.Random) -> QuestionPlan:
+    turns = [0.0, 30.0, 75.0, 120.0, 160.0, 210.0, 250.0, 300.0, 330.0]
+    maps = (
+        MapPlan((a, m), (a.name, m.name), angle_deg=rng.choice(turns),
+                style=rng.choice(UNLABELLED_STYLES), colors=("red", "orange")),
+        MapPlan((b, m), (b.name, m.name), angle_deg=rng.choice(turns),
+                style=rng.choice(UNLABELLED_STYLES), colors=("blue", "orange")),
+    )
+    setup = (f"Map 1 shows {a.name} (red dot) and {m.name} (orange dot). Map 2 shows "
+             f"{m.name} again (orange dot) and {b.name} (blue dot), at its own scale and "
+             "turn. Use both maps' scale bars and compasses.")
+    setup_ctx = (f"One of the maps shows {a.name} (red dot) and {m.name} (orange dot); "
+                 f"another shows {m.name} again (orange dot) and {b.name} (blue dot), at "
+                 "its own scale and turn. Use both maps' scale bars and compasses.")
+    if relation == "distance":
+        d = o.distance
+        ask = f"How far apart are {a.name} and {b.name} in a straight line? Answer in metres."
+        return QuestionPlan(
+            "distance", f"{setup} {ask}", {"type": "distance", "meters": round(d.meters, 1)},
+            maps, {"radii_m": [d.radius_a_m, d.radius_b_m], "anchor": m.key,
+                   "template": "two_maps", "answer_type": "distance"},
+            contextual=f"{setup_ctx} {ask}")
+    ask = f"In which direction is {a.name} from {b.name}? {_DIRECTIONS_TEXT}"
+    return QuestionPlan(
+        "orientation", f"{setup} {ask}", {"type": "cardinal", "direction": o.direction},
+        maps, {"bearing_deg": round(o.bearing_deg, 2), "spread_deg": round(o.spread_deg, 2),
+               "anchor": m.key, "template": "two_maps", "answer_type": "direction"},
+        contextual=f"{setup_ctx} {ask}")
+
+
+#: closest/furthest: the candidates lie at least this far from the subject and from each
+#: other (dots of 8 px radius stay apart at zoom 15), metres.
+RANK_MIN_GAP_M = 60.0
+
+
+def _ranked(points: Sequence[NamedFeature], centres: Sequence[tuple[float, float, float]],
+            rng: random.Random, template: str, min_m: float, max_m: float
+            ) -> list[int] | None:
+    """A subject and three candidates whose closest (furthest) one is clear."""
+    x = rng.randrange(len(points))
+    near = [k for k in range(len(points)) if k != x
+            and RANK_MIN_GAP_M <= rel.distance_between(centres[x], centres[k]).meters <= max_m]
+    if len(near) < CANDIDATES:
+        return None
+    cands = rng.sample(near, CANDIDATES)
+    for p, c in enumerate(cands):
+        for q in cands[p + 1:]:
+            if rel.distance_between(centres[c], centres[q]).meters < RANK_MIN_GAP_M:
+                return None
+    dist = sorted(rel.distance_between(centres[x], centres[c]).meters for c in cands)
+    if template == "closest" and dist[1] < RANK_MIN_RATIO * dist[0]:
+        return None
+    if template == "furthest" and (dist[2] < RANK_MIN_RATIO * dist[1] or dist[2] < min_m):
+        return None
+    return [x, *cands]
+
+
+def _ranked_plan(points: Sequence[NamedFeature], centres: Sequence[tuple[float, float, float]],
+                 template: str, x: int, cands: Sequence[int], rng: random.Random
+                 ) -> QuestionPlan:
+    dist = {c: rel.distance_between(centres[x], centres[c]).meters for c in cands}
+    pick = min(cands, key=dist.__getitem__) if template == "closest" \
+        else max(cands, key=dist.__getitem__)
+    subject = points[x]
+    feats = (subject, *(points[c] for c in cands))
+    word = "closest to" if template == "closest" else "furthest from"
+    ask = (f"Which of the three places drawn in blue, purple and orange lies {word} "
+           f"{subject.name} (red dot), in a straight line? Answer with its name.")
+    return QuestionPlan(
+        "distance", ask, {"type": "textual", "names": [points[pick].name]},
+        (MapPlan(feats, tuple(f.name for f in feats), style=rng.choice(STYLES)),),
+        {"subject": subject.key, "distances_m": {points[c].key: round(dist[c], 1)
+                                                 for c in cands},
+         "template": template, "answer_type": "text"},
+        contextual=f"Find the map that draws {subject.name} as a red dot. {ask}")

@@ -2,10 +2,11 @@
 
 Each relation's module (``cartoqa.tasks.frieda.border`` ...) declares
 ``SPEC = frieda_spec("border")``; the item schema, parsers, scoring sections, card and
-exports are derived from it as for every task. Requests are FRIEDA's answer types:
-``textual`` (border, equal, intersect, within), ``distance`` and ``cardinal``
-(orientation), scored by :mod:`cartoqa.metrics.frieda` (a distance within 20%, a
-direction or one of its two neighbours, names equal after normalisation).
+exports are derived from it as for every task. Requests are FRIEDA's answer types
+(:data:`cartoqa.tasks.frieda.build.REQUESTS`): ``textual`` (a name or a list of names),
+``count``, ``distance`` and ``cardinal``, scored by :mod:`cartoqa.metrics.frieda` (a
+distance within 20%, a direction or one of its two neighbours, names equal after
+normalisation, the same count).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from cartoqa.scoring.sections import aggregate_correct, measure_frieda
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.common.base import BuildContext
 from cartoqa.tasks.frieda.build import (
-    ANSWER_TYPE,
+    REQUESTS,
     FriedaState,
     make_scenario,
     prepare,
@@ -34,14 +35,17 @@ from cartoqa.tasks.frieda.build import (
 SUITE = "frieda"
 
 _BLURBS = {
-    "border": "which drawn feature shares a boundary with a named area",
+    "border": "which drawn features (one, a list, how many) share a boundary with a named "
+              "area",
     "equal": "which of two outlined areas on a second map is the named area",
-    "intersect": "which drawn feature partly overlaps a named area",
-    "within": "which drawn feature lies entirely within a named area",
-    "distance": "the straight-line distance between two named places, read with the "
-                "scale bar",
-    "orientation": "the compass direction of one named place from another, read with a "
-                   "(possibly turned) compass",
+    "intersect": "which drawn features (one, a list, how many) partly overlap a named area",
+    "within": "which drawn features (one, a list, how many) lie entirely within a named "
+              "area",
+    "distance": "the straight-line distance between two named places (on one map or "
+                "across two), read with the scale bars, and which of three places is "
+                "closest or furthest",
+    "orientation": "the compass direction of one named place from another (on one map or "
+                   "across two), read with (possibly turned) compasses",
 }
 
 _ANSWERS: dict[str, dict[str, Any]] = {
@@ -51,23 +55,27 @@ _ANSWERS: dict[str, dict[str, Any]] = {
     "distance": {"type": {"const": "distance"},
                  "meters": {"type": "number", "exclusiveMinimum": 0}},
     "cardinal": {"type": {"const": "cardinal"}, "direction": {"enum": list(DIRECTIONS)}},
+    "count": {"type": {"const": "count"}, "count": {"type": "integer", "minimum": 0}},
 }
 
 _SAMPLES: dict[str, dict[str, Any]] = {
     "textual": {"type": "textual", "names": ["Vanha kirkkopuisto"]},
     "distance": {"type": "distance", "meters": 312.5},
     "cardinal": {"type": "cardinal", "direction": "south-west"},
+    "count": {"type": "count", "count": 2},
 }
 
 _EXTRACT_FORMATS = {
     "textual": "the name exactly as the response gives it (or the letter A or B)",
     "distance": "one distance with its unit, e.g. 350 m",
     "cardinal": "one of the eight compass directions, e.g. north-east",
+    "count": "one whole number, e.g. 2",
 }
 
 
 def answer_schema(kind: str) -> dict[str, Any]:
-    """The JSON schema of an answer of one type (``textual``, ``distance``, ``cardinal``)."""
+    """The JSON schema of an answer of one type (``textual``, ``distance``, ``cardinal``,
+    ``count``)."""
     props = _ANSWERS[kind]
     return {"type": "object", "required": list(props), "additionalProperties": False,
             "properties": props}
@@ -88,6 +96,8 @@ def reference_text(answer: Mapping[str, Any]) -> str:
         return f"Answer: {format_number(float(answer['meters']))} m"
     if kind == "cardinal":
         return f"Answer: {answer['direction']}"
+    if kind == "count":
+        return f"Answer: {int(answer['count'])}"
     return "Answer: " + "; ".join(answer["names"])
 
 
@@ -114,18 +124,19 @@ def frieda_spec(relation: str) -> TaskSpec:
     -------
     TaskSpec
     """
-    kind = ANSWER_TYPE[relation]
-
     def prepare_relation(ctx: BuildContext) -> FriedaState:
         return prepare(ctx, relation)
 
     return TaskSpec(
         name=task_name(relation),
         blurb=f"FRIEDA {relation}: {_BLURBS[relation]}.",
-        requests=(RequestSpec(
+        requests=tuple(RequestSpec(
             kind,
             prompt=f"frieda_{kind}",
             sample_prompt=prompt_values(kind, relation, "Which feature is it?"),
+            # the answer line is a placeholder (``Answer: <number> <unit>``) so that
+            # copying it scores nothing (tests/tasks/test_frieda_leaks.py)
+            example_elided=True,
             answer_schema=answer_schema(kind),
             parse=_parser(kind),
             answer_text=reference_text,
@@ -134,16 +145,19 @@ def frieda_spec(relation: str) -> TaskSpec:
             measure=measure_frieda,
             aggregate=aggregate_correct,
             sample_answer=_SAMPLES[kind],
-            extra_strata=(("maps", "setting"),),
+            extra_strata=(("maps", "setting"), ("template", "maps")),
             extract_format=_EXTRACT_FORMATS[kind],
-        ),),
+            # the relation's first request keeps the task's name as its section
+            section=task_name(relation) if kind == REQUESTS[relation][0] else None,
+        ) for kind in REQUESTS[relation]),
         prepare=prepare_relation,
         make_scenario=make_scenario,
         image_size=(VIEW_WIDTH, VIEW_HEIGHT),
         items_per_scenario=1,
         map_task=True,
-        strata=("maps", "setting", "n_images"),
-        sample_strata={"maps": "single", "setting": "direct", "n_images": 1},
+        strata=("maps", "setting", "n_images", "template", "answer_type"),
+        sample_strata={"maps": "single", "setting": "direct", "n_images": 1,
+                       "template": "one", "answer_type": "text"},
         suite=SUITE,
         title=f"FRIEDA {relation}",
         provenance_required=("extract", "relation", "maps"),

