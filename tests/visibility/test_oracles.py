@@ -345,3 +345,20 @@ def test_boxes_closer_than_the_gap_overlap_on_every_side() -> None:
         assert not boxes_overlap(a, b, gap=3.0)
         assert boxes_overlap(a, b, gap=3.1)
     assert marker_box((0.0, 0.0)) == (-13.0, -41.0, 13.0, 0.0)
+
+
+def test_two_icons_ten_pixels_apart_on_either_axis_are_two_icons() -> None:
+    t = plus()
+    for dx, dy in ((10, 0), (0, 10)):
+        mask = np.zeros((40, 40), bool)
+        mask[10:17, 10:17] |= t
+        mask[10 + dy:17 + dy, 10 + dx:17 + dx] |= t
+        found = find_icons(mask, t, min_iou=0.5, centres=[(13.5, 13.5),
+                                                          (13.5 + dx, 13.5 + dy)])
+        assert sorted((x, y) for x, y, _ in found) == [(13.5, 13.5), (13.5 + dx, 13.5 + dy)]
+
+
+def test_an_icon_whose_label_line_is_below_the_image_has_no_label() -> None:
+    ink = np.ones((60, 200), bool)
+    assert label_under_icon(ink, 100.0, 30.0)
+    assert not label_under_icon(ink, 100.0, 60.0)  # its first text line starts at row 68
