@@ -64,6 +64,11 @@ def test_a_path_vertex_on_a_control_is_outside() -> None:
     assert not path_inside([(50.0, 50.0), (100.0, 100.0)], width=W, height=H,
                            reserved=control)
     assert path_inside([(50.0, 50.0), (99.9, 100.0)], width=W, height=H, reserved=control)
+    # a control's box includes its edges: its bottom edge, and its right edge
+    assert not path_inside([(50.0, 50.0), (120.0, 150.0)], width=W, height=H,
+                           reserved=control)
+    assert not path_inside([(50.0, 50.0), (150.0, 120.0)], width=W, height=H,
+                           reserved=control)
 
 
 def test_names_not_drawn_keep_their_order() -> None:
