@@ -133,7 +133,7 @@ def tsv_row(
     ...         "image": "images/a.png", "system_prompt": "Be exact.", "question": "Which?"}
     >>> row = tsv_row(item, 0, b"P", lambda it: "B", image_path=True)
     >>> row["image"], row["image_path"], row["question"]
-    ('UA==', 'a.png', 'Be exact.\n\nWhich?')
+    ('UA==', 'a.png', 'Be exact.\\n\\nWhich?')
     """
     category, l2 = categories(item)
     several = [image_bytes] if isinstance(image_bytes, bytes) else list(image_bytes)
