@@ -91,6 +91,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
         # carriageways, the reader's route; RLE difficulty; MML's other roads)
         "cartoqa/tasks/cartomapqa/*_rules.py": (
             "tests/tasks/test_build_rules.py",
+            "tests/tasks/test_srn_reader.py",
             "tests/build/test_near_duplicates.py",
             "tests/tasks/test_acceptance_rules.py",
             "tests/tasks/test_rules_doctests.py",
@@ -105,6 +106,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/visibility/test_oracles.py",
             "tests/visibility/test_icon_pixels.py",
             "tests/visibility/test_visibility_doctests.py",
+            "tests/tasks/test_srn_reader.py",  # the one-way arrow oracle (oneway.py)
             "tests/tasks/test_build_counts.py",
             "tests/tasks/test_build_feature_maps.py",
         ),

@@ -12,7 +12,8 @@ from helpers.doctests import examples, failures
 MODULES = ["cartoqa.visibility.icons", "cartoqa.visibility.labels",
            "cartoqa.visibility.road_names", "cartoqa.visibility.screen",
            "cartoqa.visibility.written", "cartoqa.visibility.pixels",
-           "cartoqa.visibility.geometry", "cartoqa.visibility.sightings"]
+           "cartoqa.visibility.geometry", "cartoqa.visibility.sightings",
+           "cartoqa.visibility.oneway"]
 
 
 @pytest.mark.parametrize("name", MODULES)
