@@ -23,7 +23,7 @@ from cartoqa.dataset.manifest import FORMAT_VERSION, build_manifest
 from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.declarations.registry import load_spec
-from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, TaskSpec
+from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, OVERUSED_REASON, TaskSpec
 from cartoqa.declarations.suites import DEFAULT_TASKS
 from cartoqa.errors import CartoqaError
 from cartoqa.parallel import SlotPool, TaskPlan, prepared_bundle, start_worker_server
@@ -344,6 +344,10 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                     ctx.rejections.update(rejected)
                 if scenario is not None and _near_duplicate(spec, scenario.items, accepted):
                     ctx.reject(name, NEAR_DUPLICATE_REASON)
+                    scenario = None
+                if (scenario is not None and spec.overused is not None and scenario.items
+                        and spec.overused(scenario.items[0], accepted)):
+                    ctx.reject(name, OVERUSED_REASON)
                     scenario = None
                 if scenario is None:
                     writer.record(name, slot, [], status="failed")

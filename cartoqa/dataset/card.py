@@ -93,6 +93,13 @@ def render_card(manifest: Mapping[str, Any]) -> str:
             lines.append(f"- {task}: {info.get('written')} of {info.get('requested')} "
                          f"items{scenarios} ({info.get('reason')})")
         lines.append("")
+    covered = {task: sorted(keys["zoom"], key=int)
+               for task, keys in strata.items() if "zoom" in keys}
+    if covered:
+        lines += ["## Zooms each task covers", ""]
+        for task, zooms in covered.items():
+            lines.append(f"- {task}: zoom {', '.join(str(z) for z in zooms)}")
+        lines.append("")
     unfilled = manifest.get("zooms_not_filled", {})
     if unfilled:
         lines += ["## Zooms the extract cannot fill", ""]

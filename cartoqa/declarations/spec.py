@@ -20,7 +20,7 @@ import it at any time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 CARTOMAPQA = "cartomapqa"
 #: How the build log counts a scenario turned down by a task's ``near_duplicate``.
 NEAR_DUPLICATE_REASON = "near-duplicate of an item already accepted (same answer, same place)"
+#: How the build log counts a scenario turned down by a task's ``overused``.
+OVERUSED_REASON = "reuses a place (a junction) already in the most items allowed"
 
 #: ``parse(item, text)``: a model's response to an item, read into the answer's shape.
 Parser = Callable[[Mapping[str, Any], str], "ParseResult"]
@@ -168,6 +170,11 @@ class TaskSpec:
         builder walks the slots in order and turns such a slot into a failed one,
         counted as a rejection with :data:`NEAR_DUPLICATE_REASON`; the journal keeps
         the verdict, so resumed and ``--workers N`` builds agree.
+    overused : callable, optional
+        ``overused(item, accepted) -> bool``: whether a new scenario's first item
+        reuses a place that the accepted items (first items, in slot order) already
+        use as often as the task allows (SRN: a junction in at most two items);
+        turned down like a near-duplicate, counted with :data:`OVERUSED_REASON`.
     """
 
     name: str
@@ -188,6 +195,7 @@ class TaskSpec:
     provenance_required: tuple[str, ...] = ()
     sample_provenance: dict[str, Any] | None = None
     near_duplicate: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
+    overused: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], bool] | None = None
 
     def __post_init__(self) -> None:
         names = [r.name for r in self.requests]

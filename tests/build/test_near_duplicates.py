@@ -17,11 +17,11 @@ from helpers.written_slots import mml_item, png
 
 from cartoqa import build as build_module
 from cartoqa.build import build_dataset, shortfall_reason, slots_exhausted
-from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, TaskSpec
+from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, OVERUSED_REASON, TaskSpec
 from cartoqa.tasks.cartomapqa import rle, srn
 from cartoqa.tasks.cartomapqa.mml import SPEC as MML_SPEC
 from cartoqa.tasks.cartomapqa.rle_rules import NEAR_DUPLICATE_LENGTH_REL, rle_near_duplicate
-from cartoqa.tasks.cartomapqa.srn_rules import srn_near_duplicate
+from cartoqa.tasks.cartomapqa.srn_rules import MAX_JUNCTION_USES, srn_near_duplicate
 from cartoqa.tasks.common.base import Scenario
 from cartoqa.tasks.common.rules import NEAR_DUPLICATE_M, ends_match
 
@@ -66,9 +66,12 @@ def test_rle_lengths_must_agree_too() -> None:
     assert not rle_near_duplicate(length, [ORIG, DEST], length, [north(ORIG, 100.0), DEST])
 
 
-def _srn_item(steps: list[str], o: tuple[float, float], d: tuple[float, float]) -> dict[str, Any]:
+def _srn_item(steps: list[str], o: tuple[float, float], d: tuple[float, float],
+              nodes: tuple[int, ...] = (1, 5, 2), junctions: tuple[int, ...] = (),
+              ) -> dict[str, Any]:
     return {"answer": {"steps": steps},
-            "provenance": {"markers": [{"lat": o[0], "lon": o[1]}, {"lat": d[0], "lon": d[1]}]}}
+            "provenance": {"markers": [{"lat": o[0], "lon": o[1]}, {"lat": d[0], "lon": d[1]}],
+                           "route_nodes": list(nodes), "junctions": list(junctions)}}
 
 
 def _rle_item(value: float, unit: str, path: list[tuple[float, float]]) -> dict[str, Any]:
@@ -78,9 +81,24 @@ def _rle_item(value: float, unit: str, path: list[tuple[float, float]]) -> dict[
 
 def test_the_task_declarations_read_their_items() -> None:
     a = _srn_item(STEPS, ORIG, DEST)
-    assert srn.near_duplicate(_srn_item(STEPS, north(ORIG, 30.0), DEST), a)
-    assert not srn.near_duplicate(_srn_item(STEPS, north(ORIG, 90.0), DEST), a)
+    assert srn.near_duplicate(_srn_item(STEPS, north(ORIG, 30.0), DEST, (3, 4)), a)
+    # by content: the same steps anywhere (srn-0003 and srn-0000 of seed 4242, ends
+    # 210 m and 157 m apart) ...
+    assert srn.near_duplicate(_srn_item(STEPS, north(ORIG, 210.0), north(DEST, 157.0),
+                                        (3, 4)), a)
+    # ... or the same two junctions, either way round, whatever the steps
+    other = ["blue", "turn right", "Annankatu", "red"]
+    assert srn.near_duplicate(_srn_item(other, DEST, ORIG, (2, 9, 1)), a)
+    assert not srn.near_duplicate(_srn_item(other, north(ORIG, 90.0), DEST, (3, 4)), a)
     assert srn.SPEC.near_duplicate is srn.near_duplicate
+    # a junction in at most MAX_JUNCTION_USES items (one was in 4 of 12 at seed 4242)
+    one, two = _srn_item(STEPS, ORIG, DEST, junctions=(7, 8)), _srn_item(
+        other, ORIG, DEST, junctions=(7, 9))
+    assert MAX_JUNCTION_USES == 2
+    assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7, 10)), [one])
+    assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(10, 7)), [one, two])
+    assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(8, 9)), [one, two])
+    assert srn.SPEC.overused is srn.overused
     # RLE compares metres: 1000 ft = 304.8 m against 300 m
     path = [ORIG, north(ORIG, 150.0), DEST]
     assert rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(300.0, "m", path))
@@ -97,7 +115,7 @@ def test_stop_rule_is_the_failed_slot_budget() -> None:
     assert "41 of 71 scenario slots" in reason and "9 slots left (of 80)" in reason
 
 
-def _task(ok: Any, *, near_duplicate: Any = None) -> TaskSpec:
+def _task(ok: Any, *, near_duplicate: Any = None, overused: Any = None) -> TaskSpec:
     """An MML-shaped task whose slot ``s`` succeeds when ``ok(s)``; its items carry the slot."""
 
     def make_scenario(ctx: Any, state: Any, slot: int) -> Scenario | None:
@@ -109,7 +127,7 @@ def _task(ok: Any, *, near_duplicate: Any = None) -> TaskSpec:
 
     return dataclasses.replace(MML_SPEC, prepare=lambda ctx: None, make_scenario=make_scenario,
                                items_per_scenario=1, needs_roads=False,
-                               near_duplicate=near_duplicate)
+                               near_duplicate=near_duplicate, overused=overused)
 
 
 def _build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: TaskSpec, per_task: int,
@@ -160,6 +178,20 @@ def test_near_duplicates_become_failed_slots_and_are_counted(
     report, _ = _build(other, monkeypatch, spec, per_task=3)
     assert report.by_task == {"mml": 3}
     assert report.rejections == {("mml", NEAR_DUPLICATE_REASON): 2}
+
+
+def test_overused_places_become_failed_slots_and_are_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def third_road_a(item: Any, accepted: Any) -> bool:
+        # every item names road "A": at most two items may
+        return sum(1 for e in accepted if "A" in e["answer"]["roads"]) >= 2
+
+    spec = _task(lambda s: s < 3, overused=third_road_a)
+    report, notices = _build(tmp_path, monkeypatch, spec, per_task=3)
+    # slots 0 and 1 kept, slot 2 turned down; later slots fail: two items, short
+    assert report.by_task == {"mml": 2}
+    assert report.rejections[("mml", OVERUSED_REASON)] == 1
+    assert any(OVERUSED_REASON in n for n in notices)
 
 
 def test_a_task_is_short_by_scenarios_even_when_they_give_more_items(

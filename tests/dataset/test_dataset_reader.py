@@ -236,6 +236,8 @@ def test_the_card_says_what_made_the_dataset(tmp_path: Path) -> None:
     manifest["zooms_not_filled"] = {"mml": {"15": "the extract covers 40 % of a view"}}
     card = render_card(manifest)
     assert "\n## Strata\n\n- **mml**: zoom (17: 2)\n" in card
+    # the zooms each task covers, read off its items
+    assert "\n## Zooms each task covers\n\n- mml: zoom 17\n" in card
     assert ("\n## Zooms the extract cannot fill\n\n"
             "- mml, zoom 15: the extract covers 40 % of a view\n") in card
     # the manifest itself is indented JSON a reader can read

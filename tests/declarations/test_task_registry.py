@@ -27,7 +27,9 @@ from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.declarations.registry import task_specs
 from cartoqa.declarations.suites import SUITES, TASK_MODULES
+from cartoqa.exports.export import dataset_name
 from cartoqa.exports.hf import row_from_item
+from cartoqa.exports.lmms_eval import group_name, task_name
 from cartoqa.exports.lmms_eval_support import metric_name
 from cartoqa.metrics import get_metric
 from cartoqa.scoring import score_predictions, section_for
@@ -118,10 +120,11 @@ def test_every_task_is_in_every_export(dataset: Path, tmp_path: Path) -> None:
     spec.loader.exec_module(utils)
     loader = type("Loader", (yaml.SafeLoader,), {})
     loader.add_constructor("!function", lambda ld, node: str(ld.construct_scalar(node)))
-    group = yaml.load((folder / "cartoqa.yaml").read_text(), Loader=loader)
-    assert group["task"] == [f"cartoqa_{s.name}" for s in task_specs()]
+    group_id = group_name(dataset_name(dataset))
+    group = yaml.load((folder / f"{group_id}.yaml").read_text(), Loader=loader)
+    assert group["task"] == [task_name(s.name, group_id) for s in task_specs()]
     for task_spec in task_specs():
-        config = yaml.load((folder / f"cartoqa_{task_spec.name}.yaml").read_text(),
+        config = yaml.load((folder / f"{task_name(task_spec.name, group_id)}.yaml").read_text(),
                            Loader=loader)
         listed = {m["metric"]: m for m in config["metric_list"]}
         results: dict[str, list[Any]] = {}

@@ -27,7 +27,7 @@ build.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,11 +40,18 @@ from cartoqa.parsing import parse_route
 from cartoqa.scoring.sections import aggregate_route, measure_route
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.srn_rules import (
+    READER_VIEW_MARGIN_PX,
     on_dual_carriageway,
+    on_service_road,
+    one_way_stretches,
+    overused_junctions,
+    reader_graph,
     reader_route_differs,
     short_legs,
     srn_near_duplicate,
+    srn_same_content,
     steps_under_markers,
+    tag_only_access,
 )
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
@@ -66,6 +73,8 @@ from cartoqa.tasks.common.views import (
     unfillable_zooms,
     view_around,
 )
+from cartoqa.visibility.geometry import lines_px
+from cartoqa.visibility.oneway import ARROW_FILL, arrow_mask, arrow_visible
 from groundtruth.osmnx_graph import ensure_road_graph
 from groundtruth.projection import meters_per_pixel, path_length_px
 from groundtruth.routing import NoRouteError, shortest_route
@@ -100,6 +109,12 @@ REJECT_REASONS = {
     "dual_carriageway": "marker on a dual carriageway",
     "dual_carriageway_junction": "junction on a dual carriageway left out as a marker",
     "reader_route": "answer changes if turn restrictions/access/barriers are ignored",
+    "tag_only_access": "route uses a destination-only road (a tag the map does not draw)",
+    "service_road": "route drives on a service road (drawn like a driveway or a path)",
+    "undrawn_oneway": "answer changes if one-way streets without a visible arrow are "
+                      "taken as two-way",
+    "reader_ambiguous": "with undrawn one-ways two-way, a nearly-as-short route has "
+                        "other steps",
     "unclear_action": "an action near a threshold",
     "ambiguous": "a nearly-as-short route has other steps",
     "short": "route too short on screen",
@@ -245,6 +260,12 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         if any(on_dual_carriageway(graph, n) for n in (route.origin, route.destination)):
             reject("dual_carriageway")
             continue
+        if tag_only_access(graph, route.edges):
+            reject("tag_only_access")
+            continue
+        if on_service_road(graph, route.edges):
+            reject("service_road")
+            continue
         # The picture shows one-way arrows but not turn restrictions, access signs or
         # barriers: the legal answer must be the one a reader derives without them.
         try:
@@ -302,9 +323,27 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         if names_not_drawn(roads, names_drawn(ctx, scene, state.roads, roads, markers=markers)):
             reject("name_not_drawn")
             continue
+        # One-way streets count for the reader only where an arrow is seen.
+        reader = drawn_reader_graph(state.naive, scene)
+        try:
+            seen = shortest_route(reader, route.origin, route.destination)
+        except NoRouteError:
+            seen = None
+        if reader_route_differs(steps, route.length_m,
+                                route_steps(reader, seen) if seen is not None else None,
+                                seen.length_m if seen is not None else None):
+            reject("undrawn_oneway")
+            continue
+        assert seen is not None
+        if not steps_are_unambiguous(reader, seen, within=ALTERNATIVE_SLACK):
+            reject("reader_ambiguous")
+            continue
         image_name = f"{NAME}-{slot:04d}.png"
         prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
                           route_nodes=route.nodes, length_m=round(route.length_m, 1),
+                          junctions=[route.origin,
+                                     *[leg.start_node for leg in route_legs_[1:]],
+                                     route.destination],
                           min_leg_px=round(min(leg_px), 1))
         item = base_item(item_id(NAME, slot), NAME, "route", f"images/{image_name}",
                          prompt("srn_route"), {"steps": steps},
@@ -313,18 +352,66 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
     return None
 
 
+def drawn_reader_graph(naive: nx.MultiDiGraph, scene: Any) -> nx.MultiDiGraph:
+    """The graph a reader of ``scene`` sees
+    (:func:`~cartoqa.tasks.cartomapqa.srn_rules.reader_graph`): the nodes in the view
+    (:data:`READER_VIEW_MARGIN_PX`), one-way stretches with no arrow visible in the
+    picture (:func:`cartoqa.visibility.oneway.arrow_visible`)
+    open both ways."""
+    view = scene.view
+    m = READER_VIEW_MARGIN_PX
+    nodes = []
+    for n, d in naive.nodes(data=True):
+        x, y = view.to_view_px(d["y"], d["x"])
+        if -m <= x <= view.width + m and -m <= y <= view.height + m:
+            nodes.append(n)
+    inside = set(nodes)
+    oneways = [(u, v, k) for u, v, k, one in naive.edges(keys=True, data="oneway")
+               if one and u in inside and v in inside]
+    masks: dict[str, Any] = {}
+    undrawn: list[tuple[int, int, int]] = []
+    for stretch in one_way_stretches(naive, oneways):
+        colour = ARROW_FILL.get(str(naive.edges[stretch[0]].get("highway")))
+        if colour is not None:
+            if colour not in masks:
+                masks[colour] = arrow_mask(scene.screen, scene.reference, colour)
+            lines = [line for e in stretch for line in lines_px(view, naive.edges[e]["geometry"])]
+            if arrow_visible(masks[colour], lines):
+                continue
+        undrawn.extend(stretch)
+    return reader_graph(naive, nodes, undrawn)
+
+
 def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
     """Whether two SRN items ask the same question.
 
-    See :func:`~cartoqa.tasks.cartomapqa.srn_rules.srn_near_duplicate`: the same steps,
+    See :func:`~cartoqa.tasks.cartomapqa.srn_rules.srn_near_duplicate` (the same steps,
     origins and destinations each within
-    :data:`~cartoqa.tasks.common.rules.NEAR_DUPLICATE_M`; the build turns the later one
-    down."""
+    :data:`~cartoqa.tasks.common.rules.NEAR_DUPLICATE_M`) and, by content wherever
+    they stand, :func:`~cartoqa.tasks.cartomapqa.srn_rules.srn_same_content` (the same
+    steps, or the same marker junctions either way round); the build turns the later
+    one down."""
     def ends(it: Mapping[str, Any]) -> list[tuple[float, float]]:
         return [(float(m["lat"]), float(m["lon"])) for m in it["provenance"]["markers"]]
 
-    return srn_near_duplicate(item["answer"]["steps"], ends(item),
-                              earlier["answer"]["steps"], ends(earlier))
+    def pair(it: Mapping[str, Any]) -> tuple[int, int] | None:
+        nodes = it["provenance"].get("route_nodes")
+        return (int(nodes[0]), int(nodes[-1])) if nodes else None
+
+    a, b = pair(item), pair(earlier)
+    return (srn_near_duplicate(item["answer"]["steps"], ends(item),
+                               earlier["answer"]["steps"], ends(earlier))
+            or srn_same_content(item["answer"]["steps"], a or (-1, -1),
+                                earlier["answer"]["steps"], b or (-2, -2)))
+
+
+def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a new SRN item's junctions (markers and actions) already appear in
+    :data:`~cartoqa.tasks.cartomapqa.srn_rules.MAX_JUNCTION_USES` accepted items."""
+    def junctions(it: Mapping[str, Any]) -> list[int]:
+        return [int(j) for j in it["provenance"].get("junctions", ())]
+
+    return bool(overused_junctions(junctions(item), [junctions(e) for e in accepted]))
 
 
 SPEC = TaskSpec(
@@ -359,4 +446,5 @@ SPEC = TaskSpec(
     strata=("zoom", "n_steps"),
     sample_strata={"zoom": 18, "n_steps": 2},
     near_duplicate=near_duplicate,
+    overused=overused,
 )

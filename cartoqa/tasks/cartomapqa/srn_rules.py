@@ -178,3 +178,177 @@ def srn_near_duplicate(steps_a: Sequence[str], ends_a: Sequence[tuple[float, flo
     False
     """
     return list(steps_a) == list(steps_b) and ends_match(ends_a, ends_b, within_m=within_m)
+
+
+# -- SRN: the one-way streets a reader sees -----------------------------------------------
+
+#: SRN: graph nodes this far (pixels) outside the view still belong to the reader's
+#: graph (a road leaving the view and coming back is half-seen; farther ones are not).
+READER_VIEW_MARGIN_PX = 20.0
+
+
+def one_way_stretches(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]],
+                      ) -> list[list[tuple[int, int, int]]]:
+    """Group one-way edges into stretches: runs joined end to end at nodes where only
+    the run's two pieces meet (``street_count == 2``, an OSM way split without a
+    junction), so the eight short ways of one block are one stretch.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = nx.MultiDiGraph()
+    >>> g.add_nodes_from([(1, {"street_count": 3}), (2, {"street_count": 2}),
+    ...                   (3, {"street_count": 3}), (4, {"street_count": 3})])
+    >>> g.add_edge(1, 2, oneway=True); g.add_edge(2, 3, oneway=True)
+    0
+    0
+    >>> g.add_edge(3, 4, oneway=True)
+    0
+    >>> one_way_stretches(g, [(1, 2, 0), (2, 3, 0), (3, 4, 0)])
+    [[(1, 2, 0), (2, 3, 0)], [(3, 4, 0)]]
+    """
+    parent = {e: e for e in edges}
+
+    def find(e: tuple[int, int, int]) -> tuple[int, int, int]:
+        while parent[e] != e:
+            parent[e] = parent[parent[e]]
+            e = parent[e]
+        return e
+
+    by_start: dict[int, list[tuple[int, int, int]]] = {}
+    for e in edges:
+        by_start.setdefault(e[0], []).append(e)
+    for e in edges:
+        v = e[1]
+        if (graph.nodes[v].get("street_count") or 0) != 2:
+            continue
+        for f in by_start.get(v, []):
+            if f[1] != e[0]:
+                parent[find(f)] = find(e)
+    groups: dict[tuple[int, int, int], list[tuple[int, int, int]]] = {}
+    for e in edges:
+        groups.setdefault(find(e), []).append(e)
+    return list(groups.values())
+
+
+def reader_graph(naive: nx.MultiDiGraph, nodes: Sequence[int],
+                 undrawn: Sequence[tuple[int, int, int]]) -> nx.MultiDiGraph:
+    """The road graph a reader of one picture sees: ``naive`` (no turn restrictions,
+    access signs or barriers) cut to ``nodes`` (those in the view), with the one-way
+    edges in ``undrawn`` (no arrow visible on their stretch) open both ways.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from shapely.geometry import LineString
+    >>> g = nx.MultiDiGraph(restrictions=[])
+    >>> g.add_node(1, y=60.0, x=24.0); g.add_node(2, y=60.001, x=24.0)
+    >>> g.add_edge(1, 2, oneway=True, length=111.0, start_bearing=0.0, end_bearing=10.0,
+    ...            geometry=LineString([(24.0, 60.0), (24.0, 60.001)]), name="A")
+    0
+    >>> r = reader_graph(g, [1, 2], [(1, 2, 0)])
+    >>> sorted(r.edges()), r.edges[2, 1, 0]["start_bearing"], r.edges[2, 1, 0]["oneway"]
+    ([(1, 2), (2, 1)], 190.0, False)
+    >>> g.has_edge(2, 1)   # the naive graph is left alone
+    False
+    """
+    sub = nx.MultiDiGraph(naive.subgraph(nodes))
+    sub.graph = dict(naive.graph)
+    for u, v, k in undrawn:
+        if not sub.has_edge(u, v, k):
+            continue
+        data = dict(sub.edges[u, v, k])
+        data["oneway"] = False
+        sub.edges[u, v, k]["oneway"] = False
+        back = dict(data)
+        back["start_bearing"] = (float(data.get("end_bearing", 0.0)) + 180.0) % 360.0
+        back["end_bearing"] = (float(data.get("start_bearing", 0.0)) + 180.0) % 360.0
+        if data.get("geometry") is not None:
+            back["geometry"] = data["geometry"].reverse()
+        back["reversed"] = not data.get("reversed", False)
+        sub.add_edge(v, u, **back)
+    return sub
+
+
+def tag_only_access(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]]) -> bool:
+    """Whether a route drives on a road open to it only by a tag the map does not
+    draw: a destination-only way (``motor_vehicle=destination``, ``access=destination``;
+    legal at a route's ends, invisible to a reader and refused by other routers).
+    Closed ways (private, no) are not in the legal graph at all.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = nx.MultiDiGraph()
+    >>> g.add_edge(1, 2, access="yes"), g.add_edge(2, 3, access="destination")
+    (0, 0)
+    >>> tag_only_access(g, [(1, 2, 0)]), tag_only_access(g, [(1, 2, 0), (2, 3, 0)])
+    (False, True)
+    """
+    return any(graph.edges[e].get("access", "yes") != "yes" for e in edges)
+
+
+# -- SRN: near-duplicates by content -------------------------------------------------------
+
+#: SRN: most items of one build whose route has a given junction as a marker or as the
+#: junction of an action (more would make the build about one crossing).
+MAX_JUNCTION_USES = 2
+
+
+def srn_same_content(steps_a: Sequence[str], pair_a: tuple[int, int],
+                     steps_b: Sequence[str], pair_b: tuple[int, int]) -> bool:
+    """Two SRN items ask the same question by content, wherever they stand: the same
+    step sequence, or the same pair of marker junctions in either direction.
+
+    Examples
+    --------
+    >>> s = ["blue", "turn left", "A", "turn right", "B", "red"]
+    >>> srn_same_content(s, (1, 2), s, (7, 8))
+    True
+    >>> srn_same_content(s, (1, 2), ["blue", "turn left", "C", "red"], (2, 1))
+    True
+    >>> srn_same_content(s, (1, 2), ["blue", "turn left", "C", "red"], (1, 3))
+    False
+    """
+    return list(steps_a) == list(steps_b) or set(pair_a) == set(pair_b)
+
+
+def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]], *,
+                       most: int = MAX_JUNCTION_USES) -> list[int]:
+    """The junctions of a new item that ``most`` accepted items already use.
+
+    Examples
+    --------
+    >>> overused_junctions([1, 5, 9], [[1, 2], [1, 3], [5, 6]])
+    [1]
+    >>> overused_junctions([1, 5, 9], [[1, 2], [1, 3], [5, 6]], most=3)
+    []
+    """
+    counts: dict[int, int] = {}
+    for item in earlier:
+        for j in set(item):
+            counts[j] = counts.get(j, 0) + 1
+    return [j for j in dict.fromkeys(junctions) if counts.get(j, 0) >= most]
+
+
+#: SRN: road classes a route may not drive on: OSM-Carto draws a ``highway=service``
+#: way as a thin white line, and inside a pedestrian area (Aleksanterinkatu across
+#: Senaatintori, srn-0006 of seed 5151 and srn-0003 of seed 0) it looks like part of the
+#: pedestrian street; a reader does not take it for a through road.
+READER_UNDRIVABLE_HIGHWAYS: frozenset[str] = frozenset({"service"})
+
+
+def on_service_road(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]]) -> bool:
+    """Whether a route drives on a road class a reader does not take for a through road
+    (:data:`READER_UNDRIVABLE_HIGHWAYS`).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> g = nx.MultiDiGraph()
+    >>> g.add_edge(1, 2, highway="residential"), g.add_edge(2, 3, highway="service")
+    (0, 0)
+    >>> on_service_road(g, [(1, 2, 0)]), on_service_road(g, [(1, 2, 0), (2, 3, 0)])
+    (False, True)
+    """
+    return any(graph.edges[e].get("highway") in READER_UNDRIVABLE_HIGHWAYS for e in edges)
