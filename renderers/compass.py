@@ -184,3 +184,64 @@ def draw_compass(png: bytes, north_deg: float) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
+
+
+#: North-arrow designs :func:`draw_north` draws; each keeps what
+#: :func:`cartoqa.tasks.frieda.maps.compass_readable` checks (a red north half, a dark
+#: south half, a white disc between them and the rim).
+NORTH_DESIGNS: tuple[str, ...] = ("rose", "arrow", "star")
+
+
+def draw_north(png: bytes, north_deg: float, design: str = "rose") -> bytes:
+    """Draw a north indicator of one of :data:`NORTH_DESIGNS` in :func:`compass_box`.
+
+    ``rose``: :func:`draw_compass` (needle and N, E, S, W); ``arrow``: one arrow with a
+    red head half and a dark tail half, ``N`` at its tip; ``star``: a four-point star
+    (red north point, dark others) with short grey diagonals, ``N`` only.
+
+    Parameters
+    ----------
+    png : bytes
+        The (turned) map image.
+    north_deg : float
+        Direction of north on the image, clockwise from the top.
+    design : str, optional
+        One of :data:`NORTH_DESIGNS`.
+
+    Returns
+    -------
+    bytes
+    """
+    if design not in NORTH_DESIGNS:
+        raise ValueError(f"unknown north-arrow design {design!r}")
+    if design == "rose":
+        return draw_compass(png, north_deg)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    draw = ImageDraw.Draw(image)
+    x0, y0, x1, y1 = compass_box(image.width, image.height)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = (x1 - x0) / 2
+    draw.ellipse((x0, y0, x1, y1), fill=(255, 255, 255), outline=(40, 40, 40), width=2)
+
+    def at(bearing: float, dist: float) -> tuple[float, float]:
+        a = math.radians(north_deg + bearing)
+        return cx + dist * math.sin(a), cy - dist * math.cos(a)
+
+    red, dark, grey = (200, 30, 30), (50, 50, 50), (150, 150, 150)
+    if design == "arrow":
+        draw.polygon([at(0, r * 0.66), at(-150, r * 0.22), at(0, r * 0.02),
+                      at(150, r * 0.22)], fill=red)
+        draw.polygon([at(-90, r * 0.09), at(90, r * 0.09), at(168, r * 0.6),
+                      at(192, r * 0.6)], fill=dark)
+    else:
+        for bearing in (45.0, 135.0, 225.0, 315.0):
+            draw.polygon([at(bearing, r * 0.34), at(bearing - 45, r * 0.08), at(0, 0),
+                          at(bearing + 45, r * 0.08)], fill=grey)
+        for bearing in (0.0, 90.0, 180.0, 270.0):
+            draw.polygon([at(bearing, r * 0.66), at(bearing - 90, r * 0.12),
+                          at(bearing + 90, r * 0.12)], fill=red if bearing == 0 else dark)
+    tx, ty = at(0.0, r * 0.82)
+    draw.text((tx, ty), "N", fill=red, font=_font(15), anchor="mm")
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()

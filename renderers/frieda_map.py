@@ -25,16 +25,19 @@ from shapely.geometry.base import BaseGeometry
 
 from groundtruth.projection import View
 from renderers.browser import Browser
-from renderers.compass import compass_box, compose_turned, draw_compass, frame_side
+from renderers.compass import compass_box, compose_turned, draw_north, frame_side
+from renderers.legend_layer import DrawnCategory, draw_categories
 from renderers.map_render import MapRenderer, TileSource
 from renderers.map_styles import STYLES, StyledTiles
 from renderers.overlays import (
     OVERLAY_WEIGHT,
     POINT_RADIUS,
     Overlay,
+    overlay_from_geometry,
     screen_geometry,
     visible_share,
 )
+from renderers.scale_bars import draw_scale_bar
 
 Box = tuple[float, float, float, float]
 
@@ -146,6 +149,37 @@ class FriedaMap:
     drawn: dict[str, Any] = field(default_factory=dict)
     pixel_visible: list[float] = field(default_factory=list)
     style: str = "carto"
+    categories: list[str] = field(default_factory=list)
+    north: str = "rose"
+
+
+def _thematic(png: bytes, view: View, angle_deg: float,
+              categories: Sequence[tuple[str, Sequence[BaseGeometry]]],
+              overlays: Sequence[Overlay], boxes: dict[str, Box]) -> tuple[bytes, Box]:
+    """Draw a thematic layer and its legend on a turned map (dots drawn again on top)."""
+    drawn = [DrawnCategory(name, tuple(
+        screen_geometry(view, overlay_from_geometry(name, "red", g), angle_deg=angle_deg)
+        for g in geoms)) for name, geoms in categories]
+    dots = []
+    for o in overlays:
+        if o.kind == "point":
+            c = screen_geometry(view, o, angle_deg=angle_deg).centroid
+            dots.append((c.x, c.y, o.hex))
+    foot = boxes["attribution"][1] if "attribution" in boxes else IMAGE_HEIGHT - 20.0
+    return draw_categories(png, drawn, dots, bottom=foot, keep=list(boxes.values()))
+
+
+def bar_meters(scale_bar: dict[str, Any]) -> float:
+    """The ground length of the bar a reader measures with: the one-unit bar
+    (``bar``) or Leaflet's metric one (0 when none was drawn).
+
+    Examples
+    --------
+    >>> bar_meters({"bar": {"meters": 160.9}}), bar_meters({"metric": {"meters": 50}})
+    (160.9, 50.0)
+    """
+    bar = scale_bar.get("bar") or scale_bar.get("metric") or {}
+    return float(bar.get("meters") or 0.0)
 
 
 class FriedaMapRenderer:
@@ -178,7 +212,9 @@ class FriedaMapRenderer:
         return self._renderers[style]
 
     def render(self, center: tuple[float, float], zoom: int, overlays: Sequence[Overlay], *,
-               angle_deg: float = 0.0, style: str = "carto") -> FriedaMap:
+               angle_deg: float = 0.0, style: str = "carto",
+               categories: Sequence[tuple[str, Sequence[BaseGeometry]]] = (),
+               north: str = "rose", scale_unit: str = "") -> FriedaMap:
         """Render one map.
 
         Parameters
@@ -193,6 +229,16 @@ class FriedaMapRenderer:
             Where north points, clockwise from the top.
         style : str, optional
             The basemap (:data:`renderers.map_styles.STYLES`).
+        categories : sequence of (str, sequence of geometry), optional
+            A thematic layer: each legend category and its ``(lon, lat)`` areas, filled
+            and hatched under the dots, named in a legend box at the bottom right
+            (:func:`renderers.legend_layer.draw_categories`; box ``category_legend``).
+        north : str, optional
+            The north indicator (:data:`renderers.compass.NORTH_DESIGNS`).
+        scale_unit : str, optional
+            ``""``: Leaflet's scale bars (metres and feet); ``m``, ``km``, ``ft`` or
+            ``mi``: one bar in that unit (:func:`renderers.scale_bars.draw_scale_bar`),
+            recorded as ``scale_bar["bar"]``.
 
         Returns
         -------
@@ -200,13 +246,21 @@ class FriedaMapRenderer:
         """
         square = View(center=center, zoom=zoom, width=self.side, height=self.side)
         result = self._renderer(style).render(square, overlays=overlays)
-        keep = {k: v for k, v in result.controls.items()
-                if k in ("legend", "scale_bar", "attribution")}
+        kept = ("legend", "attribution") + (() if scale_unit else ("scale_bar",))
+        keep = {k: v for k, v in result.controls.items() if k in kept}
         png, boxes = compose_turned(result.png, angle_deg, width=IMAGE_WIDTH,
                                     height=IMAGE_HEIGHT, controls=keep)
-        png = draw_compass(png, angle_deg)
-        boxes["compass"] = compass_box(IMAGE_WIDTH, IMAGE_HEIGHT)
         view = View(center=center, zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
+        if categories:
+            png, boxes["category_legend"] = _thematic(png, view, angle_deg, categories,
+                                                      overlays, boxes)
+        scale = dict(result.drawn.get("scale_bar") or {})
+        if scale_unit:
+            png, bar, boxes["scale_bar"] = draw_scale_bar(png, scale_unit,
+                                                          view.meters_per_pixel())
+            scale = {"bar": bar}
+        png = draw_north(png, angle_deg, north)
+        boxes["compass"] = compass_box(IMAGE_WIDTH, IMAGE_HEIGHT)
         blocked = list(boxes.values())
         screens = [screen_geometry(view, o, angle_deg=angle_deg) for o in overlays]
         visible = [visible_share(g, width=IMAGE_WIDTH, height=IMAGE_HEIGHT, blocked=blocked)
@@ -214,8 +268,9 @@ class FriedaMapRenderer:
         pixels = [pixel_visible_share(png, g, o.kind, o.hex)
                   for g, o in zip(screens, overlays, strict=True)]
         return FriedaMap(png=png, view=view, angle_deg=angle_deg, controls=boxes,
-                         scale_bar=dict(result.drawn.get("scale_bar") or {}), visible=visible,
-                         drawn=result.drawn, pixel_visible=pixels, style=style)
+                         scale_bar=scale, visible=visible,
+                         drawn=result.drawn, pixel_visible=pixels, style=style,
+                         categories=[c for c, _ in categories], north=north)
 
     def close(self) -> None:
         """Close the square browser."""

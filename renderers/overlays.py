@@ -31,6 +31,7 @@ OVERLAY_COLORS: dict[str, str] = {
     "blue": "#1f4fd1",
     "purple": "#8e24aa",
     "orange": "#ff7f00",
+    "cyan": "#00acc1",
 }
 #: Outline and line width, CSS pixels.
 OVERLAY_WEIGHT = 4

@@ -31,14 +31,17 @@ from cartoqa.tasks.frieda.maps import REJECT_REASONS, WHOLE, RenderedMap, render
 from cartoqa.tasks.frieda.questions import (
     QuestionPlan,
     equal_plans,
+    legend_plans,
     point_plans,
     topological_plans,
+    two_relation_plans,
 )
 from groundtruth import relations as rel
 from groundtruth.extracts import resolve_extract
+from groundtruth.legend_areas import load_category_areas
 from groundtruth.named_features import load_named_features
 from groundtruth.relation_pairs import topological_pairs
-from renderers.frieda_map import FriedaMapRenderer
+from renderers.frieda_map import FriedaMapRenderer, bar_meters
 from renderers.overlays import overlay_from_geometry
 from renderers.tiles import TileRenderer
 
@@ -46,7 +49,8 @@ from renderers.tiles import TileRenderer
 def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path,
                      rejected: collections.Counter[str]) -> dict[str, object] | None:
     subject = (plan.maps[0].features[0]
-               if plan.relation in ("border", "within", "intersect") else None)
+               if plan.relation in ("border", "within", "intersect")
+               and "relations" in plan.meta else None)
     gaps_m = []
     if subject is not None:
         frame = rel.LocalFrame.around([subject.geometry])
@@ -61,21 +65,23 @@ def _render_question(r: FriedaMapRenderer, plan: QuestionPlan, n: int, out: Path
         return None
     rendered = [m.map for m in maps if isinstance(m, RenderedMap)]
     if plan.relation == "distance":
-        scale = rendered[0].scale_bar["metric"]["meters"]
+        scale = bar_meters(rendered[0].scale_bar)
         if plan.answer["meters"] < rel.DISTANCE_MIN_SCALE_BARS * scale:
             rejected[f"distance: {REJECT_REASONS['scale_bars']}"] += 1
             return None
     images = []
     for k, m in enumerate(rendered):
-        name = f"{n:02d}-{plan.relation}-{k + 1}.png"
+        name = f"{n:02d}-{plan.relation}-{plan.meta.get('template', '')}-{k + 1}.png"
         (out / name).write_bytes(m.png)
         images.append(name)
     return {
         "relation": plan.relation, "maps": plan.map_count,
         "question": plan.question, "answer": plan.answer, "images": images,
-        "zoom": [m.view.zoom for m in rendered],
+        "zoom": [m.view.zoom for m in rendered], "style": [m.style for m in rendered],
+        "legend": [m.categories for m in rendered],
         "angle": [m.angle_deg for m in rendered],
-        "scale_bar": [m.scale_bar.get("metric", {}).get("label") for m in rendered],
+        "scale_bar": [(m.scale_bar.get("bar") or m.scale_bar.get("metric") or {}).get("label")
+                      for m in rendered], "north": [m.north for m in rendered],
         "visible": [m.visible for m in rendered], "meta": plan.meta,
     }
 
@@ -87,6 +93,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--per-relation", type=int, default=4)
     parser.add_argument("--distractor-maps", type=int, default=8)
+    parser.add_argument("--legend-only", action="store_true",
+                        help="render only within/category (legend) and "
+                        "within/two_relations questions")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
@@ -107,6 +116,22 @@ def main() -> None:
     groups.append(("distance", [p for p in pts if p.relation == "distance"], args.per_relation))
     groups.append(("orientation", [p for p in pts if p.relation == "orientation"],
                    args.per_relation))
+    legend = legend_plans(feats, load_category_areas(extract), rng=rng,
+                          count=3 * args.per_relation)
+    print(f"within (legend): {len(legend)} plans")
+    rng.shuffle(legend)
+    # categories in turn, so the preview shows several
+    by_cat: dict[str, list[QuestionPlan]] = collections.defaultdict(list)
+    for p in legend:
+        by_cat[p.meta["category"]].append(p)
+    legend = [p for k in range(len(legend)) for c in sorted(by_cat)
+              for p in by_cat[c][k:k + 1]]
+    groups.append(("within (legend)", legend, args.per_relation))
+    both = two_relation_plans(pairs, rng=rng)
+    print(f"within (two relations): {len(both)} plans")
+    groups.append(("within (two relations)", both, args.per_relation))
+    if args.legend_only:
+        groups = groups[-2:]
     plans: list[QuestionPlan] = []
     tiles = TileRenderer(extract, cache_dir=cache_root())
     r = FriedaMapRenderer(tiles, assets_dir=web_assets_dir())

@@ -49,6 +49,9 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
         "cartoqa/parsing/*.py": (
             "tests/parsing/test_parsers.py",
             "tests/parsing/test_parser_cues.py",
+            "tests/parsing/test_answer_rules.py",
+            "tests/parsing/test_thematic_corpus.py",
+            "tests/parsing/test_reading_edges.py",
             "tests/scoring/test_extractor.py",
             "tests/parsing/test_properties.py",
             "tests/parsing/test_corpus.py",
@@ -81,6 +84,31 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/tasks/test_build_rules.py",
             "tests/tasks/test_build_coverage.py",
             "tests/build/test_near_duplicates.py",
+            "tests/tasks/test_acceptance_rules.py",
+            "tests/tasks/test_rules_doctests.py",
+        ),
+        # each CartoMapQA task's own acceptance checks (SRN legs and steps, dual
+        # carriageways, the reader's route; RLE difficulty; MML's other roads)
+        "cartoqa/tasks/cartomapqa/*_rules.py": (
+            "tests/tasks/test_build_rules.py",
+            "tests/tasks/test_srn_reader.py",
+            "tests/build/test_near_duplicates.py",
+            "tests/tasks/test_acceptance_rules.py",
+            "tests/tasks/test_rules_doctests.py",
+        ),
+    },
+    "visibility": {
+        # the oracles of what a reader can see: a name written, an icon drawn, a label
+        # under it, text along a road, the screen's reserved zones
+        "cartoqa/visibility/*.py": (
+            "tests/visibility/test_build_visibility.py",
+            "tests/visibility/test_build_written_names.py",
+            "tests/visibility/test_oracles.py",
+            "tests/visibility/test_icon_pixels.py",
+            "tests/visibility/test_visibility_doctests.py",
+            "tests/tasks/test_srn_reader.py",  # the one-way arrow oracle (oneway.py)
+            "tests/tasks/test_build_counts.py",
+            "tests/tasks/test_build_feature_maps.py",
         ),
     },
     "dataset": {
@@ -122,7 +150,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 #: Examples per property test in a mutation run (the suite itself uses 150).
 PROPERTY_EXAMPLES = 20
-ORDER = ("parsing", "metrics", "tasks", "dataset", "groundtruth")
+ORDER = ("parsing", "metrics", "tasks", "visibility", "dataset", "groundtruth")
 
 
 @dataclass
@@ -156,7 +184,12 @@ def _tests_for(package: str, module: str | None) -> list[str]:
     for pattern, files in MODULE_TESTS[package].items():
         path = module.replace(".", "/") + ".py" if module else None
         if path is None or fnmatch.fnmatch(path, pattern):
-            tests += [t for t in files if t not in tests]
+            for t in files:
+                if not (ROOT / t).exists():
+                    print(f"mutation: {t} (mapped to {pattern}) does not exist; skipped",
+                          file=sys.stderr)
+                elif t not in tests:
+                    tests.append(t)
     if not tests:
         sys.exit(f"mutation: no tests mapped for {module!r} in package {package!r}")
     return tests

@@ -111,7 +111,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mapiq.add_argument("--maps", type=_positive_int, default=None,
                        help="stop after this many planned maps (default: every variable x "
                             "3 map types, then the variations); with --suite mapwise: maps "
-                            "per country (default: 12, the last two counterfactual)")
+                            "per country (default: 14, the last four counterfactual: "
+                            "imaginary and shuffled names, jumbled and inverted values)")
     mapwise = parser.add_argument_group("MapWise choropleths (--suite mapwise; see "
                                         "docs/mapwise.md)")
     mapwise.add_argument("--countries", default="all",
@@ -194,7 +195,7 @@ def _run_mapwise(args: argparse.Namespace) -> int:
 
     report = build_mapwise_dataset(out=args.out, seed=args.seed,
                                    countries=parse_countries(args.countries), data=args.data,
-                                   maps_per_country=args.maps or 12,
+                                   maps_per_country=args.maps or 14,
                                    india_edition=parse_india_edition(args.india_boundaries),
                                    prompt_mode=parse_prompt_mode(args.prompt_mode),
                                    progress=not args.no_progress)

@@ -19,7 +19,7 @@ from typing import Any
 
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
 from cartoqa.parsing.names import normalise_name
-from cartoqa.parsing.numbers import parse_count, parse_length
+from cartoqa.parsing.numbers import METRES_PER_UNIT, parse_count, parse_length
 from cartoqa.parsing.result import Invalid, ParseResult
 from cartoqa.parsing.textual import parse_textual
 from cartoqa.parsing.yesno import parse_yes_no
@@ -123,7 +123,8 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str =
         return Invalid("empty response")
     kind = answer["type"]
     if kind == "distance":
-        return parse_length(text, unit="m")
+        # a bare number is read in the unit the map's scale bar shows (``unit``)
+        return parse_length(text, unit=str(answer.get("unit") or "m"))
     if kind == "cardinal":
         return parse_cardinal(text)
     if kind == "count":
@@ -152,13 +153,17 @@ def frieda_correct(answer: Mapping[str, Any], parsed: ParseResult) -> bool:
     >>> a = {"type": "distance", "meters": 400.0}
     >>> frieda_correct(a, parse_frieda(a, "About 0.45 km"))
     True
+    >>> b = {"type": "distance", "meters": 400.0, "unit": "ft"}  # a map in feet
+    >>> [frieda_correct(x, parse_frieda(x, "Answer: 1300")) for x in (b, a)]
+    [True, False]
     """
     if isinstance(parsed, Invalid):
         return False
     value = parsed.value
     kind = answer["type"]
     if kind == "distance":
-        return distance_correct(float(answer["meters"]), float(value["value"]))
+        meters = float(value["value"]) * METRES_PER_UNIT[str(value.get("unit") or "m")]
+        return distance_correct(float(answer["meters"]), meters)
     if kind == "cardinal":
         return cardinal_correct(answer["direction"], value["direction"])
     if kind == "count":

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
@@ -495,8 +496,39 @@ def item_country(item: Mapping[str, Any]) -> str:
 
 
 def item_names(item: Mapping[str, Any]) -> RegionNames:
-    """The :class:`RegionNames` of an item's map."""
+    """The :class:`RegionNames` of an item's map: on a MapWise name counterfactual
+    (``provenance.region_labels``) the names and codes the map shows, and no real one.
+
+    Examples
+    --------
+    >>> item = {"provenance": {"country": "usa", "region_labels": {
+    ...     "MS": {"code": "WI", "name": "Wisconsin"},
+    ...     "WI": {"code": "MS", "name": "Mississippi"}}}}
+    >>> item_names(item).resolve("Wisconsin"), item_names(item).resolve("Texas")
+    ('WI', None)
+    """
+    labels = (item.get("provenance") or {}).get("region_labels")
+    if isinstance(labels, Mapping) and labels:
+        return _shown_names(tuple(sorted(
+            (str(v["code"]), str(v["name"]), tuple(str(a) for a in v.get("aliases") or ()))
+            for v in labels.values() if isinstance(v, Mapping))))
     return region_names(item_country(item))
+
+
+@lru_cache(maxsize=64)
+def _shown_names(shown: tuple[tuple[str, str, tuple[str, ...]], ...]) -> RegionNames:
+    """Names of a relabelled map, keyed by the codes it shows; resolved without a
+    country's ISO codes (those name the real regions)."""
+    return RegionNames("", {code: _Shown(code, name, aliases) for code, name, aliases in shown})
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """A region as a relabelled map shows it."""
+
+    code: str
+    name: str
+    aliases: tuple[str, ...] = ()
 
 
 def item_labels(item: Mapping[str, Any]) -> list[str]:

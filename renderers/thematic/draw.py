@@ -68,6 +68,9 @@ class MapRequest:
         Region -> value, for a colour bar.
     annotations : dict, optional
         Region -> text written after its code on the map (value annotations).
+    labels : dict, optional
+        Region -> the code written on it, when not its own key (MapWise's name
+        counterfactuals).
     """
 
     map_type: str
@@ -79,6 +82,7 @@ class MapRequest:
     colour_bar: ColourBar | None = None
     values: dict[str, float] | None = None
     annotations: dict[str, str] | None = None
+    labels: dict[str, str] | None = None
 
 
 @dataclass
@@ -243,7 +247,9 @@ def draw_map(req: MapRequest) -> RenderedMap:
                 [PathPatch(_path(shapes[c])) for c in codes], facecolors="none",
                 edgecolors=colour, linewidths=width_, antialiased=True))
     notes = req.annotations or {}
-    text_of = {c: f"{c}\n{notes[c]}" if c in notes else c for c in codes}
+    shown = req.labels or {}
+    text_of = {c: f"{shown.get(c, c)}\n{notes[c]}" if c in notes else shown.get(c, c)
+               for c in codes}
 
     def label_wh(c: str) -> tuple[float, float]:
         """Width and height of a region's label (two lines when annotated)."""

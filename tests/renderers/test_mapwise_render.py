@@ -107,7 +107,7 @@ def test_no_leader_line_crosses_another_regions_label(country: str, index: int) 
     from groundtruth.thematic.countries import load_country
     from renderers.thematic.design import PAPERS, Design, ramp_classes
 
-    plan = plan_maps(load_variables([country], None, 0), 12, 0)[index]
+    plan = plan_maps(load_variables([country], None, 0), 14, 0)[index]
     legend, ramp, _, paper, annotated = STYLES[plan.style]
     assert annotated
     values = plan.variable.values

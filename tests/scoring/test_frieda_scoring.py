@@ -122,3 +122,17 @@ def test_accuracy_by_stratum_hand_counted() -> None:
     assert acc["maps"] == {"multi": 0.5, "single": 1.0}
     assert acc["setting"] == {"contextual": 0.5, "direct": 1.0}
     assert acc["type"] == {"cardinal": 1.0, "distance": 1.0, "textual": 0.5}
+
+
+def test_distance_in_the_map_unit() -> None:
+    """A distance asked in the scale bar's unit: a bare number is read in it, a number
+    with a unit is converted; the truth stays in metres (issue 27)."""
+    from cartoqa.metrics.frieda import frieda_correct, parse_frieda
+
+    for unit, bare, wrong in (("ft", "1300", "400"), ("mi", "0.25", "400"),
+                              ("km", "0.4", "400"), ("m", "400", "0.4")):
+        a = {"type": "distance", "meters": 400.0, "unit": unit}
+        assert frieda_correct(a, parse_frieda(a, f"Answer: {bare}")), unit
+        assert not frieda_correct(a, parse_frieda(a, f"Answer: {wrong}")), unit
+        assert frieda_correct(a, parse_frieda(a, "Answer: 0.4 km"))
+        assert frieda_correct(a, parse_frieda(a, "Answer: 1312 ft"))

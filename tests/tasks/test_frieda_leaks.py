@@ -21,14 +21,20 @@ do not overlap each other (one would hide the other).
 from __future__ import annotations
 
 import collections
+import random
 from typing import Any
 
 import pytest
 
 from cartoqa.metrics.frieda import frieda_correct, parse_frieda
 from cartoqa.tasks.frieda.build import EXAMPLES, example_key, plan_all, question_text
-from cartoqa.tasks.frieda.questions import UNLABELLED_STYLES, QuestionPlan
+from cartoqa.tasks.frieda.questions import (
+    UNLABELLED_STYLES,
+    QuestionPlan,
+    two_relation_plans,
+)
 from groundtruth import relations as rel
+from groundtruth.legend_areas import load_category_areas, point_in_category
 from groundtruth.named_features import load_named_features
 from groundtruth.relation_pairs import topological_pairs
 
@@ -37,7 +43,7 @@ from groundtruth.relation_pairs import topological_pairs
 def plans() -> list[QuestionPlan]:
     feats = load_named_features("helsinki")
     pairs = topological_pairs(feats, include_disjoint=True)
-    out = plan_all(feats, pairs, seed=0, count=40)
+    out = plan_all(feats, pairs, seed=0, count=40, areas=load_category_areas("helsinki"))
     return [p for single, multi in out.values() for p in (*single, *multi)]
 
 
@@ -159,9 +165,70 @@ def test_templates_and_answer_types(plans: list[QuestionPlan]) -> None:
         assert table[("distance", template, kind)] > 0
     for template in ("pair", "two_maps"):
         assert table[("orientation", template, "direction")] > 0
+    assert table[("within", "category", "text")] > 0
     # list answers name two or three features; counts are 1 to 3
     for p in plans:
         if p.meta["template"] == "list":
             assert 2 <= len(p.answer["names"]) <= 3
         if p.meta["template"] == "count":
             assert 0 <= p.answer["count"] <= 3
+
+
+def test_legend_category_questions(plans: list[QuestionPlan]) -> None:
+    """``within``/``category``: the answer is the one dot inside an area of the asked
+    category, by the same geometries the map draws; the decoys are clearly outside;
+    the answer's colour is no fixed guess; several categories and both families."""
+    legend = [p for p in plans if p.meta["template"] == "category"]
+    assert len(legend) >= 20
+    areas = load_category_areas("helsinki")
+    families = collections.Counter(p.meta["family"] for p in legend)
+    assert set(families) == {"land use", "building use"}
+    assert len({p.meta["category"] for p in legend}) >= 5
+    colours: collections.Counter[str] = collections.Counter()
+    for p in legend:
+        (mp,) = p.maps
+        assert p.answer == {"type": "textual", "names": [p.answer["names"][0]]}
+        assert p.meta["answer_type"] == "text" and p.relation == "within"
+        cat = p.meta["category"]
+        assert cat in [c for c, _ in mp.categories] and len(mp.categories) <= 5
+        fam = [a for a in areas if a.family == p.meta["family"]]
+        frame = rel.LocalFrame.around([f.geometry for f in mp.features])
+        inside = [point_in_category(f.geometry, cat, fam, frame) for f in mp.features]
+        assert sorted(inside, key=str) == [False, False, True], p.question
+        k = inside.index(True)
+        assert mp.features[k].name == p.answer["names"][0]
+        assert mp.category_checks == tuple(
+            (i, [c for c, _ in mp.categories].index(cat), v) for i, v in enumerate(inside))
+        assert mp.style in UNLABELLED_STYLES  # no basemap names the places' land use
+        colours[mp.color(k)] += 1
+        # the question names every dot, so a model cannot answer from the text alone
+        assert all(f.name in p.question for f in mp.features)
+    assert max(colours.values()) / len(legend) <= 0.45, colours
+
+
+def test_two_relation_questions(plans: list[QuestionPlan]) -> None:
+    """``within``/``two_relations``: exactly one candidate lies within A and borders B;
+    of the decoys one is within A only, one borders B only, so one relation alone
+    leaves two answers; the question's colours match the map."""
+    feats = load_named_features("helsinki")
+    two = two_relation_plans(topological_pairs(feats, include_disjoint=True),
+                             rng=random.Random(0))
+    assert len(two) >= 5
+    assert not [p for p in plans if p.meta["template"] == "two_relations"]  # not built
+    for p in two:
+        (mp,) = p.maps
+        a, b, *cands = mp.features
+        assert (a.key, b.key) == (p.meta["a"], p.meta["b"])
+        assert mp.colors == ("red", "orange", "blue", "purple", "cyan")
+        in_a = {f.name for f in cands if p.meta["relations"][f.key] == "contains"}
+        by_b = {f.name for f in cands if p.meta["relations_b"][f.key] == "border"}
+        assert in_a & by_b == set(p.answer["names"]) and len(p.answer["names"]) == 1
+        assert len(in_a) == 2 and len(by_b) == 2, p.question
+        # the decoys' other relation is clearly not the asked one
+        for f in cands:
+            if f.name not in in_a:
+                assert p.meta["relations"][f.key] in ("disjoint", "border")
+            if f.name not in by_b:
+                assert p.meta["relations_b"][f.key] == "disjoint"
+        for f, colour in zip(cands, ("blue", "purple", "cyan"), strict=True):
+            assert f"{f.name} ({colour})" in p.question

@@ -145,7 +145,7 @@ def test_small_india_build_validates_scores_one_and_is_resumable(tmp_path: Path)
     assert report.maps == 3 and report.maps_rejected == {}
     assert validate_dataset(out).errors == []
     items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
-    assert {i["strata"]["counterfactual"] for i in items} == {"none", "shuffle", "invert"}
+    assert {i["strata"]["counterfactual"] for i in items} == {"none", "imaginary", "shuffled"}
     assert {i["request"] for i in items} == {"binary", "single", "count", "list", "range",
                                              "rank"}
     preds = {i["id"]: answer_as_text(i) for i in items}

@@ -19,6 +19,7 @@ the same questions.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,14 +39,18 @@ from cartoqa.tasks.frieda.maps import (
 from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
 from cartoqa.tasks.frieda.questions import (
     TEMPLATES,
+    TOPOLOGICAL_TEMPLATES,
     PairLedger,
     QuestionPlan,
     equal_plans,
+    legend_plans,
     point_plans,
     topological_plans,
 )
 from groundtruth import relations as rel
+from groundtruth.legend_areas import CategoryArea
 from groundtruth.named_features import NamedFeature
+from renderers.frieda_map import bar_meters
 
 #: FRIEDA's six relations, one task each (``frieda_<relation>``), in dataset order.
 RELATIONS: tuple[str, ...] = ("border", "equal", "intersect", "within", "distance",
@@ -124,6 +129,7 @@ def _shared(ctx: BuildContext) -> Shared:
     key = "frieda"
     if key not in ctx.shared:
         # imported here: loads osmium, shapely, pyproj (~1.5 s), which scoring never needs
+        from groundtruth.legend_areas import load_category_areas
         from groundtruth.named_features import load_named_features
         from groundtruth.relation_pairs import topological_pairs
 
@@ -136,13 +142,15 @@ def _shared(ctx: BuildContext) -> Shared:
         pool = plan_pool(feats, rng=slot_rng(ctx.seed, "frieda", "pool"), size=POOL_SIZE,
                          bounds=extract_bounds(ctx))
         plans = plan_all(feats, pairs, seed=ctx.seed,
-                         count=slot_stride(ctx.per_task, 1) * MAX_ATTEMPTS)
+                         count=slot_stride(ctx.per_task, 1) * MAX_ATTEMPTS,
+                         areas=load_category_areas(ctx.extract))
         ctx.shared[key] = Shared(feats, pairs, frame, pool, plans)
     shared: Shared = ctx.shared[key]
     return shared
 
 
-def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count: int
+def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count: int,
+             areas: Sequence[CategoryArea] = ()
              ) -> dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]]:
     """Every relation's plans for one build, with one ledger (deterministic in the seed,
     whatever ``--tasks`` picks).
@@ -156,7 +164,11 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
     seed : int
         The build's seed.
     count : int
-        Distance and orientation plans per template.
+        Distance and orientation plans per template (and ``category`` plans).
+    areas : sequence of CategoryArea, optional
+        The extract's legend areas (:mod:`groundtruth.legend_areas`): ``within`` then
+        also asks which dot lies in an area of a legend category (``category``
+        template), every other one-map ``within`` question.
 
     Returns
     -------
@@ -172,7 +184,9 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
         if relation in TOPOLOGICAL:
             # subjects go to the one- and two-map lists as the slots ask (MULTI_PATTERN)
             got = topological_plans(pairs, relation, rng=rng, multi=MULTI_PATTERN[relation],
-                                    templates=TEMPLATES[relation], ledger=ledger)
+                                    templates=[t for t in TEMPLATES[relation]
+                                               if t in TOPOLOGICAL_TEMPLATES],
+                                    ledger=ledger)
             single = [p for p in got if p.map_count == "single"]
             multi = [p for p in got if p.map_count == "multi"]
         elif relation == "equal":
@@ -185,7 +199,29 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             multi = [p for p in got if p.map_count == "multi"]
         rng.shuffle(single)
         rng.shuffle(multi)
+        if relation == "within":
+            # two_relation_plans are not built yet: on Helsinki every one was rejected
+            # at render time (their candidates' outlines lie under A's outline and B's
+            # line, "pixels"; or the view runs past the data)
+            legend = legend_plans(features, areas, rng=rng, count=count, ledger=ledger) \
+                if areas else []
+            rng.shuffle(legend)
+            single = _interleave(legend, single)
         out[relation] = (single, multi)
+    return out
+
+
+def _interleave(a: list[QuestionPlan], b: list[QuestionPlan]) -> list[QuestionPlan]:
+    """``a[0], b[0], a[1], b[1], ...`` then the rest of the longer.
+
+    Examples
+    --------
+    >>> _interleave([1, 2, 3], [9])  # type: ignore[list-item]
+    [1, 9, 2, 3]
+    """
+    out: list[QuestionPlan] = []
+    for i in range(max(len(a), len(b))):
+        out.extend(x[i] for x in (a, b) if i < len(x))
     return out
 
 
@@ -262,8 +298,8 @@ def _candidates(state: FriedaState, slot: int, per_task: int) -> tuple[list[Ques
 
 def _gaps(plan: QuestionPlan, frame: rel.LocalFrame) -> tuple[NamedFeature | None, list[float]]:
     """The subject of a topological question and its gaps to clearly-apart candidates."""
-    if plan.relation not in TOPOLOGICAL:
-        return None, []
+    if plan.relation not in TOPOLOGICAL or "relations" not in plan.meta:
+        return None, []  # a point question, or a legend-category one (no subject drawn)
     subject = plan.maps[0].features[0]
     sm = frame.to_metric(subject.geometry)
     gaps = [sm.distance(frame.to_metric(f.geometry)) for f in plan.maps[-1].features
@@ -284,7 +320,7 @@ def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] 
         if isinstance(got, str):
             return got
         maps.append(got)
-    bars = [float((m.map.scale_bar.get("metric") or {}).get("meters") or 0.0) for m in maps]
+    bars = [bar_meters(m.map.scale_bar) for m in maps]
     if not distance_readable(plan, bars):
         return "scale_bars"
     return maps
@@ -363,7 +399,7 @@ def _question_map_record(image: str, plan: QuestionPlan, k: int,
                          m: RenderedMap) -> dict[str, Any]:
     mp = plan.maps[k]
     view = m.map.view
-    bar = (m.map.scale_bar.get("metric") or {})
+    bar = m.map.scale_bar.get("bar") or m.map.scale_bar.get("metric") or {}
     return {
         "image": image, "role": "question", "zoom": view.zoom,
         "center": [round(view.center[0], 7), round(view.center[1], 7)],
@@ -371,7 +407,8 @@ def _question_map_record(image: str, plan: QuestionPlan, k: int,
         "angle_deg": mp.angle_deg,
         "scale_bar": {"label": bar.get("label"), "meters": bar.get("meters"),
                       "width_px": bar.get("width_px")},
-        "style": mp.style,
+        "style": mp.style, "north": m.map.north, "scale_unit": mp.scale_unit or "m+ft",
+        "legend_categories": [c for c, _ in mp.categories],
         "features": [_feature_record(f, mp.color(i), mp.labels[i])
                      for i, f in enumerate(mp.features)],
         "visible": [round(v, 4) for v in m.map.visible],

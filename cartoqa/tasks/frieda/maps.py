@@ -38,6 +38,7 @@ from groundtruth.named_features import NamedFeature
 from groundtruth.projection import View
 from renderers.compass import compass_box
 from renderers.frieda_map import IMAGE_HEIGHT, IMAGE_WIDTH, FriedaMap, FriedaMapRenderer
+from renderers.legend_layer import ring_share
 from renderers.overlays import (
     OVERLAY_WEIGHT,
     Overlay,
@@ -86,6 +87,7 @@ REJECT_REASONS = {
     "pixels": "a drawn feature under 75% visible on the image's pixels (under another "
               "feature or a control)",
     "legend": "the legend not whole on the image",
+    "legend_area": "a dot's legend category not seen around it on the pixels",
     "compass": "the compass not readable",
     "scale_bars": "a distance under three scale bars",
     "pool": "too few distractor maps clear of the question's features",
@@ -162,7 +164,8 @@ def draw_geometry(feature: NamedFeature, subject: NamedFeature | None) -> BaseGe
     return clipped if not clipped.is_empty and clipped.length > 0 else feature.geometry
 
 
-def blocked_boxes(n_features: int) -> list[tuple[float, float, float, float]]:
+def blocked_boxes(n_features: int, n_categories: int = 0
+                  ) -> list[tuple[float, float, float, float]]:
     """Image boxes the controls may cover, before rendering (generous estimates).
 
     The legend (top right, one line per feature), the compass (top left), the scale bar
@@ -174,8 +177,12 @@ def blocked_boxes(n_features: int) -> list[tuple[float, float, float, float]]:
     (946.0, 0.0, 1366.0, 78.0)
     """
     legend = (IMAGE_WIDTH - 420.0, 0.0, float(IMAGE_WIDTH), 30.0 + 24.0 * n_features)
-    return [legend, compass_box(IMAGE_WIDTH, IMAGE_HEIGHT), (0.0, 700.0, 160.0, 768.0),
-            (1000.0, 740.0, float(IMAGE_WIDTH), float(IMAGE_HEIGHT))]
+    boxes = [legend, compass_box(IMAGE_WIDTH, IMAGE_HEIGHT), (0.0, 700.0, 160.0, 768.0),
+             (1000.0, 740.0, float(IMAGE_WIDTH), float(IMAGE_HEIGHT))]
+    if n_categories:  # the thematic layer's legend box, above the attribution
+        boxes.append((IMAGE_WIDTH - 300.0, IMAGE_HEIGHT - 60.0 - 26.0 * n_categories,
+                      float(IMAGE_WIDTH), float(IMAGE_HEIGHT)))
+    return boxes
 
 
 def _outlined(g: BaseGeometry) -> BaseGeometry:
@@ -214,7 +221,7 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[fl
     geoms = [draw_geometry(f, subject) for f in feats]
     c = shapely.union_all(geoms).envelope.centroid
     ovs = [overlay_from_geometry(f.name, "red", g) for f, g in zip(feats, geoms, strict=True)]
-    blocked = blocked_boxes(len(plan.features))
+    blocked = blocked_boxes(len(plan.features), len(plan.categories))
 
     def shows_all(view: View) -> bool:
         return all(visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
@@ -325,7 +332,12 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
     center, zoom = placed
     ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
-    m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg, style=plan.style)
+    try:
+        m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg, style=plan.style,
+                            categories=plan.categories, north=plan.north_design(),
+                            scale_unit=plan.scale_unit)
+    except ValueError:  # a legend so tall or wide that a turn would bring it into view
+        return "legend"
     if any(share < _needed_share(o) for o, share in zip(ovs, m.visible, strict=True)):
         return "hidden"
     if min(m.pixel_visible, default=1.0) < MIN_PIXEL_VISIBLE:
@@ -334,7 +346,28 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
         return "legend"
     if not compass_readable(m.png, plan.angle_deg):
         return "compass"
+    if not categories_seen(m, plan, ovs):
+        return "legend_area"
     return RenderedMap(m, ovs)
+
+
+#: ``category`` questions: the ring around the answer's dot shows its category's fill
+#: on at least this share of its pixels, the ring around a decoy's at most
+#: :data:`DECOY_MAX_CATEGORY_SHARE`.
+ANSWER_MIN_CATEGORY_SHARE = 0.6
+DECOY_MAX_CATEGORY_SHARE = 0.05
+
+
+def categories_seen(m: FriedaMap, plan: MapPlan, ovs: Sequence[Overlay]) -> bool:
+    """Whether the finished pixels show each checked dot inside (or outside) its category
+    (:attr:`MapPlan.category_checks`, :func:`renderers.legend_layer.ring_share`)."""
+    for k, ci, inside in plan.category_checks:
+        c = screen_geometry(m.view, ovs[k], angle_deg=plan.angle_deg).centroid
+        share = ring_share(m.png, c.x, c.y, ci)
+        if (inside and share < ANSWER_MIN_CATEGORY_SHARE) or \
+                (not inside and share > DECOY_MAX_CATEGORY_SHARE):
+            return False
+    return True
 
 
 # -- the contextual setting's distractor maps -------------------------------------------

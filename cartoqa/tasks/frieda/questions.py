@@ -15,6 +15,7 @@ those whose maps show what the question needs.
 from __future__ import annotations
 
 import random
+import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from groundtruth import relations as rel
+from groundtruth.legend_areas import FAMILIES, CategoryArea, point_in_category
 from groundtruth.named_features import NamedFeature
 from groundtruth.relation_pairs import TopologicalPair
 
@@ -34,20 +36,29 @@ COLORS: tuple[str, ...] = ("red", "blue", "purple", "orange")
 #: free of the renderers) and those that write no names.
 STYLES: tuple[str, ...] = ("carto", "plain", "grey")
 UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey")
+#: North-arrow designs (:data:`renderers.compass.NORTH_DESIGNS`, repeated here).
+NORTH_DESIGNS: tuple[str, ...] = ("rose", "arrow", "star")
+#: Scale-bar units of distance questions (:data:`renderers.scale_bars.UNIT_METRES`) and
+#: the words their prompts use.
+SCALE_UNITS: dict[str, str] = {"m": "metres", "km": "kilometres", "ft": "feet",
+                               "mi": "miles"}
 #: Question templates per relation: each plan records its template and answer type
 #: (``text``, ``list``, ``count``, ``distance``, ``direction``) in ``meta``.
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "border": ("one", "list", "count"),
-    "within": ("one", "list", "count"),
+    "within": ("one", "list", "count", "category", "two_relations"),
     "intersect": ("one", "list", "count"),
     "equal": ("same_area",),
     "distance": ("pair", "two_maps", "closest", "furthest"),
     "orientation": ("pair", "two_maps"),
 }
+#: The templates :func:`topological_plans` makes (``category`` is :func:`legend_plans`).
+TOPOLOGICAL_TEMPLATES: tuple[str, ...] = ("one", "list", "count")
 #: The answer type of each template.
 ANSWER_TYPES: dict[str, str] = {
     "one": "text", "list": "list", "count": "count", "same_area": "text",
     "pair": "", "two_maps": "", "closest": "text", "furthest": "text",
+    "category": "text", "two_relations": "text",
 }
 #: Candidates drawn beside the subject (colours after red).
 CANDIDATES = 3
@@ -93,6 +104,18 @@ class MapPlan:
     colors : tuple of str
         Explicit colours per feature (overrides ``first_color``), e.g. an anchor drawn
         orange on both maps of a two-map distance question.
+    categories : tuple of (str, tuple of geometry)
+        A thematic layer (:mod:`renderers.legend_layer`): legend categories in legend
+        order, each with its ``(lon, lat)`` areas.
+    category_checks : tuple of (int, int, bool)
+        ``(feature, category, inside)``: after rendering, the ring around that feature's
+        dot must show (``inside``) or not show that category's fill.
+    north : str
+        The north indicator (:data:`NORTH_DESIGNS`); ``""``: one picked from the
+        features' keys (:meth:`north_design`), so every map of a build varies.
+    scale_unit : str
+        ``""``: Leaflet's metres-and-feet bars; ``m``, ``km``, ``ft`` or ``mi``: one
+        bar in that unit (distance questions ask their answer in it).
     """
 
     features: tuple[NamedFeature, ...]
@@ -103,6 +126,17 @@ class MapPlan:
     first_color: int = 0
     style: str = "carto"
     colors: tuple[str, ...] = ()
+    categories: tuple[tuple[str, tuple[BaseGeometry, ...]], ...] = ()
+    category_checks: tuple[tuple[int, int, bool], ...] = ()
+    north: str = ""
+    scale_unit: str = ""
+
+    def north_design(self) -> str:
+        """:attr:`north`, or a design picked from the features' keys (deterministic)."""
+        if self.north:
+            return self.north
+        key = "|".join(f.key for f in self.features) + f"|{self.angle_deg}"
+        return NORTH_DESIGNS[zlib.crc32(key.encode()) % len(NORTH_DESIGNS)]
 
     def color(self, i: int) -> str:
         """The colour of feature ``i``."""
@@ -564,17 +598,19 @@ def _pair_plan(relation: str, a: NamedFeature, b: NamedFeature, o: rel.Orientati
     style = rng.choice(STYLES)
     if relation == "distance":
         d = o.distance
+        unit = rng.choice(sorted(SCALE_UNITS))
+        words = SCALE_UNITS[unit]
         return QuestionPlan(
             "distance",
             f"Using the scale bar, how far apart are {a.name} (red dot) and {b.name} "
-            "(blue dot) in a straight line? Answer in metres.",
-            {"type": "distance", "meters": round(d.meters, 1)},
-            (MapPlan((a, b), (a.name, b.name), style=style),),
+            f"(blue dot) in a straight line? Answer in {words}, the scale bar's unit.",
+            {"type": "distance", "meters": round(d.meters, 1), "unit": unit},
+            (MapPlan((a, b), (a.name, b.name), style=style, scale_unit=unit),),
             {"radii_m": [d.radius_a_m, d.radius_b_m], "template": "pair",
              "answer_type": "distance"},
             contextual=(f"Find the map that shows {a.name} (red dot) and {b.name} (blue "
                         "dot). Using its scale bar, how far apart are they in a "
-                        "straight line? Answer in metres."),
+                        f"straight line? Answer in {words}, the scale bar's unit."),
         )
     angle = float(rng.choice([0, 30, 75, 120, 160, 210, 250, 300, 330]))
     return QuestionPlan(
@@ -614,11 +650,15 @@ def _anchor(centres: Sequence[tuple[float, float, float]], i: int, j: int,
 def _two_map_plan(relation: str, a: NamedFeature, b: NamedFeature, m: NamedFeature,
                   o: rel.Orientation, rng: random.Random) -> QuestionPlan:
     turns = [0.0, 30.0, 75.0, 120.0, 160.0, 210.0, 250.0, 300.0, 330.0]
+    # a distance is asked in the unit both maps' scale bars show
+    unit = rng.choice(sorted(SCALE_UNITS)) if relation == "distance" else ""
     maps = (
         MapPlan((a, m), (a.name, m.name), angle_deg=rng.choice(turns),
-                style=rng.choice(UNLABELLED_STYLES), colors=("red", "orange")),
+                style=rng.choice(UNLABELLED_STYLES), colors=("red", "orange"),
+                scale_unit=unit),
         MapPlan((b, m), (b.name, m.name), angle_deg=rng.choice(turns),
-                style=rng.choice(UNLABELLED_STYLES), colors=("blue", "orange")),
+                style=rng.choice(UNLABELLED_STYLES), colors=("blue", "orange"),
+                scale_unit=unit),
     )
     setup = (f"Map 1 shows {a.name} (red dot) and {m.name} (orange dot). Map 2 shows "
              f"{m.name} again (orange dot) and {b.name} (blue dot), at its own scale and "
@@ -628,9 +668,11 @@ def _two_map_plan(relation: str, a: NamedFeature, b: NamedFeature, m: NamedFeatu
                  "its own scale and turn. Use both maps' scale bars and compasses.")
     if relation == "distance":
         d = o.distance
-        ask = f"How far apart are {a.name} and {b.name} in a straight line? Answer in metres."
+        ask = (f"How far apart are {a.name} and {b.name} in a straight line? Answer in "
+               f"{SCALE_UNITS[unit]}, the scale bars' unit.")
         return QuestionPlan(
-            "distance", f"{setup} {ask}", {"type": "distance", "meters": round(d.meters, 1)},
+            "distance", f"{setup} {ask}",
+            {"type": "distance", "meters": round(d.meters, 1), "unit": unit},
             maps, {"radii_m": [d.radius_a_m, d.radius_b_m], "anchor": m.key,
                    "template": "two_maps", "answer_type": "distance"},
             contextual=f"{setup_ctx} {ask}")
@@ -687,3 +729,236 @@ def _ranked_plan(points: Sequence[NamedFeature], centres: Sequence[tuple[float, 
                                                  for c in cands},
          "template": template, "answer_type": "text"},
         contextual=f"Find the map that draws {subject.name} as a red dot. {ask}")
+
+
+#: ``category`` template: most categories a map's legend names.
+MAX_LEGEND_CATEGORIES = 5
+#: ``category`` template: the three dots lie at least this far apart and within this
+#: distance of the answer's dot, metres.
+LEGEND_DOT_GAP_M = 60.0
+LEGEND_DOT_SPREAD_M = 300.0
+#: ``category`` template: areas within this distance of the dots are drawn, metres.
+LEGEND_DRAW_RADIUS_M = 700.0
+
+
+def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea], *,
+                 rng: random.Random, count: int, ledger: PairLedger | None = None
+                 ) -> list[QuestionPlan]:
+    """``within`` questions read through a legend: which dot lies in an area of a category?
+
+    Each map draws the areas of one :data:`groundtruth.legend_areas.FAMILIES` family
+    (land use, building use) as fills with hatches, a legend box naming the categories
+    by their swatch, and three named places as blue, purple and orange dots: exactly
+    one lies within an area of the asked category, the others clearly outside every
+    area of it (:func:`groundtruth.legend_areas.point_in_category`), preferably inside
+    another category (so the reader must tell the swatches apart). The legend names no
+    place's relation: the reader matches fill to legend.
+
+    Parameters
+    ----------
+    features : sequence of NamedFeature
+        Named features (points with a name that occurs once are used).
+    areas : sequence of CategoryArea
+        The extract's legend areas (:func:`groundtruth.legend_areas.load_category_areas`).
+    rng : random.Random
+        Seeded.
+    count : int
+        Most plans.
+    ledger : PairLedger, optional
+        The build's pairs already asked (updated): one question per category and
+        answer, no category-place pair twice.
+
+    Returns
+    -------
+    list of QuestionPlan
+    """
+    ledger = ledger if ledger is not None else PairLedger()
+    names: dict[str, int] = defaultdict(int)
+    for f in features:
+        if f.kind == "point":
+            names[f.name] += 1
+    points = [f for f in features if f.kind == "point" and not f.at_edge
+              and names[f.name] == 1]
+    if len(points) < 3 or not areas:
+        return []
+    frame = rel.LocalFrame.around([f.geometry for f in points])
+    xy = [frame.to_metric(f.geometry) for f in points]
+    plans: list[QuestionPlan] = []
+    for family in FAMILIES:
+        fam = [a for a in areas if a.family == family]
+        cats = sorted({a.category for a in fam})
+        fam_metric = [frame.to_metric(a.geometry) for a in fam]
+        status = {(i, c): point_in_category(p.geometry, c, fam, frame, fam_metric)
+                  for i, p in enumerate(points) for c in cats}
+        # categories in turn, so that no one category fills the family's share
+        queues: dict[str, list[int]] = {}
+        for c in cats:
+            queues[c] = [i for i in range(len(points)) if status[(i, c)] is True]
+            rng.shuffle(queues[c])
+        made = 0
+        while made < count and any(queues.values()):
+            for c in [c for c in cats if queues[c]]:
+                a = queues[c].pop()
+                got = _legend_picks(points, xy, status, cats, c, a, family, ledger, rng)
+                if got is None or made >= count:
+                    continue
+                ledger.take("within", f"legend:{family}:{c}", [points[i].key for i in got])
+                plans.append(_legend_plan(points, got, a, c, family, fam, frame, rng))
+                made += 1
+    return plans
+
+
+def _legend_picks(points: Sequence[NamedFeature], xy: Sequence[BaseGeometry],
+                  status: dict[tuple[int, str], bool | None], cats: Sequence[str], c: str,
+                  a: int, family: str, ledger: PairLedger, rng: random.Random
+                  ) -> list[int] | None:
+    """The answer ``a`` and two decoys clearly outside category ``c``, shuffled."""
+    subject = f"legend:{family}:{c}"
+    if not ledger.free(subject, points[a].key):
+        return None
+    near = [i for i in range(len(points)) if status[(i, c)] is False
+            and LEGEND_DOT_GAP_M <= xy[a].distance(xy[i]) <= LEGEND_DOT_SPREAD_M
+            and ledger.free(subject, points[i].key)]
+    # decoys inside another category first: the swatches must be told apart
+    rng.shuffle(near)
+    near.sort(key=lambda i: not any(status[(i, o)] for o in cats if o != c))
+    decoys: list[int] = []
+    for i in near:
+        if all(xy[i].distance(xy[j]) >= LEGEND_DOT_GAP_M for j in decoys):
+            decoys.append(i)
+        if len(decoys) == 2:
+            picks = [a, *decoys]
+            rng.shuffle(picks)
+            return picks
+    return None
+
+
+def _legend_plan(points: Sequence[NamedFeature], picks: Sequence[int], answer: int,
+                 category: str, family: str, fam: Sequence[CategoryArea],
+                 frame: rel.LocalFrame, rng: random.Random) -> QuestionPlan:
+    centre = shapely.union_all([frame.to_metric(points[i].geometry) for i in picks]).centroid
+    drawn: dict[str, list[BaseGeometry]] = defaultdict(list)
+    dist: dict[str, float] = {}
+    for a in fam:
+        d = frame.to_metric(a.geometry).distance(centre)
+        if d <= LEGEND_DRAW_RADIUS_M:
+            drawn[a.category].append(a.geometry)
+            dist[a.category] = min(dist.get(a.category, d), d)
+    # the asked category and the nearest others, in alphabetical legend order
+    others = sorted((c for c in drawn if c != category), key=dist.__getitem__)
+    legend = sorted([category, *others[:MAX_LEGEND_CATEGORIES - 1]])
+    cats = tuple((c, tuple(drawn[c])) for c in legend)
+    ci = legend.index(category)
+    feats = tuple(points[i] for i in picks)
+    checks = tuple((k, ci, picks[k] == answer) for k in range(len(picks)))
+    dots = ", ".join(f"{f.name} ({c} dot)" for f, c in
+                     zip(feats[:-1], ("blue", "purple"), strict=True))
+    ask = (f"The map shades areas by {family}: its legend box at the bottom right names "
+           f"each fill. Which of {dots} and {feats[-1].name} (orange dot) lies within an "
+           f"area shown as {category}? Answer with its name.")
+    return QuestionPlan(
+        "within", ask, {"type": "textual", "names": [points[answer].name]},
+        (MapPlan(feats, tuple(f.name for f in feats), style=rng.choice(UNLABELLED_STYLES),
+                 colors=("blue", "purple", "orange"), categories=cats,
+                 category_checks=checks),),
+        {"subject": f"legend:{family}:{category}:{points[answer].key}", "template": "category",
+         "answer_type": "text", "family": family, "category": category,
+         "legend": legend},
+        contextual=f"Find the map that shades areas by {family} and draws these dots. {ask}",
+    )
+
+
+def two_relation_plans(pairs: Sequence[TopologicalPair], *, rng: random.Random,
+                       ledger: PairLedger | None = None) -> list[QuestionPlan]:
+    """``within``/``two_relations``: which feature lies within A **and** borders B?
+
+    One map draws A (red), B (orange) and three candidates (blue, purple, cyan):
+    exactly one lies within A and borders B; one decoy lies within A but is clearly
+    apart from B, one borders B but is apart from (or only borders) A, so no single
+    relation finds the answer. Every relation is a clear one of
+    :func:`groundtruth.relation_pairs.topological_pairs`; drawn candidates do not
+    overlap each other.
+
+    Parameters
+    ----------
+    pairs : sequence of TopologicalPair
+        With the disjoint pairs.
+    rng : random.Random
+        Seeded.
+    ledger : PairLedger, optional
+        The build's pairs already asked (updated): a pair A, B is asked once (a
+        candidate may have been drawn beside A in another relation's question: this
+        one asks two relations at once), a candidate once in this template.
+
+    Returns
+    -------
+    list of QuestionPlan
+    """
+    index = relation_index(pairs)
+    feats = _features(pairs)
+    ledger = ledger if ledger is not None else PairLedger()
+    if not feats:
+        return []
+    frame = rel.LocalFrame.around([f.geometry for f in feats.values()])
+    metric: dict[str, BaseGeometry] = {}
+    plans: list[QuestionPlan] = []
+    used: set[str] = set()
+    for akey in sorted(index):
+        a = feats[akey]
+        if a.kind != "polygon":
+            continue
+        inside = [k for k, r in index[akey].items() if r == "contains"
+                  and feats[k].kind == "polygon"]
+        options = []
+        for t in inside:
+            for bkey, r in index[t].items():
+                if r != "border" or bkey == akey or index[akey].get(bkey) == "contains":
+                    continue
+                only_a = [k for k in inside if k != t and index[bkey].get(k) == "disjoint"]
+                only_b = [k for k, rb in index[bkey].items() if rb == "border"
+                          and k not in (akey, t) and feats[k].kind == "polygon"
+                          and index[akey].get(k) in ("disjoint", "border")]
+                if only_a and only_b:
+                    options.append((t, bkey, only_a, only_b))
+        rng.shuffle(options)
+        for t, bkey, only_a, only_b in options:
+            picks = [t, rng.choice(sorted(only_a)), rng.choice(sorted(only_b))]
+            keys = [akey, bkey, *picks]
+            pair = f"two:{akey}+{bkey}"
+            if len({feats[k].name for k in keys}) < len(keys) or used & set(picks) \
+                    or (relation_key := ("two_relations", pair)) in ledger.subjects:
+                continue
+            for k in picks:
+                if k not in metric:
+                    metric[k] = frame.to_metric(feats[k].geometry)
+            if not _apart(metric, picks):
+                continue
+            rng.shuffle(picks)
+            ledger.take(relation_key[0], pair, picks)
+            used.update(picks)
+            plans.append(_two_relation_plan(feats, index, akey, bkey, t, picks, rng))
+            break
+    return plans
+
+
+def _two_relation_plan(feats: dict[str, NamedFeature], index: dict[str, dict[str, str]],
+                       akey: str, bkey: str, t: str, picks: Sequence[str],
+                       rng: random.Random) -> QuestionPlan:
+    a, b = feats[akey], feats[bkey]
+    cands = tuple(feats[k] for k in picks)
+    colours = ("blue", "purple", "cyan")
+    listed = ", ".join(f"{f.name} ({c})" for f, c in zip(cands[:-1], colours, strict=False))
+    ask = (f"Of {listed} and {cands[-1].name} (cyan): which one lies entirely within "
+           f"{_describe(a)}, drawn in red, and also borders {_describe(b)}, drawn in "
+           "orange? Answer with its name.")
+    return QuestionPlan(
+        "within", ask, {"type": "textual", "names": [feats[t].name]},
+        (MapPlan((a, b, *cands), (a.name, b.name, *(f.name for f in cands)),
+                 style=rng.choice(STYLES), colors=("red", "orange", *colours)),),
+        {"subject": f"two:{akey}+{bkey}", "a": akey, "b": bkey,
+         "template": "two_relations", "answer_type": "text",
+         # each candidate's relation to A (``contains``: it lies within A) and to B
+         "relations": {k: index[akey][k] for k in picks},
+         "relations_b": {k: index[bkey][k] for k in picks}},
+        contextual=f"Find the map that draws {a.name} in red and {b.name} in orange. {ask}",
+    )

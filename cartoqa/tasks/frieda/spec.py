@@ -17,6 +17,7 @@ from typing import Any
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.metrics.frieda import parse_frieda
 from cartoqa.parsing.cardinal import DIRECTIONS
+from cartoqa.parsing.numbers import METRES_PER_UNIT
 from cartoqa.parsing.result import ParseResult
 from cartoqa.parsing.writing import format_number
 from cartoqa.scoring.sections import aggregate_correct, measure_frieda
@@ -53,7 +54,9 @@ _ANSWERS: dict[str, dict[str, Any]] = {
                 "names": {"type": "array", "items": {"type": "string", "minLength": 1},
                           "minItems": 1}},
     "distance": {"type": {"const": "distance"},
-                 "meters": {"type": "number", "exclusiveMinimum": 0}},
+                 "meters": {"type": "number", "exclusiveMinimum": 0},
+                 # the unit of the map's scale bar, asked for (optional: metres)
+                 "unit": {"enum": ["m", "km", "ft", "mi"]}},
     "cardinal": {"type": {"const": "cardinal"}, "direction": {"enum": list(DIRECTIONS)}},
     "count": {"type": {"const": "count"}, "count": {"type": "integer", "minimum": 0}},
 }
@@ -77,7 +80,8 @@ def answer_schema(kind: str) -> dict[str, Any]:
     """The JSON schema of an answer of one type (``textual``, ``distance``, ``cardinal``,
     ``count``)."""
     props = _ANSWERS[kind]
-    return {"type": "object", "required": list(props), "additionalProperties": False,
+    return {"type": "object", "required": [k for k in props if k != "unit"],
+            "additionalProperties": False,
             "properties": props}
 
 
@@ -88,12 +92,16 @@ def reference_text(answer: Mapping[str, Any]) -> str:
     --------
     >>> reference_text({"type": "distance", "meters": 312.5})
     'Answer: 312.5 m'
+    >>> reference_text({"type": "distance", "meters": 304.8, "unit": "ft"})
+    'Answer: 1000 ft'
     >>> reference_text({"type": "textual", "names": ["A"]})
     'Answer: A'
     """
     kind = answer["type"]
     if kind == "distance":
-        return f"Answer: {format_number(float(answer['meters']))} m"
+        unit = str(answer.get("unit") or "m")
+        value = float(answer["meters"]) / METRES_PER_UNIT[unit]
+        return f"Answer: {format_number(round(value, 3))} {unit}"
     if kind == "cardinal":
         return f"Answer: {answer['direction']}"
     if kind == "count":

@@ -48,18 +48,20 @@ from groundtruth.thematic.classification import (
     fisher_jenks,
     format_number,
 )
+from groundtruth.thematic.counterfactual_names import NAME_COUNTERFACTUALS, relabelled
 from groundtruth.thematic.countries import (
     COUNTRIES,
     DEFAULT_INDIA_EDITION,
     INDIA_EDITIONS,
     US_INSETS,
     CountryRegions,
+    Region,
     load_country,
     region_code,
     region_table,
 )
 from groundtruth.thematic.country_variables import counterfactual, country_variables, with_gaps
-from groundtruth.thematic.parts import PART_SOURCES, country_parts
+from groundtruth.thematic.parts import PART_SOURCES, Part, country_parts
 from groundtruth.thematic.variables import Variable, read_user_table
 from renderers.thematic.check import CONTINUOUS_TOLERANCE, check_styled
 from renderers.thematic.design import HATCHES, PAPERS, ColourBar, Design, ramp_classes
@@ -94,8 +96,16 @@ STYLE_CLASSES: dict[str, int] = {"discrete_dark": 4, "annotated": 4, "discrete_g
 MIN_BORDER_SHARE = 0.005
 #: Styles whose legend lists the highest class first.
 REVERSED_STYLES: frozenset[str] = frozenset({"discrete_dark", "grey"})
-#: Counterfactual modes, each drawn once per country (on the first real variable).
-COUNTERFACTUALS: tuple[str, ...] = ("shuffle", "invert")
+#: Counterfactual modes, each drawn once per country (on the first real variable), in
+#: this order as ``--maps`` allows: MapWise's name counterfactuals (``imaginary``:
+#: invented names; ``shuffled``: the real names permuted among the regions;
+#: :mod:`groundtruth.thematic.counterfactual_names`), MapWise's ``jumbled`` (the values
+#: permuted among the regions, the labels real) and ``invert`` (each value's rank turned
+#: over).
+COUNTERFACTUALS: tuple[str, ...] = ("imaginary", "shuffled", "jumbled", "invert")
+#: Value counterfactual -> the mode of :func:`~groundtruth.thematic.country_variables.
+#: counterfactual` that makes it.
+VALUE_COUNTERFACTUALS: dict[str, str] = {"jumbled": "shuffle", "invert": "invert"}
 
 
 @dataclass(frozen=True)
@@ -243,10 +253,57 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
         real = next((v for v in vs if not v.generated), vs[0])
         for j, mode in enumerate(COUNTERFACTUALS[:n_cf]):
             cf_styles = [s for s in ("discrete_light", "continuous_gradient") if s in styles]
-            plans.append(MapPlan(len(plans), country, counterfactual(real, mode, seed),
+            cf_var = (counterfactual(real, VALUE_COUNTERFACTUALS[mode], seed)
+                      if mode in VALUE_COUNTERFACTUALS else real)
+            plans.append(MapPlan(len(plans), country, cf_var,
                                  (cf_styles or styles)[j % len(cf_styles or styles)], mode,
                                  spec=spec))
     return plans
+
+
+#: Kinds of named part that a reader can find by position alone (along the border with
+#: Canada, on a coast): the only parts asked about on a name-counterfactual map, where an
+#: administrative group ("the South Census region") would leave open whether it means
+#: the real states or the states the labels name.
+POSITIONAL_PART_KINDS: frozenset[str] = frozenset({"border", "coast"})
+
+
+def _parts_for(country: str, geoms: dict[str, Any],
+               mode: str) -> dict[str, tuple[Part, list[str]]]:
+    """The named parts questions may use on a map (positional ones only on a name
+    counterfactual)."""
+    parts = country_parts(country, geoms)
+    if mode in NAME_COUNTERFACTUALS:
+        parts = {k: v for k, v in parts.items() if v[0].kind in POSITIONAL_PART_KINDS}
+    return parts
+
+
+def shown_answer(answer: dict[str, Any], shown: dict[str, Region]) -> dict[str, Any]:
+    """An answer written in the codes a name-counterfactual map shows: the region codes
+    in ``accepted``, ``items``, ``order`` and the keys of ``levels`` become the codes
+    drawn on those regions (``text`` already names what the map shows).
+
+    Examples
+    --------
+    >>> shown_answer({"items": ["MS"], "count": 1}, {"MS": Region("WI", "Wisconsin")})
+    {'items': ['WI'], 'count': 1}
+    """
+    out = dict(answer)
+    for key in ("accepted", "items", "order"):
+        if isinstance(out.get(key), list):
+            out[key] = [shown[c].code if c in shown else c for c in out[key]]
+    if isinstance(out.get("levels"), dict):
+        out["levels"] = {shown[c].code if c in shown else c: v
+                         for c, v in out["levels"].items()}
+    return out
+
+
+def region_labels(shown: dict[str, Region]) -> dict[str, dict[str, Any]]:
+    """``provenance.region_labels``: each region's real code -> the code and name drawn
+    on it (what :func:`cartoqa.parsing.kinds.item_names` resolves answers by)."""
+    return {c: {"code": r.code, "name": r.name, **({"aliases": list(r.aliases)}
+                                                   if r.aliases else {})}
+            for c, r in sorted(shown.items())}
 
 
 def _width(geoms: dict[str, Any]) -> float:
@@ -283,6 +340,8 @@ class MapwiseBuilder:
         self.points = {c: {k: (p.x, p.y) for k, g in r.projected.items()
                            for p in [g.representative_point()]}
                        for c, r in self.regions.items()}
+        self.all_regions = {f"{c}:{k}": r for c, cr in self.regions.items()
+                            for k, r in region_table(c).items()}
         self.bounds = {c: {k: tuple(g.bounds) for k, g in r.projected.items()}
                        for c, r in self.regions.items()}
 
@@ -307,9 +366,14 @@ class MapwiseBuilder:
         bar = colour_bar(var.values, ramp) if legend == "continuous" else None
         notes = {c: format_number(v, 3) for c, v in var.values.items()} if annotated else None
         geoms = dict(regions.projected)
+        shown = (relabelled(plan.counterfactual, {c: regions.regions[c] for c in geoms},
+                            self.seed + plan.index,
+                            avoid=self.all_regions)
+                 if plan.counterfactual in NAME_COUNTERFACTUALS else None)
         drawn = draw_map(MapRequest("choropleth", var.title, classification.classes,
                                     classification.labels, geoms, design, bar,
-                                    dict(var.values), notes))
+                                    dict(var.values), notes,
+                                    {c: r.code for c, r in shown.items()} if shown else None))
         problems = check_styled(drawn.png, drawn.report, classification.classes,
                                 design.colours, var.values)
         if problems:
@@ -317,11 +381,12 @@ class MapwiseBuilder:
                 rejected[reason] += 1
             return None
         ctx = MapwiseContext(
-            plan.country, regions.regions, var.title, dict(var.values), classification, bar,
+            plan.country, shown or regions.regions, var.title, dict(var.values),
+            classification, bar,
             self.queen[plan.country],
             printed={c: float(t) for c, t in notes.items()} if notes else None,
             drawn=tuple(sorted(geoms)),
-            parts=country_parts(plan.country, geoms),
+            parts=_parts_for(plan.country, geoms, plan.counterfactual),
             points=self.points[plan.country], bounds=self.bounds[plan.country],
             colours=design.colours, ramp=ramp, hatched=hatched,
             percent=(plan.spec.percent if plan.spec is not None and plan.spec.units
@@ -343,7 +408,7 @@ class MapwiseBuilder:
                     "system_prompt": prompt,
                     "question": q.text,
                     "options": None,
-                    "answer": q.answer,
+                    "answer": shown_answer(q.answer, shown) if shown else q.answer,
                     "strata": {"country": plan.country, "legend": legend, "style": plan.style,
                                "counterfactual": plan.counterfactual,
                                "question_type": q.request, "template": q.template,
@@ -368,6 +433,7 @@ class MapwiseBuilder:
                         "prompt_mode": self.prompt_mode,
                         "parts_source": PART_SOURCES[plan.country],
                         "asked_regions": sorted(set(q.asked)),
+                        **({"region_labels": region_labels(shown)} if shown else {}),
                     },
                 })
         return items, drawn.png
@@ -464,7 +530,7 @@ def load_variables(countries: Sequence[str], data: Path | None, seed: int,
 
 
 def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] = COUNTRIES,
-                          data: Path | None = None, maps_per_country: int = 12,
+                          data: Path | None = None, maps_per_country: int = 14,
                           india_edition: str = DEFAULT_INDIA_EDITION,
                           prompt_mode: str = DEFAULT_PROMPT_MODE, progress: bool = True,
                           log: Callable[[str], None] | None = None) -> MapwiseReport:
@@ -481,7 +547,7 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
     data : pathlib.Path, optional
         A user CSV for one country instead of the packaged variables.
     maps_per_country : int
-        Maps per country (the last two counterfactual).
+        Maps per country (the last four counterfactual, :data:`COUNTERFACTUALS`).
     india_edition : str
         India's boundary edition: ``"2014"`` (36 units, Telangana separate; default) or
         ``"pre2014"`` (35 units); see :data:`groundtruth.thematic.countries.INDIA_EDITIONS`.

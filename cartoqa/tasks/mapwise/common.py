@@ -188,8 +188,9 @@ class MapwiseContext:
         return self.classification.classes
 
     def region(self, code: str) -> str:
-        """``"Maharashtra (MH)"``."""
-        return f"{self.regions[code].name} ({code})"
+        """``"Maharashtra (MH)"``: the name and code the map shows for a region."""
+        shown = self.regions[code]
+        return f"{shown.name} ({shown.code})"
 
     @property
     def word(self) -> str:

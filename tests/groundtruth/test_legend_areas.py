@@ -1,0 +1,65 @@
+"""Legend categories of OSM areas and whether a point lies within one (issue 27)."""
+
+from __future__ import annotations
+
+from shapely.geometry import Point, box
+
+from groundtruth._osm_reader import RawObject
+from groundtruth.legend_areas import (
+    INSIDE_MIN_M,
+    OUTSIDE_MIN_M,
+    CategoryArea,
+    build_category_areas,
+    categories_of,
+    point_in_category,
+)
+from groundtruth.relations import LocalFrame
+
+FRAME = LocalFrame(60.17, 24.94)
+
+
+def _area(x0: float, y0: float, x1: float, y1: float):  # (lon, lat) polygon from metres
+    return FRAME.to_lonlat(box(x0, y0, x1, y1))
+
+
+def _pt(x: float, y: float):
+    return FRAME.to_lonlat(Point(x, y))
+
+
+def test_tags_give_one_category_per_family() -> None:
+    assert categories_of({"landuse": "commercial"}) == [("land use", "commercial land")]
+    assert categories_of({"leisure": "park", "landuse": "grass"}) == [
+        ("land use", "park or garden")]  # first rule wins within a family
+    assert categories_of({"building": "apartments"}) == [
+        ("building use", "residential building")]
+    assert categories_of({"boundary": "protected_area"}) == [("land use", "protected area")]
+    assert categories_of({"landuse": "military"}) == [("land use", "restricted area")]
+    assert categories_of({"building": "yes"}) == []  # no use to tell
+
+
+def test_build_keeps_unnamed_areas_and_skips_ways() -> None:
+    objs = [
+        RawObject("area", 1, {"landuse": "residential"}, _area(0, 0, 100, 100), "way/1"),
+        RawObject("area", 2, {"building": "office", "name": "X"}, _area(10, 10, 30, 30),
+                  "way/2"),
+        RawObject("way", 3, {"landuse": "residential"}, _area(0, 0, 5, 5).exterior, "way/3"),
+    ]
+    got = build_category_areas(objs)
+    assert [(a.family, a.category, a.osm_id) for a in got] == [
+        ("land use", "residential land", "way/1"),
+        ("building use", "commercial building", "way/2")]
+
+
+def test_point_in_category_margins() -> None:
+    areas = [CategoryArea("land use", "grass", "way/1", _area(0, 0, 100, 100)),
+             CategoryArea("land use", "commercial land", "way/2", _area(200, 0, 300, 100))]
+    inside = point_in_category(_pt(50, 50), "grass", areas, FRAME)
+    edge = point_in_category(_pt(100 - INSIDE_MIN_M / 2, 50), "grass", areas, FRAME)
+    just_out = point_in_category(_pt(100 + OUTSIDE_MIN_M / 2, 50), "grass", areas, FRAME)
+    far = point_in_category(_pt(150, 50), "grass", areas, FRAME)
+    other = point_in_category(_pt(250, 50), "grass", areas, FRAME)
+    assert (inside, edge, just_out, far, other) == (True, None, None, False, False)
+    # inside grass but by an area of another category of the family: not stated
+    areas.append(CategoryArea("land use", "residential land", "way/3", _area(55, 0, 70, 100)))
+    assert point_in_category(_pt(50, 50), "grass", areas, FRAME) is None
+    assert point_in_category(_pt(20, 50), "grass", areas, FRAME) is True
