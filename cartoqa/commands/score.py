@@ -119,9 +119,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """
     parser.epilog = (
         'PREDICTIONS holds one JSON object per line: {"id": ..., "response": "raw model '
-        'text"} (as `cartoqa run` writes), or is a VLMEvalKit prediction file (.xlsx/.tsv '
-        "with the exported `id` column and `prediction`) or an lmms-eval sample log "
-        "(--log_samples); several files may be given. Items without a prediction and "
+        'text"} (as `cartoqa run` writes), or is a VLMEvalKit prediction file '
+        "(.xlsx/.tsv/.json with the exported `id` column and `prediction`) or an "
+        "lmms-eval sample log (--log_samples); several files may be given (a "
+        "harness's own result files beside them, e.g. VLMEvalKit's "
+        "*_exact_matching_result.xlsx, are left out). Items without a prediction and "
         "answers that cannot be parsed count as invalid. See docs/scoring.md for the "
         "parsing rules and every metric."
     )
@@ -131,7 +133,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "<city>/<id>, as its export names them)")
     parser.add_argument("predictions", type=Path, nargs="+", metavar="PREDICTIONS",
                         help="the model's responses: cartoqa JSON lines, VLMEvalKit "
-                        ".xlsx/.tsv prediction files or lmms-eval sample logs")
+                        ".xlsx/.tsv/.json prediction files or lmms-eval sample logs")
     parser.add_argument("--out", type=Path, default=None, metavar="REPORT.json",
                         help="JSON report path (default: PREDICTIONS with .score.json)")
     parser.add_argument("--plot", type=Path, default=None, metavar="DIR",

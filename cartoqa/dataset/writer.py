@@ -19,11 +19,18 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cartoqa.baselines.balance import (
+    BALANCE_KEY,
+    balance_card,
+    balance_record,
+    yes_no_quota,
+)
 from cartoqa.dataset.files import (
     dumps_line,
     write_bytes_atomic,
@@ -387,6 +394,11 @@ class DatasetWriter:
                  card_for: Callable[[dict[str, Any]], str]) -> list[dict[str, Any]]:
         """Check the items and write ``manifest.json``, ``README.md`` and ``items.jsonl``.
 
+        A yes/no request whose answers lean past the limit loses the surplus of the
+        leaning answer (:func:`cartoqa.baselines.balance.yes_no_quota`); the manifest's
+        ``answer_balance`` and the card record the balance, what was left out and any
+        request still unbalanced (also printed as a warning).
+
         Parameters
         ----------
         manifest_for : callable
@@ -405,7 +417,11 @@ class DatasetWriter:
             If an item fails the schema, ids repeat or an image is missing; the staging
             folder is kept and no ``items.jsonl`` is written.
         """
-        items = self.items()
+        kept, dropped = yes_no_quota(self.items())
+        items = [dict(i) for i in kept]
+        for key, n in dropped.items():
+            print(f"note: {key}: {n} item(s) of the leaning answer left out to keep yes "
+                  "and no balanced (see the card's answer balance)", file=sys.stderr)
         problems = list(_item_problems(items, self.out, self._task_names()))
         if problems:
             raise CartoqaError(
@@ -419,11 +435,15 @@ class DatasetWriter:
         items_text = "".join(dumps_line(it) + "\n" for it in items)
         manifest = manifest_for(items)
         manifest["build"] = self.build_key
+        manifest[BALANCE_KEY] = balance_record(items, dropped)
+        for line in manifest[BALANCE_KEY]["warnings"]:
+            print(f"warning: unbalanced answers: {line}", file=sys.stderr)
         manifest[CHECKSUMS_KEY] = dataset_checksums(self.out, items_text,
                                                     (rel for it in items
                                                      for rel in item_images(it)))
         write_json_atomic(self.out / MANIFEST_FILE, manifest)
-        write_text_atomic(self.out / CARD_FILE, card_for(manifest))
+        write_text_atomic(self.out / CARD_FILE, card_for(manifest)
+                          + balance_card(manifest[BALANCE_KEY]))
         write_text_atomic(self.out / ITEMS_FILE, items_text)
         shutil.rmtree(self.staging, ignore_errors=True)
         return items

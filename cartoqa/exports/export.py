@@ -12,7 +12,7 @@ from cartoqa.dataset.reader import read_items
 from cartoqa.errors import CartoqaError
 from cartoqa.exports.answers import plain_answer
 from cartoqa.exports.hf import write_hf
-from cartoqa.exports.lmms_eval import write_lmms_eval
+from cartoqa.exports.lmms_eval import group_name, write_lmms_eval
 from cartoqa.exports.output import EXPORT_MARKER, atomic_folder
 from cartoqa.exports.vlmevalkit import write_vlmevalkit
 
@@ -20,7 +20,8 @@ from cartoqa.exports.vlmevalkit import write_vlmevalkit
 FORMATS: dict[str, str] = {
     "hf": "Hugging Face datasets Parquet, one split per task, with a dataset card",
     "vlmevalkit": "VLMEvalKit TSV files, one per task (base64 images; A-E for MFS)",
-    "lmms-eval": "an lmms-eval task folder (YAML configs, utils.py and Parquet data)",
+    "lmms-eval": "an lmms-eval task folder (group cartoqa_<dataset>: YAML configs, utils.py "
+                 "and Parquet data)",
 }
 
 
@@ -126,6 +127,7 @@ def export_dataset(dataset: Path, out: Path, fmt: str, *, overwrite: bool = Fals
     if not items:
         raise CartoqaError(f"{dataset} has no items", fix="build a dataset with items first")
     name = dataset_name(dataset)
+    group = group_name(name)
     if many:
         cities = list(dict.fromkeys(str(item["city"]) for item in items))
         name = f"{name} ({len(cities)} cities: {', '.join(cities)})"
@@ -146,7 +148,7 @@ def export_dataset(dataset: Path, out: Path, fmt: str, *, overwrite: bool = Fals
             write_vlmevalkit(dataset, items, folder, name=safe_prefix(name),
                              answer_text=plain_answer)
         else:
-            write_lmms_eval(dataset, items, folder, name=name, final_folder=out)
+            write_lmms_eval(dataset, items, folder, name=name, final_folder=out, group=group)
         files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
                        if p.is_file() and p.name != EXPORT_MARKER)
     return ExportResult(out=out, fmt=fmt, counts=counts, files=files)

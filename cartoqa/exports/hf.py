@@ -65,6 +65,51 @@ def features(*, city: bool = False) -> Any:
     return Features({name: spec[name] for name in order})
 
 
+def _as_sequences(spec: Any) -> Any:
+    """A features dict with every ``List`` written as ``Sequence`` (see below)."""
+    if isinstance(spec, dict):
+        out = {key: _as_sequences(value) for key, value in spec.items()}
+        if out.get("_type") == "List" and set(out) <= {"_type", "feature"}:
+            out["_type"] = "Sequence"
+        return out
+    if isinstance(spec, list):
+        return [_as_sequences(value) for value in spec]
+    return spec
+
+
+def portable_schema(feats: Any) -> Any:
+    """Return the Arrow schema of ``feats`` with features metadata every ``datasets`` reads.
+
+    ``datasets`` 4 and later name a list feature ``List`` in the schema's
+    ``huggingface`` metadata, which ``datasets`` 3 does not know (``ValueError: Feature
+    type 'List' not found``); both read the older name ``Sequence`` (a list of any
+    length), which is what is written here. The Arrow types are the same.
+
+    Parameters
+    ----------
+    feats : datasets.Features
+        The features (:func:`features`).
+
+    Returns
+    -------
+    pyarrow.Schema
+        The schema, with ``Sequence`` for ``List`` in its ``huggingface`` metadata.
+
+    Examples
+    --------
+    >>> import json
+    >>> meta = json.loads(portable_schema(features()).metadata[b"huggingface"])
+    >>> meta["info"]["features"]["more_images"]
+    {'feature': {'_type': 'Image'}, '_type': 'Sequence'}
+    """
+    schema = feats.arrow_schema
+    meta = dict(schema.metadata or {})
+    if b"huggingface" in meta:
+        info = json.loads(meta[b"huggingface"])
+        meta[b"huggingface"] = json.dumps(_as_sequences(info)).encode("utf-8")
+    return schema.with_metadata(meta)
+
+
 def row_from_item(item: dict[str, Any], image_bytes: bytes,
                   more_bytes: Sequence[bytes] = ()) -> dict[str, Any]:
     """Turn a dataset item and its image bytes into an exported row.
@@ -213,7 +258,7 @@ def write_split(dataset: Path, items: Sequence[dict[str, Any]], folder: Path,
     import pyarrow.parquet as pq
 
     feats = features(city=any("city" in item for item in items))
-    schema = feats.arrow_schema
+    schema = portable_schema(feats)
     sizes = [sum(p.stat().st_size for p in image_files(dataset, item)) for item in items]
     plan = shard_plan(sizes)
     names: list[str] = []

@@ -1,9 +1,11 @@
 """Export a dataset as an lmms-eval task folder.
 
-Layout of the output folder::
+Layout of the output folder (``<group>`` is ``cartoqa_<dataset name>``, see
+:func:`group_name`, so that the exports of several datasets live side by side in one
+``--include_path``)::
 
-    cartoqa.yaml             group ``cartoqa`` listing the task configs
-    cartoqa_<task>.yaml      one config per task (``task``, ``dataset_path``,
+    <group>.yaml             group ``<group>`` listing the task configs
+    <group>_<task>.yaml      one config per task (``task``, ``dataset_path``,
                              ``test_split``, ``output_type``, ``doc_to_visual``,
                              ``doc_to_text``, ``doc_to_target``, ``process_results``,
                              ``metric_list``, ``generation_kwargs``, ``metadata``)
@@ -15,7 +17,7 @@ Layout of the output folder::
 
 ``dataset_path`` is the absolute path of ``hf/`` at export time: export again (or
 edit it) after moving the folder. Run with
-``lmms-eval --include_path OUT --tasks cartoqa ...``.
+``lmms-eval --include_path OUT --tasks <group> ...`` (e.g. ``cartoqa_helsinki``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from cartoqa.dataset.reader import tasks_in
 from cartoqa.exports.hf import write_hf
 from cartoqa.exports.lmms_eval_support import higher_is_better, metric_name, task_metrics
 
-#: Group name and task-name prefix.
+#: Prefix of every group and task name.
 GROUP = "cartoqa"
 
 #: The metric ``process_results`` returns for every document: share of parsed answers.
@@ -93,28 +95,64 @@ def utils_py(pairs: Sequence[tuple[str, str]]) -> str:
     return "".join(parts)
 
 
-def task_name(task: str) -> str:
-    """Return the lmms-eval task name of a cartoqa task.
+def group_name(dataset: str) -> str:
+    """Return the lmms-eval group name of a dataset's export: ``cartoqa_<dataset>``.
+
+    lmms-eval keeps one group (and one task) per name across every folder of its
+    ``--include_path``, so the name carries the dataset's: the exports of a street
+    dataset and of a FRIEDA dataset, or of two cities, run side by side.
+
+    Parameters
+    ----------
+    dataset : str
+        The dataset's name (its folder's name, or the manifest's ``name``).
+
+    Returns
+    -------
+    str
+        Lower-case letters, digits and ``_``.
+
+    Examples
+    --------
+    >>> group_name("helsinki-z17 (2026)")
+    'cartoqa_helsinki_z17_2026'
+    >>> group_name("CartoQA")
+    'cartoqa'
+    >>> group_name("---")
+    'cartoqa'
+    """
+    slug = "".join(c if c.isascii() and c.isalnum() else "_" for c in dataset.lower())
+    slug = "_".join(part for part in slug.split("_") if part)
+    if slug == GROUP or slug.startswith(f"{GROUP}_"):
+        return slug
+    return f"{GROUP}_{slug}" if slug else GROUP
+
+
+def task_name(task: str, group: str = GROUP) -> str:
+    """Return the lmms-eval task name of a cartoqa task in a group.
 
     Parameters
     ----------
     task : str
         A cartoqa task, e.g. ``"rle"``.
+    group : str, optional
+        The group (:func:`group_name`).
 
     Returns
     -------
     str
-        E.g. ``"cartoqa_rle"``.
+        E.g. ``"cartoqa_helsinki_rle"``.
 
     Examples
     --------
-    >>> task_name("srn")
-    'cartoqa_srn'
+    >>> task_name("srn", "cartoqa_helsinki")
+    'cartoqa_helsinki_srn'
     """
-    return f"{GROUP}_{task}"
+    return f"{group}_{task}"
 
 
-def task_yaml(task: str, *, data_path: Path, max_new_tokens: int = 1024) -> str:
+def task_yaml(task: str, *, data_path: Path, group: str = GROUP,
+              max_new_tokens: int = 1024) -> str:
     """Return one task's lmms-eval YAML config.
 
     Parameters
@@ -123,6 +161,8 @@ def task_yaml(task: str, *, data_path: Path, max_new_tokens: int = 1024) -> str:
         The cartoqa task (also the split name of the Parquet export).
     data_path : pathlib.Path
         The Parquet export folder (written as an absolute path).
+    group : str, optional
+        The group the task belongs to (:func:`group_name`).
     max_new_tokens : int
         Generation cap.
 
@@ -146,7 +186,7 @@ def task_yaml(task: str, *, data_path: Path, max_new_tokens: int = 1024) -> str:
         "    higher_is_better: true",
     ]
     return "\n".join([
-        f"task: {task_name(task)}",
+        f"task: {task_name(task, group)}",
         f"dataset_path: {path}",
         f"test_split: {task}",
         "output_type: generate_until",
@@ -170,25 +210,27 @@ def task_yaml(task: str, *, data_path: Path, max_new_tokens: int = 1024) -> str:
     ])
 
 
-def group_yaml(tasks: Sequence[str]) -> str:
+def group_yaml(tasks: Sequence[str], group: str = GROUP) -> str:
     """Return the group config that runs every task.
 
     Parameters
     ----------
     tasks : sequence of str
         The cartoqa tasks present.
+    group : str, optional
+        The group's name (:func:`group_name`).
 
     Returns
     -------
     str
         YAML text.
     """
-    lines = [f"group: {GROUP}", "task:"] + [f"  - {task_name(t)}" for t in tasks]
+    lines = [f"group: {group}", "task:"] + [f"  - {task_name(t, group)}" for t in tasks]
     return "\n".join(lines) + "\n"
 
 
 def write_lmms_eval(dataset: Path, items: Sequence[dict[str, Any]], folder: Path, *,
-                    name: str, final_folder: Path) -> list[str]:
+                    name: str, final_folder: Path, group: str = GROUP) -> list[str]:
     """Write the task folder into ``folder`` (which will be renamed to ``final_folder``).
 
     Parameters
@@ -203,6 +245,8 @@ def write_lmms_eval(dataset: Path, items: Sequence[dict[str, Any]], folder: Path
         Pretty name for the data card.
     final_folder : pathlib.Path
         Where the folder will end up (``dataset_path`` points into it).
+    group : str, optional
+        The lmms-eval group (:func:`group_name` of the dataset's name).
 
     Returns
     -------
@@ -214,9 +258,9 @@ def write_lmms_eval(dataset: Path, items: Sequence[dict[str, Any]], folder: Path
     write_hf(dataset, items, data, name=name)
     tasks = tasks_in(list(items))
     for task in tasks:
-        (folder / f"{task_name(task)}.yaml").write_text(
-            task_yaml(task, data_path=final_folder / "hf"), encoding="utf-8")
-    (folder / f"{GROUP}.yaml").write_text(group_yaml(tasks), encoding="utf-8")
+        (folder / f"{task_name(task, group)}.yaml").write_text(
+            task_yaml(task, data_path=final_folder / "hf", group=group), encoding="utf-8")
+    (folder / f"{group}.yaml").write_text(group_yaml(tasks, group), encoding="utf-8")
     pairs = [pair for task in tasks for pair in task_metrics(task)]
     (folder / "utils.py").write_text(utils_py(pairs), encoding="utf-8")
-    return [task_name(task) for task in tasks]
+    return [task_name(task, group) for task in tasks]

@@ -50,7 +50,9 @@ def doc_to_text(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] |
     """Return the prompt: the system prompt, a blank line, then the question.
 
     lmms-eval has no system message for most models, so the item's system prompt
-    leads the text. ``pre_prompt`` and ``post_prompt`` from the config wrap it.
+    leads the text (:func:`cartoqa.exports.prompt.prompt_text`, the text of the
+    VLMEvalKit export's ``question`` column too). ``pre_prompt`` and ``post_prompt``
+    from the config wrap it.
 
     Parameters
     ----------
@@ -70,9 +72,10 @@ def doc_to_text(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] |
     ...             {"pre_prompt": "", "post_prompt": " Answer:"})
     'Be exact.\\n\\nHow many? Answer:'
     """
+    from cartoqa.exports.prompt import prompt_text
+
     kwargs = lmms_eval_specific_kwargs or {}
-    system = str(doc.get("system_prompt") or "")
-    body = f"{system}\n\n{doc['question']}" if system else str(doc["question"])
+    body = prompt_text(doc)
     return f"{kwargs.get('pre_prompt', '')}{body}{kwargs.get('post_prompt', '')}"
 
 

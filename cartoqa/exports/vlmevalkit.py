@@ -7,12 +7,18 @@ integer), ``image`` (base64 of the image file), ``question``, ``answer``,
 ``A``... A TSV with option columns is a multiple-choice benchmark, one without is
 free-form VQA, so each task gets its own file: ``<NAME>_MFS.tsv`` with ``A``-``E``,
 the others without. cartoqa's ``id``, ``task`` and ``request`` columns come along.
+VLMEvalKit sends the model the ``question`` alone (no system message), so
+``question`` holds the item's system prompt, a blank line and the question: the text
+lmms-eval's ``doc_to_text`` gives (:func:`cartoqa.exports.prompt.prompt_text`).
 
 A multi-map item (FRIEDA) is written the way VLMEvalKit stores multi-image
 benchmarks: ``image`` holds a Python-literal list of the base64 images
 (``['iVBOR...', 'iVBOR...']``, read back with ``vlmeval.smp.toliststr``) and an
 ``image_path`` column the list of their file names; a task's file has that column
-only when one of its items has several images.
+only when one of its items has several images, and then every row fills it (a one-map
+row with its one file name): VLMEvalKit's loader reads the column for every row and
+stops (``NotImplementedError`` in ``toliststr``) on an empty cell, which pandas reads
+as NaN.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.dataset.reader import image_files, item_images, tasks_in
+from cartoqa.exports.prompt import prompt_text
 
 #: Option letters of MFS items.
 OPTION_LETTERS: tuple[str, ...] = ("A", "B", "C", "D", "E")
@@ -95,6 +102,8 @@ def tsv_row(
     index: int,
     image_bytes: bytes | Sequence[bytes],
     answer_text: Callable[[dict[str, Any]], str],
+    *,
+    image_path: bool = False,
 ) -> dict[str, Any]:
     """Build one TSV row.
 
@@ -109,11 +118,22 @@ def tsv_row(
         (then ``image`` is a list literal and ``image_path`` names the files).
     answer_text : callable
         Renders the item's answer as text (for MFS the letter is used instead).
+    image_path : bool, optional
+        Fill ``image_path`` even for a one-image item (its file name, a plain string):
+        the file has that column because another of its items has several images.
 
     Returns
     -------
     dict
-        Column name to value.
+        Column name to value; ``image_path`` for a multi-image item or when asked.
+
+    Examples
+    --------
+    >>> item = {"id": "a", "task": "frieda_equal", "request": "textual",
+    ...         "image": "images/a.png", "system_prompt": "Be exact.", "question": "Which?"}
+    >>> row = tsv_row(item, 0, b"P", lambda it: "B", image_path=True)
+    >>> row["image"], row["image_path"], row["question"]
+    ('UA==', 'a.png', 'Be exact.\\n\\nWhich?')
     """
     category, l2 = categories(item)
     several = [image_bytes] if isinstance(image_bytes, bytes) else list(image_bytes)
@@ -121,18 +141,18 @@ def tsv_row(
     row: dict[str, Any] = {
         "index": index,
         "image": encoded[0] if len(encoded) == 1 else repr(encoded),
-        "question": str(item["question"]),
+        "question": prompt_text(item),
         "category": category,
         "l2-category": l2,
         "id": str(item["id"]),
         "task": str(item["task"]),
         "request": str(item.get("request") or ""),
     }
-    if len(encoded) > 1:
+    if len(encoded) > 1 or image_path:
         names = [Path(p).name for p in item_images(item)]
         if "city" in item:  # file names repeat from city to city
             names = [f"{item['city']}-{name}" for name in names]
-        row["image_path"] = repr(names)
+        row["image_path"] = repr(names) if len(names) > 1 else names[0]
     if "city" in item:
         row["city"] = str(item["city"])
     if item["task"] == "mfs":
@@ -195,11 +215,13 @@ def _rows(
     dataset: Path,
     items: Sequence[dict[str, Any]],
     answer_text: Callable[[dict[str, Any]], str],
+    *,
+    image_path: bool,
 ) -> Iterator[dict[str, Any]]:
     for index, item in enumerate(items):
         files = image_files(dataset, item)
         data = files[0].read_bytes() if len(files) == 1 else [p.read_bytes() for p in files]
-        yield tsv_row(item, index, data, answer_text)
+        yield tsv_row(item, index, data, answer_text, image_path=image_path)
 
 
 def write_vlmevalkit(
@@ -233,9 +255,9 @@ def write_vlmevalkit(
     files: dict[str, str] = {}
     for task in tasks_in(list(items)):
         chosen = [item for item in items if str(item["task"]) == task]
-        rows = _rows(dataset, chosen, answer_text)
-        filename = f"{name}_{task.upper()}.tsv"
         multi = any(len(item_images(item)) > 1 for item in chosen)
+        rows = _rows(dataset, chosen, answer_text, image_path=multi)
+        filename = f"{name}_{task.upper()}.tsv"
         city = any("city" in item for item in chosen)
         write_tsv(folder / filename, columns_for(task, multi_image=multi, city=city), rows)
         files[task] = filename

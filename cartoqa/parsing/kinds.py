@@ -299,7 +299,7 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
     >>> read_regions("[TX, Ohio, Atlantis]", region_names("usa")).value
     {'items': ['OH', 'TX', 'unknown: Atlantis']}
     >>> read_regions("[Hubei Province, Xizang (Tibet)]", region_names("china")).value
-    {'items': ['HU', 'XZ']}
+    {'items': ['HB', 'XZ']}
     """
     bad = hedged(segment)
     if bad is not None:

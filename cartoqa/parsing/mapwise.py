@@ -83,7 +83,7 @@ def parse_region(item: Mapping[str, Any], text: str) -> ParseResult:
     Examples
     --------
     >>> parse_region({"provenance": {"country": "india"}}, "My answer is [Orissa]").value
-    {'regions': ['OR']}
+    {'regions': ['OD']}
     >>> parse_region({"provenance": {"country": "china"}}, "Guangdong (GD)").value
     {'regions': ['GD']}
     >>> parse_region({"provenance": {"country": "china"}}, "Atlantis").valid

@@ -369,6 +369,10 @@ def _add_extraction(
 def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], list[str]]:
     """Read one or more predictions files into one mapping (an id may appear once).
 
+    A harness's own result files given beside its predictions (VLMEvalKit's
+    ``<model>_<dataset>_<suffix>.<ext>``, :func:`~cartoqa.scoring.harness.harness_result_files`)
+    are left out with a note.
+
     Parameters
     ----------
     paths : sequence of str or pathlib.Path
@@ -384,9 +388,11 @@ def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], 
     CartoqaError
         A file cannot be read, or two files answer the same item.
     """
+    from cartoqa.scoring.harness import harness_result_files
+
+    files, notes = harness_result_files([Path(p) for p in paths])
     merged: dict[str, str] = {}
-    notes: list[str] = []
-    for path in paths:
+    for path in files:
         predictions, file_notes = read_predictions(path)
         both = set(merged) & set(predictions)
         if both:

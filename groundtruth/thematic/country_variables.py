@@ -236,9 +236,32 @@ def counterfactual(var: Variable, mode: str, seed: int = 0) -> Variable:
         new = dict(zip(regions, perm, strict=True))
     else:
         raise ValueError(f"unknown counterfactual {mode!r}")
+    done = {"invert": "inverted", "shuffle": "shuffled"}[mode]
     return Variable(f"{var.key}_cf_{mode}", var.title, var.theme, dict(sorted(new.items())),
-                    f"{var.source}; counterfactual: values {mode}d among regions",
+                    f"{var.source}; counterfactual: values {done} among regions",
                     var.licence, generated=True)
+
+
+def with_gaps(var: Variable, n: int, seed: int = 0) -> Variable:
+    """The same variable with ``n`` seeded regions' values withheld (drawn as no data),
+    as published tables leave some regions empty (MapWise's India tables, DC in its US
+    tables).
+
+    Examples
+    --------
+    >>> v = Variable("x", "X", "t", {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}, "s", "l")
+    >>> g = with_gaps(v, 2)
+    >>> len(g.values), g.key, "withheld" in g.source
+    (2, 'x_gaps', True)
+    """
+    import random
+
+    rng = random.Random(f"{var.key}:{seed}:gaps")
+    gone = set(rng.sample(sorted(var.values), n))
+    return Variable(f"{var.key}_gaps", var.title, var.theme,
+                    {r: v for r, v in var.values.items() if r not in gone},
+                    f"{var.source}; values of {n} regions withheld (drawn as no data): "
+                    f"{', '.join(sorted(gone))}", var.licence, generated=var.generated)
 
 
 def finite(values: Mapping[str, float]) -> bool:

@@ -25,7 +25,7 @@ Examples
 >>> from groundtruth.thematic.countries import region_table
 >>> names = RegionNames("china", region_table("china"))
 >>> [names.resolve(t) for t in ("Hubei Province", "CN-HB", "Xizang (Tibet)", "Atlantis")]
-['HU', 'HU', 'XZ', None]
+['HB', 'HB', 'XZ', None]
 """
 
 from __future__ import annotations
@@ -213,7 +213,7 @@ class RegionNames:
         >>> from groundtruth.thematic.countries import region_table
         >>> india = RegionNames("india", region_table("india"))
         >>> india.resolve("Lakshadweep Islands"), india.resolve("Orissa"), india.resolve("IN-MH")
-        ('LD', 'OR', 'MH')
+        ('LD', 'OD', 'MH')
         """
         key = fold_name(text).strip(" .")
         key = re.sub(r"^(?:the|and)\s+", "", key)

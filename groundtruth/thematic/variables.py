@@ -273,8 +273,9 @@ def read_user_table(path: Path, theme: str = "user",
     """Variables from a user CSV: a ``state`` column (name, code or FIPS) and value columns.
 
     ``resolve`` turns a cell of that column into a region code (default: US states;
-    MapWise passes the country's resolver and a ``region`` column works too) and
-    ``keep`` lists the regions drawn.
+    MapWise passes the country's resolver and a ``region`` column works too), or into
+    ``""`` for a known region the map does not draw (the row is left out), and ``keep``
+    lists the regions drawn.
 
     Parameters
     ----------
@@ -362,6 +363,8 @@ def _parse_table(path: Path, fh: Any, resolve: Callable[[str], str | None],
     for lineno, raw in enumerate(reader, start=2):
         row = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
         code = resolve(row[state_col])
+        if code == "":  # a known region the map does not draw (Hong Kong): left out
+            continue
         if code is None:
             raise GroundTruthError(f"{path}:{lineno}: unknown state {row[state_col]!r}",
                                    "use a region name or code (US states: name, USPS "

@@ -9,6 +9,10 @@ from typing import Literal
 Category = Literal["symbol", "line", "area"]
 CATEGORIES: tuple[Category, ...] = ("symbol", "line", "area")
 
+#: Side of a feature image in pixels (256: a line's width and pattern, and an area's
+#: outline, span enough pixels to be told apart).
+IMAGE_SIZE = 256
+
 
 @dataclass(frozen=True)
 class FeatureSpec:

@@ -13,14 +13,11 @@ from xml.sax.saxutils import quoteattr
 import mapnik
 
 from renderers.errors import RenderError
-from renderers.mfs.spec import FeatureSpec
+from renderers.mfs.spec import IMAGE_SIZE, FeatureSpec
 from renderers.style import CARTO_DIR
 
 #: OSM-Carto's land colour (``<Map background-color>`` of style.xml).
 LAND_COLOUR = "#f2efe9"
-#: Side of a feature image in pixels (256: a line's width and pattern, and an area's
-#: outline, span enough pixels to be told apart).
-IMAGE_SIZE = 256
 #: Symbols are drawn this many times their 14-pixel design size (about 110 px, the
 #: same share of the image as CartoMapQA's symbols).
 SYMBOL_SCALE = 8.0

@@ -64,6 +64,9 @@ class Design:
     callout_sides : int
         1: callouts of small regions on the east (Atlantic) side, as MapIQ's US maps;
         2: on the nearer of both sides (India, China).
+    legend_reversed : bool
+        Legend classes listed from the highest down (as many publishers draw them);
+        the no-data entry stays last.
     """
 
     colours: tuple[str, ...] = BLUES
@@ -79,6 +82,7 @@ class Design:
     hatches: tuple[str, ...] | None = None
     paper: str = "#ffffff"
     callout_sides: int = 1
+    legend_reversed: bool = False
 
 
 BASELINE = Design()
@@ -203,6 +207,17 @@ def _lab(colour: str) -> tuple[float, float, float]:
     )
     f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz]
     return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+def lightness(colour: str) -> float:
+    """CIE L* of a colour (0 black .. 100 white).
+
+    Examples
+    --------
+    >>> round(lightness("#000000")), round(lightness("#ffffff"))
+    (0, 100)
+    """
+    return _lab(colour)[0]
 
 
 def delta_e(a: str, b: str) -> float:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from shapely import affinity
-from shapely.geometry import LineString, MultiPolygon, Polygon, box
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
@@ -92,7 +92,8 @@ class RenderedMap:
     report : dict
         What was drawn where (JSON-serialisable): ``size``, and per state ``cls``,
         ``probe`` (a pixel inside its fill, or ``None``), ``label`` (text, bbox
-        ``[x0, y0, x1, y1]``, colour, ``leader``), ``swatch`` (bbox of a callout box in
+        ``[x0, y0, x1, y1]``, colour, ``leader``), ``leader_line`` (its two end points, for
+        a label in a callout), ``swatch`` (bbox of a callout box in
         the class colour, for states too small to probe), ``circle`` (``centre``,
         ``radius``, ``rays``: directions in degrees whose boundary point no later
         circle or label covers); ``legend`` entries.
@@ -305,6 +306,73 @@ def draw_map(req: MapRequest) -> RenderedMap:
             sign_of[c] = 1.0 if left else -1.0
             markers[c] = (x + sign_of[c] * (tw / 2 + 6 + mr), y, mr)
     leaders: list[BaseGeometry] = []
+    # A label inside its region moves off the leader lines of callouts, so that no leader
+    # crosses another region's label: to the pole of inaccessibility of what is left of
+    # its region once the leaders, widened by half the label's diagonal, are cut out.
+    # First each leader starts from the point of its region nearest its old start whose
+    # straight line to the marker crosses no label inside the map (when there is one).
+    inner_boxes = {k: box(*_bbox(*label_pts[k], *label_wh(k), pad=3.0))
+                   for k in codes if k not in callouts}
+    for c in callouts:
+        end = (markers[c][0] + sign_of[c] * markers[c][2], markers[c][1])
+        others = [b for k, b in inner_boxes.items() if k != c]
+        if not any(LineString([label_pts[c], end]).intersects(b) for b in others):
+            continue
+        region = shapes[c].buffer(-1.0)
+        if region.is_empty:
+            continue
+        x0, y0, x1, y1 = region.bounds
+        step = max(1.0, min(x1 - x0, y1 - y0) / 12)
+        start: tuple[float, float, float] | None = None
+        ox, oy = label_pts[c]
+        gx = x0
+        while gx <= x1:
+            gy = y0
+            while gy <= y1:
+                if region.contains(Point(gx, gy)) and not any(
+                        LineString([(gx, gy), end]).intersects(b) for b in others):
+                    dist = math.hypot(gx - ox, gy - oy)
+                    if start is None or dist < start[0]:
+                        start = (dist, gx, gy)
+                gy += step
+            gx += step
+        if start is not None:
+            label_pts[c] = (start[1], start[2])
+    leader_lines = [LineString([label_pts[c], (markers[c][0] + sign_of[c] * markers[c][2],
+                                               markers[c][1])]) for c in callouts]
+    if leader_lines:
+        from shapely.ops import unary_union
+
+        all_leaders = unary_union(leader_lines)
+        for c in codes:
+            if c in callouts:
+                continue
+            tw, th = label_wh(c)
+            reach = math.hypot(tw, th) / 2 + 2.0
+            if box(*_bbox(*label_pts[c], tw, th, pad=2.0)).distance(all_leaders) > 1.0:
+                continue
+            room = _largest(shapes[c]).buffer(-reach).difference(all_leaders.buffer(reach))
+            pieces = [g for g in getattr(room, "geoms", [room])
+                      if isinstance(g, Polygon) and not g.is_empty]
+            if pieces:
+                p = polylabel(max(pieces, key=lambda g: g.area), tolerance=0.5)
+                label_pts[c] = (p.x, p.y)
+                continue
+            # No room clear by the diagonal: the free spot nearest the old one where the
+            # label's box fits inside the region and keeps 2 pixels off every leader.
+            inside = _largest(shapes[c]).buffer(-2.0)
+            x0, y0, x1, y1 = inside.bounds
+            best: tuple[float, float, float] | None = None
+            ox, oy = label_pts[c]
+            for gx in range(int(x0), int(x1) + 1, 2):
+                for gy in range(int(y0), int(y1) + 1, 2):
+                    lb = box(*_bbox(gx, gy, tw, th, pad=2.0))
+                    if inside.contains(lb) and lb.distance(all_leaders) > 2.0:
+                        dist = math.hypot(gx - ox, gy - oy)
+                        if best is None or dist < best[0]:
+                            best = (dist, float(gx), float(gy))
+            if best is not None:
+                label_pts[c] = (best[1], best[2])
 
     circles: dict[str, tuple[float, float, float]] = {}
     for c, rad in radius.items():
@@ -330,6 +398,8 @@ def draw_map(req: MapRequest) -> RenderedMap:
             mx, my, mr = markers[c]
             sign = sign_of[c]
             leaders.append(LineString([label_pts[c], (mx + sign * mr, my)]).buffer(2.0))
+            info["leader_line"] = [[round(label_pts[c][0], 2), round(label_pts[c][1], 2)],
+                                   [round(mx + sign * mr, 2), round(my, 2)]]
             ax.plot([label_pts[c][0], mx + sign * mr], [label_pts[c][1], my],
                     color="#525252", linewidth=0.7,
                     zorder=2.5)  # under the circles, whose edges it must not touch
@@ -393,7 +463,8 @@ def draw_map(req: MapRequest) -> RenderedMap:
     if not d.legend:
         legend: list[dict[str, Any]] = []
     elif req.colour_bar is not None:
-        legend = _draw_colour_bar(ax, req.colour_bar, d, width, height, obstacles)
+        legend = _draw_colour_bar(ax, req.colour_bar, d, width, height, obstacles,
+                                  no_data=bool(set(req.geoms) - set(req.classes)))
     else:
         legend = _draw_legend(ax, sizer, req, d, width, height, obstacles)
     if d.title:
@@ -424,13 +495,17 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
     from matplotlib.patches import Circle, Rectangle
 
     circles = req.map_type == "proportional_symbol"
-    entries: list[tuple[str, str | None, float]] = []  # label, fill, circle radius
+    # label, fill, circle radius, class index (None: the no-data entry)
+    entries: list[tuple[str, str | None, float, int | None]] = []
     for i, lab in enumerate(req.legend_labels):
-        entries.append((lab, None if circles else d.colours[i], CIRCLE_RADII[i]))
+        entries.append((lab, None if circles else d.colours[i],
+                        CIRCLE_RADII[min(i, len(CIRCLE_RADII) - 1)], i))
+    if d.legend_reversed:
+        entries.reverse()
     if set(req.geoms) - set(req.classes):
         # No data: a grey swatch on choropleths and cartograms; no circle on symbol maps.
         entries.append(("No data (no circle)" if circles else "No data",
-                        None if circles else NO_DATA_FILL, 0.0))
+                        None if circles else NO_DATA_FILL, 0.0, None))
     sw = 16 * d.legend_scale
     gap = 6 * d.legend_scale
     sizes = [sizer.size(e[0], d.legend_font, weight="normal") for e in entries]
@@ -464,14 +539,15 @@ def _draw_legend(ax: Any, sizer: _TextSizer, req: MapRequest, d: Design, width: 
     x0, y0 = best[1], best[2]
     out: list[dict[str, Any]] = []
     cx, cy = x0, y0
-    for (lab, fill, r), (tw, _th), m, rh, cw in zip(entries, sizes, mark, rows_h, col_w,
-                                                     strict=True):
+    for (lab, fill, r, idx), (tw, _th), m, rh, cw in zip(entries, sizes, mark, rows_h, col_w,
+                                                          strict=True):
         mid = cy + rh / 2
         if circles and r:
             ax.add_artist(Circle((cx + m / 2, mid), r, facecolor=CIRCLE_FILL,
                                 edgecolor=CIRCLE_EDGE, linewidth=1.0, zorder=6))
         elif fill is not None:
-            hatch = d.hatches[len(out)] if d.hatches and len(out) < len(d.hatches) else None
+            hatch = (d.hatches[idx] if d.hatches and idx is not None and idx < len(d.hatches)
+                     else None)
             ax.add_artist(Rectangle((cx, mid - sw / 2), sw, sw,
                                     facecolor="#ffffff" if hatch is not None else fill,
                                     hatch=hatch or None, edgecolor="#525252",
@@ -512,9 +588,11 @@ def _legend_corner(d: Design, width: int, height: int, w: float, h: float,
 
 
 def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int,
-                     obstacles: list[BaseGeometry]) -> list[dict[str, Any]]:
+                     obstacles: list[BaseGeometry],
+                     no_data: bool = False) -> list[dict[str, Any]]:
     """A colour bar with tick labels, vertical (low at the bottom) where a corner is free,
-    else horizontal (low on the left) where that covers less map; its entries."""
+    else horizontal (low on the left) where that covers less map; its entries. With
+    ``no_data`` a grey "No data" swatch follows the bar (below it)."""
     import numpy as np
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Rectangle
@@ -522,11 +600,12 @@ def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int
     thick, length = 16 * d.legend_scale, 200 * d.legend_scale
     label_w = 7.5 * d.legend_font * max(len(t) for t in bar.tick_labels)
     label_h = 1.6 * d.legend_font
-    vx, vy, v_over = _legend_corner(d, width, height, thick + 8 + label_w, length + 16,
-                                    obstacles)
+    extra = 26 * d.legend_scale if no_data else 0.0  # the "No data" row
+    vx, vy, v_over = _legend_corner(d, width, height, max(thick + 8 + label_w, 90.0),
+                                    length + 16 + extra, obstacles)
     long = 1.3 * length  # room between tick labels
-    hx, hy, h_over = _legend_corner(d, width, height, long + label_w, thick + 6 + label_h,
-                                    obstacles)
+    hx, hy, h_over = _legend_corner(d, width, height, long + label_w,
+                                    thick + 6 + label_h + extra, obstacles)
     vertical = v_over <= h_over
     cmap = ListedColormap([bar.colour_at(t) for t in np.linspace(0, 1, 256)])
     if vertical:
@@ -561,6 +640,18 @@ def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int
             ax.text(x, y0 + thick + 5, lab, ha="center", va="top", fontsize=d.legend_font,
                     family="DejaVu Sans", color="#000000", zorder=7)
             out.append({"label": lab, "tick": tick, "x": round(x, 2)})
+    if no_data:
+        from renderers.thematic.design import NO_DATA_FILL
+
+        sw = 14 * d.legend_scale
+        nx = x0 if vertical else x0 - label_w / 2
+        ny = (y0 + length + 10) if vertical else (y0 + thick + 6 + label_h + 6)
+        ax.add_artist(Rectangle((nx, ny), sw, sw, facecolor=NO_DATA_FILL,
+                                edgecolor="#525252", linewidth=0.6, zorder=7))
+        ax.text(nx + sw + 6, ny + sw / 2, "No data", ha="left", va="center",
+                fontsize=d.legend_font, family="DejaVu Sans", color="#000000", zorder=7)
+        out.append({"label": "No data", "bbox": [round(nx, 2), round(ny, 2),
+                                                 round(nx + sw + 60, 2), round(ny + sw, 2)]})
     return out
 
 

@@ -89,6 +89,42 @@ def test_hf_parquet_round_trip(dataset: Path, tmp_path: Path, hf_env: Path) -> N
     assert "## Source dataset card" in card and "Synthetic cartoqa dataset" in card
 
 
+#: Feature types ``datasets`` 3.0 knows (``datasets.features.features._FEATURE_TYPES``
+#: of 3.0-3.6; 4.0 added ``List``, which 3.x refuses: "Feature type 'List' not found").
+DATASETS_3_FEATURE_TYPES = {"Value", "ClassLabel", "Translation",
+                            "TranslationVariableLanguages", "LargeList", "Sequence",
+                            "Array2D", "Array3D", "Array4D", "Array5D", "Audio", "Image",
+                            "Video"}
+
+
+def _feature_types(spec: Any) -> set[str]:
+    if isinstance(spec, dict):
+        own = {str(spec["_type"])} if "_type" in spec else set()
+        return own.union(*(_feature_types(v) for v in spec.values()))
+    if isinstance(spec, list):
+        return set().union(*(_feature_types(v) for v in spec))
+    return set()
+
+
+def test_hf_parquet_reads_as_a_plain_parquet_dataset(dataset: Path, tmp_path: Path,
+                                                      hf_env: Path) -> None:
+    """Each shard loads on its own (no card), with types every allowed ``datasets`` knows."""
+    import json
+
+    import pyarrow.parquet as pq
+    from datasets import Dataset
+
+    out = tmp_path / "hf"
+    _export(dataset, out, "hf")
+    for shard in sorted((out / "data").glob("*.parquet")):
+        meta = json.loads(pq.read_schema(shard).metadata[b"huggingface"])
+        types = _feature_types(meta["info"]["features"])
+        assert "Image" in types and types <= DATASETS_3_FEATURE_TYPES, (shard.name, types)
+        rows = Dataset.from_parquet(str(shard), cache_dir=str(hf_env))
+        assert type(rows.features["more_images"]).__name__ in ("List", "Sequence")
+        assert all(isinstance(r["image"], Image.Image) for r in rows)
+
+
 def test_vlmevalkit_tsv_columns_and_values(dataset: Path, tmp_path: Path) -> None:
     out = tmp_path / "vlm"
     _export(dataset, out, "vlmevalkit")
@@ -107,7 +143,7 @@ def test_vlmevalkit_tsv_columns_and_values(dataset: Path, tmp_path: Path) -> Non
         for _, row in frame.iterrows():
             item = items[row["id"]]
             assert base64.b64decode(row["image"]) == (dataset / item["image"]).read_bytes()
-            assert row["question"] == item["question"]
+            assert row["question"] == f"{item['system_prompt']}\n\n{item['question']}"
             if task == "mfs":
                 assert row["answer"] == item["answer"]["letter"]
                 assert {k: row[k] for k in "ABCDE"} == item["options"]
@@ -142,16 +178,17 @@ def test_lmms_eval_task_folder(dataset: Path, tmp_path: Path, hf_env: Path) -> N
     out = tmp_path / "lmms"
     _export(dataset, out, "lmms-eval")
     loader = _yaml_loader()
-    group = yaml.load((out / "cartoqa.yaml").read_text(), Loader=loader)
-    assert group == {"group": "cartoqa", "task": [f"cartoqa_{t}" for t in TASKS]}
+    group = yaml.load((out / "cartoqa_synthetic.yaml").read_text(), Loader=loader)
+    assert group == {"group": "cartoqa_synthetic",
+                     "task": [f"cartoqa_synthetic_{t}" for t in TASKS]}
     utils = _load_utils(out)
     items = {item["id"]: item for item in read_items(dataset)}
     for task in TASKS:
-        config = yaml.load((out / f"cartoqa_{task}.yaml").read_text(),
+        config = yaml.load((out / f"cartoqa_synthetic_{task}.yaml").read_text(),
                            Loader=loader)
         assert set(config) == set(CONFIG_KEYS)
         assert set(config) <= LMMS_EVAL_DOCUMENTED_KEYS
-        assert config["task"] == f"cartoqa_{task}"
+        assert config["task"] == f"cartoqa_synthetic_{task}"
         assert config["output_type"] == "generate_until"
         assert config["generation_kwargs"]["temperature"] == 0
         functions = [config[k]["!function"] for k in

@@ -27,26 +27,26 @@ def test_units_names_and_source() -> None:
     india = load_country("india")
     assert DEFAULT_INDIA_EDITION == "2014" and india.edition == "2014"
     assert len(india.regions) == len(india.lonlat) == 36
-    assert {"TG", "AP", "JK"} <= set(india.regions)
+    assert {"TS", "AP", "JK"} <= set(india.regions)
     assert "LA" not in india.regions  # Ladakh is not separate in this edition (pre-2019)
     assert {"DN", "DD"} <= set(india.regions)  # not merged (pre-2020)
     names = {c: r.name for c, r in india.regions.items()}
-    assert names["TG"] == "Telangana" and names["OR"] == "Odisha"
-    assert names["UT"] == "Uttarakhand" and names["AN"] == "Andaman and Nicobar Islands"
-    assert region_code("india", "Telangana") == region_code("india", "TS") == "TG"
+    assert names["TS"] == "Telangana" and names["OD"] == "Odisha"
+    assert names["UK"] == "Uttarakhand" and names["AN"] == "Andaman and Nicobar Islands"
+    assert region_code("india", "Telangana") == region_code("india", "TS") == "TS"
     assert region_code("india", "Dadara & Nagar Haveli") == "DN"
     assert "react-datamaps-india 0.6.0" in india.source and "MIT" in india.source
     assert "Telangana separate" in india.version and "Ladakh not separate" in india.version
     old = load_country("india", "pre2014")
-    assert len(old.regions) == 35 and "TG" not in old.regions and old.edition == "pre2014"
+    assert len(old.regions) == 35 and "TS" not in old.regions and old.edition == "pre2014"
     with pytest.raises(GroundTruthError):
         region_table("india", "2020")
 
 
 def test_neighbours() -> None:
     adj = queen_adjacency(load_country("india").lonlat)
-    assert {"AP", "MH", "KA", "CT"} <= adj["TG"]  # Telangana's four land neighbours
-    assert {"TG", "KA", "TN", "OR"} <= adj["AP"]
+    assert {"AP", "MH", "KA", "CG"} <= adj["TS"]  # Telangana's four land neighbours
+    assert {"TS", "KA", "TN", "OD"} <= adj["AP"]
     assert adj["DL"] == {"HR", "UP"}
     assert adj["AN"] == adj["LD"] == frozenset()  # islands
 
@@ -56,13 +56,13 @@ def test_areas_are_plausible() -> None:
     Kashmir with Ladakh as India claims it 222,236; Rajasthan 342,239; India 3,287,263."""
     lonlat = load_country("india").lonlat
     area = {c: geodesic_area_km2(g) for c, g in lonlat.items()}
-    for code, official in (("TG", 112_077), ("AP", 162_975), ("JK", 222_236),
+    for code, official in (("TS", 112_077), ("AP", 162_975), ("JK", 222_236),
                            ("RJ", 342_239)):
         assert abs(area[code] / official - 1) < 0.06, (code, area[code])
     assert abs(sum(area.values()) / 3_287_263 - 1) < 0.02
     # Andhra Pradesh before the split is the two together (different sources: 5%).
     old = geodesic_area_km2(load_country("india", "pre2014").lonlat["AP"])
-    assert abs((area["AP"] + area["TG"]) / old - 1) < 0.05
+    assert abs((area["AP"] + area["TS"]) / old - 1) < 0.05
 
 
 def test_latitudes_are_unsqueezed() -> None:
@@ -72,7 +72,7 @@ def test_latitudes_are_unsqueezed() -> None:
     for code, lon, lat in (("BR", 85.48, 26.59),   # Sitamarhi
                            ("BR", 84.85, 26.98),   # Raxaul
                            ("UP", 83.42, 27.43),   # Nautanwa
-                           ("TG", 78.47, 17.38),   # Hyderabad
+                           ("TS", 78.47, 17.38),   # Hyderabad
                            ("AP", 80.65, 16.51),   # Vijayawada
                            ("JK", 74.80, 34.08)):  # Srinagar
         assert lonlat[code].contains(Point(lon, lat)), code
@@ -84,10 +84,10 @@ def test_city_sums_follow_the_new_polygons() -> None:
     india = load_country("india")
     pop, count, dropped = city_populations(india, "IN")
     assert dropped <= 5  # Rameswaram and Pamban lie on an island the file leaves out
-    assert pop["TG"] > 5e6 and count["TG"] > 20  # Hyderabad alone has 3.6 million
+    assert pop["TS"] > 5e6 and count["TS"] > 20  # Hyderabad alone has 3.6 million
     old_pop, _, _ = city_populations(load_country("india", "pre2014"), "IN")
-    assert "TG" not in old_pop
-    assert abs((pop["AP"] + pop["TG"]) / old_pop["AP"] - 1) < 0.05
+    assert "TS" not in old_pop
+    assert abs((pop["AP"] + pop["TS"]) / old_pop["AP"] - 1) < 0.05
     assert max(pop, key=pop.__getitem__) == "MH"
 
 

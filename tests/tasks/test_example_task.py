@@ -56,7 +56,7 @@ def test_registering_the_module_is_enough(registered: None, tmp_path: Path) -> N
         assert main(["export", str(dataset), "--format", fmt, str(tmp_path / fmt)]) == 0
     assert list((tmp_path / "hf" / "data").glob(f"{NAME}-*.parquet"))
     assert list((tmp_path / "vlmevalkit").glob(f"*_{NAME.upper()}.tsv"))
-    config = (tmp_path / "lmms-eval" / f"cartoqa_{NAME}.yaml").read_text("utf-8")
+    config = (tmp_path / "lmms-eval" / f"cartoqa_synthetic_{NAME}.yaml").read_text("utf-8")
     assert "metric: busstops_accuracy" in config and "metric: busstops_rmse" in config
 
 

@@ -56,10 +56,14 @@ def test_discrete_answers_by_hand() -> None:
             if q.template == "extreme":  # lowest: BR and UP tie in class 1
                 assert q.answer["accepted"] in (["AP"], ["BR", "UP"])
         for q in qs["count"]:
+            if q.template != "in_class":
+                continue
             label = q.text.split("legend class ")[1].split("?")[0]
             cls = ctx.classification.labels.index(label) + 1
             assert q.answer["count"] == sum(1 for c in ctx.classes.values() if c == cls)
         for q in qs["range"]:
+            if q.template != "class_range":
+                continue
             code = q.asked[0]
             assert q.answer["range"] == list(
                 ctx.classification.label_bounds[ctx.classes[code] - 1])
@@ -83,6 +87,8 @@ def test_continuous_answers_keep_clear_of_ticks_and_gaps() -> None:
                 a, b = q.asked
                 assert q.answer["value"] == (VALUES[a] > VALUES[b])
         for q in qs.get("range", []):
+            if q.template != "tick_interval":
+                continue
             lo, hi = q.answer["range"]
             assert lo < VALUES[q.asked[0]] < hi and q.answer["continuous"] is True
         for q in qs.get("rank", []):
@@ -123,7 +129,9 @@ def test_light_bars_need_more_distance_than_gradient_ones() -> None:
         assert (bar.ticks[0], bar.ticks[-1]) == (0.0, 100.0)
         ctx = MapwiseContext("india", INDIA, "T", values, classification, bar, ADJ)
         assert ctx.distinct("BR", "UP") is distinct
-        assert ("UP" in ctx.ties_with("BR")) is not distinct
+        # 20% of the bar apart: never a tie (ties are at most TIE_BAR_GAP = 5%); on the
+        # light ramp neither tied nor comparable, so no question relies on the pair
+        assert "UP" not in ctx.ties_with("BR")
         assert not ctx.clear_of_tick("MH", 50.0)
     ctx = MapwiseContext("india", INDIA, "T", values, classification,
                          colour_bar(values, "gradient"), ADJ)

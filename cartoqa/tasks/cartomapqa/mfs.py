@@ -41,8 +41,8 @@ from cartoqa.scoring.sections import aggregate_correct, measure_choice
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
 from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
+from renderers.mfs.spec import IMAGE_SIZE as _SIDE
 from renderers.mfs.swatches import SWATCH_ZOOMS
-from renderers.mfs.symbols import IMAGE_SIZE as _SIDE
 from renderers.style import package_version
 
 NAME = "mfs"

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapwise.common import MapwiseContext, Question, with_format
+from cartoqa.tasks.mapwise.common import MapwiseContext, Question
+from cartoqa.tasks.mapwise.forms import ask_forms
 from cartoqa.tasks.mapwise.requests import mapwise_spec
 
 #: The scales of its questions (MapWise's global / local).
@@ -16,11 +17,11 @@ SPEC = mapwise_spec("mapwise_binary", "Binary", "binary",
                     "MapWise Yes/No: compare two regions, or a region with a legend class.")
 
 
-def make_questions(ctx: MapwiseContext, rng: random.Random,
-                   skipped: Counter[str]) -> list[Question]:
+def _classic(ctx: MapwiseContext, rng: random.Random,
+             skipped: Counter[str]) -> list[Question]:
     """Two binary questions about one map."""
     out: list[Question] = []
-    codes = sorted(ctx.values)
+    codes = ctx.codes
     pairs = [(a, b) for a in codes for b in codes if a < b and ctx.distinct(a, b)]
     if pairs:
         a, b = rng.choice(pairs)
@@ -28,7 +29,7 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
             a, b = b, a
         out.append(Question(
             "binary", "higher_than",
-            with_format(f"Does {ctx.region(a)} have a higher value than {ctx.region(b)}?",
+            ctx.ask(f"Does {ctx.region(a)} have a higher value than {ctx.region(b)}?",
                         "binary"),
             {"value": ctx.level(a) > ctx.level(b)}, [a, b]))
     else:
@@ -39,7 +40,7 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
         label = ctx.classification.labels[cls - 1]
         out.append(Question(
             "binary", "in_class",
-            with_format(f"Is {ctx.region(a)} shown in the legend class {label}?", "binary"),
+            ctx.ask(f"Is {ctx.region(a)} shown in the legend class {label}?", "binary"),
             {"value": ctx.classes[a] == cls}, [a]))
     else:
         bar = ctx.colour_bar
@@ -50,9 +51,16 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
             i = rng.choice(inner)
             out.append(Question(
                 "binary", "above_tick",
-                with_format(f"Is the value of {ctx.region(a)} above {bar.tick_labels[i]}?",
+                ctx.ask(f"Is the value of {ctx.region(a)} above {bar.tick_labels[i]}?",
                             "binary"),
-                {"value": ctx.values[a] > bar.ticks[i]}, [a]))
+                {"value": ctx.shown(a) > bar.ticks[i]}, [a]))
         else:
             skipped["binary_no_clear_region"] += 1
     return out
+
+
+def make_questions(ctx: MapwiseContext, rng: random.Random,
+                   skipped: Counter[str]) -> list[Question]:
+    """The binary questions about one map: the classic forms, then those of
+    :mod:`cartoqa.tasks.mapwise.forms` that answer in this type."""
+    return _classic(ctx, rng, skipped) + ask_forms(ctx, rng, skipped, "binary")

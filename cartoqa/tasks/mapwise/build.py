@@ -34,18 +34,32 @@ from cartoqa.tasks.common.thematic.build import (
     variable_line,
 )
 from cartoqa.tasks.mapwise import SUITE, TASKS, task_modules
-from cartoqa.tasks.mapwise.common import MapwiseContext, system_prompt
-from groundtruth.thematic.adjacency import queen_adjacency
-from groundtruth.thematic.classification import fisher_jenks, format_number
+from cartoqa.tasks.mapwise.common import (
+    DEFAULT_PROMPT_MODE,
+    PROMPT_MODES,
+    MapwiseContext,
+    system_prompt,
+)
+from cartoqa.tasks.mapwise.table_spec import TableSpec, read_spec
+from groundtruth.thematic.adjacency import queen_adjacency, shared_border_adjacency
+from groundtruth.thematic.classification import (
+    DEFAULT_K,
+    Classification,
+    fisher_jenks,
+    format_number,
+)
 from groundtruth.thematic.countries import (
     COUNTRIES,
     DEFAULT_INDIA_EDITION,
     INDIA_EDITIONS,
+    US_INSETS,
     CountryRegions,
     load_country,
     region_code,
+    region_table,
 )
-from groundtruth.thematic.country_variables import counterfactual, country_variables
+from groundtruth.thematic.country_variables import counterfactual, country_variables, with_gaps
+from groundtruth.thematic.parts import PART_SOURCES, country_parts
 from groundtruth.thematic.variables import Variable, read_user_table
 from renderers.thematic.check import CONTINUOUS_TOLERANCE, check_styled
 from renderers.thematic.design import HATCHES, PAPERS, ColourBar, Design, ramp_classes
@@ -66,6 +80,20 @@ STYLES: dict[str, tuple[str, str, bool, str, bool]] = {
     "grey": ("discrete", "light", False, "grey", False),
     "continuous_annotated": ("continuous", "gradient", False, "white", True),
 }
+#: Which real map of each country (0-based) withholds :data:`MISSING_PER_MAP` regions'
+#: values, drawn as no data (MapWise's tables have such gaps; missing-data questions).
+GAPS_AT = 6
+MISSING_PER_MAP = 3
+#: Classes of each discrete style's legend (publishers draw 3 to 8); others have five.
+#: Each count keeps neighbouring class colours about ΔE 15 or more apart on its ramp
+#: (dark: 19 at four classes, 14.7 at six, too close by eye; viridis: 30 at eight).
+STYLE_CLASSES: dict[str, int] = {"discrete_dark": 4, "annotated": 4, "discrete_gradient": 8,
+                                 "grey": 3}
+#: Shortest shared border (share of the country's east-west extent; about 4 pixels of a
+#: map 860 pixels wide) for two regions to count as neighbours in questions.
+MIN_BORDER_SHARE = 0.005
+#: Styles whose legend lists the highest class first.
+REVERSED_STYLES: frozenset[str] = frozenset({"discrete_dark", "grey"})
 #: Counterfactual modes, each drawn once per country (on the first real variable).
 COUNTERFACTUALS: tuple[str, ...] = ("shuffle", "invert")
 
@@ -79,10 +107,65 @@ class MapPlan:
     variable: Variable
     style: str
     counterfactual: str = "none"
+    spec: TableSpec | None = None
+
+    @property
+    def k(self) -> int:
+        """Classes of a discrete legend (the style's count, or the spec's)."""
+        if self.spec is not None:
+            return self.spec.k
+        return STYLE_CLASSES.get(self.style, DEFAULT_K)
+
+    @property
+    def reversed(self) -> bool:
+        """Whether the legend lists the highest class first."""
+        if self.spec is not None:
+            return self.spec.reversed
+        return self.style in REVERSED_STYLES
+
+    def classify(self) -> Classification:
+        """The map's classes: the spec's (published ranges, breaks, k) or :attr:`k`
+        Fisher-Jenks classes (fewer, down to five, when the values do not fill them)."""
+        values = self.variable.values
+        if self.spec is not None and (self.spec.classes or self.spec.breaks):
+            return self.spec.classify(values)
+        for k in dict.fromkeys((self.k, DEFAULT_K)):
+            try:
+                return fisher_jenks(values, k)
+            except ValueError:
+                continue
+        raise ValueError("too few distinct values")
 
 
 #: The outcome of :func:`build_mapwise_dataset` (the same record as MapIQ's).
 MapwiseReport = ThematicReport
+
+
+def is_percent(title: str) -> bool:
+    """Whether a variable's title says its values are percentages.
+
+    Examples
+    --------
+    >>> is_percent("Literacy rate (%) [generated]"), is_percent("Number of airports")
+    (True, False)
+    """
+    low = title.lower()
+    return "%" in low or "percent" in low
+
+
+def parse_prompt_mode(text: str) -> str:
+    """A prompt mode by name (:data:`~cartoqa.tasks.mapwise.common.PROMPT_MODES`).
+
+    Examples
+    --------
+    >>> parse_prompt_mode(" CoT ")
+    'cot'
+    """
+    name = text.strip().lower()
+    if name not in PROMPT_MODES:
+        raise CartoqaError(f"unknown prompt mode {text!r}",
+                           fix="choose from " + ", ".join(PROMPT_MODES))
+    return name
 
 
 def parse_countries(text: str) -> list[str]:
@@ -140,33 +223,68 @@ def short_number(x: float) -> str:
 
 
 def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
-              seed: int) -> list[MapPlan]:
+              seed: int, spec: TableSpec | None = None) -> list[MapPlan]:
     """Per country: ``maps_per_country`` maps cycling through the variables and the
     styles, the last :data:`COUNTERFACTUALS` of them counterfactual versions of the
-    first real variable (shuffled in a discrete style, inverted on a colour bar)."""
+    first real variable (shuffled in a discrete style, inverted on a colour bar); the
+    map at :data:`GAPS_AT` withholds :data:`MISSING_PER_MAP` regions' values."""
     plans: list[MapPlan] = []
     styles = list(STYLES)
+    if spec is not None:  # a publisher's legend: its kind; hatches only with five classes
+        styles = [s for s in STYLES if _style_fits(s, spec)]
     for country, vs in variables.items():
         n_cf = min(len(COUNTERFACTUALS), max(0, maps_per_country - 1))
         for i in range(maps_per_country - n_cf):
-            plans.append(MapPlan(len(plans), country, vs[i % len(vs)],
-                                 styles[i % len(styles)]))
+            var = vs[i % len(vs)]
+            if i == GAPS_AT and len(var.values) > 2 * MISSING_PER_MAP:
+                var = with_gaps(var, MISSING_PER_MAP, seed)
+            plans.append(MapPlan(len(plans), country, var, styles[i % len(styles)],
+                                 spec=spec))
         real = next((v for v in vs if not v.generated), vs[0])
         for j, mode in enumerate(COUNTERFACTUALS[:n_cf]):
+            cf_styles = [s for s in ("discrete_light", "continuous_gradient") if s in styles]
             plans.append(MapPlan(len(plans), country, counterfactual(real, mode, seed),
-                                 ("discrete_light", "continuous_gradient")[j % 2], mode))
+                                 (cf_styles or styles)[j % len(cf_styles or styles)], mode,
+                                 spec=spec))
     return plans
+
+
+def _width(geoms: dict[str, Any]) -> float:
+    """East-west extent of a set of projected geometries."""
+    bounds = [g.bounds for g in geoms.values()]
+    return max(b[2] for b in bounds) - min(b[0] for b in bounds)
+
+
+def _style_fits(style: str, spec: TableSpec) -> bool:
+    """Whether a style can draw a table as its spec asks (legend kind; hatches need five
+    Fisher-Jenks classes)."""
+    legend, _, hatched, _, _ = STYLES[style]
+    if spec.legend is not None and legend != spec.legend:
+        return False
+    return not (hatched and (spec.k != DEFAULT_K or spec.classes or spec.breaks))
 
 
 class MapwiseBuilder:
     """Boundaries and adjacency of each country, loaded once."""
 
     def __init__(self, countries: Sequence[str], seed: int,
-                 india_edition: str = DEFAULT_INDIA_EDITION) -> None:
+                 india_edition: str = DEFAULT_INDIA_EDITION,
+                 prompt_mode: str = DEFAULT_PROMPT_MODE,
+                 us_edition: str | None = None) -> None:
         self.seed = seed
-        self.regions: dict[str, CountryRegions] = {c: _load(c, india_edition)
+        self.prompt_mode = prompt_mode
+        self.regions: dict[str, CountryRegions] = {c: _load(c, india_edition, us_edition)
                                                    for c in countries}
-        self.queen = {c: queen_adjacency(r.lonlat) for c, r in self.regions.items()}
+        # Neighbours as a reader sees them: a shared border of at least
+        # MIN_BORDER_SHARE of the country's width (about 4 pixels on the map).
+        self.queen = {c: shared_border_adjacency(
+            r.projected, MIN_BORDER_SHARE * _width(r.projected), queen_adjacency(r.lonlat))
+            for c, r in self.regions.items()}
+        self.points = {c: {k: (p.x, p.y) for k, g in r.projected.items()
+                           for p in [g.representative_point()]}
+                       for c, r in self.regions.items()}
+        self.bounds = {c: {k: tuple(g.bounds) for k, g in r.projected.items()}
+                       for c, r in self.regions.items()}
 
     def make_slot(self, plan: MapPlan, rejected: Counter[str],
                   skipped: Counter[str]) -> tuple[list[dict[str, Any]], bytes] | None:
@@ -174,14 +292,18 @@ class MapwiseBuilder:
         var = plan.variable
         regions = self.regions[plan.country]
         try:
-            classification = fisher_jenks(var.values)
+            classification = plan.classify()
         except ValueError:
             rejected["too_few_distinct_values"] += 1
             return None
         legend, ramp, hatched, paper, annotated = STYLES[plan.style]
-        design = Design(colours=ramp_classes(ramp), hatches=HATCHES if hatched else None,
-                        paper=PAPERS[paper],
-                        callout_sides=1 if plan.country == "usa" else 2)
+        k = classification.k
+        design = Design(colours=ramp_classes(ramp, k),
+                        hatches=HATCHES if hatched and k == len(HATCHES) else None,
+                        paper=PAPERS[paper], legend_reversed=plan.reversed,
+                        callout_sides=1 if plan.country == "usa" and regions.edition != "insets"
+                        else 2)
+        hatched = design.hatches is not None
         bar = colour_bar(var.values, ramp) if legend == "continuous" else None
         notes = {c: format_number(v, 3) for c, v in var.values.items()} if annotated else None
         geoms = dict(regions.projected)
@@ -194,8 +316,18 @@ class MapwiseBuilder:
             for reason in sorted({p.reason for p in problems}):
                 rejected[reason] += 1
             return None
-        ctx = MapwiseContext(plan.country, regions.regions, var.title, dict(var.values),
-                             classification, bar, self.queen[plan.country])
+        ctx = MapwiseContext(
+            plan.country, regions.regions, var.title, dict(var.values), classification, bar,
+            self.queen[plan.country],
+            printed={c: float(t) for c, t in notes.items()} if notes else None,
+            drawn=tuple(sorted(geoms)),
+            parts=country_parts(plan.country, geoms),
+            points=self.points[plan.country], bounds=self.bounds[plan.country],
+            colours=design.colours, ramp=ramp, hatched=hatched,
+            percent=(plan.spec.percent if plan.spec is not None and plan.spec.units
+                     else is_percent(var.title) if var.theme != "user" or "%" in var.title
+                     else None),
+            prompt_mode=self.prompt_mode)
         rng = slot_rng(self.seed, SLOT_TASK, plan.index)
         image = f"images/mapwise-{plan.index:04d}.png"
         prompt = system_prompt(ctx)
@@ -215,6 +347,8 @@ class MapwiseBuilder:
                     "strata": {"country": plan.country, "legend": legend, "style": plan.style,
                                "counterfactual": plan.counterfactual,
                                "question_type": q.request, "template": q.template,
+                               "family": q.family, "prompt_mode": self.prompt_mode,
+                               "missing_data": bool(ctx.missing),
                                "theme": var.theme, "generated_data": var.generated},
                     "provenance": {
                         "suite": SUITE, "seed": self.seed, "slot": plan.index,
@@ -227,17 +361,52 @@ class MapwiseBuilder:
                            if plan.country == "india" else {}),
                         "classification": {"method": classification.method,
                                            "k": classification.k,
-                                           "labels": list(classification.labels)},
+                                           "labels": list(classification.labels),
+                                           "reversed": plan.reversed},
                         "colour_bar": bar.card() if bar else None,
+                        "no_data_regions": ctx.missing,
+                        "prompt_mode": self.prompt_mode,
+                        "parts_source": PART_SOURCES[plan.country],
                         "asked_regions": sorted(set(q.asked)),
                     },
                 })
         return items, drawn.png
 
 
-def _load(country: str, india_edition: str) -> CountryRegions:
-    """A country's regions; India in the chosen boundary edition."""
+def apply_spec(variables: list[Variable], spec: TableSpec, data: Path | None) -> list[Variable]:
+    """The table's variables as its spec asks: one column, its title, its classes checked
+    against the values (one line naming the first value in no class)."""
+    from dataclasses import replace
+
+    if spec.column is not None:
+        variables = [v for v in variables if v.title == spec.column]
+        if not variables:
+            raise CartoqaError(f"{data}: the spec's column {spec.column!r} is not in the "
+                               "table", fix="name a value column of the CSV")
+    if spec.title is not None:
+        variables = [replace(v, title=spec.title) for v in variables]
+    for v in variables:
+        try:
+            spec.classify(v.values)
+        except ValueError as exc:
+            raise CartoqaError(f"{data}: {exc}", fix="fix the spec's classes, breaks or k") \
+                from None
+    return variables
+
+
+def _load(country: str, india_edition: str, us_edition: str | None = None) -> CountryRegions:
+    """A country's regions; India in the chosen boundary edition, the USA contiguous or
+    with Alaska and Hawaii as insets."""
+    if country == "usa":
+        return load_country(country, us_edition)
     return load_country(country, india_edition if country == "india" else None)
+
+
+def us_edition_for(variables: dict[str, list[Variable]]) -> str | None:
+    """``"insets"`` when a US variable has a value for Alaska or Hawaii, else None (the
+    contiguous map)."""
+    vs = variables.get("usa", [])
+    return "insets" if any(set(US_INSETS) & set(v.values) for v in vs) else None
 
 
 def parse_india_edition(text: str) -> str:
@@ -255,6 +424,16 @@ def parse_india_edition(text: str) -> str:
     return name
 
 
+#: Chinese regions a table may list that the packaged map does not draw (their rows are
+#: left out): Hong Kong, Macau and Taiwan, by ISO 3166-2 code and name.
+NOT_DRAWN_CHINA: frozenset[str] = frozenset({
+    "hk", "mo", "tw", "hong kong", "macau", "macao", "taiwan", "cn-hk", "cn-mo", "cn-tw"})
+
+
+def _key_of(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
 def load_variables(countries: Sequence[str], data: Path | None, seed: int,
                    india_edition: str = DEFAULT_INDIA_EDITION) -> dict[str, list[Variable]]:
     """The packaged variables per country, or the columns of a user table (one country:
@@ -264,9 +443,12 @@ def load_variables(countries: Sequence[str], data: Path | None, seed: int,
             raise CartoqaError("a user table (--data) describes one country",
                                fix="pass --countries with exactly one country")
         country = countries[0]
-        keep = tuple(_load(country, india_edition).regions)
+        keep = tuple(region_table(country, "insets" if country == "usa" else
+                                  india_edition if country == "india" else None))
 
         def resolve(text: str) -> str | None:
+            if country == "china" and _key_of(text) in NOT_DRAWN_CHINA:
+                return ""  # Hong Kong, Macau, Taiwan: not on the packaged map
             code = region_code(country, text)
             if code is not None and code not in keep:  # Telangana on the pre-2014 map
                 raise CartoqaError(f"{data}: {text!r} is not a region of the "
@@ -283,7 +465,8 @@ def load_variables(countries: Sequence[str], data: Path | None, seed: int,
 
 def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] = COUNTRIES,
                           data: Path | None = None, maps_per_country: int = 12,
-                          india_edition: str = DEFAULT_INDIA_EDITION, progress: bool = True,
+                          india_edition: str = DEFAULT_INDIA_EDITION,
+                          prompt_mode: str = DEFAULT_PROMPT_MODE, progress: bool = True,
                           log: Callable[[str], None] | None = None) -> MapwiseReport:
     """Build (or resume, or confirm) a MapWise dataset folder.
 
@@ -302,6 +485,9 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
     india_edition : str
         India's boundary edition: ``"2014"`` (36 units, Telangana separate; default) or
         ``"pre2014"`` (35 units); see :data:`groundtruth.thematic.countries.INDIA_EDITIONS`.
+    prompt_mode : str
+        MapWise's prompt mode of every question: ``"direct"``, ``"cot"`` (chain of
+        thought) or ``"extract"`` (explicit extraction); recorded in each item.
     progress : bool
         Show a progress bar.
     log : callable, optional
@@ -309,14 +495,20 @@ def build_mapwise_dataset(*, out: Path, seed: int = 0, countries: Sequence[str] 
     """
     say = log or (lambda msg: print(msg, file=sys.stderr))
     variables = load_variables(countries, data, seed, india_edition)
-    plans = plan_maps(variables, maps_per_country, seed)
+    spec = read_spec(data) if data is not None else None
+    if spec is not None:
+        variables = {c: apply_spec(vs, spec, data) for c, vs in variables.items()}
+    plans = plan_maps(variables, maps_per_country, seed, spec)
     editions = {"india_boundaries": india_edition} if "india" in variables else {}
     writer = DatasetWriter(out, build_key=build_key(
         SUITE, {c: [[v.key, v.values] for v in vs] for c, vs in variables.items()},
-        countries=list(variables), seed=seed, maps_per_country=maps_per_country, **editions))
+        countries=list(variables), seed=seed, maps_per_country=maps_per_country,
+        prompt_mode=prompt_mode, **editions,
+        **({"table_spec": repr(spec)} if spec is not None else {})))
     return run_thematic_build(
         writer, suite=SUITE, task=SLOT_TASK, plans=plans,
-        make_builder=lambda: MapwiseBuilder(list(variables), seed, india_edition),
+        make_builder=lambda: MapwiseBuilder(list(variables), seed, india_edition,
+                                            prompt_mode, us_edition_for(variables)),
         manifest_parts=lambda builder: _manifest_parts(builder, variables),
         card_for=render_mapwise_card, progress=progress, say=say)
 
@@ -365,4 +557,4 @@ def render_mapwise_card(manifest: dict[str, Any]) -> str:
 
 
 __all__ = ["STYLES", "MapPlan", "MapwiseReport", "build_mapwise_dataset", "colour_bar",
-           "parse_countries", "parse_india_edition", "plan_maps"]
+           "parse_countries", "parse_india_edition", "parse_prompt_mode", "plan_maps"]

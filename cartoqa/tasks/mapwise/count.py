@@ -9,8 +9,8 @@ from collections import Counter
 from cartoqa.tasks.mapwise.common import (
     MapwiseContext,
     Question,
-    with_format,
 )
+from cartoqa.tasks.mapwise.forms import ask_forms
 from cartoqa.tasks.mapwise.requests import mapwise_spec
 
 #: The scales of its questions (MapWise's global / local).
@@ -28,8 +28,8 @@ def clear_ticks(ctx: MapwiseContext) -> list[int]:
             if all(ctx.clear_of_tick(c, bar.ticks[i]) for c in ctx.values)]
 
 
-def make_questions(ctx: MapwiseContext, rng: random.Random,
-                   skipped: Counter[str]) -> list[Question]:
+def _classic(ctx: MapwiseContext, rng: random.Random,
+             skipped: Counter[str]) -> list[Question]:
     """One count question about one map."""
     if ctx.colour_bar is None:
         cls = rng.randint(1, ctx.classification.k)
@@ -37,7 +37,7 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
         label = ctx.classification.labels[cls - 1]
         return [Question(
             "count", "in_class",
-            with_format(f"How many {ctx.words} are shown in the legend class {label}?",
+            ctx.ask(f"How many {ctx.words} are shown in the legend class {label}?",
                         "count"), {"count": len(members)}, members)]
     ticks = clear_ticks(ctx)
     if not ticks:
@@ -45,8 +45,15 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
         return []
     i = rng.choice(ticks)
     bar = ctx.colour_bar
-    above = sorted(c for c in ctx.values if ctx.values[c] > bar.ticks[i])
+    above = sorted(c for c in ctx.values if ctx.shown(c) > bar.ticks[i])
     return [Question(
         "count", "above_tick",
-        with_format(f"How many {ctx.words} have a value above {bar.tick_labels[i]}?",
+        ctx.ask(f"How many {ctx.words} have a value above {bar.tick_labels[i]}?",
                     "count"), {"count": len(above)}, sorted(ctx.values))]
+
+
+def make_questions(ctx: MapwiseContext, rng: random.Random,
+                   skipped: Counter[str]) -> list[Question]:
+    """The count questions about one map: the classic forms, then those of
+    :mod:`cartoqa.tasks.mapwise.forms` that answer in this type."""
+    return _classic(ctx, rng, skipped) + ask_forms(ctx, rng, skipped, "count")

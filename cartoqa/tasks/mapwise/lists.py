@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapwise.common import MapwiseContext, Question, with_format
+from cartoqa.tasks.mapwise.common import MapwiseContext, Question
 from cartoqa.tasks.mapwise.count import clear_ticks
+from cartoqa.tasks.mapwise.forms import ask_forms
 from cartoqa.tasks.mapwise.requests import mapwise_spec
 
 #: The scales of its questions (MapWise's global / local).
@@ -20,8 +21,8 @@ SPEC = mapwise_spec("mapwise_list", "List", "list",
 MAX_ITEMS = 10
 
 
-def make_questions(ctx: MapwiseContext, rng: random.Random,
-                   skipped: Counter[str]) -> list[Question]:
+def _classic(ctx: MapwiseContext, rng: random.Random,
+             skipped: Counter[str]) -> list[Question]:
     """One list question about one map."""
     if ctx.colour_bar is None:
         options = []
@@ -36,12 +37,12 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
         label = ctx.classification.labels[cls - 1]
         return [Question(
             "list", "in_class",
-            with_format(f"Which {ctx.words} are shown in the legend class {label}?",
+            ctx.ask(f"Which {ctx.words} are shown in the legend class {label}?",
                         "list"), {"items": members}, members)]
     bar = ctx.colour_bar
     choices = []
     for i in clear_ticks(ctx):
-        above = sorted(c for c in ctx.values if ctx.values[c] > bar.ticks[i])
+        above = sorted(c for c in ctx.values if ctx.shown(c) > bar.ticks[i])
         if 1 <= len(above) <= MAX_ITEMS:
             choices.append((i, above))
     if not choices:
@@ -50,5 +51,12 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
     i, above = rng.choice(choices)
     return [Question(
         "list", "above_tick",
-        with_format(f"Which {ctx.words} have a value above {bar.tick_labels[i]}?", "list"),
+        ctx.ask(f"Which {ctx.words} have a value above {bar.tick_labels[i]}?", "list"),
         {"items": above}, above)]
+
+
+def make_questions(ctx: MapwiseContext, rng: random.Random,
+                   skipped: Counter[str]) -> list[Question]:
+    """The list questions about one map: the classic forms, then those of
+    :mod:`cartoqa.tasks.mapwise.forms` that answer in this type."""
+    return _classic(ctx, rng, skipped) + ask_forms(ctx, rng, skipped, "list")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapwise.common import MapwiseContext, Question, with_format
+from cartoqa.tasks.mapwise.common import MapwiseContext, Question
+from cartoqa.tasks.mapwise.forms import ask_forms
 from cartoqa.tasks.mapwise.requests import mapwise_spec
 
 #: The scales of its questions (MapWise's global / local).
@@ -16,17 +17,17 @@ SPEC = mapwise_spec("mapwise_range", "Range", "range",
                     "MapWise range: the legend interval holding a region's value.")
 
 
-def make_questions(ctx: MapwiseContext, rng: random.Random,
-                   skipped: Counter[str]) -> list[Question]:
+def _classic(ctx: MapwiseContext, rng: random.Random,
+             skipped: Counter[str]) -> list[Question]:
     """One range question about one map."""
-    codes = sorted(ctx.values)
+    codes = ctx.codes
     if ctx.colour_bar is None:
         a = rng.choice(codes)
         cls = ctx.classes[a]
         lo, hi = ctx.classification.label_bounds[cls - 1]
         return [Question(
             "range", "class_range",
-            with_format(f"In which legend range does the value of {ctx.region(a)} fall?",
+            ctx.ask(f"In which legend range does the value of {ctx.region(a)} fall?",
                         "range"),
             {"range": [lo, hi], "text": ctx.classification.labels[cls - 1].replace("–", " - "),
              "continuous": False}, [a])]
@@ -38,6 +39,13 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
     lo, hi, text = ctx.bar_interval(a)
     return [Question(
         "range", "tick_interval",
-        with_format(f"Between which two adjacent labelled values of the colour bar does the "
+        ctx.ask(f"Between which two adjacent labelled values of the colour bar does the "
                     f"value of {ctx.region(a)} lie?", "range"),
         {"range": [lo, hi], "text": text, "continuous": True}, [a])]
+
+
+def make_questions(ctx: MapwiseContext, rng: random.Random,
+                   skipped: Counter[str]) -> list[Question]:
+    """The range questions about one map: the classic forms, then those of
+    :mod:`cartoqa.tasks.mapwise.forms` that answer in this type."""
+    return _classic(ctx, rng, skipped) + ask_forms(ctx, rng, skipped, "range")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapwise.common import MapwiseContext, Question, with_format
+from cartoqa.tasks.mapwise.common import MapwiseContext, Question
+from cartoqa.tasks.mapwise.forms import ask_forms
 from cartoqa.tasks.mapwise.requests import mapwise_spec
 
 #: The scales of its questions (MapWise's global / local).
@@ -17,10 +18,10 @@ SPEC = mapwise_spec("mapwise_rank", "Rank", "rank",
                     "MapWise rank: order regions by value (Kendall's tau-b).")
 
 
-def make_questions(ctx: MapwiseContext, rng: random.Random,
-                   skipped: Counter[str]) -> list[Question]:
+def _classic(ctx: MapwiseContext, rng: random.Random,
+             skipped: Counter[str]) -> list[Question]:
     """One rank question about one map."""
-    codes = sorted(ctx.values)
+    codes = ctx.codes
     n = rng.choice((3, 4))
     order = codes[:]
     rng.shuffle(order)
@@ -37,5 +38,12 @@ def make_questions(ctx: MapwiseContext, rng: random.Random,
     names = ", ".join(ctx.region(c) for c in sorted(chosen))
     return [Question(
         "rank", "order",
-        with_format(f"Rank these {ctx.words} by value, highest first: {names}.", "rank"),
+        ctx.ask(f"Rank these {ctx.words} by value, highest first: {names}.", "rank"),
         {"order": ranked, "levels": {c: ctx.level(c) for c in ranked}}, ranked)]
+
+
+def make_questions(ctx: MapwiseContext, rng: random.Random,
+                   skipped: Counter[str]) -> list[Question]:
+    """The rank questions about one map: the classic forms, then those of
+    :mod:`cartoqa.tasks.mapwise.forms` that answer in this type."""
+    return _classic(ctx, rng, skipped) + ask_forms(ctx, rng, skipped, "rank")

@@ -38,7 +38,8 @@ from cartoqa.tasks.common.thematic.requests import (
 SUITE = "mapwise"
 
 #: Strata every MapWise item carries.
-STRATA: tuple[str, ...] = ("country", "legend", "style", "counterfactual", "question_type")
+STRATA: tuple[str, ...] = ("country", "legend", "style", "counterfactual", "question_type",
+                           "family", "prompt_mode")
 
 #: Provenance keys every MapWise item carries (no extract, no zoom: a country, a table
 #: and a style).
@@ -169,7 +170,9 @@ def mapwise_spec(name: str, title: str, request: str, blurb: str) -> TaskSpec:
         requests=(REQUESTS[request],), strata=STRATA,
         sample_strata={"country": "india", "legend": "discrete", "style": "discrete_light",
                        "counterfactual": False, "question_type": request,
-                       "template": request, "theme": "population", "generated_data": False},
+                       "template": request, "family": "classic", "prompt_mode": "direct",
+                       "missing_data": False, "theme": "population",
+                       "generated_data": False},
         provenance_required=PROVENANCE,
         sample_provenance={"suite": SUITE, "seed": 0, "country": "india",
                            "variable": "population", "style": "discrete_light",

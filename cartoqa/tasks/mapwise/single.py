@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapwise.common import MapwiseContext, Question, with_format
+from cartoqa.tasks.mapwise.common import MapwiseContext, Question
+from cartoqa.tasks.mapwise.forms import ask_forms
 from cartoqa.tasks.mapwise.requests import mapwise_spec
 
 #: The scales of its questions (MapWise's global / local).
@@ -22,41 +23,44 @@ SPEC = mapwise_spec("mapwise_single", "Single word", "single",
                     "MapWise single word: the region with the highest or lowest value.")
 
 
-def _answer(ctx: MapwiseContext, pool: list[str], highest: bool) -> list[str]:
-    best = (max if highest else min)(pool, key=lambda c: (ctx.level(c), c))
-    return sorted(set(ctx.ties_with(best)) & set(pool))
-
-
 def make_questions(ctx: MapwiseContext, rng: random.Random,
                    skipped: Counter[str]) -> list[Question]:
     """Two single-word questions about one map."""
     out: list[Question] = []
-    codes = sorted(ctx.values)
+    codes = ctx.codes
     highest = rng.random() < 0.5
     for way in (highest, not highest):  # the other extreme when this one ties too widely
-        accepted = _answer(ctx, codes, way)
-        if len(accepted) <= MAX_ACCEPTED:
+        accepted = ctx.extreme(codes, way)
+        if accepted is not None and len(accepted) <= MAX_ACCEPTED:
             word = "highest" if way else "lowest"
             out.append(Question(
                 "single", "extreme",
-                with_format(f"Which {ctx.word} of {ctx.where} has the {word} value?",
-                            "single"),
+                ctx.ask(f"Which {ctx.word} of {ctx.where} has the {word} value?", "single"),
                 {"accepted": accepted, "text": ctx.regions[accepted[0]].name}, accepted))
             break
     else:
         skipped["single_too_many_ties"] += 1
-    hubs = [c for c in codes if len(ctx.adjacency.get(c, ())) >= 3]
-    if hubs:
-        hub = rng.choice(hubs)
-        pool = sorted(ctx.adjacency[hub])
-        highest = rng.random() < 0.5
+    # Neighbours without data are drawn as no data: they are left out of the pool, and
+    # a question whose every candidate is accepted tests nothing.
+    options = []
+    for hub in codes:
+        pool = ctx.neighbours(hub)
+        if len(pool) < 3:
+            continue
+        for way in (True, False):
+            accepted = ctx.extreme(pool, way)
+            if accepted is not None and len(accepted) < len(pool):
+                options.append((hub, pool, way, accepted))
+    if options:
+        hub, pool, highest, accepted = rng.choice(options)
         word = "highest" if highest else "lowest"
-        accepted = _answer(ctx, pool, highest)
+        with_data = " with data" if len(pool) < len(ctx.adjacency.get(hub, ())) else ""
         out.append(Question(
             "single", "neighbour_extreme",
-            with_format(f"Among the {ctx.words} that share a border with {ctx.region(hub)}, "
-                        f"which has the {word} value?", "single"),
+            ctx.ask(f"Among the {ctx.words}{with_data} that share a border with "
+                    f"{ctx.region(hub)}, which has the {word} value?", "single"),
             {"accepted": accepted, "text": ctx.regions[accepted[0]].name}, [hub, *pool]))
     else:
-        skipped["single_no_region_with_3_neighbours"] += 1
+        skipped["single_no_clear_neighbour_extreme"] += 1
+    out += ask_forms(ctx, rng, skipped, "single")
     return out

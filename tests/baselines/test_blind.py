@@ -1,0 +1,94 @@
+"""The blind baselines, against answers worked out by hand."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from helpers.baseline_items import MML_Q, ORIENT_Q, counts, item, mfs, presence
+
+from cartoqa.baselines.blind import (
+    majority_baseline,
+    prompt_example_baseline,
+    random_baseline,
+    template_of,
+    text_prior_baseline,
+)
+
+
+def test_random_is_seeded_and_uniform_over_the_space():
+    items = [*presence([True, True, False]), *counts([0, 0, 2]), *mfs(["park"])]
+    assert random_baseline(items, seed=3) == random_baseline(items, seed=3)
+    seen: dict[str, Counter[str]] = {"stmf-p0": Counter(), "stmf-c0": Counter(),
+                                      "mfs-m0": Counter()}
+    for seed in range(600):
+        answers = random_baseline(items, seed=seed)
+        for key, counter in seen.items():
+            counter[answers[key]] += 1
+    assert set(seen["stmf-p0"]) == {"Yes", "No"}
+    assert set(seen["stmf-c0"]) == {"Answer: 0", "Answer: 1", "Answer: 2"}
+    assert set(seen["mfs-m0"]) == {f"Answer: {x}" for x in "ABCDE"}
+    for counter in seen.values():  # uniform: every value near 600 / k
+        expected = 600 / len(counter)
+        assert all(abs(n - expected) < 0.3 * expected for n in counter.values())
+
+
+def test_majority_learns_on_the_training_build():
+    train = [*presence([True, True, False], "t"), *counts([0, 0, 2], "t"),
+             *mfs(["park", "park", "bank"], "t")]
+    test = [*presence([False]), *counts([2]), *mfs(["bank"])]
+    # the test item's options put "park" at another letter: the majority follows the text
+    test[2]["options"] = {"A": "park", "B": "bank", "C": "bus stop", "D": "pharmacy",
+                          "E": "fast food"}
+    test[2]["answer"] = {"letter": "B", "label": "bank"}
+    assert majority_baseline(test, train) == {
+        "stmf-p0": "Yes", "stmf-c0": "Answer: 0", "mfs-m0": "Answer: A"}
+
+
+def test_majority_without_train_leaves_each_item_out():
+    # p0 (yes) sees yes, no: a tie, broken by JSON order (false < true) -> No;
+    # p1 (yes) likewise -> No; p2 (no) sees yes, yes -> Yes. Never its own answer.
+    assert majority_baseline(presence([True, True, False])) == {
+        "stmf-p0": "No", "stmf-p1": "No", "stmf-p2": "Yes"}
+
+
+def test_majority_takes_the_median_of_measured_numbers():
+    rle = [item(f"rle-{k}", "rle", "length", {"value": v, "unit": "m"}, "How long?",
+                strata={"unit": "m"}) for k, v in enumerate([100.0, 300.0, 1000.0])]
+    # leave-one-out medians: (300+1000)/2, (100+1000)/2, (100+300)/2
+    assert majority_baseline(rle) == {"rle-0": "Answer: 650 m", "rle-1": "Answer: 550 m",
+                                      "rle-2": "Answer: 200 m"}
+
+
+def test_template_of_prefers_the_recorded_template():
+    assert template_of({"request": "binary", "strata": {"question_type": "binary"},
+                        "provenance": {"template": "t7"}}) == "t7"
+
+
+def test_prompt_example_copies_the_format_line():
+    items = [*presence([True]), *counts([3]), *mfs(["bus stop"])]
+    assert prompt_example_baseline(items) == {
+        "stmf-p0": "Answer: yes", "stmf-c0": "Answer: 3", "mfs-m0": "Answer: C"}
+
+
+def test_text_prior_reads_the_question_only():
+    orient = item("o-0", "frieda_orientation", "cardinal",
+                  {"type": "cardinal", "direction": "west"}, ORIENT_Q)
+    named = item("o-1", "frieda_orientation", "cardinal",
+                 {"type": "cardinal", "direction": "west"},
+                 "Is Kaisaniemi south-west or east of the square?\n\n" + ORIENT_Q[-90:])
+    region = item("mapwise_single-0", "mapwise_single", "single",
+                  {"accepted": ["OH"], "text": "Ohio"},
+                  "Which of Iowa (IA) and Ohio (OH) has the higher value?")
+    other = item("mapwise_single-1", "mapwise_single", "single",
+                 {"accepted": ["IA"], "text": "Iowa"}, "Which region is highest?")
+    mml = item("mml-0", "mml", "roads", {"roads": ["Annankatu", "Eerikinkatu"]}, MML_Q)
+    answers = text_prior_baseline([*presence([False]), *counts([4]), *mfs(["bank"]),
+                                   orient, named, region, other, mml])
+    assert answers["stmf-p0"] == "Yes"            # yes
+    assert answers["stmf-c0"] == "Answer: 0"      # a count of 0
+    # "bus stop" and "fast food" have two words; "fast food" has more letters
+    assert answers["mfs-m0"] == "Answer: E"
+    assert answers["o-0"] == "Answer: north"      # no direction named: the first
+    assert answers["o-1"] == "Answer: south-west"  # the first direction the body names
+    assert answers["mapwise_single-0"] == "My answer is [IA]"  # first region named
+    assert answers["mml-0"] == ""                  # no road named: nothing to answer
