@@ -6,37 +6,25 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import osmium
 import pytest
-from helpers.postgis_cache import postgis_cache_dir
 
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
-from cartoqa.settings import web_assets_dir
 from groundtruth.extracts import _header_bounds, bundled_extract_path
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def env() -> Iterator[None]:
-    with postgis_cache_dir("cartoqa-test-boxless-") as folder:
-        old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
-        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
-        os.environ["CARTOQA_CACHE"] = str(folder)
-        yield
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+def env(shared_env: dict[str, str]) -> dict[str, str]:
+    """The session's shared cache (no need for a cluster of its own)."""
+    return shared_env
 
 
-def test_a_build_from_an_extract_without_header_box(env: None, tmp_path: Path) -> None:
+def test_a_build_from_an_extract_without_header_box(env: dict[str, str], tmp_path: Path) -> None:
     extract = tmp_path / "helsinki-nobox.osm.pbf"
     writer = osmium.SimpleWriter(str(extract))
     try:

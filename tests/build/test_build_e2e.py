@@ -1,7 +1,8 @@
 """End to end: `cartoqa build` on Helsinki with real PostGIS, Mapnik and Chromium.
 
-One fresh cache for the module (a cold start), a few items of every task, then
-validation, answers checked against groundtruth, resume after a kill, bad input.
+The session's shared cache and builds (tests/helpers/shared_builds.py; the session's
+first build starts the cache cold), a few items of every task, then validation, answers
+checked against groundtruth, resume after a kill, bad input.
 """
 
 from __future__ import annotations
@@ -13,17 +14,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.postgis_cache import postgis_cache_dir
+from helpers.shared_builds import SharedBuilds
 
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
-from cartoqa.settings import web_assets_dir
 from cartoqa.tasks.cartomapqa.srn_rules import MIN_LEG_PX
 from cartoqa.tasks.common.rules import markers_overlap, path_doubles_back, path_turns
 from cartoqa.tasks.common.views import VIEW_MIN_DATA_COVER, data_cover
@@ -48,32 +47,18 @@ DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(scope="module")
-def cache_dir() -> Iterator[Path]:
-    """A cold cache the unprivileged ``postgres`` user can reach (pytest's is private)."""
-    with postgis_cache_dir("cartoqa-test-build-") as folder:
-        yield folder
+def env(shared_env: dict[str, str]) -> dict[str, str]:
+    """The session's shared cache (its first build starts it cold)."""
+    return shared_env
+
+
+SMALL = ("--extract", "helsinki", "--per-task", "2", "--seed", "5")
+RESUME = ("--extract", "helsinki", "--tasks", "mml,srn", "--per-task", "3", "--seed", "11")
 
 
 @pytest.fixture(scope="module")
-def env(cache_dir: Path) -> Iterator[dict[str, str]]:
-    old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
-    os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
-    os.environ["CARTOQA_CACHE"] = str(cache_dir)
-    yield dict(os.environ)
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-
-
-@pytest.fixture(scope="module")
-def small(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("small") / "ds"
-    rc = main(["build", "--extract", "helsinki", "--out", str(out), "--per-task", "2",
-               "--seed", "5", "--no-progress"])
-    assert rc == 0
-    return out
+def small(env: dict[str, str], shared_builds: SharedBuilds) -> Path:
+    return shared_builds.build(*SMALL)
 
 
 def sphere_length_m(path: list[list[float]]) -> float:
@@ -174,11 +159,10 @@ def test_stmf_answers_are_consistent(small: Path) -> None:
     assert len(stmf["names"]["names"]) + stmf["names"]["unnamed"] >= count
 
 
-def test_killed_build_resumes_to_the_same_items(env: dict[str, str], tmp_path: Path) -> None:
-    args = ["build", "--extract", "helsinki", "--tasks", "mml,srn", "--per-task", "3",
-            "--seed", "11", "--no-progress"]
-    full = tmp_path / "full"
-    assert main([*args, "--out", str(full)]) == 0
+def test_killed_build_resumes_to_the_same_items(env: dict[str, str], tmp_path: Path,
+                                                shared_builds: SharedBuilds) -> None:
+    args = ["build", *RESUME, "--no-progress"]
+    full = shared_builds.build(*RESUME)
 
     cut = tmp_path / "cut"
     journal = cut / ".cartoqa-build" / "journal.jsonl"

@@ -6,17 +6,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers.postgis_cache import postgis_cache_dir
+from helpers.shared_builds import SharedBuilds
 
-from cartoqa.build_many import build_many, load_spec
+from cartoqa.build_many import CitySpec, build_many, load_spec
 from cartoqa.cli import main
 from cartoqa.declarations.suites import suite_tasks
 from cartoqa.errors import CartoqaError
-from cartoqa.settings import web_assets_dir
 from groundtruth.assets import asset_path
 
 SPEC = """
@@ -105,17 +103,24 @@ def test_bad_specs(tmp_path: Path, text: str, message: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def env() -> Iterator[dict[str, str]]:
-    old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
-    with postgis_cache_dir("cartoqa-test-many-") as folder:
-        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
-        os.environ["CARTOQA_CACHE"] = str(folder)
-        yield dict(os.environ)
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def env(shared_env: dict[str, str]) -> dict[str, str]:
+    """The session's shared cache."""
+    return shared_env
+
+
+def _single(shared_builds: SharedBuilds, city: CitySpec) -> Path:
+    """``cartoqa build`` of one city of SPEC, shared by the tests that compare with it.
+
+    A city whose extract is a copy of a bundled file (grid.osm, copied next to each
+    test's spec) is built from the bundled file: the same bytes and name, so one build.
+    """
+    extract = city.extract
+    if Path(extract).is_file():
+        bundled = asset_path("osm", Path(extract).name)
+        assert Path(extract).read_bytes() == bundled.read_bytes()
+        extract = str(bundled)
+    return shared_builds.build("--extract", extract, "--tasks", ",".join(city.tasks),
+                               "--per-task", str(city.per_task), "--seed", str(city.seed))
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -125,7 +130,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.slow
 def test_two_cities_on_a_local_cluster_match_single_builds(
-        env: dict[str, str], tmp_path: Path) -> None:
+        env: dict[str, str], tmp_path: Path, shared_builds: SharedBuilds) -> None:
     spec = load_spec(_spec(tmp_path))
     said: list[str] = []
     manifest = build_many(spec, workers=2, progress=False, log=said.append)
@@ -134,10 +139,7 @@ def test_two_cities_on_a_local_cluster_match_single_builds(
     assert json.loads((spec.out / "manifest.json").read_text("utf-8")) == manifest
     assert "OpenStreetMap contributors" in manifest["attribution"]
     for city in spec.cities:
-        single = tmp_path / "single" / city.name
-        assert main(["build", "--extract", city.extract, "--out", str(single),
-                     "--tasks", ",".join(city.tasks), "--per-task", str(city.per_task),
-                     "--seed", str(city.seed), "--no-progress"]) == 0
+        single = _single(shared_builds, city)
         ours, theirs = _files(single), _files(spec.out / city.name)
         assert sorted(theirs) == sorted(ours)
         for name, data in ours.items():
@@ -149,7 +151,8 @@ def test_two_cities_on_a_local_cluster_match_single_builds(
 
 
 @pytest.mark.slow
-def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path) -> None:
+def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path,
+                                         shared_builds: SharedBuilds) -> None:
     import signal
     import subprocess
     import sys
@@ -185,10 +188,7 @@ def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path) ->
     manifest = build_many(spec, workers=2, progress=False, log=lambda msg: None)
     assert [c["name"] for c in manifest["cities"]] == ["kotka", "grid"]
     for city in spec.cities:
-        single = tmp_path / "single" / city.name
-        assert main(["build", "--extract", city.extract, "--out", str(single),
-                     "--tasks", ",".join(city.tasks), "--per-task", str(city.per_task),
-                     "--seed", str(city.seed), "--no-progress"]) == 0
+        single = _single(shared_builds, city)
         assert _files(single) == _files(spec.out / city.name), city.name
 
 

@@ -10,41 +10,29 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
 import pytest
-from helpers.postgis_cache import postgis_cache_dir
+from helpers.shared_builds import SharedBuilds
 
 from cartoqa.cli import main
-from cartoqa.settings import web_assets_dir
 
 pytestmark = pytest.mark.slow
 
-ARGS = ["build", "--extract", "kotka", "--tasks", "mml,rle", "--per-task", "4",
-        "--seed", "3", "--no-progress"]
+CONFIG = ("--extract", "kotka", "--tasks", "mml,rle", "--per-task", "4", "--seed", "3")
+ARGS = ["build", *CONFIG, "--no-progress"]
 
 
 @pytest.fixture(scope="module")
-def env() -> Iterator[dict[str, str]]:
-    old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
-    with postgis_cache_dir("cartoqa-test-parallel-") as folder:
-        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
-        os.environ["CARTOQA_CACHE"] = str(folder)
-        yield dict(os.environ)
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def env(shared_env: dict[str, str]) -> dict[str, str]:
+    """The session's shared cache."""
+    return shared_env
 
 
 @pytest.fixture(scope="module")
-def single(env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("w1") / "ds"
-    assert main([*ARGS, "--out", str(out)]) == 0
-    return out
+def single(env: dict[str, str], shared_builds: SharedBuilds) -> Path:
+    return shared_builds.build(*CONFIG)
 
 
 def _files(root: Path) -> dict[str, bytes]:

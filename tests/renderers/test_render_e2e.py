@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.postgis_cache import postgis_cache_dir
+from helpers.shared_builds import SharedBuilds
 from PIL import Image
 from pin_pixels import assert_pin_tip_at, to_array
 
@@ -43,10 +43,9 @@ LAND = "#f2efe9"
 
 
 @pytest.fixture(scope="module")
-def cache_dir() -> Iterator[Path]:
-    """A cache folder the unprivileged ``postgres`` user can reach (pytest's is private)."""
-    with postgis_cache_dir("cartoqa-test-render-") as folder:
-        yield folder
+def cache_dir(shared_builds: SharedBuilds) -> Path:
+    """The session's shared cache (the ``postgres`` user can reach it; Helsinki imported once)."""
+    return shared_builds.cache
 
 
 @pytest.fixture(scope="module")

@@ -9,19 +9,15 @@ scores the build's own answers.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.postgis_cache import postgis_cache_dir
 from helpers.synthetic_dataset import spec_items, write_items_dataset
 
 from cartoqa.cli import main
 from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.declarations.suites import TASK_MODULES, parse_tasks
-from cartoqa.settings import web_assets_dir
 
 NAME = "busstops"
 
@@ -77,19 +73,8 @@ def test_without_registration_its_items_are_refused(tmp_path: Path,
 
 
 @pytest.fixture(scope="module")
-def cache_env() -> Iterator[None]:
-    """A cold cache the unprivileged ``postgres`` user can reach, for the module."""
-    names = ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")
-    old = {k: os.environ.get(k) for k in names}
-    with postgis_cache_dir("cartoqa-test-example-") as folder:
-        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
-        os.environ["CARTOQA_CACHE"] = str(folder)
-        yield
-    for k, v in old.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+def cache_env(shared_env: dict[str, str]) -> None:
+    """The session's shared cache (tests/helpers/shared_builds.py)."""
 
 
 @pytest.mark.slow

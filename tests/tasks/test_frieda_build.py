@@ -10,19 +10,17 @@ defaults, 7-12 maps and 100 m, are for a city).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.postgis_cache import postgis_cache_dir
+from helpers.shared_builds import SharedBuilds
 
 from cartoqa.cli import main
 from cartoqa.dataset.validate import validate_dataset
 from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.metrics.frieda import frieda_correct, parse_frieda
-from cartoqa.settings import web_assets_dir
 from cartoqa.tasks.frieda import build as frieda_build
 from cartoqa.tasks.frieda.maps import MIN_PIXEL_VISIBLE
 from cartoqa.tasks.frieda.questions import UNLABELLED_STYLES
@@ -31,29 +29,21 @@ from groundtruth.assets import asset_path
 pytestmark = pytest.mark.slow
 
 
+SMALL_MAPS = ((frieda_build, "CONTEXT_MAPS", (3, 4)),
+              (frieda_build, "CONTEXT_MIN_GAP_M", 20.0))
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with postgis_cache_dir("cartoqa-test-frieda-") as cache:
-        old = {k: os.environ.get(k) for k in ("CARTOQA_CACHE", "CARTOQA_WEB_ASSETS")}
-        os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
-        os.environ["CARTOQA_CACHE"] = str(cache)
-        patch = pytest.MonkeyPatch()
-        patch.setattr(frieda_build, "CONTEXT_MAPS", (3, 4))
-        patch.setattr(frieda_build, "CONTEXT_MIN_GAP_M", 20.0)
-        out = tmp_path_factory.mktemp("frieda") / "ds"
-        try:
-            rc = main(["build", "--suite", "frieda", "--tasks", "border,equal",
-                       "--extract", str(asset_path("osm", "relations.osm")),
-                       "--out", str(out), "--per-task", "1", "--no-progress"])
-            assert rc == 0
-            yield out
-        finally:
-            patch.undo()
-            for k, v in old.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+def built(shared_env: dict[str, str], shared_builds: SharedBuilds) -> Iterator[Path]:
+    patch = pytest.MonkeyPatch()
+    try:
+        for module, name, value in SMALL_MAPS:
+            patch.setattr(module, name, value)
+        yield shared_builds.build("--suite", "frieda", "--tasks", "border,equal",
+                                  "--extract", str(asset_path("osm", "relations.osm")),
+                                  "--per-task", "1", patches=SMALL_MAPS)
+    finally:
+        patch.undo()
 
 
 def _items(root: Path) -> list[dict[str, Any]]:
