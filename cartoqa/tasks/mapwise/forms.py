@@ -23,65 +23,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
 
+# The modules that declare forms: importing them fills the registry.
+from cartoqa.tasks.mapwise import legend_forms, part_forms, region_forms  # noqa: F401
 from cartoqa.tasks.mapwise.common import MapwiseContext, Question
+from cartoqa.tasks.mapwise.form_registry import FAMILIES, FORMS, Form
 
-__all__ = ["FAMILIES", "FORMS", "Form", "ask_forms", "form", "forms"]
-
-#: A form's generator.
-FormFn = Callable[[MapwiseContext, random.Random, Counter[str]], Question | None]
-
-#: Families of forms, after MapWise's template groups.
-FAMILIES: tuple[str, ...] = ("classic", "legend", "named_parts", "similarity", "direction",
-                             "distribution", "closer_to", "border", "compound",
-                             "missing_data")
-
-
-@dataclass(frozen=True)
-class Form:
-    """One declared question form.
-
-    Attributes
-    ----------
-    template : str
-        Its name in ``strata.template``.
-    family : str
-        One of :data:`FAMILIES`.
-    request : str
-        The answer type it asks.
-    make : callable
-        ``(ctx, rng, skipped) -> Question | None``.
-    """
-
-    template: str
-    family: str
-    request: str
-    make: FormFn
-
-
-#: Every declared form, in declaration order.
-FORMS: list[Form] = []
-
-
-def form(template: str, family: str, request: str) -> Callable[[FormFn], FormFn]:
-    """Declare a form (decorator)."""
-    assert family in FAMILIES, family
-
-    def register(fn: FormFn) -> FormFn:
-        if any(f.template == template for f in FORMS):
-            raise ValueError(f"form {template} declared twice")
-        FORMS.append(Form(template, family, request, fn))
-        return fn
-
-    return register
+__all__ = ["FAMILIES", "FORMS", "Form", "ask_forms", "forms"]
 
 
 def forms() -> list[Form]:
-    """Every form, with the modules that declare them imported."""
-    from cartoqa.tasks.mapwise import legend_forms, part_forms, region_forms  # noqa: F401
-
+    """Every declared form, in declaration order."""
     return list(FORMS)
 
 
@@ -99,8 +51,3 @@ def ask_forms(ctx: MapwiseContext, rng: random.Random, skipped: Counter[str],
         q.family = f.family
         out.append(q)
     return out
-
-
-def skip(skipped: Counter[str], template: str, why: str) -> None:
-    """Count a form not asked, as ``<template>_<why>``."""
-    skipped[f"{template}_{why}"] += 1

@@ -15,7 +15,7 @@ from collections import Counter
 from itertools import pairwise
 
 from cartoqa.tasks.mapwise.common import MapwiseContext, Question, lightness
-from cartoqa.tasks.mapwise.forms import form, skip
+from cartoqa.tasks.mapwise.form_registry import form, skip
 from groundtruth.thematic.classification import format_number
 
 #: Smallest L* difference between two ends or classes for one to count as darker.

@@ -18,7 +18,7 @@ import statistics
 from collections import Counter
 
 from cartoqa.tasks.mapwise.common import MapwiseContext, Question
-from cartoqa.tasks.mapwise.forms import form, skip
+from cartoqa.tasks.mapwise.form_registry import form, skip
 
 #: Most regions a single-word answer about a part accepts.
 MAX_PART_ACCEPTED = 3

@@ -14,7 +14,7 @@ import random
 from collections import Counter
 
 from cartoqa.tasks.mapwise.common import TICK_DELTA_E, MapwiseContext, Question
-from cartoqa.tasks.mapwise.forms import form, skip
+from cartoqa.tasks.mapwise.form_registry import form, skip
 from renderers.thematic.design import delta_e
 
 #: Smallest lead (share of the country's height or width) of the north/south/east/
