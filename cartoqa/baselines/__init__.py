@@ -10,7 +10,7 @@ distribution per task and request, flagged where a blind baseline beats chance.
 
 Every answer space is derived from the task declarations (each request's JSON schema of
 the answer) and the answers a dataset holds, never from per-task code: see
-:mod:`cartoqa.baselines.space`.
+:mod:`cartoqa.declarations.answer_space`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cartoqa.baselines.question import mentioned, numbers_in, prompt_example, question_body
-from cartoqa.baselines.space import (
+from cartoqa.declarations.answer_space import (
     AnswerSpace,
     Leaf,
     answer_space,

@@ -29,8 +29,8 @@ from cartoqa.baselines.blind import (
     write_response,
 )
 from cartoqa.baselines.question import mentioned, normalise, question_body
-from cartoqa.baselines.space import Leaf, get_path
 from cartoqa.dataset.reader import item_images
+from cartoqa.declarations.answer_space import Leaf, get_path
 from cartoqa.errors import CartoqaError
 
 

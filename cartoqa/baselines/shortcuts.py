@@ -5,11 +5,11 @@ Each request is judged on one metric, its first ``headline`` metric (else its fi
 metric; :mod:`cartoqa.declarations.spec`). Chance is the mean score of the random baseline over
 :data:`CHANCE_SEEDS` seeds, scored by the ordinary scorer (so FRIEDA's neighbouring
 directions, MapIQ's F1 over letters and every other rule count as they do for models).
-A row of at least :data:`~cartoqa.baselines.balance.MIN_ITEMS` items is flagged when a
+A row of at least :data:`~cartoqa.dataset.balance.MIN_ITEMS` items is flagged when a
 blind baseline (other than random itself) beats chance by more than :data:`MARGIN` on a
 metric where higher is better, or is better than chance by more than
 :data:`RELATIVE_MARGIN` of it on an error metric (RMSE), or when the answers are
-unbalanced (:mod:`cartoqa.baselines.balance`).
+unbalanced (:mod:`cartoqa.dataset.balance`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cartoqa.baselines import BASELINES
-from cartoqa.baselines.balance import MIN_ITEMS, dataset_balance
 from cartoqa.baselines.blind import random_baseline
+from cartoqa.dataset.balance import MIN_ITEMS, dataset_balance
 from cartoqa.declarations.registry import request_spec, task_spec
 from cartoqa.metrics.registry import get_metric
 from cartoqa.scoring.core import score_predictions

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cartoqa.baselines.balance import (
+from cartoqa.dataset.balance import (
     BALANCE_KEY,
     balance_card,
     balance_record,
@@ -395,7 +395,7 @@ class DatasetWriter:
         """Check the items and write ``manifest.json``, ``README.md`` and ``items.jsonl``.
 
         A yes/no request whose answers lean past the limit loses the surplus of the
-        leaning answer (:func:`cartoqa.baselines.balance.yes_no_quota`); the manifest's
+        leaning answer (:func:`cartoqa.dataset.balance.yes_no_quota`); the manifest's
         ``answer_balance`` and the card record the balance, what was left out and any
         request still unbalanced (also printed as a warning).
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers.baseline_items import counts, mfs, presence
 
-from cartoqa.baselines.balance import (
+from cartoqa.dataset.balance import (
     balance_card,
     balance_record,
     balance_warnings,

@@ -4,7 +4,7 @@
 these limits (a blind guess of the leaning answer would beat chance); the shortcut
 report (:mod:`cartoqa.baselines.shortcuts`) shows the same distribution beside the
 baselines' scores. The measures come from the answer space's leaves
-(:mod:`cartoqa.baselines.space`), so every declared request is covered:
+(:mod:`cartoqa.declarations.answer_space`), so every declared request is covered:
 
 - yes/no (an answer that is one boolean): the share of yes; unbalanced when yes or no
   holds more than :data:`YES_NO_LIMIT` of the answers;
@@ -24,7 +24,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cartoqa.baselines.space import answer_space, canonical, get_path, option_keys, requests_of
+from cartoqa.declarations.answer_space import (
+    answer_space,
+    canonical,
+    get_path,
+    option_keys,
+    requests_of,
+)
 
 #: Most either answer of a yes/no request may hold.
 YES_NO_LIMIT = 0.65

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from helpers.baseline_items import OPTIONS, counts, item, mfs, presence
 
-from cartoqa.baselines.space import answer_space
+from cartoqa.declarations.answer_space import answer_space
 
 
 def _kinds(items, task, request):
