@@ -48,6 +48,19 @@ def _end_colours(ctx: MapwiseContext) -> tuple[str, str] | None:
     return ctx.colours[0], ctx.colours[-1]
 
 
+def _high_end_darker(ctx: MapwiseContext, skipped: Counter[str], template: str) -> bool | None:
+    """Whether the legend's high end is the darker one; ``None`` on hatched maps or when
+    the two ends are too alike in lightness to tell (counted as ``<template>_ends_alike``)."""
+    ends = _end_colours(ctx)
+    if ends is None:
+        return None
+    low, high = (lightness(c) for c in ends)
+    if abs(low - high) < DARKNESS_GAP:
+        skip(skipped, template, "ends_alike")
+        return None
+    return high < low
+
+
 @form("legend_class_count", "legend", "count")
 def class_count(ctx: MapwiseContext, rng: random.Random,
                 skipped: Counter[str]) -> Question | None:
@@ -117,14 +130,9 @@ def darkest_range(ctx: MapwiseContext, rng: random.Random,
 def darkest_region(ctx: MapwiseContext, rng: random.Random,
                    skipped: Counter[str]) -> Question | None:
     """The region with the darkest shade."""
-    ends = _end_colours(ctx)
-    if ends is None:
+    highest = _high_end_darker(ctx, skipped, "darkest_region")  # dark end = high values
+    if highest is None:
         return None
-    low, high = (lightness(c) for c in ends)
-    if abs(low - high) < DARKNESS_GAP:
-        skip(skipped, "darkest_region", "ends_alike")
-        return None
-    highest = high < low  # the dark end holds the high values
     if ctx.continuous:
         accepted = ctx.extreme(ctx.codes, highest, by_fill=True)
     else:
@@ -142,16 +150,12 @@ def darkest_region(ctx: MapwiseContext, rng: random.Random,
 def direction(ctx: MapwiseContext, rng: random.Random,
               skipped: Counter[str]) -> Question | None:
     """Whether the colour gets darker as the value rises."""
-    ends = _end_colours(ctx)
-    if ends is None:
-        return None
-    low, high = (lightness(c) for c in ends)
-    if abs(low - high) < DARKNESS_GAP:
-        skip(skipped, "legend_direction", "ends_alike")
+    darker = _high_end_darker(ctx, skipped, "legend_direction")
+    if darker is None:
         return None
     return Question("binary", "legend_direction",
                     ctx.ask("In the legend, does the colour get darker as the value "
-                            "increases?", "binary"), {"value": high < low}, [])
+                            "increases?", "binary"), {"value": darker}, [])
 
 
 @form("legend_single_hue", "legend", "binary")
