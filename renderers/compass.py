@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -143,6 +144,34 @@ def compose_turned(png: bytes, angle_deg: float, *, width: int, height: int,
     return out.getvalue(), boxes
 
 
+
+def _disc(png: bytes, north_deg: float) -> tuple[
+        Image.Image, ImageDraw.ImageDraw, float, Callable[[float, float], tuple[float, float]]]:
+    """The map with the white disc of :func:`compass_box` drawn on it.
+
+    Returns the image, its drawing context, the disc's radius in pixels, and
+    ``at(bearing, dist)``: the pixel ``dist`` from the centre towards ``bearing`` degrees
+    clockwise from the map's north.
+    """
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    draw = ImageDraw.Draw(image)
+    x0, y0, x1, y1 = compass_box(image.width, image.height)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    r = (x1 - x0) / 2
+    draw.ellipse((x0, y0, x1, y1), fill=(255, 255, 255), outline=(40, 40, 40), width=2)
+
+    def at(bearing: float, dist: float) -> tuple[float, float]:
+        a = math.radians(north_deg + bearing)
+        return cx + dist * math.sin(a), cy - dist * math.cos(a)
+
+    return image, draw, r, at
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
 def draw_compass(png: bytes, north_deg: float) -> bytes:
     """Draw a compass rose whose N arrow points ``north_deg`` clockwise from the top.
 
@@ -158,16 +187,7 @@ def draw_compass(png: bytes, north_deg: float) -> bytes:
     bytes
         A PNG with the rose in :func:`compass_box`.
     """
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    draw = ImageDraw.Draw(image)
-    x0, y0, x1, y1 = compass_box(image.width, image.height)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    r = (x1 - x0) / 2
-    draw.ellipse((x0, y0, x1, y1), fill=(255, 255, 255), outline=(40, 40, 40), width=2)
-
-    def at(bearing: float, dist: float) -> tuple[float, float]:
-        a = math.radians(north_deg + bearing)
-        return cx + dist * math.sin(a), cy - dist * math.cos(a)
+    image, draw, r, at = _disc(png, north_deg)
 
     # the needle: a red half towards north, a dark half towards south
     for bearing, colour in ((0.0, (200, 30, 30)), (180.0, (60, 60, 60))):
@@ -181,9 +201,7 @@ def draw_compass(png: bytes, north_deg: float) -> bytes:
         tx, ty = at(bearing, r * 0.80)
         draw.text((tx, ty), text, fill=(200, 30, 30) if text == "N" else (40, 40, 40),
                   font=f, anchor="mm")
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    return out.getvalue()
+    return _png(image)
 
 
 #: North-arrow designs :func:`draw_north` draws; each keeps what
@@ -216,16 +234,7 @@ def draw_north(png: bytes, north_deg: float, design: str = "rose") -> bytes:
         raise ValueError(f"unknown north-arrow design {design!r}")
     if design == "rose":
         return draw_compass(png, north_deg)
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    draw = ImageDraw.Draw(image)
-    x0, y0, x1, y1 = compass_box(image.width, image.height)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    r = (x1 - x0) / 2
-    draw.ellipse((x0, y0, x1, y1), fill=(255, 255, 255), outline=(40, 40, 40), width=2)
-
-    def at(bearing: float, dist: float) -> tuple[float, float]:
-        a = math.radians(north_deg + bearing)
-        return cx + dist * math.sin(a), cy - dist * math.cos(a)
+    image, draw, r, at = _disc(png, north_deg)
 
     red, dark, grey = (200, 30, 30), (50, 50, 50), (150, 150, 150)
     if design == "arrow":
@@ -242,6 +251,4 @@ def draw_north(png: bytes, north_deg: float, design: str = "rose") -> bytes:
                           at(bearing + 90, r * 0.12)], fill=red if bearing == 0 else dark)
     tx, ty = at(0.0, r * 0.82)
     draw.text((tx, ty), "N", fill=red, font=_font(15), anchor="mm")
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    return out.getvalue()
+    return _png(image)
