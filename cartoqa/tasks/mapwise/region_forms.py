@@ -15,6 +15,7 @@ from collections import Counter
 
 from cartoqa.tasks.mapwise.common import TICK_DELTA_E, MapwiseContext, Question
 from cartoqa.tasks.mapwise.form_registry import form, skip
+from cartoqa.tasks.mapwise.part_forms import conditions
 from renderers.thematic.design import delta_e
 
 #: Smallest lead (share of the country's height or width) of the north/south/east/
@@ -84,8 +85,6 @@ def similar_neighbour(ctx: MapwiseContext, rng: random.Random,
 def direction_in_class(ctx: MapwiseContext, rng: random.Random,
                        skipped: Counter[str]) -> Question | None:
     """The north/south/east/west-most region in a legend class (above a tick)."""
-    from cartoqa.tasks.mapwise.part_forms import conditions
-
     options = []
     for cond, hits in conditions(ctx, ctx.codes):
         for d in _DIRS:
