@@ -617,7 +617,7 @@ def draw_print_map(layers: PrintLayers, view: View, angle_deg: float,
     cx = (tb[0] + tb[2]) / 2
     title = TITLES[int(abs(view.center[0] * 1e4 + view.center[1] * 1e4)) % len(TITLES)]
     draw.text((cx, tb[1] + 17), title, fill="#111111", font=_font(19, bold=True), anchor="mm")
-    draw.text((cx, tb[1] + 38), "Sheet of a planning document, not to be scaled",
+    draw.text((cx, tb[1] + 38), "Existing situation (base map)",
               fill="#333333", font=_font(11), anchor="mm")
     boxes["title"] = tb
     legend = _overlay_legend(draw, overlays, w)
