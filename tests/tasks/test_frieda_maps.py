@@ -209,3 +209,14 @@ def test_a_second_map_is_drawn_at_another_scale() -> None:
     assert other_scale(plan, first_zoom + 1, natural) is None
     assert other_scale(replace(plan, zoom=17), first_zoom, natural) is None
     assert other_scale(plan, first_zoom, "gap") is None
+
+
+def test_print_maps_may_zoom_out_to_14() -> None:
+    """Two dots 6 km apart fit no tile-style map (zooms 15-19) but a print map at 14."""
+    from cartoqa.tasks.frieda.maps import choose_view
+    from cartoqa.tasks.frieda.questions import MapPlan
+
+    a, b = _point("A", 9.5000, 47.1400), _point("B", 9.5800, 47.1420)  # about 6.1 km
+    assert choose_view(MapPlan((a, b), ("A", "B"), style="grey"), None, []) == "not_visible"
+    placed = choose_view(MapPlan((a, b), ("A", "B"), style="print"), None, [])
+    assert not isinstance(placed, str) and placed[1] == 14

@@ -62,6 +62,10 @@ MIN_POLYGON_PX = 14.0
 LINE_CLIP_DEG = 0.0015
 #: Zooms tried, highest first.
 ZOOMS: tuple[int, ...] = (19, 18, 17, 16, 15)
+#: Zooms a ``print`` map may use (it is drawn from the database, not from tiles, which
+#: the pipeline renders at 15-19 only): down to 14 (about 6.5 m a pixel at 47 degrees
+#: north), so that a municipality of a few kilometres fits whole on one map.
+PRINT_ZOOMS: tuple[int, ...] = (*ZOOMS, 14)
 #: Height of one legend line (CSS px) that a legend must at least have per feature.
 LEGEND_LINE_MIN_PX = 12.0
 #: Zooms of the contextual distractor maps (the question maps' family: a distractor map
@@ -204,8 +208,8 @@ def _needed_share(overlay: Overlay) -> float:
 
 def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[float],
                 bounds: Bounds | None = None) -> tuple[tuple[float, float], int] | str:
-    """The centre and the highest zoom (at most :attr:`MapPlan.zoom` when set) at which
-    the map shows what it must.
+    """The centre and the highest zoom (at most :attr:`MapPlan.zoom` when set; down to
+    14 for a ``print`` map, :data:`PRINT_ZOOMS`) at which the map shows what it must.
 
     Parameters
     ----------
@@ -238,7 +242,7 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[fl
                    >= _needed_share(o) for o in ovs)
 
     past_data = False
-    for zoom in ZOOMS:
+    for zoom in PRINT_ZOOMS if plan.style == PRINT_STYLE else ZOOMS:
         if plan.zoom is not None and zoom > plan.zoom:
             continue
         view = View(center=(c.y, c.x), zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
@@ -279,7 +283,7 @@ def other_scale(plan: MapPlan, first_zoom: int,
     (17, None)
     """
     if isinstance(placed, str) or plan.zoom is not None or placed[1] != first_zoom \
-            or first_zoom <= min(ZOOMS):
+            or first_zoom <= min(PRINT_ZOOMS if plan.style == PRINT_STYLE else ZOOMS):
         return None
     from dataclasses import replace
 
