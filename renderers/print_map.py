@@ -56,7 +56,7 @@ AREA_CLASSES: tuple[tuple[str, str, str, str, str], ...] = (
     ("commercial", "Commercial and retail", "#f3ddd6", "////", "#9a7a70"),
     ("industrial", "Industry and railway land", "#e4e0e8", "xx", "#77707f"),
     ("public", "Public and education", "#e3e6ee", "--", "#6e7383"),
-    ("green", "Parks and green space", "#d6e8c6", "..", "#5e7f45"),
+    ("green", "Parks, woods and green space", "#d6e8c6", "..", "#5e7f45"),
     ("water", "Water", "#b8d4e8", "", "#4f7fa8"),
 )
 #: Buildings: fill and outline (drawn over the land use, listed last in the legend).
