@@ -85,7 +85,8 @@ POOL_NEAR_DEG: tuple[float, float] = (0.0012, 0.0025)
 
 #: Why a question's map is rejected, as the build log counts them.
 REJECT_REASONS = {
-    "not_visible": "a drawn feature not whole on the image at zooms 15-19",
+    "not_visible": "a drawn feature not whole on the image at zooms 15-19 (14-19 on a print "
+                   "map)",
     "gap": "a clearly-apart feature under 15 px from the subject",
     "small": "a drawn polygon under 14 px",
     "hidden": "a drawn feature hidden under the legend or controls after rendering",
