@@ -740,7 +740,8 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
 
 _RANGE_UNIT = r"(?:km|kilomet(?:er|re)s?|m|met(?:er|re)s?|ft|feet|foot|mi|miles?|yards?|yd)"
 _RANGE = re.compile(
-    rf"(?<![\d.,])(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:{_RANGE_UNIT}\s*)?(?:-|to|or)\s*\d[\d,.]*\s*"
+    rf"(?<![\d.,])(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:{_RANGE_UNIT}\s*)?[\])]?\s*(?:-|to|or)\s*"
+    rf"[\[(]?\s*\d[\d,.]*\s*"
     rf"{_RANGE_UNIT}(?![A-Za-z])"
     r"|\bbetween\s+(?:about\s+|approximately\s+)?\d",
     re.IGNORECASE,

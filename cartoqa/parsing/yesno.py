@@ -39,8 +39,9 @@ _POSITIVE = re.compile(
 )
 
 # "TRUE or FALSE", "yes/no": both offered, neither chosen
-_BOTH_OFFERED = re.compile(r"\b(?:yes|true)\s*(?:or|/)\s*(?:no|false)\b"
-                           r"|\b(?:no|false)\s*(?:or|/)\s*(?:yes|true)\b", re.IGNORECASE)
+_BOTH_OFFERED = re.compile(r"\b(?:yes|true)[\])]?\s*(?:or|/)\s*[\[(]?(?:no|false)\b"
+                           r"|\b(?:no|false)[\])]?\s*(?:or|/)\s*[\[(]?(?:yes|true)\b",
+                           re.IGNORECASE)
 
 _UNSURE = re.compile(
     r"\b(?:sorry|unable|not\s+sure|unclear|uncertain|impossible\s+to|hard\s+to\s+(?:tell|say)"
