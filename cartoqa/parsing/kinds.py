@@ -42,7 +42,10 @@ _OR_WORD = re.compile(r"\s+(?:or|and/or)\s+", re.IGNORECASE)
 _LETTER_ALONE = re.compile(r"(?:(?:option|choice|letter)\s+)?[(\[]?([A-Ha-h])[)\].:]?",
                            re.IGNORECASE)
 # "a. 590–705", "(c) DC", "b) West zone", "d - None of the above"
-_LETTER_LABEL = re.compile(r"[(\[]?([A-Ha-h])(?:[)\].:]|\s+-)\s*\S.*", re.DOTALL)
+_LETTER_LABEL = re.compile(r"[(\[]?([A-Ha-h])(?:[)\].:]|\s+-)\s*(?P<label>\S.*)", re.DOTALL)
+# "the area labelled B", "the one marked (b)"
+_LETTER_CALLED = re.compile(r"(?:the\s+)?(?:[a-z]+\s+)?(?:labell?ed|marked|named|called)\s+"
+                            r"[\"'(\[]?([A-Ha-h])[\"')\]]?", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?|(?<![\w.])-?\.\d+")
 
 
@@ -125,9 +128,15 @@ class Options:
         if not p:
             return None
         letters = {k.lower(): k for k in self.options}
-        m = (_LETTER_ALONE.fullmatch(p) or _LETTER_LABEL.fullmatch(p))
+        m = _LETTER_ALONE.fullmatch(p) or _LETTER_CALLED.fullmatch(p)
         if m and m.group(1).lower() in letters:
             return letters[m.group(1).lower()]
+        m = _LETTER_LABEL.fullmatch(p)
+        if m and m.group(1).lower() in letters:  # "a. 590–705": the label must be its text
+            letter = letters[m.group(1).lower()]
+            said, text = option_key(m.group("label")), option_key(self.options[letter])
+            if said and text and (said.startswith(text) or text.startswith(said)):
+                return letter
         key = option_key(p)
         if key in self._keys:
             return self._keys[key]

@@ -276,7 +276,8 @@ _INLINE_CUE = re.compile(
 # a decision in words: "I'll go with E", "I choose B", "I'd pick the first"
 _DECISION = re.compile(
     r"\b(?:I(?:'ll|\s+will|'d|\s+would)\s+(?:go|stick)\s+with|I(?:'ll|\s+will|'d|\s+would)?"
-    r"\s+(?:choose|pick|select)|(?:I\s+am|I'm)\s+going\s+with|my\s+(?:pick|choice)\s+is)"
+    r"\s+(?:choose|pick|select)|(?:I\s+am|I'm)\s+going\s+with|my\s+(?:pick|choice)\s+is|"
+    r"I(?:'d|\s+would)\s+say(?=\s+[^\s,.;!]+(?:\s+[^\s,.;!]+)?\s*(?:[.,;!]|$)))"
     r"\s*:?\s*",
     re.IGNORECASE,
 )
