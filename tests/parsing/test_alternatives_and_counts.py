@@ -90,3 +90,18 @@ def test_i_think_before_the_answer_stays_firm() -> None:
     assert parse_choice("I think it's C") == Parsed({"letter": "C"})
     assert parse_yes_no("Answer: Yes (I think, the icon is tiny)").reason == \
         "a hedged answer (i think)"
+
+
+def test_fixes_after_the_third_fresh_set() -> None:
+    """What the third fresh set found (tuned, reported apart from its first try)."""
+    options = {"a": "590–705", "b": "1350–1350", "c": "412–530", "d": "120–266",
+               "e": "None of the above"}
+    assert parse_letters("The correct options are (a) and (c).", options) == \
+        Parsed({"letters": ["a", "c"]})
+    assert parse_letters("My answer is [a. 590–705]", options) == Parsed({"letters": ["a"]})
+    assert parse_textual("Final answer: The area labelled B.", question=EQUAL_Q) == \
+        Parsed({"names": ["B"]})
+    hedged = parse_choice("It looks like a bank, but it could also be something else... "
+                          "I'd say B, though I'm not certain.", options={"B": "bank"})
+    assert isinstance(hedged, Invalid)
+    assert parse_choice("Hmm, the coin symbol. I'd say B.") == Parsed({"letter": "B"})
