@@ -397,6 +397,7 @@ def _alternatives(text: str, nums: list[Number]) -> str | None:
             _ALTERNATIVE_GAP.match(gap)
             or (gap.strip().lower() == "and" and _BETWEEN.search(text[: a.start]))
         ):
+            gap = re.sub(r"[\[\]()]", "", gap)
             return f"a range or alternatives ({_fmt(a.value)}{gap}{_fmt(b.value)}), not one count"
     return None
 
