@@ -463,6 +463,13 @@ def _kind_of(text: str, number: Number) -> str | None:
     return None
 
 
+def _counts_a_kind(text: str, number: Number) -> bool:
+    """Whether a number is followed by what it counts (``3 banks``, ``3 shops``)."""
+    m = _WORDS_AFTER.match(text, number.end)
+    return m is not None and (_kind_of(text, number) is not None or (
+        m.group(1).lower().endswith("s") and not _NOT_A_KIND.match(m.group(1))))
+
+
 def _kinds_counted(text: str, nums: list[Number], feature: str | None) -> ParseResult | None:
     """The count of ``feature`` among counts of several kinds, or ``Invalid`` when counts
     of different kinds disagree and nothing picks one; ``None`` when the text counts no
@@ -518,7 +525,10 @@ def _count_in(segment: str, feature: str | None = None) -> ParseResult | None:
         alternatives = _alternatives(segment, nums)
         if alternatives:
             return Invalid(alternatives)
-        kinds = _kinds_counted(segment, nums, feature)
+        # "Answer: 3 banks and 5 cafes" (the answer counts kinds), not "Answer: 3 (2 banks,
+        # 1 ATM)" (a bare count, then its details)
+        kinds = _kinds_counted(segment, nums, feature) if _counts_a_kind(segment, nums[0]) \
+            else None
         if kinds is not None:
             return kinds
         return _count_result(nums[0].value)

@@ -105,3 +105,9 @@ def test_fixes_after_the_third_fresh_set() -> None:
                           "I'd say B, though I'm not certain.", options={"B": "bank"})
     assert isinstance(hedged, Invalid)
     assert parse_choice("Hmm, the coin symbol. I'd say B.") == Parsed({"letter": "B"})
+
+
+def test_a_bare_count_then_its_details_is_the_count() -> None:
+    assert parse_count("Answer: 3 (2 banks, 1 ATM)", feature="bank") == Parsed({"count": 3})
+    assert parse_count("Answer: 3 (2 banks, 1 ATM)") == Parsed({"count": 3})
+    assert isinstance(parse_count("Answer: 3 shops and 2 banks"), Invalid)
