@@ -409,8 +409,9 @@ _TOTAL_BEFORE = re.compile(r"\b(?:in\s+total|total(?:\s+count)?(?:\s+of|\s+is|\s
 _TOTAL_AFTER = re.compile(r"\s+(?:[A-Za-z-]+\s+){0,3}(?:in\s+total|altogether|overall)\b",
                           re.IGNORECASE)
 # "There are 3 ...", "I count 5 ...", "I can see 2 ..."
-_STATED = re.compile(r"\b(?:there\s+(?:are|is)|i\s+(?:can\s+)?(?:count(?:ed)?|found|find|"
-                     r"identified|identify))\s+(?:a\s+total\s+of\s+|exactly\s+)?$",
+_STATED = re.compile(r"\b(?:there\s+(?:are|is|(?:appears?|seems?)\s+to\s+be)|i\s+(?:can\s+)?"
+                     r"(?:count(?:ed)?|found|find|identified|identify))\s+(?:a\s+total\s+of\s+|"
+                     r"exactly\s+|about\s+|around\s+|approximately\s+|roughly\s+)?$",
                      re.IGNORECASE)
 
 
@@ -502,13 +503,12 @@ def _kinds_counted(text: str, nums: list[Number], feature: str | None) -> ParseR
                 if not any(c[1] == key and c[0] == n.value for c in counted):
                     counted.append((n.value, key, f"{_fmt(n.value)} {x}"))
     kinds = {c[1] for c in counted}
-    if feature is not None:
+    if feature is not None:  # the count of the kind asked wins over other numbers
         asked = canonical_type(feature) or type_key(feature)
         values = [c[0] for c in counted if c[1] == asked]
-        if values and len(kinds) > 1:
-            value = _single_value(values)
-            if value is not None:
-                return _count_result(value)
+        value = _single_value(values)
+        if value is not None and (len(kinds) > 1 or len(nums) > len(values)):
+            return _count_result(value)
     if len(kinds) > 1 and len({c[0] for c in counted}) > 1:
         shown = ", ".join(c[2] for c in counted)
         return Invalid(f"several different counts ({shown}), not one")

@@ -233,7 +233,8 @@ _HEDGE = re.compile(
     # doubt added after the answer: "Yes (I think, the icon is tiny)", "C, I believe."
     # ("I think it's C", the answer after "I think", stays firm)
     r"|\((?:[^()\n]{0,40}?[\s,;])?(?P<doubt>i\s+think|i\s+believe|i\s+guess|i\s+suppose|i\s+assume|"
-    r"i'm\s+guessing|if\s+i(?:'m|\s+am)\s+(?:reading|seeing)\b[^()\n]{0,20}|hopefully|"
+    r"i'm\s+guessing|if\s+i(?:'m|\s+am)?\s+(?:read|reading|see|seeing|understand|interpret)\w*"
+    r"\b[^()\n]{0,20}|(?:if|unless)\s+i(?:'m|\s+am)\s+(?:not\s+)?mistaken|hopefully|"
     r"i'm\s+not\s+sure|not\s+sure)\b"
     r"|[,;]\s*(?P<doubt2>i\s+think|i\s+believe|i\s+guess|i\s+suppose)\s*[.!]?\s*$",
     re.IGNORECASE,

@@ -111,3 +111,12 @@ def test_a_bare_count_then_its_details_is_the_count() -> None:
     assert parse_count("Answer: 3 (2 banks, 1 ATM)", feature="bank") == Parsed({"count": 3})
     assert parse_count("Answer: 3 (2 banks, 1 ATM)") == Parsed({"count": 3})
     assert isinstance(parse_count("Answer: 3 shops and 2 banks"), Invalid)
+
+
+def test_fixes_after_the_fourth_fresh_set() -> None:
+    """What the fourth fresh set found (tuned)."""
+    text = "There appear to be about 5 bus stops, though two icons overlap."
+    assert parse_count(text, feature="bus stop") == Parsed({"count": 5})
+    assert parse_count(text) == Parsed({"count": 5})
+    assert isinstance(parse_yes_no("My answer is [Yes] (if I read the legend right)"), Invalid)
+    assert isinstance(parse_yes_no("Answer: Yes (if I'm not mistaken)"), Invalid)
