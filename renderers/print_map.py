@@ -59,8 +59,11 @@ AREA_CLASSES: tuple[tuple[str, str, str, str, str], ...] = (
     ("green", "Parks, woods and green space", "#d6e8c6", "..", "#5e7f45"),
     ("water", "Water", "#b8d4e8", "", "#4f7fa8"),
 )
-#: Buildings: fill and outline (drawn over the land use, listed last in the legend).
+#: Buildings: fill and outline (drawn over the land use, listed last in the legend); on a
+#: map with a legend-category layer the fill is paler, further from every category's fill
+#: (:data:`renderers.legend_layer.CATEGORY_STYLES`, read on the pixels by ``ring_share``).
 BUILDING_FILL = "#d9d5cf"
+BUILDING_FILL_UNDER_CATEGORIES = "#f0ece8"
 BUILDING_EDGE = "#4a4a4a"
 #: ``(class, casing width, inner width, inner colour)`` of the lines, pixels; a casing
 #: of 0 draws the line alone.
@@ -68,8 +71,8 @@ LINE_CLASSES: tuple[tuple[str, float, float, str], ...] = (
     ("path", 0.0, 1.2, "#7a7a7a"),
     ("service", 4.0, 2.4, "#ffffff"),
     ("minor", 6.5, 4.5, "#ffffff"),
-    ("secondary", 8.5, 6.5, "#fbe8b0"),
-    ("major", 10.5, 8.5, "#f6cf87"),
+    ("secondary", 8.5, 6.5, "#fdf0d0"),
+    ("major", 10.5, 8.5, "#fcafaf"),
     ("tram", 0.0, 1.4, "#3c3c3c"),
     ("rail", 0.0, 3.0, "#1e1e1e"),
     ("waterway", 0.0, 2.0, "#4f7fa8"),
@@ -484,7 +487,8 @@ def _draw_body(layers: PrintLayers, view: View, angle_deg: float,
     buildings = _to_screen(layers.near("areas", "building", window), affine)
     if buildings:
         shown.append("building")
-        gpd.GeoSeries(buildings).plot(ax=ax, facecolor=BUILDING_FILL,
+        gpd.GeoSeries(buildings).plot(ax=ax, facecolor=BUILDING_FILL if thematic
+                                      else BUILDING_FILL_UNDER_CATEGORIES,
                                       edgecolor=BUILDING_EDGE, linewidth=0.8)
     for o in overlays:
         g = screen_geometry(view, o, angle_deg=angle_deg)

@@ -266,3 +266,17 @@ def test_helsinki_print_map_from_postgis(tiles: object) -> None:
     rgb = _png_rgb(got.map.png)
     ink = (np.abs(rgb - 255.0).max(axis=2) > 20).mean()
     assert ink > 0.3  # drawn: buildings, land use, streets (not a blank sheet)
+
+
+def test_print_base_stays_clear_of_the_category_colours() -> None:
+    """On a map with a legend-category layer the print base keeps its paper, buildings
+    and road fills: none of these large areas may read as a category's fill on the pixels
+    (``ring_share``; water is the exception, light blue like the fourth category, as on
+    the plain style)."""
+    from renderers.legend_layer import CATEGORY_STYLES, CATEGORY_TOLERANCE
+    from renderers.print_map import BUILDING_FILL_UNDER_CATEGORIES, LINE_CLASSES, PAPER
+
+    base = [PAPER, BUILDING_FILL_UNDER_CATEGORIES] + [c for _, cw, _, c in LINE_CLASSES if cw]
+    for colour in base:
+        for fill, _, _ in CATEGORY_STYLES:
+            assert np.linalg.norm(_rgb(colour) - _rgb(fill)) > CATEGORY_TOLERANCE, (colour, fill)
