@@ -638,8 +638,9 @@ def _manifest_parts(builder: SlotBuilder,
     sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
     return ManifestParts(
         attribution="; ".join([b["source"] for b in boundaries.values()]
-                              + [f"{s} ({lic})" for s, lic in sources]),
-        sources={"boundaries": boundaries,
+                              + [f"{s} ({lic})" for s, lic in sources]
+                              + [f"coasts: {COAST_SOURCE}"]),
+        sources={"boundaries": boundaries, "coasts": COAST_SOURCE,
                  "variables": [{**v.card(), "country": c}
                                for c, vs in variables.items() for v in vs]},
         rendering={"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
@@ -665,6 +666,8 @@ def render_mapwise_card(manifest: dict[str, Any]) -> str:
     for country, b in (manifest.get("sources", {}).get("boundaries") or {}).items():
         edition = f" (edition `{b['edition']}`)" if b.get("edition", "default") != "default" else ""
         lines.append(f"- {country}: {b['source']}. Version{edition}: {b['version']}.")
+    if manifest.get("sources", {}).get("coasts"):
+        lines.append(f"- coastal regions (named parts): {manifest['sources']['coasts']}.")
     lines += ["", "## Data sources and licences", ""]
     lines += [variable_line(v, f"{v.get('country')} `{v['key']}`")
               for v in manifest.get("sources", {}).get("variables", [])]
