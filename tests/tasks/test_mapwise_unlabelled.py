@@ -98,3 +98,30 @@ def test_coastal_parts_reach_the_questions() -> None:
     assert phrases
     assert builder.coastal["china"] == ["FJ", "GD", "GX", "HE", "HI", "JS", "LN", "SD", "SH",
                                         "TJ", "ZJ"]
+
+
+def test_largest_border_difference_agrees_with_the_data() -> None:
+    """Review find (India literacy, Census 2011, hatched): Delhi 86.21 / Uttar Pradesh
+    67.68 are three classes apart, Kerala 94.0 / Karnataka 75.36 two, yet KL-KA differ
+    more (18.64 > 18.53): "Are DL and UP the pair with the largest difference?" must not
+    be asked. With Kerala at 90.0 (difference 14.64) the question is asked again."""
+    import random
+
+    from cartoqa.tasks.mapwise.common import MapwiseContext
+    from cartoqa.tasks.mapwise.region_forms import border_difference
+    from groundtruth.thematic.classification import classes_from_breaks
+
+    adj = {"DL": frozenset({"UP"}), "UP": frozenset({"DL"}), "KL": frozenset({"KA"}),
+           "KA": frozenset({"KL"})}
+
+    def ask(kl: float) -> list[object]:
+        values = {"DL": 86.21, "UP": 67.68, "KL": kl, "KA": 75.36}
+        cls = classes_from_breaks(values, [61.8, 70.3, 76.3, 82.8, 94.0])
+        ctx = MapwiseContext("india", {c: region_table("india")[c] for c in values}, "T",
+                             values, cls, None, adj)
+        assert [cls.classes[c] for c in ("DL", "UP", "KL", "KA")] == [4, 1, 4, 2]
+        return [border_difference(ctx, random.Random(s), Counter()) for s in range(6)]
+
+    assert ask(94.0) == [None] * 6
+    asked = ask(90.0)
+    assert all(q is not None for q in asked)
