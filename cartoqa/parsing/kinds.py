@@ -159,6 +159,12 @@ class Options:
         return None
 
 
+_LEADING_OPTION = re.compile(
+    r"^\s*(?:the\s+)?(?P<x>[^,.;:\n]{1,40}?)\s+(?:is\s+(?:the\s+same|identical|exactly|"
+    r"the\s+(?:correct|right|matching)\b|correct|right\b|the\s+one\b)|matches|covers\s+"
+    r"(?:exactly\s+)?the\s+same|corresponds\s+to|has\s+the\s+same)", re.IGNORECASE)
+
+
 def read_options(segment: str, options: Options, *, strict: bool = False) -> ParseResult | None:
     """The letters one segment chooses: ``{"letters": [...]}`` (sorted, deduplicated).
 
@@ -222,7 +228,12 @@ def read_options(segment: str, options: Options, *, strict: bool = False) -> Par
             else:
                 unknown.append(parts[i].strip())
             i += 1
-    if not chosen or (strict and unknown):
+    if not chosen:
+        # "Area A is the same as Hauki.": an option named as the subject of a sentence
+        m = _LEADING_OPTION.match(inner)
+        lead = options.letter(m.group("x")) if m else None
+        return Parsed({"letters": [lead]}) if lead is not None else None
+    if strict and unknown:
         return None
     notes = (f"not an option, left out: {', '.join(unknown)}",) if unknown else ()
     return Parsed({"letters": sorted(set(chosen))}, notes)

@@ -299,6 +299,11 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
             hedged = hedge(segment[line_start : last.start()])
             if hedged:
                 return Invalid(f"a hedged answer ({hedged})")
+        if not whole:
+            # doubt around the list of a cued answer: "[...] (not fully sure about ...)"
+            doubt = hedge(_BRACKETED.sub(" ", segment))
+            if doubt:
+                return Invalid(f"a hedged answer ({doubt})")
         if complete:
             return Parsed({"steps": complete[-1]})
         if not whole:

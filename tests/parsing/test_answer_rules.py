@@ -196,3 +196,30 @@ def test_the_count_of_a_type_line_keeps_an_and_inside_its_last_name() -> None:
     text = "- restaurant: 3 (Toca, Kuu and Savotta)\n- bank: 0"
     assert parse_response(item, text).value["types"]["restaurant"]["names"] == [
         "Toca", "Kuu", "Savotta"]
+
+
+# ---- classes found by the sixth fresh set (fresh24f, thematic/fresh6)
+def test_one_length_in_two_units_is_read_in_the_unit_asked() -> None:
+    item = {"task": "rle", "request": "length", "answer": {"value": 1.0, "unit": "ft"}}
+    text = "The blue path is approximately 150 meters long, which is about 490 ft."
+    assert parse_response(item, text).value["value"] == 490
+    assert parse_response(item, "Answer: 150 m (about 490 ft)").value["value"] == 490
+    item = {"task": "frieda_distance", "request": "distance", "question": "How far apart?"}
+    assert parse_response(item, "Answer: 0.3 km (300 m)").valid
+
+
+def test_doubt_after_a_cued_route_list_is_a_hedge() -> None:
+    text = ('Answer: ["blue", "turn left", "Kaivokatu", "red"] (not fully sure about the '
+            'one-way direction)')
+    assert not parse_response({"task": "srn", "request": "route"}, text).valid
+    text = 'Answer: ["blue", "turn left", "Kaivokatu", "red"]'
+    assert parse_response({"task": "srn", "request": "route"}, text).valid
+
+
+def test_an_option_named_as_the_subject_of_its_answer_sentence() -> None:
+    item = {"task": "frieda_equal", "request": "textual",
+            "question": "One map outlines two areas, Area A and Area B. Answer A or B."}
+    assert parse_response(item, "Answer: Area A is the same as Hauki.").value == {
+        "names": ["A"]}
+    assert parse_response(item, "Area B matches Hauki exactly.").value == {"names": ["B"]}
+    assert not parse_response(item, "Answer: Area A is larger than Hauki.").valid

@@ -182,7 +182,8 @@ def test_fifth_fresh_set_per_suite(suite: str) -> None:
     assert counts["agree"] / sum(counts.values()) >= 0.98, dict(counts)
 
 
-@pytest.mark.parametrize("entry", load("fresh5"), ids=[e["where"] for e in load("fresh5")])
+@pytest.mark.parametrize("entry", load("fresh5") + load("fresh6"),
+                         ids=[e["where"] for e in load("fresh5") + load("fresh6")])
 def test_each_fifth_fresh_response(entry: dict[str, Any]) -> None:
     result = parse_response(item_for(entry), entry["response"])
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
@@ -198,7 +199,7 @@ def test_each_issue_example(entry: dict[str, Any]) -> None:
 def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
-    for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5"):
+    for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
