@@ -12,6 +12,7 @@ from typing import Any
 
 from cartoqa.declarations.registry import request_spec, task_specs
 from cartoqa.parsing.result import Invalid, ParseResult
+from cartoqa.parsing.text import json_answer, normalize_text
 
 Item = Mapping[str, Any]
 
@@ -62,4 +63,37 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
     found = request_spec(*key)
     if found is None:
         return Invalid(f"no parser for task {key[0]!r} request {key[1]!r}")
-    return found[1].parse(item, text)
+    result = found[1].parse(item, text)
+    if isinstance(result, Invalid):
+        restated = restate_json_answer(text)
+        if restated is not None:
+            again = found[1].parse(item, restated)
+            if not isinstance(again, Invalid):
+                return again
+    return result
+
+
+def restate_json_answer(text: str) -> str | None:
+    """A JSON object's ``answer`` value restated as ``Answer: ...``, else ``None``.
+
+    Rule (docs/scoring.md): when a task's reader finds no answer in a response, the
+    value of an ``answer`` / ``final_answer`` / ``Answer`` key of a JSON object in it is
+    the answer. Only a text, number, true/false or a list of those is restated; a
+    nested object is left to the task's own reader (MTMF, MFS read their own keys).
+
+    Examples
+    --------
+    >>> restate_json_answer('```json\\n{"answer": ["KY", "VA"]}\\n```')
+    'Answer: [KY, VA]'
+    >>> restate_json_answer('{"answer": "B"}'), restate_json_answer('{"counts": {"a": 1}}')
+    ('Answer: B', None)
+    """
+    value = json_answer(normalize_text(text))
+    if isinstance(value, bool):
+        return "Answer: " + ("TRUE" if value else "FALSE")
+    if isinstance(value, (str, int, float)) and str(value).strip():
+        return f"Answer: {value}"
+    if (isinstance(value, list) and value
+            and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value)):
+        return "Answer: [" + ", ".join(str(v) for v in value) + "]"
+    return None

@@ -201,12 +201,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "(CO)' x3) is read as its last line only (WA); a grader reads all three",
     "fresh7.yaml#26": "MapIQ list cut off ('[ID, ..., UT, V') is read with 'unknown: V'; the "
                       "grader called a truncated list invalid (the reader follows issue rule 2)",
-    "fresh7.yaml#27": "MapIQ list in a JSON block {\"answer\": [\"KY\", \"VA\"]} gives no "
-                      "answer; the value of an 'answer' key should be read",
     "fresh7.yaml#69": "MapWise rank: 'From lowest to highest: A, B, C, D.' then a cued list "
                       "highest first is reversed; the direction words belong to their own line",
-    "fresh7.yaml#84": "FRIEDA equal: JSON {\"answer\": \"B\"} gives no answer; the value of an "
-                      "'answer' key should be read",
     "fresh7.yaml#93": "FRIEDA intersect: 'Answer: Soopeli and Porthania' is kept as one name; a "
                       "grader reads two names (graded wrong either way)",
     "fresh7.yaml#100": "FRIEDA within: a translation in brackets after the name ('(University "
