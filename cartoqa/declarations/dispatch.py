@@ -63,7 +63,12 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
     found = request_spec(*key)
     if found is None:
         return Invalid(f"no parser for task {key[0]!r} request {key[1]!r}")
+    cut = Invalid("truncated output: a list cut off at the end of the response")
+    if truncated(text):
+        return cut
     result = found[1].parse(item, text)
+    if truncated(text, result):
+        return cut
     if isinstance(result, Invalid):
         restated = restate_json_answer(text)
         if restated is not None:
@@ -71,6 +76,52 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
             if not isinstance(again, Invalid):
                 return again
     return result
+
+
+def open_list_tail(text: str) -> str | None:
+    """The items after a ``[`` that is never closed, when they run to the end of the text.
+
+    Examples
+    --------
+    >>> open_list_tail("[ID, UT, V"), open_list_tail("[ID, UT]"), open_list_tail("[TRUE")
+    ('ID, UT, V', None, None)
+    """
+    start = text.rfind("[")
+    if start < 0 or "]" in text[start:]:
+        return None
+    tail = text[start + 1:].strip()
+    return tail if "," in tail else None
+
+
+def truncated(text: str, result: ParseResult | None = None) -> bool:
+    """Whether a response was cut off inside a list it opened (so it is invalid).
+
+    Rule (docs/scoring.md): a list left open at the end of the response (its last ``[``
+    never closed, at least one comma after it) is truncated output when the cut shows:
+    the last item is an unclosed quote (``["blue", "turn right", "Kasarmi``), or the
+    task's reader could not name the last item (``My answer is [ID, ME, UT, V``: ``V``
+    is no region). An open list whose items are all whole (``[blue, turn left,
+    Mikonkatu, red``, ``[TX, OH, CA``) is read as before: only the ``]`` is missing.
+
+    Examples
+    --------
+    >>> truncated('Answer: ["blue", "turn right", "Kasarmi'), truncated("[blue, left, red")
+    (True, False)
+    >>> from cartoqa.parsing.result import Parsed
+    >>> truncated("My answer is [ID, UT, V", Parsed({"items": ["ID", "UT", "unknown: V"]}))
+    True
+    >>> truncated("My answer is [ID, V, UT", Parsed({"items": ["ID", "unknown: V", "UT"]}))
+    False
+    """
+    tail = open_list_tail(text)
+    if tail is None:
+        return False
+    if tail.count('"') % 2 == 1:
+        return True
+    last = tail.rsplit(",", 1)[-1].strip().strip("'\"")
+    value = getattr(result, "value", None)
+    items = value.get("items") if isinstance(value, dict) else None
+    return bool(last) and isinstance(items, list) and f"unknown: {last}" in items
 
 
 def restate_json_answer(text: str) -> str | None:

@@ -161,8 +161,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                         "a grader reads two ('&' between names outside JSON)",
     "fresh24g.yaml#25": "MTMF answered in prose without JSON ('one restaurant (Family), one "
                         "coffee shop (Espresso edge) and one park') is invalid; a grader reads it",
-    "fresh24g.yaml#41": "SRN JSON list cut off mid-word ('\"Kasarmi') is read as a route "
-                        "(first step '[\"blue'); a truncated list should be invalid",
 }
 
 

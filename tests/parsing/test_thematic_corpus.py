@@ -199,8 +199,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                      "is [TRUE]' is invalid (several answers); the later, corrected cue should win",
     "fresh7.yaml#24": "MapIQ list: a bullet list under an introducing line, no cue ('- Colorado "
                       "(CO)' x3) is read as its last line only (WA); a grader reads all three",
-    "fresh7.yaml#26": "MapIQ list cut off ('[ID, ..., UT, V') is read with 'unknown: V'; the "
-                      "grader called a truncated list invalid (the reader follows issue rule 2)",
     "fresh7.yaml#69": "MapWise rank: 'From lowest to highest: A, B, C, D.' then a cued list "
                       "highest first is reversed; the direction words belong to their own line",
     "fresh7.yaml#93": "FRIEDA intersect: 'Answer: Soopeli and Porthania' is kept as one name; a "
