@@ -66,6 +66,13 @@ def _object_of_relation(segment: str, question: str) -> str | None:
     return m.group("x").strip()
 
 
+# "Kauppatori (Market Square)": a translation or gloss of two or more words in brackets at
+# the end of a name is not part of a FRIEDA legend name (a one-word bracket is kept). Not
+# applied to the street tasks: OSM names carry such brackets ("Ravintola Aino (Finnish
+# cuisine)", "Turistibussit (Tourist buses)" on the Helsinki map).
+_GLOSS = re.compile(r"(?<=\S)\s+\((?=[A-Z])[^()\s]+(?:\s+[^()\s]+)+\)\s*$")
+
+
 def _read_names(segment: str, question: str = "") -> ParseResult | None:
     bad = hedged(segment)
     if bad is not None:
@@ -85,7 +92,8 @@ def _read_names(segment: str, question: str = "") -> ParseResult | None:
     if isinstance(found, Invalid):
         return None
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
-    return Parsed({"names": [n.strip() for n in names]}, found.notes) if names else None
+    names = [_GLOSS.sub("", n.strip()) for n in names]
+    return Parsed({"names": names}, found.notes) if names else None
 
 
 def parse_textual(text: str, *, question: str = "") -> ParseResult:

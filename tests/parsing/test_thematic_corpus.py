@@ -203,8 +203,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "highest first is reversed; the direction words belong to their own line",
     "fresh7.yaml#93": "FRIEDA intersect: 'Answer: Soopeli and Porthania' is kept as one name; a "
                       "grader reads two names (graded wrong either way)",
-    "fresh7.yaml#100": "FRIEDA within: a translation in brackets after the name ('(University "
-                       "of Helsinki Main Building)') is kept in the name; a grader drops it",
 }
 FRESH7 = load("fresh7")
 
