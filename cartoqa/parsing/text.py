@@ -297,7 +297,8 @@ _CORRECTION = re.compile(
 _RETRACTION = re.compile(
     r"\b(?:wait|oops|sorry|correction|actually|mistake|wrong|incorrect|misses|missed|forgot|"
     r"overlooked|re-?(?:check|count|examin\w*|read\w*|consider\w*)|let\s+me\s+(?:fix|correct|"
-    r"redo|re-?do)|on\s+second\s+thought|scratch\s+that|i\s+meant?)\b",
+    r"redo|re-?do)|on\s+(?:second|closer|further)\s+(?:thought|look|glance|inspection)|"
+    r"on\s+reflection|looking\s+again|scratch\s+that|i\s+meant?)\b",
     re.IGNORECASE,
 )
 

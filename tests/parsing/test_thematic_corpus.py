@@ -195,8 +195,6 @@ def test_each_fifth_fresh_response(entry: dict[str, Any]) -> None:
 #: -> what a fix would have to do) as strict expected failures, so a fix shows up as a
 #: failure asking for its removal; every other entry must agree.
 KNOWN_DISAGREEMENTS: dict[str, str] = {
-    "fresh7.yaml#8": "MapIQ binary: 'My answer is [FALSE]' then 'On second look, ... My answer "
-                     "is [TRUE]' is invalid (several answers); the later, corrected cue should win",
     "fresh7.yaml#24": "MapIQ list: a bullet list under an introducing line, no cue ('- Colorado "
                       "(CO)' x3) is read as its last line only (WA); a grader reads all three",
     "fresh7.yaml#69": "MapWise rank: 'From lowest to highest: A, B, C, D.' then a cued list "
