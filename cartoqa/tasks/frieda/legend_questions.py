@@ -46,6 +46,7 @@ from cartoqa.tasks.frieda.questions import (
     MapPlan,
     PairLedger,
     QuestionPlan,
+    _answer_at,
 )
 from groundtruth import relations as rel
 from groundtruth.legend_areas import FAMILIES, CategoryArea, point_categories
@@ -474,7 +475,7 @@ def legend_pick_plans(index: LegendIndex, relation: str, *, rng: random.Random, 
             if anchor is None:
                 continue
         ledger.take(relation, keys[0], keys[1:])
-        rng.shuffle(dots)
+        dots = _answer_at(dots, answer, len(plans) % 3)  # its colour in turn
         plans.append(_legend_pick_plan(index, fam, relation, category, x, dots, answer, o,
                                        anchor, rng))
     return plans

@@ -822,10 +822,24 @@ def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
                 got = _legend_picks(points, xy, status, cats, c, a, family, ledger, rng)
                 if got is None or made >= count:
                     continue
+                # the answer's colour in turn (blue, purple, orange): no fixed guess
+                got = _answer_at(got, a, len(plans) % 3)
                 ledger.take("within", f"legend:{family}:{c}", [points[i].key for i in got])
                 plans.append(_legend_plan(points, got, a, c, family, fam, frame, rng))
                 made += 1
     return plans
+
+
+def _answer_at(picks: list[int], answer: int, place: int) -> list[int]:
+    """The picks with ``answer`` moved to ``place`` (the others keep their order).
+
+    Examples
+    --------
+    >>> _answer_at([4, 7, 9], 7, 2)
+    [4, 9, 7]
+    """
+    rest = [p for p in picks if p != answer]
+    return [*rest[:place], answer, *rest[place:]]
 
 
 def _legend_picks(points: Sequence[NamedFeature], xy: Sequence[BaseGeometry],
