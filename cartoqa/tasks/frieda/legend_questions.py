@@ -352,6 +352,7 @@ def category_of_plans(index: LegendIndex, *, rng: random.Random, count: int,
             ledger.take("within", f"legend_of:{x.key}", [f"category:{category}"])
             checks = tuple((0, k, c == category) for k, c in enumerate(legend))
             fmt = "Answer with the category's name as the legend writes it."
+            maps: tuple[MapPlan, ...]
             if multi:
                 maps = (MapPlan((x,), (x.name,), angle_deg=rng.choice(TURNS),
                                 style=rng.choice(UNLABELLED_STYLES)),
