@@ -86,7 +86,7 @@ MULTI_PATTERN: dict[str, tuple[bool, ...]] = {
     "distance": (False, True, True), "orientation": (False, True, True),
 }
 #: Question plans tried per slot.
-MAX_ATTEMPTS = 4
+MAX_ATTEMPTS = 8
 #: Fewest and most maps of a contextual item (uniform: 9.5 on average, as in FRIEDA).
 CONTEXT_MAPS: tuple[int, int] = (7, 12)
 #: A border question's clearly-apart distractors are at least this far from the subject
