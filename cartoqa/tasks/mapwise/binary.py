@@ -56,9 +56,9 @@ def _classic(ctx: MapwiseContext, rng: random.Random,
         clear = [c for c in codes if ctx.clear_of_ticks(c)]
         inner = list(range(1, len(bar.ticks) - 1))
         if clear and inner:
-            pairs = [(c, j) for c in clear for j in inner]
-            a, i = rng.choice([(c, j) for c, j in pairs
-                               if (ctx.shown(c) > bar.ticks[j]) == want] or pairs)
+            region_ticks = [(c, j) for c in clear for j in inner]
+            a, i = rng.choice([(c, j) for c, j in region_ticks
+                               if (ctx.shown(c) > bar.ticks[j]) == want] or region_ticks)
             out.append(Question(
                 "binary", "above_tick",
                 ctx.ask(f"Is the value of {ctx.region(a)} above {bar.tick_labels[i]}?",
