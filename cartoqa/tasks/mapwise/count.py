@@ -53,7 +53,7 @@ def _classic(ctx: MapwiseContext, rng: random.Random,
     return [Question(
         "count", "above_tick",
         ctx.ask(f"How many {ctx.words} have a value above {bar.tick_labels[i]}?",
-                    "count"), {"count": len(above)}, sorted(ctx.values))]
+                    "count"), {"count": len(above)}, above)]
 
 
 def make_questions(ctx: MapwiseContext, rng: random.Random,
