@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from cartoqa.tasks.common.sampling import choose_by_answer
 from cartoqa.tasks.mapwise.common import TICK_DELTA_E, MapwiseContext, Question
 from cartoqa.tasks.mapwise.form_registry import form, skip
 from cartoqa.tasks.mapwise.part_forms import conditions
@@ -257,7 +258,8 @@ def neighbours_higher(ctx: MapwiseContext, rng: random.Random,
     if not options:
         skip(skipped, "neighbours_higher_count", "no_clear_region")
         return None
-    c = rng.choice(options)
+    c = choose_by_answer(rng, options, lambda o: sum(1 for n in ctx.neighbours(o)
+                                                     if ctx.level(n) > ctx.level(o)))
     count = sum(1 for n in ctx.neighbours(c) if ctx.level(n) > ctx.level(c))
     return Question("count", "neighbours_higher_count",
                     ctx.ask(f"How many of the {ctx.words} bordering {ctx.region(c)} have a "
