@@ -477,15 +477,24 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     return Parsed({"ranks": ranks}, notes)
 
 
+# "From lowest to highest: A, B, C.": the direction words carry their own list on their line
+_OWN_LIST = re.compile(r"\b(?:lowest|smallest|least)\s+(?:value\s+)?to\s+\w+\s*:\s*[^,\n]+,",
+                       re.IGNORECASE)
+
+
 def parse_rank_order(text: str, names: RegionNames) -> ParseResult:
     """Read a ranking by the shared rules (see :func:`read_rank`); "lowest to highest"
     in the response reverses a plain list, unless it only describes a ``<``/``>`` chain on
     its own line (``From lowest to highest: C < B < A`` then ``My answer is [A, B, C]``:
-    the chain carries its own direction, the list is highest first)."""
+    the chain carries its own direction, the list is highest first) or a list on its own
+    line (``From lowest to highest: C, B, A.`` then a cued ``[A, B, C]``: the cued list
+    keeps the asked order; read alone, that line is reversed)."""
     described = "\n".join(line for line in (text or "").splitlines()
-                          if not re.search(r"\S\s*[<>]\s*\S", line))
+                          if not re.search(r"\S\s*[<>]\s*\S", line)
+                          and not _OWN_LIST.search(line))
     ascending = bool(_ASCENDING.search(described))
-    found = read_answer(text, lambda s: read_rank(s, names, ascending=ascending),
+    found = read_answer(text, lambda s: read_rank(
+        s, names, ascending=ascending or bool(_ASCENDING.search(s))),
                         what="rankings", key=lambda p: p.value["ranks"])
     if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("fewer than two regions ranked")

@@ -197,8 +197,6 @@ def test_each_fifth_fresh_response(entry: dict[str, Any]) -> None:
 KNOWN_DISAGREEMENTS: dict[str, str] = {
     "fresh7.yaml#24": "MapIQ list: a bullet list under an introducing line, no cue ('- Colorado "
                       "(CO)' x3) is read as its last line only (WA); a grader reads all three",
-    "fresh7.yaml#69": "MapWise rank: 'From lowest to highest: A, B, C, D.' then a cued list "
-                      "highest first is reversed; the direction words belong to their own line",
     "fresh7.yaml#93": "FRIEDA intersect: 'Answer: Soopeli and Porthania' is kept as one name; a "
                       "grader reads two names (graded wrong either way)",
 }
