@@ -52,6 +52,8 @@ _NEGATED = re.compile(
 _OR = re.compile(r"\s+(?:or|and/or)\s+|\s*/\s*", re.IGNORECASE)
 _EITHER = re.compile(r"\beither\b", re.IGNORECASE)
 
+# what follows a bracketed answer that offers another: "or [3k - 4k]", "/ [B]"
+_OR_AFTER = re.compile(r"^(?:,\s*)?(?:or|and/or|/)\s*(?:maybe\s+|perhaps\s+)?\[", re.IGNORECASE)
 #: A bracketed answer (MapIQ's and MapWise's ``My answer is [..]``), brackets dropped.
 _BRACKETED = re.compile(r"^\s*\[(?P<inner>[^\[\]]*)\]\s*(?P<after>.*)$", re.DOTALL)
 
@@ -72,6 +74,12 @@ _SENTENCE_FORMS = (
                r"stands\s+out|leads|borders|overlaps|touches|intersects|crosses|lies|sits|runs)"
                r"\b"),
 )
+
+
+# "The answer is B because it has the same shape.": the reason after the answer
+_BECAUSE = re.compile(r"\s*[,;]?\s+(?:because|since|given\s+that|due\s+to|"
+                      r"as\s+(?:it|they|its|their)|based\s+on)\b.*$",
+                      re.IGNORECASE | re.DOTALL)
 
 
 def drop_negated(text: str) -> str:
@@ -129,17 +137,24 @@ def alternatives(segment: str, read: Callable[[str], T | None]) -> Invalid | Non
 
 def unbracket(segment: str) -> str:
     """The inside of a bracketed answer (``[TX, CA].`` gives ``TX, CA``), with what
-    follows it when that is a hedge (``[No], but I'm not sure``).
+    follows it when that is a hedge (``[No], but I'm not sure``) or another answer.
 
     Examples
     --------
     >>> unbracket("[TX, CA]."), unbracket("[No], but I'm not sure.")
     ('TX, CA', "No, but I'm not sure.")
+    >>> unbracket("[1k - 2k] or [3k - 4k].")
+    '1k - 2k or 3k - 4k'
+
+    A second bracketed answer offered after ``or`` is kept, so that the reader of the
+    kind finds the alternatives (``[1k - 2k] or [3k - 4k]`` is invalid, not the first).
     """
     m = _BRACKETED.match(segment)
     if not m:
         return segment.strip()
     after = m.group("after").strip()
+    if _OR_AFTER.match(after):  # "[1k - 2k] or [3k - 4k]": both answers, for the reader
+        return re.sub(r"[\[\]]", "", segment).strip().rstrip(".")
     if after and hedge(after):
         return f"{m.group('inner').strip()}{after if after[0] in ',;' else ' ' + after}"
     return m.group("inner").strip()
@@ -167,7 +182,7 @@ def sentence_answer(text: str) -> str | None:
         for form in _SENTENCE_FORMS:
             m = form.match(sentence)
             if m:
-                x = m.group("x").strip().strip("*\"'").strip()
+                x = _BECAUSE.sub("", m.group("x")).strip().strip("*\"'").strip()
                 x = re.sub(r"^the\s+", "", x, flags=re.IGNORECASE) if form is not \
                     _SENTENCE_FORMS[3] else x
                 if x:
@@ -221,6 +236,12 @@ def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
     body = drop_notes(t).strip()
     if whole and body:
         found = loose(body)
+        if found is not None:
+            return found
+    if "?" in body.rstrip("? \n"):
+        # the question repeated, then the answer: "Which ... overlaps X? Hevonen."
+        tail = body.rsplit("?", 1)[1].strip()
+        found = loose(tail) if tail else None
         if found is not None:
             return found
     sentence = sentence_answer(body)

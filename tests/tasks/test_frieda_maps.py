@@ -182,3 +182,104 @@ def test_a_map_at_the_data_edge_is_moved_in_or_rejected() -> None:
     narrow = (60.1695, 24.9395, 60.1707, 24.9415)
     assert choose_view(plan, None, [], narrow) == "past_data"
     assert not isinstance(choose_view(plan, None, []), str)  # no bounds: not checked
+
+
+def _layer_plan(**kw: object) -> object:
+    from cartoqa.tasks.frieda.questions import MapPlan
+
+    here = box(24.9395, 60.1695, 24.9405, 60.1705)  # around the view's centre
+    far = box(24.9700, 60.1900, 24.9710, 60.1910)  # some 2.5 km away
+    spot = _point("X", 24.940, 60.170)
+    base = {"categories": (("commercial land", (far,)), ("grass", (here,)),
+                           ("residential land", (far,))),
+            "category_checks": ((0, 1, True), (0, 0, False), (0, 2, False))}
+    base.update(kw)
+    return MapPlan((spot,), ("X",), **base)  # type: ignore[arg-type]
+
+
+def test_a_legend_lists_only_categories_in_view() -> None:
+    """The legend is cut to the categories whose areas lie on the image; the checks follow
+    the new order; a check that a spot lies *in* a dropped category, a category a count
+    question needs, or a legend left too short refuses the map."""
+    from cartoqa.tasks.frieda.maps import categories_in_view
+    from groundtruth.projection import View
+
+    view = View(center=(60.170, 24.940), zoom=17, width=1366, height=768)
+    kept = categories_in_view(_layer_plan(), view)  # type: ignore[arg-type]
+    assert kept is not None
+    assert [c for c, _ in kept.categories] == ["grass"]
+    assert kept.category_checks == ((0, 0, True),)  # "not in" a dropped category: dropped
+    assert categories_in_view(_layer_plan(category_checks=((0, 0, True),)),  # type: ignore[arg-type]
+                              view) is None
+    assert categories_in_view(_layer_plan(keep_categories=(2,)), view) is None  # type: ignore[arg-type]
+    assert categories_in_view(_layer_plan(min_legend=2), view) is None  # type: ignore[arg-type]
+    far_view = View(center=(60.19, 24.97), zoom=17, width=1366, height=768)
+    both = categories_in_view(_layer_plan(category_checks=()), far_view)  # type: ignore[arg-type]
+    assert both is not None and [c for c, _ in both.categories] == [
+        "commercial land", "residential land"]
+
+
+def test_distractor_maps_come_in_the_question_maps_layers() -> None:
+    """Distractor maps draw dots or areas, with or without a thematic layer (as the
+    question maps do); a contextual item takes first those drawn like its question."""
+    from groundtruth.legend_areas import CategoryArea
+
+    points = [_point(f"P{i}", 24.94 + 0.0004 * i, 60.17 + 0.0002 * (i % 3)) for i in range(12)]
+    squares = [_square(f"S{i}", 24.9400 + 0.0025 * i, 60.1702) for i in range(4)]
+    areas = [CategoryArea("land use", "grass", "way/9", box(24.939, 60.169, 24.945, 60.171)),
+             CategoryArea("building use", "public building", "way/8",
+                          box(24.941, 60.1703, 24.942, 60.1706))]
+    pool = plan_pool([*points, *squares], rng=random.Random(5), size=40, tries=3000,
+                     areas=areas)
+    kinds = {(p.kind, bool(p.categories)) for p in pool}
+    assert kinds == {("dots", False), ("dots", True), ("areas", False), ("areas", True)}
+    for p in pool:
+        if p.kind == "areas":
+            assert len(p.features) >= 2 and all(f.kind == "polygon" for f in p.features)
+        if p.categories:
+            assert p.family in ("land use", "building use") and p.style != "carto"
+    from cartoqa.tasks.frieda.questions import MapPlan, QuestionPlan
+
+    q = QuestionPlan("within", "?", {}, (MapPlan((points[0],), ("P0",),
+                                                  categories=(("grass", ()),)),))
+    assert fb.pool_signature(q) == (True, "dots")
+    q2 = QuestionPlan("border", "?", {}, (MapPlan((squares[0], points[1]), ("S0", "P1")),))
+    assert fb.pool_signature(q2) == (False, "areas")
+
+
+def test_a_second_map_is_drawn_at_another_scale() -> None:
+    """A plan's zoom caps its view, and a later map of a two-map question that would
+    share the first map's zoom is capped one zoom below it (other extent and scale)."""
+    from dataclasses import replace
+
+    from cartoqa.tasks.frieda.maps import choose_view, other_scale
+    from cartoqa.tasks.frieda.questions import MapPlan
+    from groundtruth.projection import View
+
+    a, b = _point("A", 24.9400, 60.1700), _point("B", 24.9410, 60.1702)
+    plan = MapPlan((a, b), ("A", "B"))
+    natural = choose_view(plan, None, [])
+    assert not isinstance(natural, str)
+    first_zoom = natural[1]
+    capped = other_scale(plan, first_zoom, natural)
+    assert capped is not None and capped.zoom == first_zoom - 1
+    placed = choose_view(capped, None, [])
+    assert not isinstance(placed, str) and placed[1] == first_zoom - 1
+    one = View(center=natural[0], zoom=first_zoom, width=1366, height=768)
+    two = View(center=placed[0], zoom=placed[1], width=1366, height=768)
+    assert two.meters_per_pixel() == pytest.approx(2 * one.meters_per_pixel())
+    # already at another zoom, or with a zoom of its own: left as it is
+    assert other_scale(plan, first_zoom + 1, natural) is None
+    assert other_scale(replace(plan, zoom=17), first_zoom, natural) is None
+    assert other_scale(plan, first_zoom, "gap") is None
+
+
+def test_print_maps_may_zoom_out_to_14() -> None:
+    """Two dots 6 km apart fit no tile-style map (zooms 15-19) but a print map at 14."""
+    from cartoqa.tasks.frieda.maps import choose_view
+    from cartoqa.tasks.frieda.questions import MapPlan
+
+    a, b = _point("A", 9.5000, 47.1400), _point("B", 9.5800, 47.1420)  # about 6.1 km
+    assert choose_view(MapPlan((a, b), ("A", "B"), style="grey"), None, []) == "not_visible"
+    placed = choose_view(MapPlan((a, b), ("A", "B"), style="print"), None, [])
+    assert not isinstance(placed, str) and placed[1] == 14
