@@ -105,6 +105,9 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/visibility/test_build_written_names.py",
             "tests/visibility/test_oracles.py",
             "tests/visibility/test_icon_pixels.py",
+            "tests/visibility/test_view_analysis.py",
+            "tests/visibility/test_symbol_sightings.py",
+            "tests/visibility/test_oneway.py",
             "tests/visibility/test_visibility_doctests.py",
             "tests/tasks/test_srn_reader.py",  # the one-way arrow oracle (oneway.py)
             "tests/tasks/test_build_counts.py",
