@@ -59,7 +59,10 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/scoring/test_frieda_scoring.py",
             "tests/scoring/test_mapiq_scoring.py",
             "tests/scoring/test_mapwise_scoring.py",
-            "tests/declarations/test_task_registry.py",
+            # not tests/declarations/test_task_registry.py: its 40 sample items each
+            # validate, parse and score (0.4 CPU s apiece) and it calls every parser, so
+            # every surviving parser mutant ran all of it (about a minute on the shared
+            # machine); the parsers' own tests above decide (issue 33)
         ),
     },
     "metrics": {
