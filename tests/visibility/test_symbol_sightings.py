@@ -81,7 +81,9 @@ def label(screen: np.ndarray, cx: int, cy: int, *, width: int = 21, dy: int = 10
 
 def test_the_nearest_feature_claims_the_icon_and_the_other_is_not_drawn() -> None:
     screen = one_pharmacy()
-    s, orphans = sight(screen, [pharmacy(136.0, 104.0), pharmacy(124.0, 104.0)])
+    feats = [pharmacy(136.0, 104.0), pharmacy(124.0, 104.0)]
+    s, orphans = sight(screen, feats)
+    assert [x.feature for x in s] == feats
     assert [x.drawn for x in s] == [False, True] and orphans == []
     assert s[0].icon_px is None and s[0].score == 0.0 and s[0].px == pytest.approx((136, 104))
     assert s[1].icon_px is not None and s[1].score >= ICON_CLEAR_IOU

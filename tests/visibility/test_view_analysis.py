@@ -150,6 +150,21 @@ def test_each_sample_looks_two_to_three_pixels_along_a_vertical_line(column: int
     stream = line("stream", None, [(100.5, 20.5), (100.5, 180.5)])
     (s,) = lines_of("stream", [stream], reference.copy(), reference)
     assert s.drawn is seen
+    assert s.score == (1.0 if seen else 0.0)
+
+
+@pytest.mark.parametrize(("end", "coverage"), [((180.5, 180.5), 1.0), ((20.5, 180.5), 1.0),
+                                               ((180.5, 20.5), 1.0)])
+def test_a_line_is_sampled_along_its_own_direction(end: tuple[float, float],
+                                                   coverage: float) -> None:
+    # only the line's own pixels are painted: a sample off it misses
+    reference = land()
+    stream = line("stream", None, [(100.5, 100.5), end])
+    from cartoqa.visibility.pixels import line_mask
+
+    reference[line_mask((H, W), [[(100.5, 100.5), end]], radius=1)] = STREAM
+    (s,) = lines_of("stream", [stream], reference.copy(), reference)
+    assert s.score == coverage
 
 
 def test_a_line_only_in_the_edge_band_or_outside_is_an_edge_not_a_sighting() -> None:
@@ -585,15 +600,16 @@ def test_an_icon_next_to_a_control_is_on_an_edge_with_the_zones_given() -> None:
     assert not vf.ambiguous("bank")
 
 
-@pytest.mark.parametrize(("dx", "orphan"), [(8.0, False), (12.0, True)])
+@pytest.mark.parametrize(("dx", "orphan"), [((8.0, 0.0), False), ((12.0, 0.0), True),
+                                           ((0.0, 12.0), True), ((0.0, 8.0), False)])
 def test_an_unexplained_icon_is_explained_by_a_feature_drawn_within_ten_pixels(
-        dx: float, orphan: bool) -> None:
+        dx: tuple[float, float], orphan: bool) -> None:
     screen, reference, feats = _city()
     feats = [f for f in feats if f.feature_type != "pharmacy"]
     # a second park (drawn, its anchor near the pharmacy icon no pharmacy explains)
     reference[140:160, 20:60] = PARK
     screen[140:160, 20:60] = PARK
-    feats.append(park(None, 19.5, 139.5, 60.5, 160.5, anchor=(124.0 + dx, 104.0)))
+    feats.append(park(None, 19.5, 139.5, 60.5, 160.5, anchor=(124.0 + dx[0], 104.0 + dx[1])))
     vf = analyse_view(VIEW, screen, reference, feats, reserved=())
     assert vf.count("park") == 2
     if orphan:
@@ -647,6 +663,15 @@ def test_counts_names_and_unnamed_of_a_type() -> None:
     empty = ViewFeatures(kinds={"park": "area", "stream": "line"})
     assert empty.count("park") == 0 and empty.count("stream") == 0
     assert not empty.unlabelled_line_meets_another("stream")
+    # a type whose kind is not given is counted icon by icon: two unnamed icons 1 m apart
+    # are two, where two unnamed pieces of a line would be one
+    a = Sighting(symbol("pharmacy", None, 50.0, 50.0), (50.0, 50.0), True, False, False,
+                 False, 0.9, (50.0, 50.0))
+    b = Sighting(symbol("pharmacy", None, 54.0, 50.0), (54.0, 50.0), True, False, False,
+                 False, 0.9, (54.0, 50.0))
+    assert ViewFeatures(by_type={"pharmacy": [a, b]}).count("pharmacy") == 2
+    assert ViewFeatures(by_type={"pharmacy": [a, b]},
+                        kinds={"pharmacy": "line"}).count("pharmacy") == 1
 
 
 def replace_name(s: Sighting, *, legible: bool) -> Sighting:
