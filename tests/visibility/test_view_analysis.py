@@ -678,3 +678,20 @@ def replace_name(s: Sighting, *, legible: bool) -> Sighting:
     from dataclasses import replace
 
     return replace(s, name_legible=legible)
+
+
+def test_a_line_outside_the_view_does_not_stop_the_lines_after_it() -> None:
+    reference = land()
+    reference[98:104, 20:282] = STREAM
+    outside = line("stream", None, [(-60.5, 20.5), (-60.5, 180.5)])
+    inside = line("stream", None, [(20.5, 100.5), (280.5, 100.5)])
+    sightings = lines_of("stream", [outside, inside], reference.copy(), reference)
+    assert [(s.edge, s.drawn) for s in sightings] == [(True, False), (False, True)]
+
+
+def test_a_segment_shorter_than_the_step_gives_its_two_ends() -> None:
+    from cartoqa.visibility.geometry import sample_line
+
+    assert sample_line([(0.0, 0.0), (4.0, 0.0)], 3.0) == [(0.0, 0.0), (4.0, 0.0)]
+    assert sample_line([(0.0, 0.0), (0.0, 7.0)], 3.0) == [(0.0, 0.0), (0.0, 3.5), (0.0, 7.0)]
+    assert sample_line([], 3.0) == []
