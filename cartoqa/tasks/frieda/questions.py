@@ -34,8 +34,8 @@ from groundtruth.relation_pairs import TopologicalPair
 COLORS: tuple[str, ...] = ("red", "blue", "purple", "orange")
 #: Basemap styles (:data:`renderers.map_styles.STYLES`; repeated here so that plans stay
 #: free of the renderers) and those that write no names.
-STYLES: tuple[str, ...] = ("carto", "plain", "grey")
-UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey")
+STYLES: tuple[str, ...] = ("carto", "plain", "grey", "print")
+UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey", "print")
 #: North-arrow designs (:data:`renderers.compass.NORTH_DESIGNS`, repeated here).
 NORTH_DESIGNS: tuple[str, ...] = ("rose", "arrow", "star")
 #: Scale-bar units of distance questions (:data:`renderers.scale_bars.UNIT_METRES`) and
