@@ -52,6 +52,8 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/parsing/test_answer_rules.py",
             "tests/parsing/test_thematic_corpus.py",
             "tests/parsing/test_reading_edges.py",
+            "tests/parsing/test_tables.py",
+            "tests/parsing/test_alternatives_and_counts.py",
             "tests/scoring/test_extractor.py",
             "tests/parsing/test_properties.py",
             "tests/parsing/test_corpus.py",
