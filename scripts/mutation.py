@@ -55,6 +55,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/parsing/test_tables.py",
             "tests/parsing/test_alternatives_and_counts.py",
             "tests/parsing/test_self_corrections.py",
+            "tests/parsing/test_mapiq_answer_text.py",
             "tests/scoring/test_extractor.py",
             "tests/parsing/test_properties.py",
             "tests/parsing/test_corpus.py",
