@@ -256,12 +256,13 @@ def read_counts(package: str, module: str | None = None) -> Counts:
     names = _status_names()
     counts = Counts()
     mutants = WORK / package / "mutants"
-    prefixes = tuple(p.replace("/", ".").removesuffix(".py").replace("*", "")
-                     for p in _only_mutate(package, module))
+    # module globs ("cartoqa.tasks.cartomapqa.*_rules"): a prefix with the "*" dropped
+    # ("cartoqa.tasks.cartomapqa._rules") matched no SRN, RLE or MML rule (issue 33)
+    globs = [p.replace("/", ".").removesuffix(".py") for p in _only_mutate(package, module)]
     for meta in sorted(mutants.rglob("*.py.meta")):
         data = json.loads(meta.read_text(encoding="utf-8"))
         for key, code in data.get("exit_code_by_key", {}).items():
-            if key.startswith(prefixes):
+            if any(fnmatch.fnmatchcase(key.rsplit(".", 1)[0], g) for g in globs):
                 counts.statuses[key] = names[code]
     return counts
 
