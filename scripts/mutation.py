@@ -56,6 +56,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/parsing/test_alternatives_and_counts.py",
             "tests/parsing/test_self_corrections.py",
             "tests/parsing/test_mapiq_answer_text.py",
+            "tests/parsing/test_reason_texts.py",
             "tests/scoring/test_extractor.py",
             "tests/parsing/test_properties.py",
             "tests/parsing/test_corpus.py",
