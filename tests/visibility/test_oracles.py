@@ -380,3 +380,14 @@ def test_a_sparse_colour_mask_is_boolean_like_the_full_one() -> None:
     sparse = colour_mask(im, "#000000", 1.0, where=where)
     assert sparse.dtype == np.bool_ and colour_mask(im, "#000000", 1.0).dtype == np.bool_
     assert sparse.tolist() == where.tolist()
+
+
+def test_a_single_ink_pixel_of_the_paint_is_a_blend() -> None:
+    bg = np.full((2, 2, 3), 240, np.int16)
+    sc = bg.copy()
+    sc[1, 0] = (174, 101, 0)
+    where = np.zeros((2, 2), bool)
+    where[1, 0] = True
+    assert blend_mask(sc, bg, "#ae6500", where=where, min_alpha=0.4).tolist() == [
+        [False, False], [True, False]]
+    assert not blend_mask(sc, bg, "#ae6500", where=~where, min_alpha=0.4).any()
