@@ -112,7 +112,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="stop after this many planned maps (default: every variable x "
                             "3 map types, then the variations); with --suite mapwise: maps "
                             "per country (default: 14, the last four counterfactual: "
-                            "imaginary and shuffled names, jumbled and inverted values)")
+                            "imaginary and shuffled names, jumbled and inverted values; "
+                            "real maps 4 and 8 without region labels)")
     mapwise = parser.add_argument_group("MapWise choropleths (--suite mapwise; see "
                                         "docs/mapwise.md)")
     mapwise.add_argument("--countries", default="all",

@@ -44,6 +44,7 @@ from cartoqa.tasks.frieda.questions import (
     TOPOLOGICAL_TEMPLATES,
     PairLedger,
     QuestionPlan,
+    balance_area_letters,
     equal_plans,
     legend_plans,
     point_plans,
@@ -201,6 +202,9 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             multi = [p for p in got if p.map_count == "multi"]
         rng.shuffle(single)
         rng.shuffle(multi)
+        if relation == "equal":
+            # A or B in seeded pairs over the order the slots take the plans
+            multi = balance_area_letters(multi, rng)
         if relation == "within":
             # two_relation_plans are not built yet: on Helsinki every one was rejected
             # at render time (their candidates' outlines lie under A's outline and B's
