@@ -122,3 +122,12 @@ def test_symbol_sightings_find_the_drawn_feature_and_not_the_bare_one() -> None:
     _, orphans = symbol_sightings(view, ft, [bare], screen, reference,
                                   ink_mask(screen, reference), {}, reserved=())
     assert len(orphans) == 1
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(0, 4), (0, -4), (4, 0), (-4, 0)])
+def test_an_icon_four_pixels_off_the_spot_is_still_found_there(dx: int, dy: int) -> None:
+    screen, reference = screen_and_reference()
+    mask = np.roll(paint(screen, reference, "pharmacy"), (dy, dx), axis=(0, 1))
+    template = icon_template("pharmacy")
+    assert template is not None
+    assert best_iou_at(mask, template, 24.0, 24.0) >= ICON_CLEAR_IOU

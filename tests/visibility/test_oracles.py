@@ -362,3 +362,32 @@ def test_an_icon_whose_label_line_is_below_the_image_has_no_label() -> None:
     ink = np.ones((60, 200), bool)
     assert label_under_icon(ink, 100.0, 30.0)
     assert not label_under_icon(ink, 100.0, 60.0)  # its first text line starts at row 68
+
+
+def test_the_band_includes_its_outer_edge_on_every_side() -> None:
+    from cartoqa.visibility.screen import within_band
+
+    for x, y in ((109.0, 25.0), (-9.0, 25.0), (50.0, 59.0), (50.0, -9.0)):
+        assert within_band(x, y, width=100, height=50, margin=9.0)
+    for x, y in ((109.5, 25.0), (-9.5, 25.0), (50.0, 59.5), (50.0, -9.5)):
+        assert not within_band(x, y, width=100, height=50, margin=9.0)
+
+
+def test_a_sparse_colour_mask_is_boolean_like_the_full_one() -> None:
+    im = np.zeros((3, 4, 3), np.int16)
+    where = np.zeros((3, 4), bool)
+    where[1, 2] = True
+    sparse = colour_mask(im, "#000000", 1.0, where=where)
+    assert sparse.dtype == np.bool_ and colour_mask(im, "#000000", 1.0).dtype == np.bool_
+    assert sparse.tolist() == where.tolist()
+
+
+def test_a_single_ink_pixel_of_the_paint_is_a_blend() -> None:
+    bg = np.full((2, 2, 3), 240, np.int16)
+    sc = bg.copy()
+    sc[1, 0] = (174, 101, 0)
+    where = np.zeros((2, 2), bool)
+    where[1, 0] = True
+    assert blend_mask(sc, bg, "#ae6500", where=where, min_alpha=0.4).tolist() == [
+        [False, False], [True, False]]
+    assert not blend_mask(sc, bg, "#ae6500", where=~where, min_alpha=0.4).any()
