@@ -21,7 +21,7 @@ from typing import Any
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, unbracket
 from cartoqa.parsing.tables import answer_column, find_table
-from cartoqa.parsing.text import fold
+from cartoqa.parsing.text import answer_segments, fold
 from cartoqa.parsing.yesno import parse_yes_no
 from groundtruth.thematic.region_names import RegionNames, region_names
 
@@ -406,10 +406,37 @@ def parse_regions(text: str, names: RegionNames, *, zones: Sequence[str] = (),
     {'regions': ['UP']}
     """
     key = "regions" if single else "items"
+    if not single:
+        text = bullets_as_answer(text)
     return read_answer(
         text, lambda s: read_regions(s, names, zones=zones, single=single),
         whole_read=lambda s: read_regions(s, names, zones=zones, single=single, strict=True),
         what="region lists", key=lambda p: sorted(p.value[key]))
+
+
+_BULLET_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(?P<item>\S.*?)\s*$")
+
+
+def bullets_as_answer(text: str) -> str:
+    """A response that is an introducing line (ending in ``:``) and a bullet list, with no
+    answer cue, restated as ``Answer: [all, bullets]`` (else the text unchanged).
+
+    Examples
+    --------
+    >>> bullets_as_answer("The states are:\\n- Colorado (CO)\\n- Montana (MT)")
+    'Answer: [Colorado (CO), Montana (MT)]'
+    >>> bullets_as_answer("- Colorado\\nMy answer is [MT]")
+    '- Colorado\\nMy answer is [MT]'
+    """
+    if not isinstance(text, str):
+        return text
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    if len(lines) < 3 or not lines[0].rstrip().endswith(":") or answer_segments(text):
+        return text
+    items = [_BULLET_LINE.match(ln) for ln in lines[1:]]
+    if not all(items):
+        return text
+    return "Answer: [" + ", ".join(m.group("item") for m in items if m) + "]"
 
 
 # ------------------------------------------------------------------------ rank

@@ -195,8 +195,6 @@ def test_each_fifth_fresh_response(entry: dict[str, Any]) -> None:
 #: -> what a fix would have to do) as strict expected failures, so a fix shows up as a
 #: failure asking for its removal; every other entry must agree.
 KNOWN_DISAGREEMENTS: dict[str, str] = {
-    "fresh7.yaml#24": "MapIQ list: a bullet list under an introducing line, no cue ('- Colorado "
-                      "(CO)' x3) is read as its last line only (WA); a grader reads all three",
     "fresh7.yaml#93": "FRIEDA intersect: 'Answer: Soopeli and Porthania' is kept as one name; a "
                       "grader reads two names (graded wrong either way)",
 }
