@@ -199,7 +199,7 @@ def fold(text: str) -> str:
 _LINE_CUE = re.compile(
     r"^[ \t>*+\-]*(?:(?:my|the|your|our)\s+)?(?P<final>final|overall|short|correct|best)?\s*"
     r"(?:answer|response)(?:\s*\((?:[^()\n]{0,30})\))?"
-    r"(?:\s+is)?[ \t]*(?:[:=]|-(?!>)|(?=$))[ \t]*",
+    r"(?:\s+is)?[ \t]*(?:[:=]|-(?![>\d.])|(?=$))[ \t]*",  # "is -7–24": a minus sign
     re.IGNORECASE | re.MULTILINE,
 )
 # "the answer is X" in a sentence: used only when no line starts with a cue
