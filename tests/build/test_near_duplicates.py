@@ -9,6 +9,7 @@ first slots all fail), and says so.
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +216,62 @@ def test_a_task_is_short_by_scenarios_even_when_they_give_more_items(
     assert (info["scenarios_written"], info["scenarios_requested"]) == (3, 6)
     assert (info["written"], info["requested"]) == (6, 6)
     assert any("(3 of 6 scenarios)" in n for n in notices)
+
+
+def _remaking_task(*, overused: Any = None) -> TaskSpec:
+    """An MML-shaped task with three candidates per slot: candidate 0 of slot ``2k + 1``
+    asks what slot ``2k`` asked, its candidates 1 and 2 ask new questions; it can make
+    its slot again avoiding repeats (as SRN does)."""
+
+    def answer(slot: int, attempt: int) -> list[str]:
+        return ["A", f"B{slot // 2}"] if attempt == 0 else ["A", f"B{slot}-{attempt}"]
+
+    def make(ctx: Any, state: Any, slot: int, *, avoid: Any = None,
+             after: int = -1) -> Scenario | None:
+        for attempt in range(after + 1, 3):
+            item = mml_item(slot)
+            item["answer"] = {"roads": answer(slot, attempt)}
+            item["provenance"]["attempt"] = attempt
+            if avoid is not None:
+                reason = avoid(item)
+                if reason is not None:
+                    ctx.reject("mml", reason)
+                    continue
+            return Scenario(items=[item], images={f"mml-{slot:04d}.png": png()})
+        return None
+
+    def same_roads(item: Any, earlier: Any) -> bool:
+        return bool(item["answer"] == earlier["answer"])
+
+    return dataclasses.replace(
+        MML_SPEC, prepare=lambda ctx: None, make_scenario=make, items_per_scenario=1,
+        needs_roads=False, near_duplicate=same_roads, overused=overused,
+        remake_avoiding=lambda ctx, state, slot, avoid, after: make(
+            ctx, state, slot, avoid=avoid, after=after))
+
+
+def test_a_repeat_costs_a_candidate_not_the_slot(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # slot 2k+1's first candidate repeats slot 2k: it is counted and the slot's next
+    # candidate taken; every slot gives an item (without remake_avoiding, 3 of 7 did not)
+    report, _ = _build(tmp_path, monkeypatch, _remaking_task(), per_task=4)
+    assert report.by_task == {"mml": 4} and not report.shortfalls
+    assert report.rejections == {("mml", NEAR_DUPLICATE_REASON): 2}
+    items = [json.loads(line) for line in
+             (tmp_path / "ds" / "items.jsonl").read_text("utf-8").splitlines()]
+    assert [it["answer"]["roads"][1] for it in items] == ["B0", "B1-1", "B1", "B3-1"]
+    assert [it["provenance"]["attempt"] for it in items] == [0, 1, 0, 1]
+
+
+def test_a_slot_whose_every_candidate_repeats_still_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def road_a_twice(item: Any, accepted: Any) -> bool:
+        return sum(1 for e in accepted if "A" in e["answer"]["roads"]) >= 2
+
+    report, _ = _build(tmp_path, monkeypatch, _remaking_task(overused=road_a_twice),
+                       per_task=3)
+    # two items; then every candidate of every slot names road A a third time
+    assert report.by_task == {"mml": 2}
+    # per later slot: the first candidate turned down, then the two others in the remake
+    assert report.rejections[("mml", OVERUSED_REASON)] % 3 == 0
+    assert report.rejections[("mml", OVERUSED_REASON)] >= 3

@@ -12,7 +12,9 @@ Euclidean distance between image embeddings (:mod:`cartoqa.embeddings`):
 never repeating a label and never an entry whose image cannot be told apart from the
 answer's (see :func:`interchangeable`) or that a reader seeing the answer alone could
 take it for (:func:`look_alike`: nearly the same colour and, for lines, dashes at any
-width, a line's width never telling two lines apart; for areas, pattern). When the
+width, a line's width never telling two lines apart; for areas, pattern), nor one whose
+label is also true of the answer (a broader label or a synonym:
+:func:`cartoqa.tasks.cartomapqa.mfs_meaning.true_of`). When the
 answer's class has fewer than two other usable entries, the nearest remaining entries of
 any class take their place (role ``nearest``). Answers cycle through the categories
 (symbol, line, area) and through a seeded shuffle of each category. The correct letter
@@ -38,6 +40,7 @@ from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embe
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, parse_choice
 from cartoqa.scoring.sections import aggregate_correct, measure_choice
+from cartoqa.tasks.cartomapqa.mfs_meaning import true_of
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
 from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
@@ -581,7 +584,9 @@ def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: i
         for pos, similar in enumerate(look_alike(pngs, category)):
             alike[pos] |= similar
         for pos, i in enumerate(members):
-            candidates[i] = [m for q, m in enumerate(members) if q != pos and q not in alike[pos]]
+            candidates[i] = [m for q, m in enumerate(members)
+                             if q != pos and q not in alike[pos]
+                             and not true_of(cat[m].spec.label, cat[i].spec.label)]
     return MfsState(
         catalogue=cat,
         embeddings=embeddings,

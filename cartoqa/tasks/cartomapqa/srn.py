@@ -17,6 +17,11 @@ only when a careful reader derives the same answer from the picture:
   :func:`cartoqa.tasks.common.rules.path_winding_deg`: a loop the steps do not say), no
   action junction lies under a marker pin, and neither marker stands on a dual
   carriageway (:func:`cartoqa.tasks.cartomapqa.srn_rules.on_dual_carriageway`);
+* no road of the route is drawn inside a pedestrian area, where it reads as part of
+  the square (:func:`cartoqa.tasks.cartomapqa.srn_rules.in_pedestrian_area`), nor is
+  destination-only (:func:`cartoqa.tasks.cartomapqa.srn_rules.tag_only_access`);
+* one-way streets count only where an arrow is seen in the picture
+  (:func:`drawn_reader_graph`);
 * every road of the route is named and its name written in the view;
 * it is no near-duplicate of an SRN item already accepted (:func:`near_duplicate`).
 
@@ -27,7 +32,7 @@ build.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,8 +46,8 @@ from cartoqa.scoring.sections import aggregate_route, measure_route
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.srn_rules import (
     READER_VIEW_MARGIN_PX,
+    in_pedestrian_area,
     on_dual_carriageway,
-    on_service_road,
     one_way_stretches,
     overused_junctions,
     reader_graph,
@@ -76,6 +81,7 @@ from cartoqa.tasks.common.views import (
 from cartoqa.visibility.geometry import lines_px
 from cartoqa.visibility.oneway import ARROW_FILL, arrow_mask, arrow_visible
 from groundtruth.osmnx_graph import ensure_road_graph
+from groundtruth.pedestrian_areas import edges_inside, pedestrian_areas
 from groundtruth.projection import meters_per_pixel, path_length_px
 from groundtruth.routing import NoRouteError, shortest_route
 from groundtruth.turns import (
@@ -110,7 +116,8 @@ REJECT_REASONS = {
     "dual_carriageway_junction": "junction on a dual carriageway left out as a marker",
     "reader_route": "answer changes if turn restrictions/access/barriers are ignored",
     "tag_only_access": "route uses a destination-only road (a tag the map does not draw)",
-    "service_road": "route drives on a service road (drawn like a driveway or a path)",
+    "pedestrian_area": "route drives on a road drawn inside a pedestrian area (read as "
+                       "part of the square)",
     "undrawn_oneway": "answer changes if one-way streets without a visible arrow are "
                       "taken as two-way",
     "reader_ambiguous": "with undrawn one-ways two-way, a nearly-as-short route has "
@@ -139,6 +146,8 @@ class State:
     naive: nx.MultiDiGraph
     zooms: tuple[int, ...] = ZOOMS
     pairs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    #: Edges drawn inside a pedestrian area (:func:`groundtruth.pedestrian_areas.edges_inside`).
+    pedestrian_edges: frozenset[tuple[int, int, int]] = frozenset()
 
 
 def route_window_m(graph: nx.MultiDiGraph, origin: int, zoom: int) -> tuple[float, float]:
@@ -205,7 +214,7 @@ def prepare(ctx: BuildContext) -> State:
     pairs = {z: permuted(pair_pool(graph, junctions, z), ctx.seed, NAME, z) for z in zooms}
     return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
                  slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms,
-                 pairs)
+                 pairs, frozenset(edges_inside(graph, pedestrian_areas(ctx.extract))))
 
 
 def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
@@ -233,8 +242,13 @@ def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
     return zoom, pool[slot // n_zooms::stride][:MAX_ATTEMPTS]
 
 
-def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
-    """One SRN item."""
+def make_scenario(ctx: BuildContext, state: State, slot: int, *,
+                  avoid: Callable[[Mapping[str, Any]], str | None] | None = None,
+                  after: int = -1) -> Scenario | None:
+    """One SRN item: the first of the slot's pairs (after attempt ``after``) whose route
+    passes every rule, skipping routes for which ``avoid`` (given the candidate's
+    answer and provenance: steps, markers, route nodes, junctions) gives a reason
+    (counted with it), before anything is drawn."""
     zoom, pairs = slot_pairs(state, slot)
     graph = state.graph
 
@@ -242,6 +256,8 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         ctx.reject(NAME, REJECT_REASONS[key])
 
     for attempt, (origin, destination) in enumerate(pairs):
+        if attempt <= after:
+            continue
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
         try:
             route = shortest_route(graph, origin, destination)
@@ -263,8 +279,8 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         if tag_only_access(graph, route.edges):
             reject("tag_only_access")
             continue
-        if on_service_road(graph, route.edges):
-            reject("service_road")
+        if in_pedestrian_area(route.edges, state.pedestrian_edges):
+            reject("pedestrian_area")
             continue
         # The picture shows one-way arrows but not turn restrictions, access signs or
         # barriers: the legal answer must be the one a reader derives without them.
@@ -280,6 +296,18 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         # A reader must be able to tell each action, and no nearly-as-short route may
         # have other steps (both would make the question unfair).
         route_legs_ = route_legs(graph, route)
+        junctions = [route.origin, *[leg.start_node for leg in route_legs_[1:]],
+                     route.destination]
+        if avoid is not None:
+            ends = [route.coords[0], route.coords[-1]]
+            repeat = avoid({"answer": {"steps": steps},
+                            "provenance": {"markers": [{"lat": lat, "lon": lon}
+                                                       for lat, lon in ends],
+                                           "route_nodes": list(route.nodes),
+                                           "junctions": junctions}})
+            if repeat is not None:
+                ctx.reject(NAME, repeat)
+                continue
         if not actions_are_clear(route_legs_):
             reject("unclear_action")
             continue
@@ -341,9 +369,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         image_name = f"{NAME}-{slot:04d}.png"
         prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
                           route_nodes=route.nodes, length_m=round(route.length_m, 1),
-                          junctions=[route.origin,
-                                     *[leg.start_node for leg in route_legs_[1:]],
-                                     route.destination],
+                          junctions=junctions,
                           min_leg_px=round(min(leg_px), 1))
         item = base_item(item_id(NAME, slot), NAME, "route", f"images/{image_name}",
                          prompt("srn_route"), {"steps": steps},
@@ -414,6 +440,16 @@ def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]]) -> 
     return bool(overused_junctions(junctions(item), [junctions(e) for e in accepted]))
 
 
+def remake_avoiding(ctx: BuildContext, state: State, slot: int,
+                    avoid: Callable[[Mapping[str, Any]], str | None],
+                    after: int) -> Scenario | None:
+    """The slot's next acceptable SRN item after attempt ``after`` that ``avoid`` lets
+    through (:func:`make_scenario`): the build asks for it when the slot's first one
+    repeats an accepted item (:func:`near_duplicate`, :func:`overused`), so a slot is
+    not lost to one repeat."""
+    return make_scenario(ctx, state, slot, avoid=avoid, after=after)
+
+
 SPEC = TaskSpec(
     name=NAME,
     blurb="Shortest route navigation: steps from the blue to the red marker.",
@@ -447,4 +483,5 @@ SPEC = TaskSpec(
     sample_strata={"zoom": 18, "n_steps": 2},
     near_duplicate=near_duplicate,
     overused=overused,
+    remake_avoiding=remake_avoiding,
 )

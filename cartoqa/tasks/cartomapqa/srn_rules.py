@@ -6,7 +6,7 @@ Pure, in view pixels or metres like the shared rules of :mod:`cartoqa.tasks.comm
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import networkx as nx
 
@@ -331,24 +331,19 @@ def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]
     return [j for j in dict.fromkeys(junctions) if counts.get(j, 0) >= most]
 
 
-#: SRN: road classes a route may not drive on: OSM-Carto draws a ``highway=service``
-#: way as a thin white line, and inside a pedestrian area (Aleksanterinkatu across
-#: Senaatintori, srn-0006 of seed 5151 and srn-0003 of seed 0) it looks like part of the
-#: pedestrian street; a reader does not take it for a through road.
-READER_UNDRIVABLE_HIGHWAYS: frozenset[str] = frozenset({"service"})
-
-
-def on_service_road(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]]) -> bool:
-    """Whether a route drives on a road class a reader does not take for a through road
-    (:data:`READER_UNDRIVABLE_HIGHWAYS`).
+def in_pedestrian_area(edges: Sequence[tuple[int, int, int]],
+                       inside: Collection[tuple[int, int, int]]) -> bool:
+    """Whether a route drives on a road drawn inside a pedestrian area (``inside``:
+    :func:`groundtruth.pedestrian_areas.edges_inside`). OSM-Carto fills pedestrian
+    squares in lilac grey; a road across one (Aleksanterinkatu, ``highway=service``,
+    across Senaatintori: srn-0006 of seed 5151, srn-0003 of seed 0) reads as part of
+    the square, and a reader does not drive it.
 
     Examples
     --------
-    >>> import networkx as nx
-    >>> g = nx.MultiDiGraph()
-    >>> g.add_edge(1, 2, highway="residential"), g.add_edge(2, 3, highway="service")
-    (0, 0)
-    >>> on_service_road(g, [(1, 2, 0)]), on_service_road(g, [(1, 2, 0), (2, 3, 0)])
-    (False, True)
+    >>> in_pedestrian_area([(1, 2, 0), (2, 3, 0)], {(2, 3, 0)})
+    True
+    >>> in_pedestrian_area([(1, 2, 0)], {(2, 3, 0)})
+    False
     """
-    return any(graph.edges[e].get("highway") in READER_UNDRIVABLE_HIGHWAYS for e in edges)
+    return any(e in inside for e in edges)
