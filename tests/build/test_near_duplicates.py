@@ -22,7 +22,11 @@ from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, OVERUSED_REASON, Ta
 from cartoqa.tasks.cartomapqa import rle, srn
 from cartoqa.tasks.cartomapqa.mml import SPEC as MML_SPEC
 from cartoqa.tasks.cartomapqa.rle_rules import NEAR_DUPLICATE_LENGTH_REL, rle_near_duplicate
-from cartoqa.tasks.cartomapqa.srn_rules import MAX_JUNCTION_USES, srn_near_duplicate
+from cartoqa.tasks.cartomapqa.srn_rules import (
+    MAX_JUNCTION_USES,
+    junction_use_limit,
+    srn_near_duplicate,
+)
 from cartoqa.tasks.common.base import Scenario
 from cartoqa.tasks.common.rules import NEAR_DUPLICATE_M, ends_match
 
@@ -100,6 +104,12 @@ def test_the_task_declarations_read_their_items() -> None:
     assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(10, 7)), [one, two])
     assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(8, 9)), [one, two])
     assert srn.SPEC.overused is srn.overused
+    # a larger build allows 10 % of its items: the 21st item may be the third on a
+    # junction, the 20th may not; 40 items allow 4 uses (the demo's 40 from 61 junctions)
+    filler = [_srn_item(other, ORIG, DEST, junctions=(100 + i,)) for i in range(18)]
+    assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler])
+    assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler[:17]])
+    assert [junction_use_limit(n) for n in (12, 15, 20, 21, 40)] == [2, 2, 2, 3, 4]
     # RLE compares metres: 1000 ft = 304.8 m against 300 m
     path = [ORIG, north(ORIG, 150.0), DEST]
     assert rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(300.0, "m", path))

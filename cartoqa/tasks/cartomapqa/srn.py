@@ -221,17 +221,21 @@ def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
     """The zoom of a slot and the pairs it tries, in order.
 
     Slots rotate over the zooms; the ``k``-th slot of a zoom takes pairs
-    ``k, k + stride, k + 2 stride, ...`` of that zoom's pool (``stride`` being the most
-    slots a zoom can get), so no two slots share a pair and a slot's pairs depend only
-    on the seed, the extract and the slot.
+    ``k, k + stride, k + 2 stride, ...`` of that zoom's pool first (``stride`` being the
+    most slots a zoom can get), so slots start on pairs of their own; then, lest a thin
+    slice (a 40-item build leaves a zoom-19 slot 15 of central Helsinki's 404 pairs)
+    fail the slot, the other slots' pairs, each slice from its end (the pairs its own
+    slot reaches last), up to :data:`MAX_ATTEMPTS`. A pair two slots both take is
+    caught as a near-duplicate (:func:`near_duplicate`: the same two junctions). The
+    pairs depend only on the seed, the extract and the slot.
 
     Examples
     --------
     >>> import networkx as nx
     >>> st = State(nx.MultiDiGraph(), [], None, 6, nx.MultiDiGraph(), (17, 18),
     ...            {17: [(0, i) for i in range(8)], 18: []})
-    >>> slot_pairs(st, 2)
-    (17, [(0, 1), (0, 4), (0, 7)])
+    >>> [b for _, b in slot_pairs(st, 2)[1]]     # own slice 1, 4, 7; then 5, 2; 6, 3, 0
+    [1, 4, 7, 5, 2, 6, 3, 0]
     >>> slot_pairs(st, 1)
     (18, [])
     """
@@ -239,7 +243,13 @@ def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
     zoom = state.zooms[slot % n_zooms]
     stride = -(-state.n_slots // n_zooms)
     pool = state.pairs.get(zoom, [])
-    return zoom, pool[slot // n_zooms::stride][:MAX_ATTEMPTS]
+    own = slot // n_zooms
+    order = list(pool[own::stride])
+    for d in range(1, stride):
+        order.extend(reversed(pool[(own + d) % stride::stride]))
+        if len(order) >= MAX_ATTEMPTS:
+            break
+    return zoom, order[:MAX_ATTEMPTS]
 
 
 def make_scenario(ctx: BuildContext, state: State, slot: int, *,
@@ -432,8 +442,10 @@ def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
 
 
 def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether a new SRN item's junctions (markers and actions) already appear in
-    :data:`~cartoqa.tasks.cartomapqa.srn_rules.MAX_JUNCTION_USES` accepted items."""
+    """Whether a new SRN item's junctions (markers and actions) already appear in as
+    many accepted items as the build allows
+    (:func:`~cartoqa.tasks.cartomapqa.srn_rules.junction_use_limit`: 2, or 10 % of the
+    items when that is more)."""
     def junctions(it: Mapping[str, Any]) -> list[int]:
         return [int(j) for j in it["provenance"].get("junctions", ())]
 

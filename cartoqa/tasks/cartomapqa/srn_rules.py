@@ -290,9 +290,27 @@ def tag_only_access(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]
 
 # -- SRN: near-duplicates by content -------------------------------------------------------
 
-#: SRN: most items of one build whose route has a given junction as a marker or as the
-#: junction of an action (more would make the build about one crossing).
+#: SRN: a junction (a marker or the junction of an action) may be in at most this many
+#: items of a build ... (seed 4242 had one in 4 of 12 items: the build was about one
+#: crossing)
 MAX_JUNCTION_USES = 2
+#: ... or, in a larger build, in at most this share of its items (rounded up): central
+#: Helsinki has 61 junctions where only named roads meet, and an item uses about four
+#: (two markers, one or more actions), so 40 items cannot keep every junction to two
+#: (the demo's SRN stopped at 14 of 40). 40 items allow 4 uses; 15 items still 2.
+MAX_JUNCTION_SHARE = 0.1
+
+
+def junction_use_limit(n_items: int, *, most: int = MAX_JUNCTION_USES,
+                       share: float = MAX_JUNCTION_SHARE) -> int:
+    """How many of ``n_items`` items may use one junction.
+
+    Examples
+    --------
+    >>> [junction_use_limit(n) for n in (1, 12, 15, 20, 21, 40)]
+    [2, 2, 2, 2, 3, 4]
+    """
+    return max(most, math.ceil(share * n_items - 1e-9))
 
 
 def srn_same_content(steps_a: Sequence[str], pair_a: tuple[int, int],
@@ -314,8 +332,10 @@ def srn_same_content(steps_a: Sequence[str], pair_a: tuple[int, int],
 
 
 def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]], *,
-                       most: int = MAX_JUNCTION_USES) -> list[int]:
-    """The junctions of a new item that ``most`` accepted items already use.
+                       most: int | None = None) -> list[int]:
+    """The junctions of a new item that ``most`` accepted items already use (by default
+    :func:`junction_use_limit` of the build with the new item: the limit holds for
+    every prefix of the build, so for the whole of it).
 
     Examples
     --------
@@ -323,7 +343,11 @@ def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]
     [1]
     >>> overused_junctions([1, 5, 9], [[1, 2], [1, 3], [5, 6]], most=3)
     []
+    >>> overused_junctions([1], [[1, 2], [1, 3]] + [[4]] * 18)   # the 21st item: 3 uses
+    []
     """
+    if most is None:
+        most = junction_use_limit(len(earlier) + 1)
     counts: dict[int, int] = {}
     for item in earlier:
         for j in set(item):
