@@ -11,7 +11,8 @@ distractor may be:
   tower), or a whole the answer's area is drawn as part of (a golf green lies in a
   golf course, an apron in an airport): :data:`BROADER`, followed transitively;
 * a **synonym** of it, a word a reader may use for the same thing (forest and wood,
-  cemetery and graveyard, chemist and pharmacy): :data:`SYNONYMS`.
+  cemetery and graveyard, chemist and pharmacy, memorial and monument: *monument* was
+  offered for a statue, mfs-0009 of seed 2718): :data:`SYNONYMS`.
 
 Narrower labels stay allowed: for the generic place-of-worship symbol, *christian
 church* is false (the symbol says no religion). Labels are the catalogue's everyday
@@ -100,6 +101,7 @@ SYNONYMS: tuple[frozenset[str], ...] = (
     frozenset({"cemetery", "graveyard"}),
     frozenset({"chemist", "pharmacy"}),
     frozenset({"fort", "fortress"}),
+    frozenset({"memorial", "monument"}),
     frozenset({"grass", "grassland"}),
     frozenset({"path", "footway"}),
     frozenset({"ditch", "drain"}),

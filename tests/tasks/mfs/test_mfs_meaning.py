@@ -28,6 +28,8 @@ def test_broader_labels_and_synonyms_are_true_of_the_answer() -> None:
     # part of a drawn whole
     assert true_of("golf course", "golf green") and not true_of("golf green", "golf course")
     assert not true_of("park", "forest")
+    # a statue is a memorial, and a memorial a monument (mfs-0009 of seed 2718)
+    assert true_of("monument", "statue") and not true_of("bust", "statue")
 
 
 def test_every_label_the_hierarchy_names_is_in_the_catalogue() -> None:
