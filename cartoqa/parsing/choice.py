@@ -132,10 +132,14 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
         if found is not None:
             return found
     t = drop_notes(t)
+    lines = nonempty_lines(t)
+    if len(lines) <= 2:  # a short answer without a cue that doubts itself
+        hedged = hedge(t)
+        if hedged:
+            return Invalid(f"a hedged answer ({hedged})")
     cued_letter = _letter_from_cue(t)
     if cued_letter is not None:
         return Parsed({"letter": cued_letter})
-    lines = nonempty_lines(t)
     for line in (lines[0], lines[-1]) if lines else ():
         alone = _ALONE.match(line)
         if alone:

@@ -20,6 +20,7 @@ from typing import Any
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, unbracket
+from cartoqa.parsing.tables import answer_column, find_table
 from cartoqa.parsing.text import fold
 from cartoqa.parsing.yesno import parse_yes_no
 from groundtruth.thematic.region_names import RegionNames, region_names
@@ -37,10 +38,14 @@ _NONE = re.compile(r"^\W*(?:none(?:\s+of\s+(?:the\s+)?(?:above|them|these|the\s+
                    r"no\s+(?:states?|regions?|provinces?|zones?|options?)|nota|empty|"
                    r"nothing|\[\s*\])\W*$", re.IGNORECASE)
 _OR_SPLIT = re.compile(r"\s+or\s+|\s*/\s*", re.IGNORECASE)
+_OR_WORD = re.compile(r"\s+(?:or|and/or)\s+", re.IGNORECASE)
 _LETTER_ALONE = re.compile(r"(?:(?:option|choice|letter)\s+)?[(\[]?([A-Ha-h])[)\].:]?",
                            re.IGNORECASE)
 # "a. 590–705", "(c) DC", "b) West zone", "d - None of the above"
-_LETTER_LABEL = re.compile(r"[(\[]?([A-Ha-h])(?:[)\].:]|\s+-)\s*\S.*", re.DOTALL)
+_LETTER_LABEL = re.compile(r"[(\[]?([A-Ha-h])(?:[)\].:]|\s+-)\s*(?P<label>\S.*)", re.DOTALL)
+# "the area labelled B", "the one marked (b)"
+_LETTER_CALLED = re.compile(r"(?:the\s+)?(?:[a-z]+\s+)?(?:labell?ed|marked|named|called)\s+"
+                            r"[\"'(\[]?([A-Ha-h])[\"')\]]?", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?|(?<![\w.])-?\.\d+")
 
 
@@ -123,9 +128,15 @@ class Options:
         if not p:
             return None
         letters = {k.lower(): k for k in self.options}
-        m = (_LETTER_ALONE.fullmatch(p) or _LETTER_LABEL.fullmatch(p))
+        m = _LETTER_ALONE.fullmatch(p) or _LETTER_CALLED.fullmatch(p)
         if m and m.group(1).lower() in letters:
             return letters[m.group(1).lower()]
+        m = _LETTER_LABEL.fullmatch(p)
+        if m and m.group(1).lower() in letters:  # "a. 590–705": the label must be its text
+            letter = letters[m.group(1).lower()]
+            said, text = option_key(m.group("label")), option_key(self.options[letter])
+            if said and text and (said.startswith(text) or text.startswith(said)):
+                return letter
         key = option_key(p)
         if key in self._keys:
             return self._keys[key]
@@ -267,6 +278,33 @@ def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list
     return None
 
 
+_REGION_HEAD = re.compile(r"\b(?:states?|regions?|provinces?|territor(?:y|ies)|names?|zones?|"
+                          r"answer)\b", re.IGNORECASE)
+
+
+def _table_regions(text: str, names: RegionNames, zones: Sequence[str]
+                   ) -> list[str] | Invalid | None:
+    """The region column of a markdown table in an answer (``| State | Value |``), in
+    row order; ``Invalid`` when two columns could hold it; ``None`` without a table."""
+    table = find_table([ln.strip() for ln in text.split("\n")])
+    if table is None:
+        return None
+    return answer_column(table, heads=lambda h: bool(_REGION_HEAD.search(h)),
+                         reads=lambda c: _resolve_region(c, names, zones) is not None,
+                         what="regions")
+
+
+def _untable(inner: str, names: RegionNames, zones: Sequence[str], joiner: str
+             ) -> str | Invalid:
+    """An answer with its markdown table replaced by the table's region column."""
+    if "|" not in inner:
+        return inner
+    column = _table_regions(inner, names, zones)
+    if isinstance(column, Invalid):
+        return column
+    return joiner.join(column) if column else inner
+
+
 def _first_region(part: str, names: RegionNames, zones: Sequence[str]) -> str | None:
     found = _resolve_region(part, names, zones)
     return found[0] if found else None
@@ -305,7 +343,9 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
     bad = hedged(segment)
     if bad is not None:
         return bad
-    inner = unbracket(segment)
+    inner = _untable(unbracket(segment), names, zones, ", ")
+    if isinstance(inner, Invalid):
+        return inner
     key = "regions" if single else "items"
     if _NONE.match(inner) or not inner.strip():
         if single or (strict and not _NONE.match(inner)):
@@ -315,6 +355,11 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
         alt = alternatives(inner, lambda s: _first_region(s, names, zones))
         if alt is not None:
             return alt
+    elif _OR_WORD.search(inner):  # "[TX, CA] or [TX, NY]", "TX, CA or NY": alternatives
+        sides = [read_regions(p, names, zones=zones) for p in _OR_WORD.split(inner)]
+        lists = [tuple(x.value["items"]) for x in sides if isinstance(x, Parsed)]
+        if len(lists) >= 2 and len(set(lists)) > 1:
+            return Invalid(f"alternatives ({inner.strip()}), not one list")
     found: list[str] = []
     unknown: list[str] = []
     for part in _region_parts(inner):
@@ -373,7 +418,15 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     bad = hedged(segment)
     if bad is not None:
         return bad
-    inner = unbracket(segment)
+    untabled = _untable(unbracket(segment), names, (), "\n")
+    if isinstance(untabled, Invalid):
+        return untabled
+    inner = untabled
+    if _OR_WORD.search(inner):  # "[A > B] or [B > A]": two rankings offered
+        sides = [read_rank(p, names, ascending=ascending) for p in _OR_WORD.split(inner)]
+        orders = [tuple(x.value["ranks"].items()) for x in sides if isinstance(x, Parsed)]
+        if len(orders) >= 2 and len(set(orders)) > 1:
+            return Invalid(f"alternatives ({inner.strip()}), not one ranking")
     inner = re.sub(r"\s*(?:->|=>)\s*", " > ", inner)
     inner = re.sub(r"\s*[,;]?\s*\b(?:followed\s+by|and\s+then|then|and\s+finally|finally)\s+",
                    " > ", inner, flags=re.IGNORECASE)

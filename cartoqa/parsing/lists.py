@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+from cartoqa.parsing.feature_types import canonical_type
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
+from cartoqa.parsing.tables import answer_column, find_table
 from cartoqa.parsing.text import (
     agree,
     answer_segments,
@@ -54,9 +56,6 @@ _SENTENCE_INTRO = re.compile(
     r"(?:is|reads?))\s*:?\s+(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
-# a markdown table row: "| 1 | Alepa |"
-_TABLE_ROW = re.compile(r"^\|.*\|$")
-_TABLE_RULE = re.compile(r"^[|:\-\s]+$")
 _ROAD_LABEL = re.compile(r"^(?:road|street)[ _-]?\d+\s*[:=]\s*", re.IGNORECASE)
 # a sentence, not a name: "The marker is on a road"
 _VERB = re.compile(r"\b(?:is|are|was|were|seems?|appears?|shows?|located)\b", re.IGNORECASE)
@@ -88,16 +87,40 @@ _PROSE_INTRO = re.compile(
 )
 
 
-def _table(lines: list[str]) -> list[str] | None:
-    """The names in a markdown table: the column headed *name*/*road*, else the last."""
-    rows = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines
-            if _TABLE_ROW.match(ln.strip()) and not _TABLE_RULE.match(ln)]
-    if len(rows) < 2:
+_NAME_HEAD = re.compile(r"\bnames?\b|\blabel|\btitle", re.IGNORECASE)
+_ROAD_HEAD = re.compile(r"\bnames?\b|\broads?\b|\bstreets?\b", re.IGNORECASE)
+# a cell that is no name: a number, a length, a count, yes/no, a dash
+_NOT_NAME = re.compile(r"^[\W\d_]*(?:(?:m|km|ft|mi|metres?|meters?|%|yes|no|n/a|none|true|false)"
+                       r"\W*)?$", re.IGNORECASE)
+
+
+def _table(lines: list[str], *, roads: bool) -> list[str] | Invalid | None:
+    """The names in a markdown table: the column that holds names (see
+    :func:`cartoqa.parsing.tables.answer_column`): headed *name* (or *road*/*street*
+    for roads, the feature type for names), else the one column of name-like cells;
+    ambiguous columns are invalid.
+
+    Examples
+    --------
+    >>> _table(["| # | Pharmacy | Distance |", "|---|---|---|", "| 1 | Alepa | 120 m |"],
+    ...        roads=False)
+    ['Alepa']
+    """
+    table = find_table([ln.strip() for ln in lines])
+    if table is None:
         return None
-    header, body = rows[0], rows[1:]
-    column = next((i for i, h in enumerate(header)
-                   if re.search(r"name|road|street", h, re.IGNORECASE)), len(header) - 1)
-    return [row[column] for row in body if column < len(row) and row[column]]
+    if roads:  # "| Road 1 | Road 2 |": one road per column
+        named = [i for i, h in enumerate(table.header) if _ROAD_HEAD.search(h)]
+        if len(named) > 1:
+            return [c for row in table.rows for i in named if i < len(row) and (c := row[i])]
+
+    def heads(h: str) -> bool:
+        if roads:
+            return bool(_ROAD_HEAD.search(h))
+        return bool(_NAME_HEAD.search(h)) or canonical_type(h) is not None
+
+    return answer_column(table, heads=heads, reads=lambda c: not _NOT_NAME.match(c),
+                         what="names")
 
 
 def _tidy(name: str) -> str:
@@ -134,8 +157,9 @@ def _from_dict(data: dict[object, object]) -> list[str] | None:
     return None
 
 
-def _items(seg: str, *, split_and: bool) -> list[str] | None:
-    """The list items of a response segment; ``[]`` for an explicit none, None if no list."""
+def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
+    """The list items of a response segment; ``[]`` for an explicit none, None if no list,
+    ``Invalid`` for a table whose names column is ambiguous."""
     if "{" in seg:
         data = find_structured(seg, kind=dict)
         if isinstance(data, dict):
@@ -151,7 +175,9 @@ def _items(seg: str, *, split_and: bool) -> list[str] | None:
     if len(lines) == 1 and _NONE.match(lines[0].strip("*_ .")):
         return []
     bulleted = [_BULLET.sub("", ln, count=1) for ln in lines if _BULLET.match(ln)]
-    table = _table(lines)
+    table = _table(lines, roads=split_and)
+    if isinstance(table, Invalid):
+        return table
     if table is not None:
         raw = table
     elif bulleted:
@@ -225,14 +251,32 @@ def parse_names(text: str) -> ParseResult:
     t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    cued = agree([_as_result(_items(seg, split_and=False), "names")
-                  for seg in answer_segments(t)], key=_names_key, what="lists")
+    cued = agree([_names_in(seg) for seg in answer_segments(t)], key=_names_key,
+                 what="lists")
     if cued is not None:
         return cued
-    items = _items(drop_notes(t), split_and=False)
+    body = drop_notes(t)
+    if len(nonempty_lines(body)) == 1:
+        found = _names_in(body)
+        if isinstance(found, Invalid):
+            return found
+    items = _items(body, split_and=False)
+    if isinstance(items, Invalid):
+        return items
     if items is not None:
         return Parsed({"names": items})
     return Invalid("no list of names found")
+
+
+def _names_in(segment: str) -> ParseResult | None:
+    """The names of one answer segment; on one line, a hedge or ``A or B`` is invalid."""
+    if len(nonempty_lines(segment)) == 1:
+        hedged = hedge(segment)
+        if hedged:
+            return Invalid(f"a hedged answer ({hedged})")
+        if _OR.search(segment):
+            return Invalid(f"alternatives ({segment.strip()}), not one list")
+    return _as_result(_items(segment, split_and=False), "names")
 
 
 def parse_roads(text: str) -> ParseResult:
@@ -271,6 +315,8 @@ def parse_roads(text: str) -> ParseResult:
         found = _roads_in(body)
         return found if found is not None else Invalid("no road names found")
     items = _items(body, split_and=True)
+    if isinstance(items, Invalid):
+        return items
     if items:
         return Parsed({"roads": items})
     return Invalid("no road names found")
@@ -292,8 +338,10 @@ def _clean_keeping_fences(text: str) -> str:
 _FENCE_OPEN = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*(?:\n|$)")
 
 
-def _as_result(items: list[str] | None, key: str) -> Parsed | None:
-    return None if items is None else Parsed({key: items})
+def _as_result(items: list[str] | Invalid | None, key: str) -> ParseResult | None:
+    if items is None or isinstance(items, Invalid):
+        return items
+    return Parsed({key: items})
 
 
 def _names_key(parsed: Parsed) -> tuple[str, ...]:

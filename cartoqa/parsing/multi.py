@@ -99,17 +99,26 @@ def _from_lines(text: str, known: dict[str, str]) -> dict[str, Any] | None:
 
 
 _ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$", re.MULTILINE)
+_NO_NAMES = re.compile(r"[\s\-\u2013\u2014]*|(?:none|n/a|unnamed|no names?)\W*", re.IGNORECASE)
+_NUMBERISH = re.compile(r"[\W\d_]*(?:m|km|ft|mi|metres?|meters?|%)?\W*", re.IGNORECASE)
 _RULE = re.compile(r"^[\s|:\-]+$")
 
 
-def _from_table(text: str, known: dict[str, str]) -> dict[str, Any] | None:
+def _from_table(text: str, known: dict[str, str]) -> dict[str, Any] | Invalid | None:
     """A markdown table ``| type | count | names |`` (columns found by their headers).
+
+    The names are in the column headed *name*/*label*; without such a header, in the
+    one other column whose cells are names (not numbers); two such columns are
+    ambiguous (``Invalid``), never "the third column" by default.
 
     Examples
     --------
     >>> _from_table("| Type | Count | Names |\\n|---|---|---|\\n| Bank | 1 | Nordea |",
     ...             {"bank": "bank"})
     {'Bank': {'count': 1, 'names': ['Nordea']}}
+    >>> _from_table("| Type | Count | Street | Example |\\n|---|---|---|---|\\n"
+    ...             "| Bank | 1 | Mikonkatu | Nordea |", {"bank": "bank"}).reason
+    "a table with several columns that could hold the names ('street', 'example')"
     """
     rows = [[c.strip() for c in m.group("cells").split("|")] for m in _ROW.finditer(text)
             if not _RULE.match(m.group(0))]
@@ -127,17 +136,28 @@ def _from_table(text: str, known: dict[str, str]) -> dict[str, Any] | None:
 
     kind, count, names = (column(("type", "feature", "category"), 0),
                           column(("count", "number", "how many", "#"), 1),
-                          column(("name", "label"), 2))
+                          column(("name", "label"), -1))
+    body_rows = rows[1:] if has_header else rows
+    if names < 0:
+        width = max(len(r) for r in rows)
+        holding = [i for i in range(width) if i not in (kind, count) and any(
+            i < len(r) and not _NO_NAMES.fullmatch(r[i]) for r in body_rows)]
+        named = [i for i in holding
+                 if all(i >= len(r) or not _NUMBERISH.fullmatch(r[i]) for r in body_rows)]
+        if len(named) > 1:
+            shown = ", ".join(repr(header[i]) if has_header else f"column {i + 1}"
+                              for i in named)
+            return Invalid(f"a table with several columns that could hold the names ({shown})")
+        names = named[0] if named else width
     out: dict[str, Any] = {}
-    for row in rows[1:] if has_header else rows:
+    for row in body_rows:
         if kind >= len(row) or _resolve(type_key(row[kind]), known) is None:
             continue
         raw = row[count] if count < len(row) else ""
         number = re.match(r"\s*(\d+)", raw)
         listed: list[str] = []
         cell = row[names] if names < len(row) else ""
-        if cell and not re.fullmatch(r"[\s\-\u2013\u2014]*|(?:none|n/a|unnamed|no names?)\W*",
-                                     cell, re.IGNORECASE):
+        if cell and not _NO_NAMES.fullmatch(cell):
             parsed = parse_names(cell)
             listed = parsed.value["names"] if isinstance(parsed, Parsed) else []
         out[row[kind]] = {"count": int(number.group(1)) if number else len(listed),
@@ -195,6 +215,8 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
             break
     if not mappings:
         lines = _from_table(clean(t), known) or _from_lines(clean(t), known)
+        if isinstance(lines, Invalid):
+            return lines
         if lines is None:
             return Invalid("no JSON object found")
         mappings = [lines]

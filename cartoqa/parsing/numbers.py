@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
+from cartoqa.parsing.feature_types import canonical_type, type_key
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.text import (
     agree,
@@ -283,18 +284,23 @@ def _pick(values_in: list[list[float]], *, rel_tol: float) -> float | None:
     return None
 
 
-def parse_count(text: str) -> ParseResult:
+def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
     """Parse a count (a non-negative number of features).
 
     Rules, in order: the first number after the last ``Answer:`` cue; else the only
     number in the response (repeats allowed); else the only number on the last line;
     else, with no number at all, a response that starts with ``none``/``no``/``zero`` or
-    says ``there are no ...`` gives 0. Anything else is invalid.
+    says ``there are no ...`` gives 0. Anything else is invalid. Counts of several
+    different kinds (``There are 3 banks and 5 cafes.``) are invalid, in an answer or in
+    a response without a cue, unless ``feature`` (the kind the question asks about)
+    picks one of them.
 
     Parameters
     ----------
     text : str
         The raw response.
+    feature : str, optional
+        The feature type asked about (a catalogue name such as ``"bank"``).
 
     Returns
     -------
@@ -307,11 +313,15 @@ def parse_count(text: str) -> ParseResult:
     {'count': 12}
     >>> parse_count("Answer: 1,204").value
     {'count': 1204}
+    >>> parse_count("There are 3 banks and 5 cafes.").reason
+    'several different counts (3 bank, 5 coffee shop), not one'
+    >>> parse_count("There are 3 banks and 5 cafes.", feature="bank").value
+    {'count': 3}
     """
     t = _drop_plus_minus(clean(text))
     if not t.strip():
         return Invalid("empty response")
-    cued = agree([_count_in(seg) for seg in answer_segments(t)],
+    cued = agree([_count_in(seg, feature) for seg in answer_segments(t)],
                  key=lambda p: p.value["count"], what="counts")
     if cued is not None:
         return cued
@@ -319,12 +329,12 @@ def parse_count(text: str) -> ParseResult:
     if isinstance(data, int | float) and not isinstance(data, bool):
         return _count_result(data)
     if isinstance(data, str):
-        found = _count_in(data)
+        found = _count_in(data, feature)
         if found is not None:
             return found
     body = drop_notes(t)
     lines = nonempty_lines(body)
-    first = _count_in(lines[0]) if lines and _BARE.match(lines[0]) else None
+    first = _count_in(lines[0], feature) if lines and _BARE.match(lines[0]) else None
     if first is not None:
         return first
     nums = find_numbers(body)
@@ -336,6 +346,9 @@ def parse_count(text: str) -> ParseResult:
             hedged = hedge(body)
             if hedged:
                 return Invalid(f"a hedged answer ({hedged})")
+        kinds = _kinds_counted(body, nums, feature)
+        if kinds is not None:
+            return kinds
         value = _single_value([n.value for n in nums])
         if value is None:
             value = _stated_count(body, nums)
@@ -369,8 +382,8 @@ def _drop_plus_minus(text: str) -> str:
     return _PLUS_MINUS.sub(keep_unit, text)
 
 
-_ALTERNATIVE_GAP = re.compile(r"^\s*(?:-|to|or|/|~|or\s+(?:maybe|perhaps|possibly))\s*$",
-                              re.IGNORECASE)
+_ALTERNATIVE_GAP = re.compile(r"^[\s\])]*(?:-|to|or|/|~|or\s+(?:maybe|perhaps|possibly))"
+                              r"[\s\[(]*$", re.IGNORECASE)
 _BETWEEN = re.compile(r"\bbetween\s*$", re.IGNORECASE)
 # a line that is only a number (a bare answer before an explanation)
 _BARE = re.compile(r"^\W*(?:\d[\d,. ]*|[A-Za-z]+(?:[- ][A-Za-z]+)?)\W*$")
@@ -384,6 +397,7 @@ def _alternatives(text: str, nums: list[Number]) -> str | None:
             _ALTERNATIVE_GAP.match(gap)
             or (gap.strip().lower() == "and" and _BETWEEN.search(text[: a.start]))
         ):
+            gap = re.sub(r"[\[\]()]", "", gap)
             return f"a range or alternatives ({_fmt(a.value)}{gap}{_fmt(b.value)}), not one count"
     return None
 
@@ -395,8 +409,9 @@ _TOTAL_BEFORE = re.compile(r"\b(?:in\s+total|total(?:\s+count)?(?:\s+of|\s+is|\s
 _TOTAL_AFTER = re.compile(r"\s+(?:[A-Za-z-]+\s+){0,3}(?:in\s+total|altogether|overall)\b",
                           re.IGNORECASE)
 # "There are 3 ...", "I count 5 ...", "I can see 2 ..."
-_STATED = re.compile(r"\b(?:there\s+(?:are|is)|i\s+(?:can\s+)?(?:count(?:ed)?|found|find|"
-                     r"identified|identify))\s+(?:a\s+total\s+of\s+|exactly\s+)?$",
+_STATED = re.compile(r"\b(?:there\s+(?:are|is|(?:appears?|seems?)\s+to\s+be)|i\s+(?:can\s+)?"
+                     r"(?:count(?:ed)?|found|find|identified|identify))\s+(?:a\s+total\s+of\s+|"
+                     r"exactly\s+|about\s+|around\s+|approximately\s+|roughly\s+)?$",
                      re.IGNORECASE)
 
 
@@ -420,7 +435,87 @@ def _stated_count(text: str, nums: list[Number]) -> float | None:
     return None
 
 
-def _count_in(segment: str) -> ParseResult | None:
+# up to three words after a number: "3 fast food restaurants", "5 cafés"
+_WORDS_AFTER = re.compile(r"[ \t]+([^\W\d_][\w'-]*)(?:[ \t]+([^\W\d_][\w'-]*))?"
+                          r"(?:[ \t]+([^\W\d_][\w'-]*))?")
+# between two counts listed side by side: "3 banks and 5 shops", "3 banks, 5 shops"
+_LIST_GAP = re.compile(r"^\s*(?:,|;|\+|and|,\s*and|as\s+well\s+as|plus)\s*$", re.IGNORECASE)
+# words after a number that are no kind of feature: units, times, "of", "more"
+_NOT_A_KIND = re.compile(
+    r"^(?:of|more|other|others|times|minutes?|seconds?|hours?|percent|per|degrees?|"
+    r"blocks?|steps?|zooms?|levels?|km|kms|m|ft|mi|yds?|met(?:er|re)s?|kilomet(?:er|re)s?|"
+    r"feet|foot|miles?|yards?)$", re.IGNORECASE)
+
+
+def _kind_of(text: str, number: Number) -> str | None:
+    """The kind of thing a number counts (``3 banks`` counts ``bank``), or ``None``.
+
+    A feature type of the catalogue (any synonym) in the one to three words after the
+    number; ``None`` when they name none.
+    """
+    m = _WORDS_AFTER.match(text, number.end)
+    if m is None:
+        return None
+    words = [w for w in m.groups() if w]
+    for n in range(len(words), 0, -1):
+        kind = canonical_type(" ".join(words[:n]))
+        if kind is not None:
+            return kind
+    return None
+
+
+def _counts_a_kind(text: str, number: Number) -> bool:
+    """Whether a number is followed by what it counts (``3 banks``, ``3 shops``)."""
+    m = _WORDS_AFTER.match(text, number.end)
+    return m is not None and (_kind_of(text, number) is not None or (
+        m.group(1).lower().endswith("s") and not _NOT_A_KIND.match(m.group(1))))
+
+
+def _kinds_counted(text: str, nums: list[Number], feature: str | None) -> ParseResult | None:
+    """The count of ``feature`` among counts of several kinds, or ``Invalid`` when counts
+    of different kinds disagree and nothing picks one; ``None`` when the text counts no
+    more than one kind.
+
+    Kinds are feature types of the catalogue (``3 banks ... 5 cafes``) or any two plural
+    nouns listed side by side (``3 banks and 5 shops``).
+
+    Examples
+    --------
+    >>> t = "I see 3 hotels and 5 shops."
+    >>> _kinds_counted(t, find_numbers(t), None).reason
+    'several different counts (3 hotels, 5 shops), not one'
+    """
+    counted: list[tuple[float, str, str]] = []  # value, kind key, as written
+    for n in nums:
+        kind = _kind_of(text, n)
+        if kind is not None:
+            counted.append((n.value, kind, f"{_fmt(n.value)} {kind}"))
+    for a, b in pairwise(nums):
+        wa, wb = _WORDS_AFTER.match(text, a.end), _WORDS_AFTER.match(text, b.end)
+        if wa is None or wb is None:
+            continue
+        xa, xb = wa.group(1), wb.group(1)
+        gap = text[wa.start(1) + len(xa):b.start]
+        if (_LIST_GAP.match(gap) and xa.lower().endswith("s") and xb.lower().endswith("s")
+                and not _NOT_A_KIND.match(xa) and not _NOT_A_KIND.match(xb)):
+            for n, x in ((a, xa), (b, xb)):
+                key = canonical_type(x) or type_key(x)
+                if not any(c[1] == key and c[0] == n.value for c in counted):
+                    counted.append((n.value, key, f"{_fmt(n.value)} {x}"))
+    kinds = {c[1] for c in counted}
+    if feature is not None:  # the count of the kind asked wins over other numbers
+        asked = canonical_type(feature) or type_key(feature)
+        values = [c[0] for c in counted if c[1] == asked]
+        value = _single_value(values)
+        if value is not None and (len(kinds) > 1 or len(nums) > len(values)):
+            return _count_result(value)
+    if len(kinds) > 1 and len({c[0] for c in counted}) > 1:
+        shown = ", ".join(c[2] for c in counted)
+        return Invalid(f"several different counts ({shown}), not one")
+    return None
+
+
+def _count_in(segment: str, feature: str | None = None) -> ParseResult | None:
     """The count in one answer segment; ``None`` when it holds no number."""
     hedged = hedge(segment)
     if hedged:
@@ -430,6 +525,12 @@ def _count_in(segment: str) -> ParseResult | None:
         alternatives = _alternatives(segment, nums)
         if alternatives:
             return Invalid(alternatives)
+        # "Answer: 3 banks and 5 cafes" (the answer counts kinds), not "Answer: 3 (2 banks,
+        # 1 ATM)" (a bare count, then its details)
+        kinds = _kinds_counted(segment, nums, feature) if _counts_a_kind(segment, nums[0]) \
+            else None
+        if kinds is not None:
+            return kinds
         return _count_result(nums[0].value)
     if _ZERO_SENTENCE.search(segment):
         return Parsed({"count": 0})
@@ -650,7 +751,8 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
 
 _RANGE_UNIT = r"(?:km|kilomet(?:er|re)s?|m|met(?:er|re)s?|ft|feet|foot|mi|miles?|yards?|yd)"
 _RANGE = re.compile(
-    rf"(?<![\d.,])(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:{_RANGE_UNIT}\s*)?(?:-|to|or)\s*\d[\d,.]*\s*"
+    rf"(?<![\d.,])(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:{_RANGE_UNIT}\s*)?[\])]?\s*(?:-|to|or)\s*"
+    rf"[\[(]?\s*\d[\d,.]*\s*"
     rf"{_RANGE_UNIT}(?![A-Za-z])"
     r"|\bbetween\s+(?:about\s+|approximately\s+)?\d",
     re.IGNORECASE,

@@ -52,6 +52,8 @@ _NEGATED = re.compile(
 _OR = re.compile(r"\s+(?:or|and/or)\s+|\s*/\s*", re.IGNORECASE)
 _EITHER = re.compile(r"\beither\b", re.IGNORECASE)
 
+# what follows a bracketed answer that offers another: "or [3k - 4k]", "/ [B]"
+_OR_AFTER = re.compile(r"^(?:,\s*)?(?:or|and/or|/)\s*(?:maybe\s+|perhaps\s+)?\[", re.IGNORECASE)
 #: A bracketed answer (MapIQ's and MapWise's ``My answer is [..]``), brackets dropped.
 _BRACKETED = re.compile(r"^\s*\[(?P<inner>[^\[\]]*)\]\s*(?P<after>.*)$", re.DOTALL)
 
@@ -129,17 +131,24 @@ def alternatives(segment: str, read: Callable[[str], T | None]) -> Invalid | Non
 
 def unbracket(segment: str) -> str:
     """The inside of a bracketed answer (``[TX, CA].`` gives ``TX, CA``), with what
-    follows it when that is a hedge (``[No], but I'm not sure``).
+    follows it when that is a hedge (``[No], but I'm not sure``) or another answer.
 
     Examples
     --------
     >>> unbracket("[TX, CA]."), unbracket("[No], but I'm not sure.")
     ('TX, CA', "No, but I'm not sure.")
+    >>> unbracket("[1k - 2k] or [3k - 4k].")
+    '1k - 2k or 3k - 4k'
+
+    A second bracketed answer offered after ``or`` is kept, so that the reader of the
+    kind finds the alternatives (``[1k - 2k] or [3k - 4k]`` is invalid, not the first).
     """
     m = _BRACKETED.match(segment)
     if not m:
         return segment.strip()
     after = m.group("after").strip()
+    if _OR_AFTER.match(after):  # "[1k - 2k] or [3k - 4k]": both answers, for the reader
+        return re.sub(r"[\[\]]", "", segment).strip().rstrip(".")
     if after and hedge(after):
         return f"{m.group('inner').strip()}{after if after[0] in ',;' else ' ' + after}"
     return m.group("inner").strip()

@@ -227,7 +227,16 @@ _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might(?:\s+be)?|may\s+be|could\s+be|either|"
     r"(?:also|equally)\s+(?:plausible|possible|likely)|alternatively|plausibly|likely|unlikely|"
     r"not\s+(?:sure|certain)|unsure|uncertain|unclear|hard\s+to\s+(?:tell|say)|i\s+guess|"
-    r"can(?:no|')t\s+(?:tell|determine|be\s+sure))\b",
+    r"can(?:no|')t\s+(?:tell|determine|be\s+sure)|"
+    r"not\s+(?:100\s*%|a\s+hundred\s+percent|entirely|completely|totally|fully)\s+"
+    r"(?:sure|certain))\b"
+    # doubt added after the answer: "Yes (I think, the icon is tiny)", "C, I believe."
+    # ("I think it's C", the answer after "I think", stays firm)
+    r"|\((?:[^()\n]{0,40}?[\s,;])?(?P<doubt>i\s+think|i\s+believe|i\s+guess|i\s+suppose|i\s+assume|"
+    r"i'm\s+guessing|if\s+i(?:'m|\s+am)?\s+(?:read|reading|see|seeing|understand|interpret)\w*"
+    r"\b[^()\n]{0,20}|(?:if|unless)\s+i(?:'m|\s+am)\s+(?:not\s+)?mistaken|hopefully|"
+    r"i'm\s+not\s+sure|not\s+sure)\b"
+    r"|[,;]\s*(?P<doubt2>i\s+think|i\s+believe|i\s+guess|i\s+suppose)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 
@@ -268,7 +277,8 @@ _INLINE_CUE = re.compile(
 # a decision in words: "I'll go with E", "I choose B", "I'd pick the first"
 _DECISION = re.compile(
     r"\b(?:I(?:'ll|\s+will|'d|\s+would)\s+(?:go|stick)\s+with|I(?:'ll|\s+will|'d|\s+would)?"
-    r"\s+(?:choose|pick|select)|(?:I\s+am|I'm)\s+going\s+with|my\s+(?:pick|choice)\s+is)"
+    r"\s+(?:choose|pick|select)|(?:I\s+am|I'm)\s+going\s+with|my\s+(?:pick|choice)\s+is|"
+    r"I(?:'d|\s+would)\s+say(?=\s+[^\s,.;!]+(?:\s+[^\s,.;!]+)?\s*(?:[.,;!]|$)))"
     r"\s*:?\s*",
     re.IGNORECASE,
 )
@@ -462,9 +472,13 @@ def hedge(segment: str) -> str | None:
     'might be'
     >>> hedge("Yes") is None
     True
+    >>> hedge("Yes (I think, the icon is tiny)"), hedge("I think it's C") is None
+    ('i think', True)
     """
     m = _HEDGE.search(segment)
-    return m.group(0).lower() if m else None
+    if m is None:
+        return None
+    return (m.group("doubt") or m.group("doubt2") or m.group(0)).lower()
 
 
 def json_answer(text: str) -> object:

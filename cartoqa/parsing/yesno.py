@@ -39,8 +39,9 @@ _POSITIVE = re.compile(
 )
 
 # "TRUE or FALSE", "yes/no": both offered, neither chosen
-_BOTH_OFFERED = re.compile(r"\b(?:yes|true)\s*(?:or|/)\s*(?:no|false)\b"
-                           r"|\b(?:no|false)\s*(?:or|/)\s*(?:yes|true)\b", re.IGNORECASE)
+_BOTH_OFFERED = re.compile(r"\b(?:yes|true)[\])]?\s*(?:or|/)\s*[\[(]?(?:no|false)\b"
+                           r"|\b(?:no|false)[\])]?\s*(?:or|/)\s*[\[(]?(?:yes|true)\b",
+                           re.IGNORECASE)
 
 _UNSURE = re.compile(
     r"\b(?:sorry|unable|not\s+sure|unclear|uncertain|impossible\s+to|hard\s+to\s+(?:tell|say)"
@@ -64,6 +65,11 @@ _VALUES = {
     "false": False,
     "absent": False,
 }
+
+
+def _unbracketed(text: str) -> str:
+    """The text without brackets (``Yes] or [No`` reads ``Yes or No``)."""
+    return re.sub(r"[\[\]()]", "", text)
 
 
 def _leading(text: str) -> bool | None:
@@ -121,7 +127,7 @@ def parse_yes_no(text: str) -> ParseResult:
     first = _FIRST_SENTENCE.match(body.strip())
     both = _BOTH_OFFERED.search(first.group(0)) if first else None
     if both:
-        return Invalid(f"alternatives ({both.group(0)})")
+        return Invalid(f"alternatives ({_unbracketed(both.group(0))})")
     value = _leading(body)
     if value is not None:
         hedged = hedge(first.group(0)) if first else None
@@ -153,7 +159,7 @@ def _read(segment: str) -> ParseResult | None:
         return Invalid(f"a hedged answer ({hedged})")
     both = _BOTH_OFFERED.search(segment)
     if both:
-        return Invalid(f"alternatives ({both.group(0)}), not one answer")
+        return Invalid(f"alternatives ({_unbracketed(both.group(0))}), not one answer")
     value = _leading(segment)
     if value is not None:
         return Parsed({"present": value})

@@ -23,8 +23,10 @@ map-wise/mapwise-dataset holds data only, no scorer, so these follow the paper's
       ``a-z0-9`` removed, compared as sets with the true names normalised the same way
       (the release's exact-match stage; its LLM judge for mismatches is not run, so a
       mismatch is wrong);
-    - **distance**: the first number (``\\d+\\.?\\d*``) of the answer, in the truth's
-      unit (metres; the release does not convert units), within 20% of the truth;
+    - **distance**: the first number (``\\d+\\.?\\d*``) of the answer, taken in the unit
+      the question asks in (the item's ``unit``, the scale bar's: m, km, ft or mi; the
+      release does not convert units), within 20% of the truth in that unit;
+    - **count**: like textual, against the count written as digits (``2``);
     - **cardinal**: the whole answer, lower-cased without spaces and hyphens, must be the
       true direction or one of its two neighbours (``NE`` or ``north-east of B`` is
       wrong);
@@ -44,6 +46,7 @@ from typing import Any
 from cartoqa.declarations.records import Record
 from cartoqa.parsing import Parsed, ParseResult
 from cartoqa.parsing.cardinal import DIRECTIONS
+from cartoqa.parsing.numbers import METRES_PER_UNIT
 
 #: The conventions, with one line each for the report.
 CONVENTIONS: dict[str, str] = {
@@ -103,14 +106,19 @@ def mapwise_range_score(truth: list[float], predicted: list[float], continuous: 
     0.5
     >>> mapwise_range_score([412, 530], [412, 530], False)
     1.0
+    >>> mapwise_range_score([1350, 1350], [1350, 1350], False)  # a one-value class, exact
+    1.0
     """
     from cartoqa.metrics.mapwise import RANGE_RTOL, range_score
 
+    exact = range_score(truth, predicted, continuous)
+    if exact == 1.0:  # the half credit is for an overlapping answer, never an exact one
+        return exact
     lo, hi = sorted(predicted)
     if abs(hi - lo) <= RANGE_RTOL * max(1.0, abs(hi)) and any(
             abs(lo - b) <= RANGE_RTOL * max(1.0, abs(b)) for b in truth):
         return 0.5
-    return range_score(truth, predicted, continuous)
+    return exact
 
 
 def mapwise_measures(record: Record) -> dict[str, Any] | None:
@@ -172,6 +180,12 @@ def frieda_record(item: Mapping[str, Any], text: str | None) -> Record:
     >>> frieda_record({"answer": {"type": "cardinal", "direction": "north"}},
     ...               "Final answer: North West").measures
     {'correct': True}
+    >>> frieda_record({"answer": {"type": "count", "count": 2}}, "Final answer: 2").measures
+    {'correct': True}
+    >>> feet = {"answer": {"type": "distance", "meters": 304.8, "unit": "ft"}}
+    >>> frieda_record(feet, "Final answer: 1000 ft").measures, frieda_record(
+    ...     feet, "Final answer: 305 m").measures
+    ({'correct': True}, {'correct': False})
     """
     from cartoqa.metrics.frieda import DISTANCE_TOLERANCE
     from cartoqa.parsing import Invalid
@@ -188,9 +202,10 @@ def frieda_record(item: Mapping[str, Any], text: str | None) -> Record:
         if m is None:  # the release scores it 0: a wrong answer, not an invalid one
             return Record(item, Parsed({"answer": part}, ("no number",)), {"correct": False})
         value = float(m.group())
-        truth = float(answer["meters"])
-        result = Parsed({"value": value, "unit": "m", "raw_value": value, "raw_unit": "m"},
-                        ("FRIEDA convention: first number, no unit conversion",))
+        unit = str(answer.get("unit") or "m")  # the unit the question asks in
+        truth = float(answer["meters"]) / METRES_PER_UNIT[unit]
+        result = Parsed({"value": value, "unit": unit, "raw_value": value, "raw_unit": unit},
+                        ("FRIEDA convention: first number, in the unit asked, no conversion",))
         return Record(item, result,
                       {"correct": abs(value - truth) <= DISTANCE_TOLERANCE * truth + 1e-9})
     if kind == "cardinal":
@@ -205,6 +220,8 @@ def frieda_record(item: Mapping[str, Any], text: str | None) -> Record:
         return Record(item, Parsed({"direction": got}), {"correct": ok})
     predicted = [n for n in (frieda_normalise(p) for p in part.split(";")) if n]
     truth_names = {frieda_normalise(str(n)) for n in answer.get("names") or []}
+    if kind == "count":  # the release's exact match on the expected text, e.g. "2"
+        truth_names = {str(int(answer["count"]))}
     if "yes" in answer:
         ok = set(predicted) == {"yes" if answer["yes"] else "no"}
     else:

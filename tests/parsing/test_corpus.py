@@ -40,7 +40,8 @@ def load_corpus() -> list[dict[str, Any]]:
         for number, entry in enumerate(yaml.safe_load((CORPUS / f"{task}.yaml").read_text(
                 encoding="utf-8")), start=1):
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
-    for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b"):
+    for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
+                 "fresh24d"):
         held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -54,6 +55,8 @@ def _item(entry: dict[str, Any]) -> dict[str, Any]:
         item["options"] = entry.get("options", MFS_OPTIONS)
     elif task == "rle":
         item["answer"] = {"value": 1.0, "unit": entry.get("unit", "m")}
+    elif task == "stmf" and entry.get("feature"):
+        item["strata"] = {"feature_type": entry["feature"]}
     elif task == "mtmf":
         types = entry.get("types", MTMF_TYPES)
         item["answer"] = {"types": {t: {"count": 0, "names": []} for t in types}}
@@ -135,14 +138,22 @@ def test_agreement_with_a_careful_reader() -> None:
     assert total["wrong"] / n <= 0.01, dict(total)
 
 
+def test_fresh_sets_agreement() -> None:
+    """The street fresh sets of issue 24 (written after the parser work; first tries in
+    docs/scoring.md), each at 98 % at least."""
+    for batch in ("fresh24", "fresh24b", "fresh24c", "fresh24d"):
+        counts = agreement_table([e for e in ENTRIES if e.get("batch") == batch])["all"]
+        assert counts["agree"] / sum(counts.values()) >= 0.98, (batch, dict(counts))
+
+
 #: Entries the parsers are known to read otherwise than a careful reader (``where`` ->
 #: why). One listed here must still disagree (a strict expected failure), so a fix shows
 #: up as a failure asking for its removal.
-KNOWN_DISAGREEMENTS: dict[str, str] = {
-    "fresh24b.yaml#15": "issue 24's second fresh batch: 'Answer: Yes (I think, the icon is "
-                        "tiny)' was labelled a hedge, but cartoqa reads 'I think' as firm "
-                        "('I think it's C' is C); left as a recorded borderline disagreement",
-}
+#: (Empty since issue 24's third session: ``fresh24b.yaml#15``, ``Answer: Yes (I think,
+#: the icon is tiny)``, labelled a hedge, now agrees — doubt added in brackets after the
+#: answer is a hedge, while ``I think it's C``, the answer after ``I think``, stays firm;
+#: see docs/scoring.md.)
+KNOWN_DISAGREEMENTS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("entry", [
@@ -162,7 +173,7 @@ def main() -> int:
     for title, entries in (("all files", ENTRIES),
                            *((f"{b}.yaml", [e for e in ENTRIES if e.get("batch") == b])
                              for b in ("holdout", "holdout2", "issue24", "fresh24",
-                                       "fresh24b"))):
+                                       "fresh24b", "fresh24c", "fresh24d"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

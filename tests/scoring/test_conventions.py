@@ -79,3 +79,18 @@ def test_flattening_and_unknown_conventions() -> None:
     assert flatten_ranks({"A": 1, "B": 1, "C": 3}) == {"A": 1, "B": 2, "C": 3}
     with pytest.raises(ValueError):
         convention_record(ITEMS[0], "x", "gpt", score_records(ITEMS[:1], {})[0])
+
+
+def test_conventions_on_count_answers_feet_and_one_value_classes() -> None:
+    """Found scoring a fresh build (issue 24, third session): FRIEDA count answers, a
+    distance asked in feet, and a MapWise class of one value answered exactly."""
+    from cartoqa.scoring.conventions import mapwise_range_score
+
+    count = {"answer": {"type": "count", "count": 2}}
+    assert frieda_record(count, "Final answer: 2").measures == {"correct": True}
+    assert frieda_record(count, "I count 2.\n\nAnswer: 2").measures == {"correct": False}
+    feet = {"answer": {"type": "distance", "meters": 261.2, "unit": "ft"}}
+    assert frieda_record(feet, "Final answer: 857 ft").measures == {"correct": True}
+    assert frieda_record(feet, "Final answer: 261 m").measures == {"correct": False}
+    assert mapwise_range_score([56.0, 56.0], [56.0, 56.0], False) == 1.0
+    assert mapwise_range_score([0.0, 56.0], [0.0, 0.0], False) == 0.5

@@ -13,7 +13,14 @@ from typing import Any
 
 from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec, text_parser
-from cartoqa.parsing import bulleted, format_number, parse_count, parse_names, parse_yes_no
+from cartoqa.parsing import (
+    ParseResult,
+    bulleted,
+    format_number,
+    parse_count,
+    parse_names,
+    parse_yes_no,
+)
 from cartoqa.scoring.sections import (
     aggregate_count,
     aggregate_presence,
@@ -131,6 +138,22 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     return Scenario(items=items, images=images)
 
 
+def parse_count_of_type(item: Mapping[str, Any], text: str) -> ParseResult:
+    """Read a count answer; among counts of several kinds (``3 banks and 5 cafes``) the
+    one of the type the item asks about (``strata.feature_type``) is taken.
+
+    Examples
+    --------
+    >>> item = {"strata": {"feature_type": "bank"}}
+    >>> parse_count_of_type(item, "There are 3 banks and 5 cafes.").value
+    {'count': 3}
+    >>> parse_count_of_type({}, "There are 3 banks and 5 cafes.").valid
+    False
+    """
+    feature = (item.get("strata") or {}).get("feature_type")
+    return parse_count(text, feature=str(feature) if feature else None)
+
+
 def names_text(answer: Mapping[str, Any]) -> str:
     """The reference response to a names question: a bulleted list, or ``None``."""
     names = list(answer.get("names") or [])
@@ -165,7 +188,7 @@ SPEC = TaskSpec(
                 "type": "object", "required": ["count"], "additionalProperties": False,
                 "properties": {"count": {"type": "integer", "minimum": 0}},
             },
-            parse=text_parser(parse_count),
+            parse=parse_count_of_type,
             answer_text=lambda answer: f"Answer: {format_number(answer['count'])}",
             metrics=("rmse", "mae", "r2", "accuracy"),
             headline=("accuracy",),
