@@ -345,16 +345,17 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                 else:  # made ahead of time by a worker process; committed here in order
                     scenario, rejected = pool.get(name, slot, ok_slots)
                     ctx.rejections.update(rejected)
-                repeat = _repeat_reason(spec, scenario, accepted)
+                repeat = _repeat_reason(spec, scenario, accepted, n_slots)
                 if repeat is not None and spec.remake_avoiding is not None:
                     # the slot's next candidate that repeats nothing, not a lost slot
                     assert scenario is not None
                     ctx.reject(name, repeat)
                     scenario = spec.remake_avoiding(
                         ctx, state, slot,
-                        lambda item, acc=accepted: _item_repeat_reason(spec, item, acc),
+                        lambda item, acc=accepted: _item_repeat_reason(spec, item, acc,
+                                                                       n_slots),
                         int(scenario.items[0]["provenance"]["attempt"]))
-                    repeat = _repeat_reason(spec, scenario, accepted)
+                    repeat = _repeat_reason(spec, scenario, accepted, n_slots)
                 if repeat is not None:
                     ctx.reject(name, repeat)
                     scenario = None
@@ -391,24 +392,24 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
 
 
 def _item_repeat_reason(spec: TaskSpec, item: Mapping[str, Any],
-                        accepted: Sequence[Mapping[str, Any]]) -> str | None:
+                        accepted: Sequence[Mapping[str, Any]], planned: int) -> str | None:
     """Why a new scenario's first item repeats the accepted ones, or None: a
-    near-duplicate (``spec.near_duplicate``) or a place used too often
-    (``spec.overused``), as the build log counts them."""
+    near-duplicate (``spec.near_duplicate``) or a place used too often in a build of
+    ``planned`` scenarios (``spec.overused``), as the build log counts them."""
     if spec.near_duplicate is not None and any(spec.near_duplicate(item, earlier)
                                                for earlier in accepted):
         return NEAR_DUPLICATE_REASON
-    if spec.overused is not None and spec.overused(item, accepted):
+    if spec.overused is not None and spec.overused(item, accepted, planned):
         return OVERUSED_REASON
     return None
 
 
-def _repeat_reason(spec: TaskSpec, scenario: Any,
-                   accepted: Sequence[Mapping[str, Any]]) -> str | None:
+def _repeat_reason(spec: TaskSpec, scenario: Any, accepted: Sequence[Mapping[str, Any]],
+                   planned: int) -> str | None:
     """:func:`_item_repeat_reason` of a scenario (None for no scenario or no items)."""
     if scenario is None or not scenario.items:
         return None
-    return _item_repeat_reason(spec, scenario.items[0], accepted)
+    return _item_repeat_reason(spec, scenario.items[0], accepted, planned)
 
 
 def slots_exhausted(*, ok_slots: int, tried: int, n_slots: int, max_slots: int) -> bool:

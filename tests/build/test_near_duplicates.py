@@ -110,6 +110,11 @@ def test_the_task_declarations_read_their_items() -> None:
     assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler])
     assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler[:17]])
     assert [junction_use_limit(n) for n in (12, 15, 20, 21, 40)] == [2, 2, 2, 3, 4]
+    # the builder passes the planned size: a 40-item build allows 4 uses from its start
+    # (a running limit stalled the seed-0 build at 18 items: no 19th could be found
+    # with every busy junction at 2 uses); a 15-item build 2
+    assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two], 40)
+    assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two], 15)
     # RLE compares metres: 1000 ft = 304.8 m against 300 m
     path = [ORIG, north(ORIG, 150.0), DEST]
     assert rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(300.0, "m", path))
@@ -193,7 +198,7 @@ def test_near_duplicates_become_failed_slots_and_are_counted(
 
 def test_overused_places_become_failed_slots_and_are_counted(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def third_road_a(item: Any, accepted: Any) -> bool:
+    def third_road_a(item: Any, accepted: Any, planned: int) -> bool:
         # every item names road "A": at most two items may
         return sum(1 for e in accepted if "A" in e["answer"]["roads"]) >= 2
 
@@ -275,7 +280,7 @@ def test_a_repeat_costs_a_candidate_not_the_slot(tmp_path: Path,
 
 def test_a_slot_whose_every_candidate_repeats_still_fails(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def road_a_twice(item: Any, accepted: Any) -> bool:
+    def road_a_twice(item: Any, accepted: Any, planned: int) -> bool:
         return sum(1 for e in accepted if "A" in e["answer"]["roads"]) >= 2
 
     report, _ = _build(tmp_path, monkeypatch, _remaking_task(overused=road_a_twice),

@@ -47,6 +47,7 @@ from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.srn_rules import (
     READER_VIEW_MARGIN_PX,
     in_pedestrian_area,
+    junction_use_limit,
     on_dual_carriageway,
     one_way_stretches,
     overused_junctions,
@@ -441,15 +442,18 @@ def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
                                 earlier["answer"]["steps"], b or (-2, -2)))
 
 
-def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]]) -> bool:
+def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]],
+             planned: int | None = None) -> bool:
     """Whether a new SRN item's junctions (markers and actions) already appear in as
-    many accepted items as the build allows
+    many accepted items as a build of ``planned`` items allows
     (:func:`~cartoqa.tasks.cartomapqa.srn_rules.junction_use_limit`: 2, or 10 % of the
-    items when that is more)."""
+    items when that is more; without ``planned``, of the build so far)."""
     def junctions(it: Mapping[str, Any]) -> list[int]:
         return [int(j) for j in it["provenance"].get("junctions", ())]
 
-    return bool(overused_junctions(junctions(item), [junctions(e) for e in accepted]))
+    most = junction_use_limit(planned) if planned else None
+    return bool(overused_junctions(junctions(item), [junctions(e) for e in accepted],
+                                   most=most))
 
 
 def remake_avoiding(ctx: BuildContext, state: State, slot: int,

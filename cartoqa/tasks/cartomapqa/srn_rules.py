@@ -334,8 +334,8 @@ def srn_same_content(steps_a: Sequence[str], pair_a: tuple[int, int],
 def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]], *,
                        most: int | None = None) -> list[int]:
     """The junctions of a new item that ``most`` accepted items already use (by default
-    :func:`junction_use_limit` of the build with the new item: the limit holds for
-    every prefix of the build, so for the whole of it).
+    :func:`junction_use_limit` of the build so far with the new item; the builder
+    passes the limit of the planned build, :func:`cartoqa.tasks.cartomapqa.srn.overused`).
 
     Examples
     --------
