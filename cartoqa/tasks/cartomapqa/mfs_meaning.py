@@ -102,6 +102,8 @@ SYNONYMS: tuple[frozenset[str], ...] = (
     frozenset({"chemist", "pharmacy"}),
     frozenset({"fort", "fortress"}),
     frozenset({"memorial", "monument"}),
+    frozenset({"lighting tower", "lighting mast"}),
+    frozenset({"communications tower", "communications mast"}),
     frozenset({"grass", "grassland"}),
     frozenset({"path", "footway"}),
     frozenset({"ditch", "drain"}),
@@ -119,8 +121,8 @@ def broader_labels(label: str) -> frozenset[str]:
 
     Examples
     --------
-    >>> sorted(broader_labels("lattice communication tower"))
-    ['communications tower', 'lattice tower', 'tower']
+    >>> sorted(broader_labels("lattice lighting tower"))
+    ['lattice tower', 'lighting mast', 'lighting tower', 'mast', 'tower']
     >>> sorted(broader_labels("wood"))
     ['forest']
     >>> sorted(broader_labels("place of worship"))

@@ -20,8 +20,8 @@ def test_broader_labels_and_synonyms_are_true_of_the_answer() -> None:
     assert not true_of("mosque", "christian church")
     # transitively: a lattice communication tower is a communications tower, a lattice
     # tower, a tower
-    assert broader_labels("lattice communication tower") == {
-        "communications tower", "lattice tower", "tower"}
+    assert {"communications tower", "lattice tower", "tower"} <= broader_labels(
+        "lattice communication tower")
     # synonyms both ways, and the synonyms of a broader label
     assert true_of("forest", "wood") and true_of("wood", "forest")
     assert true_of("grass", "meadow")   # meadow -> grassland, a synonym of grass
@@ -30,6 +30,9 @@ def test_broader_labels_and_synonyms_are_true_of_the_answer() -> None:
     assert not true_of("park", "forest")
     # a statue is a memorial, and a memorial a monument (mfs-0009 of seed 2718)
     assert true_of("monument", "statue") and not true_of("bust", "statue")
+    # a tower or a mast of lights: one thing by meaning (lighting mast was offered for a
+    # lighting tower, mfs-0006 of seed 0)
+    assert true_of("lighting mast", "lighting tower") and true_of("tower", "lighting tower")
 
 
 def test_every_label_the_hierarchy_names_is_in_the_catalogue() -> None:
