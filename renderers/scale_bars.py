@@ -55,9 +55,11 @@ def label(value: float, unit: str) -> str:
     return f"{value:g} {unit}"
 
 
-def draw_scale_bar(png: bytes, unit: str, meters_per_pixel: float
+def draw_scale_bar(png: bytes, unit: str, meters_per_pixel: float, *, inset: float = 6.0
                    ) -> tuple[bytes, dict[str, object], tuple[float, float, float, float]]:
-    """Draw a scale bar in ``unit`` at the bottom left of a map.
+    """Draw a scale bar in ``unit`` at the bottom left of a map, ``inset`` pixels from the
+    left edge (and ``inset + 2`` from the bottom: the print style keeps it inside its neat
+    line).
 
     Returns
     -------
@@ -69,14 +71,15 @@ def draw_scale_bar(png: bytes, unit: str, meters_per_pixel: float
     image = Image.open(io.BytesIO(png)).convert("RGB")
     draw = ImageDraw.Draw(image)
     h = image.height
-    box = (6.0, h - 46.0, 6.0 + px + 24.0, h - 8.0)
+    lift = inset - 6.0
+    box = (inset, h - 46.0 - lift, inset + px + 24.0, h - 8.0 - lift)
     draw.rectangle(box, fill=(255, 255, 255), outline=(120, 120, 120))
-    x0, y = box[0] + 12, h - 16.0
+    x0, y = box[0] + 12, h - 16.0 - lift
     draw.line((x0, y, x0 + px, y), fill=(30, 30, 30), width=3)
     for x in (x0, x0 + px / 2, x0 + px):
         draw.line((x, y - (8 if x != x0 + px / 2 else 5), x, y), fill=(30, 30, 30), width=2)
     text = label(value, unit)
-    draw.text((x0, h - 42.0), text, fill=(20, 20, 20), font=ImageFont.load_default(size=14))
+    draw.text((x0, h - 42.0 - lift), text, fill=(20, 20, 20), font=ImageFont.load_default(size=14))
     out = io.BytesIO()
     image.save(out, format="PNG")
     bar = {"label": text, "unit": unit, "value": value,

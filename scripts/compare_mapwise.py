@@ -4,7 +4,7 @@ compare cartoqa's answers with MapWise's published ones.
 Usage::
 
     python scripts/compare_mapwise.py PATH/TO/mapwise-dataset [--maps 8] [--build]
-        [--out report.md]
+        [--coast] [--out report.md]
 
 ``PATH/TO/mapwise-dataset`` is a checkout of github.com/map-wise/mapwise-dataset (only
 ``<country>/metadata/*.json`` and ``<country>/qna.csv`` are read). For each country the
@@ -23,7 +23,11 @@ region in a range, a region's class range, the darkest or lightest class, higher
 lower / similar comparisons. Each is counted as a match, as a MapWise answer that
 disagrees with MapWise's own data, as a question cartoqa would not ask (and why), or as
 another difference with its reason. Questions about informal regions ("the west coast",
-"bordering Nepal") or of other templates are counted as not compared. Nothing here runs
+"bordering Nepal") or of other templates are counted as not compared. With ``--coast``
+only the questions about the coastal regions as a whole ("coastal states", "states
+along the coastline"; not "the west coast" or "the Bay of Bengal coast") are compared,
+answered from the table over cartoqa's coastal regions
+(:mod:`groundtruth.thematic.coast`). Nothing here runs
 in the tests (they use small fixtures); the dataset is not redistributed.
 """
 
@@ -56,6 +60,7 @@ from cartoqa.tasks.mapwise.common import TICK_CLEARANCE, MapwiseContext  # noqa:
 from cartoqa.tasks.mapwise.table_spec import read_spec  # noqa: E402
 from groundtruth.thematic.adjacency import queen_adjacency  # noqa: E402
 from groundtruth.thematic.classification import format_number  # noqa: E402
+from groundtruth.thematic.coast import coastal_regions  # noqa: E402
 from groundtruth.thematic.countries import load_country, region_code  # noqa: E402
 
 _NUM = r"-?[\d,]*\.?\d+(?:[kKmM])?"
@@ -325,6 +330,92 @@ def judge(ctx: MapwiseContext, meta: dict[str, Any], question: str,
     return "not compared: template not answered from the table alone", ""
 
 
+#: MapWise's wordings of "the coastal regions" (not "the west coast", "the Bay of Bengal
+#: coast": which stretch of coast those mean is not in any packaged source).
+_COASTAL = (r"(?:coastal (?:states?|provinces?)|(?:states?|provinces?) (?:with coasts|along the "
+            r"coastline|located on the coastline|in the coastline|on the coastline|in coastal "
+            r"region|amongst the coastal states))")
+_DIRECTIONAL = re.compile(r"west|east|north|south|bay of|arabian|indian ocean|gulf|pacific|"
+                          r"atlantic", re.I)
+
+
+def is_coastal_question(question: str) -> bool:
+    """Whether a MapWise question is about the coastal regions as a whole."""
+    return bool(re.search(r"coast", question, re.I)) and not _DIRECTIONAL.search(question)
+
+
+def judge_coast(ctx: MapwiseContext, coastal: list[str], question: str,
+                truth: str) -> tuple[str, str]:
+    """(outcome, our answer) of a MapWise question about the coastal regions, answered
+    from the table over cartoqa's coastal set (:mod:`groundtruth.thematic.coast`)."""
+    q, t = question.strip(), truth.strip()
+    # MapWise's India tables leave the coastal union territories empty: the questions
+    # are compared over the coastal regions with data (cartoqa would not ask them).
+    pool = [c for c in coastal if c in ctx.values]
+    val = ctx.values
+
+    def names(codes: list[str]) -> str:
+        return ", ".join(ctx.regions[c].name for c in codes)
+
+    def their_set() -> set[str | None]:
+        return {_region(ctx.country, x) for x in re.split(r",|\n| and ", t) if x.strip()}
+
+    def as_set(codes: list[str]) -> tuple[str, str]:
+        got = their_set()
+        if None in got:
+            return "not compared: regions of the answer not read", names(codes)
+        if got == set(codes):
+            return "match", names(codes)
+        return "differs: another set of coastal regions or values", names(codes)
+
+    m = re.search(r"list the (\d+) .*?highest|which coastal (?:state|province) has the "
+                  r"(highest|lowest)", q, re.I)
+    if m:
+        n = int(m.group(1)) if m.group(1) else 1
+        way = (m.group(2) or "highest").lower() == "highest"
+        ranked = sorted(pool, key=lambda c: val[c], reverse=way)
+        if n == 1:  # every region tied with the extreme (its class on discrete maps)
+            return as_set(ctx.extreme(pool, way) or [])
+        return as_set(ranked[:n])
+    m = re.search(rf"(?:how many|count) .*?(?:value|values) (higher|lower|greater|less) than "
+                  rf"({_NUM})", q, re.I)
+    if m:
+        x = number(m.group(2))
+        hits = [c for c in pool if (val[c] > x if m.group(1).lower() in ("higher", "greater")
+                                    else val[c] < x)]
+        return ("match" if t == str(len(hits)) else
+                "differs: another count of coastal regions"), str(len(hits))
+    m = re.search(rf"(?:how many|count) .*?range\s*({_NUM})\s*-\s*({_NUM})", q, re.I)
+    if m:
+        lo, hi = number(m.group(1)), number(m.group(2))
+        hits = [c for c in pool if lo <= val[c] <= hi]
+        return ("match" if t == str(len(hits)) else
+                "differs: another count of coastal regions"), str(len(hits))
+    m = re.search(rf"which .*?(?:value|values) (higher|lower) than ({_NUM})\s*\??$", q, re.I)
+    if m:
+        x = number(m.group(2))
+        return as_set(sorted(c for c in pool if (val[c] > x if m.group(1).lower() == "higher"
+                                                 else val[c] < x)))
+    m = re.search(rf"which .*?belong to range\s*({_NUM})\s*-\s*({_NUM})", q, re.I)
+    if m:
+        lo, hi = number(m.group(1)), number(m.group(2))
+        return as_set(sorted(c for c in pool if lo <= val[c] <= hi))
+    if re.search(r"coastal states have higher values on average than inland", q, re.I):
+        inland = [c for c in ctx.values if c not in coastal]
+        ans = (sum(val[c] for c in pool) / len(pool)) > (sum(val[c] for c in inland)
+                                                         / len(inland))
+        ours = "Yes" if ans else "No"
+        return ("match" if t.lower().startswith(ours.lower())
+                else "differs: averages over another coastal set"), ours
+    m = re.search(rf"all coastal states have values (below|above) ({_NUM})", q, re.I)
+    if m:
+        x = number(m.group(2))
+        ans = all(val[c] < x if m.group(1).lower() == "below" else val[c] > x for c in pool)
+        ours = "Yes" if ans else "No"
+        return ("match" if t.lower().startswith(ours.lower()) else "differs: all"), ours
+    return "not compared: coastal template not answered from the table alone", ""
+
+
 def _verdict(ours: str, theirs: str, data: str, same: Any) -> tuple[str, str]:
     if same(ours, theirs):
         return "match", ours
@@ -333,15 +424,18 @@ def _verdict(ours: str, theirs: str, data: str, same: Any) -> tuple[str, str]:
     return "differs: other", ours
 
 
-def compare(dataset: Path, maps: int, build: bool) -> dict[str, Outcome]:
+def compare(dataset: Path, maps: int, build: bool, coast: bool = False) -> dict[str, Outcome]:
     out: dict[str, Outcome] = {}
+    coastal = ({c: coastal_regions(load_country(c).lonlat) for c in ("usa", "india", "china")}
+               if coast else {})
     for country in ("usa", "india", "china"):
         res = out.setdefault(country, Outcome())
         with (dataset / country / "qna.csv").open(newline="", encoding="utf-8") as fh:
             rows = list(csv.DictReader(fh))
         by_map: dict[str, list[dict[str, str]]] = {}
         for r in rows:
-            by_map.setdefault(r["map_id"], []).append(r)
+            if not coast or is_coastal_question(r["question"]):
+                by_map.setdefault(r["map_id"], []).append(r)
         files = sorted((dataset / country / "metadata").glob("map*.json"),
                        key=lambda p: [int(x) if x.isdigit() else x
                                       for x in re.split(r"(\d+)", p.stem)])
@@ -367,7 +461,9 @@ def compare(dataset: Path, maps: int, build: bool) -> dict[str, Outcome]:
                     ok = run.returncode == 0 and "rejected by the pixel check: none" in run.stdout
                     res.built["built" if ok else "failed"] += 1
             for r in by_map[map_id]:
-                verdict, ours = judge(ctx, meta, r["question"], r["ground_truth"])
+                verdict, ours = (judge_coast(ctx, coastal[country], r["question"],
+                                             r["ground_truth"]) if coast else
+                                 judge(ctx, meta, r["question"], r["ground_truth"]))
                 res.counts[verdict] += 1
                 if not verdict.startswith(("match", "not compared")):
                     res.details.append((map_id, r["question"], r["ground_truth"], ours, verdict))
@@ -399,13 +495,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--maps", type=int, default=8, help="maps per country (default 8)")
     parser.add_argument("--build", action="store_true",
                         help="also build each map with the CLI (draw and pixel check)")
+    parser.add_argument("--coast", action="store_true",
+                        help="compare only the questions about the coastal regions as a whole "
+                             "(the first --maps maps per country that ask them)")
     parser.add_argument("--out", type=Path, help="write the report here (default: stdout)")
     args = parser.parse_args(argv)
     if not (args.dataset / "usa" / "qna.csv").is_file():
         print(f"{args.dataset}: not a MapWise dataset checkout (no usa/qna.csv)",
               file=sys.stderr)
         return 2
-    text = report(compare(args.dataset, args.maps, args.build))
+    text = report(compare(args.dataset, args.maps, args.build, args.coast))
     if args.out:
         args.out.write_text(text)
     else:

@@ -2,7 +2,7 @@
 
 Usage::
 
-    .venv/bin/python scripts/frieda_supply.py [helsinki|kotka|FILE] [--scale-bar 50]
+    .venv/bin/python scripts/frieda_supply.py [helsinki|kotka|liechtenstein|FILE] [--scale-bar 50]
         [--max-distance 600]
 
 Prints the named features by kind and category, then the number of feature pairs

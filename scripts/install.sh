@@ -28,6 +28,9 @@ DATAMAPS_VERSION=0.5.9
 # India's 36 units of 2014-2019 (Telangana separate): TopoJSON held as JavaScript literals
 # in the build of npm react-datamaps-india (MIT); groundtruth/thematic/jsliteral.py reads it.
 REACT_DATAMAPS_INDIA_VERSION=0.6.0
+# Land and sea (MapWise's coastal regions): Natural Earth 1:50m land (public domain) as
+# TopoJSON from npm world-atlas (ISC); groundtruth/thematic/coast.py reads land-50m.json.
+WORLD_ATLAS_VERSION=2.0.2
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
@@ -124,6 +127,15 @@ if [ ! -f "$thematic/react-datamaps-india/react-datamaps-india.js" ]; then
   mkdir -p "$thematic/react-datamaps-india"
   cp "$tmpd/rdi/package/dist/react-datamaps-india.js" "$tmpd/rdi/package/LICENSE" \
      "$tmpd/rdi/package/package.json" "$thematic/react-datamaps-india/"
+  rm -rf "$tmpd"
+fi
+if [ ! -f "$thematic/world-atlas/land-50m.json" ]; then
+  log "fetching world-atlas $WORLD_ATLAS_VERSION (Natural Earth 1:50m land) from the npm registry into $thematic"
+  tmpd=$(mktemp -d)
+  (cd "$tmpd" && npm pack --silent "world-atlas@$WORLD_ATLAS_VERSION" >/dev/null && mkdir wa && tar xzf world-atlas-*.tgz -C wa)
+  mkdir -p "$thematic/world-atlas"
+  cp "$tmpd/wa/package/land-50m.json" "$tmpd/wa/package/LICENSE" "$tmpd/wa/package/package.json" \
+     "$thematic/world-atlas/"
   rm -rf "$tmpd"
 fi
 log "ready: .venv/bin/cartoqa --help"

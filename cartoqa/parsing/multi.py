@@ -94,6 +94,11 @@ def _from_lines(text: str, known: dict[str, str]) -> dict[str, Any] | None:
         if rest and not re.match(r"(?:unnamed|no names?|none|n/a)\b", rest, re.IGNORECASE):
             parsed = parse_names(rest)
             names = parsed.value["names"] if isinstance(parsed, Parsed) else []
+            # "8 (..., Day & Nite Sushi Bar, Bank bar and bistro)": the count the line
+            # gives says the last "and" is part of a name, not a list's last join
+            parts = [q.strip(" \"'") for q in re.split(r"[;,]", rest) if q.strip(" \"'")]
+            if count and len(names) > count and len(parts) == count:
+                names = parts
         out[m.group("type")] = {"count": count, "names": names}
     return out or None
 

@@ -628,11 +628,12 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
             hedged = hedge(body)
             if hedged:
                 return Invalid(f"a hedged answer ({hedged})")
-        chosen = qs[0] if _single_value([q.metres for q in qs], rel_tol=0.01) is not None else None
+        chosen = _in_unit(qs, unit) if _single_value([q.metres for q in qs], rel_tol=0.01
+                                                     ) is not None else None
         if chosen is None:
             last = _answer_quantities(lines[-1])
             if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
-                chosen = last[0]
+                chosen = _in_unit(last, unit)
         if chosen is None:
             chosen = _total(body, qs)
         if chosen is None:
@@ -726,6 +727,12 @@ def _range(text: str) -> bool:
     return False
 
 
+def _in_unit(qs: list[Quantity], unit: str) -> Quantity:
+    """Of lengths that state one value in several units (``150 m, about 490 ft``), the
+    one in the unit asked; else the first."""
+    return next((q for q in qs if q.unit == unit), qs[0])
+
+
 def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResult | None:
     """The length in one answer segment; ``None`` when it holds none."""
     hedged = hedge(segment)
@@ -742,7 +749,8 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
             return _length_result(qs[0], unit)
         return None
     if qs:
-        return _length_result(qs[0], unit)
+        same = _single_value([q.metres for q in qs], rel_tol=0.01) is not None
+        return _length_result(_in_unit(qs, unit) if same else qs[0], unit)
     nums = find_numbers(segment, words=False)
     if nums:
         return _unitless(nums[0].value, unit)

@@ -130,7 +130,17 @@ def canonical_marker(text: str) -> str | None:
     return ORIGIN if m.group("o") else DESTINATION
 
 
+# "continue straight onto X until you reach the red marker": the step, then the marker
+_UNTIL_MARKER = re.compile(
+    r"\s+(?:until|till|before|and\s+(?:then\s+)?)\s*(?:you\s+|it\s+|the\s+vehicle\s+)?"
+    r"(?:reach(?:es)?|arrive(?:s)?\s+at|get(?:s)?\s+to|come(?:s)?\s+to|end(?:s)?\s+at|"
+    r"stop(?:s)?\s+at)\s+(?=(?:the\s+)?(?:red|blue)\b)",
+    re.IGNORECASE,
+)
+
+
 def _elements(raw: list[str]) -> list[str]:
+    raw = [part for element in raw for part in _UNTIL_MARKER.split(element)]
     steps: list[str] = []
     for element in raw:
         element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
@@ -289,6 +299,11 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
             hedged = hedge(segment[line_start : last.start()])
             if hedged:
                 return Invalid(f"a hedged answer ({hedged})")
+        if not whole:
+            # doubt around the list of a cued answer: "[...] (not fully sure about ...)"
+            doubt = hedge(_BRACKETED.sub(" ", segment))
+            if doubt:
+                return Invalid(f"a hedged answer ({doubt})")
         if complete:
             return Parsed({"steps": complete[-1]})
         if not whole:

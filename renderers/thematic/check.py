@@ -147,6 +147,8 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
             if info.get("swatch"):
                 s = info["swatch"]
                 probes.append([int((s[0] + s[2]) / 2), int((s[1] + s[3]) / 2)])
+            if not probes and info.get("hidden"):
+                continue  # too small to see on a map without labels: never asked about
             if not probes:
                 problems.append(Problem("fill_not_probeable", code, "no interior pixel"))
                 continue
@@ -157,7 +159,7 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
                                             f"pixel ({x},{y}) is {got[:3]}, class {cls} is {want}"))
     elif map_type == "proportional_symbol":
         fill = hex_to_rgb(CIRCLE_FILL)
-        boxes = [s["label"]["bbox"] for s in states.values()]
+        boxes = [s["label"]["bbox"] for s in states.values() if s.get("label")]
         for code, info in sorted(states.items()):
             cls = classes.get(code)
             circle = info.get("circle")
@@ -178,8 +180,11 @@ def check_map(png: bytes, report: Mapping[str, Any], classes: Mapping[str, int],
                                         f"measured {r:.1f}px, class {cls} is "
                                         f"{CIRCLE_RADII[cls - 1]}px"))
 
-    wanted = sorted(states) if asked is None else sorted(set(asked))
-    label_boxes = {c: states[c]["label"]["bbox"] for c in states}
+    # Maps without region labels (``region_labels`` false in the report) have none to
+    # check: what a reader relies on there are the fills, checked above.
+    labelled = {c for c, info in states.items() if info.get("label")}
+    wanted = sorted(labelled) if asked is None else sorted(set(asked) & labelled)
+    label_boxes = {c: states[c]["label"]["bbox"] for c in labelled}
     for code in wanted:
         label = states[code]["label"]
         x0, y0, x1, y1 = label["bbox"]
@@ -245,6 +250,8 @@ def check_styled(png: bytes, report: Mapping[str, Any], classes: Mapping[str, in
             if not cls:
                 continue
             windows = [w for w in (info.get("window"), info.get("swatch_window")) if w]
+            if not windows and info.get("hidden"):
+                continue
             if not windows:
                 problems.append(Problem("hatch_not_probeable", code, "no 8x8 window inside"))
                 continue
@@ -274,6 +281,8 @@ def check_styled(png: bytes, report: Mapping[str, Any], classes: Mapping[str, in
             if info.get("swatch"):
                 sw = info["swatch"]
                 probes.append([int((sw[0] + sw[2]) / 2), int((sw[1] + sw[3]) / 2)])
+            if not probes and info.get("hidden"):
+                continue
             if not probes:
                 problems.append(Problem("fill_not_probeable", code, "no interior pixel"))
                 continue

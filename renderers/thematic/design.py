@@ -67,6 +67,11 @@ class Design:
     legend_reversed : bool
         Legend classes listed from the highest down (as many publishers draw them);
         the no-data entry stays last.
+    region_labels : bool
+        Region codes drawn (with callout boxes for small regions). ``False`` draws a map
+        without region labels (MapWise's ``wo_annotations`` maps): no codes, no
+        callouts, no value annotations; a reader must know the regions by shape and
+        position, and regions too small to see are reported as ``hidden``.
     """
 
     colours: tuple[str, ...] = BLUES
@@ -83,6 +88,7 @@ class Design:
     paper: str = "#ffffff"
     callout_sides: int = 1
     legend_reversed: bool = False
+    region_labels: bool = True
 
 
 BASELINE = Design()
@@ -174,6 +180,15 @@ COLOUR_RAMPS: dict[str, tuple[str, float, float]] = {
 }
 #: Black-and-white hatch of each of five classes, sparse to dense (class 1 blank).
 HATCHES: tuple[str, ...] = ("", "..", "///", "xxx", "++++")
+#: Hatches of a legend of 3 to 5 classes: subsets of :data:`HATCHES` that keep the
+#: blank first and the dense grid last, so the order still runs sparse to dense. More
+#: than five classes are not hatched (no further pattern reads as denser than the grid
+#: and sparser than the next one at a glance).
+HATCH_SETS: dict[int, tuple[str, ...]] = {
+    3: ("", "///", "++++"),
+    4: ("", "..", "xxx", "++++"),
+    5: HATCHES,
+}
 #: MapWise's paper backgrounds.
 PAPERS: dict[str, str] = {"white": "#ffffff", "grey": "#d9d9d9"}
 

@@ -40,6 +40,10 @@ DPI = 100
 TITLE_BAND = 56  # pixels at the top kept for the title
 CALLOUT_BAND = 120  # pixels at the east side kept for the callouts of small states
 MARGIN = 16
+#: On a map without region labels, a region whose largest part holds no disc of this
+#: radius (pixels; a disc 10 pixels across, smaller than a callout's 14-pixel swatch) is
+#: too small to see and is reported as ``hidden``.
+HIDDEN_RADIUS = 5.0
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,11 @@ class RenderedMap:
         a label in a callout), ``swatch`` (bbox of a callout box in
         the class colour, for states too small to probe), ``circle`` (``centre``,
         ``radius``, ``rays``: directions in degrees whose boundary point no later
-        circle or label covers); ``legend`` entries.
+        circle or label covers); ``legend`` entries. On a map drawn without region
+        labels (:attr:`~renderers.thematic.design.Design.region_labels` false) ``label``
+        is ``None`` and ``hidden`` says whether the region is too small to see (its
+        largest part holds no disc of :data:`HIDDEN_RADIUS`, or it has no probe pixel or
+        hatch window of its own); the report's ``region_labels`` is then false.
     """
 
     png: bytes
@@ -246,7 +254,7 @@ def draw_map(req: MapRequest) -> RenderedMap:
             ax.add_collection(PatchCollection(
                 [PathPatch(_path(shapes[c])) for c in codes], facecolors="none",
                 edgecolors=colour, linewidths=width_, antialiased=True))
-    notes = req.annotations or {}
+    notes = (req.annotations or {}) if d.region_labels else {}
     shown = req.labels or {}
     text_of = {c: f"{shown.get(c, c)}\n{notes[c]}" if c in notes else shown.get(c, c)
                for c in codes}
@@ -281,6 +289,13 @@ def draw_map(req: MapRequest) -> RenderedMap:
             else:  # the label goes where its whole box fits inside the region
                 p = polylabel(_largest(inner), tolerance=0.5)
                 label_pts[c] = (p.x, p.y)
+    # Without region labels (MapWise's wo_annotations maps) nothing goes to a callout:
+    # a region whose largest part holds no disc of HIDDEN_RADIUS is too small to see
+    # without one, and is reported as hidden (questions that need it are not asked).
+    hidden = ({c for c in codes if inscribed[c] < HIDDEN_RADIUS}
+              if not d.region_labels else set())
+    if not d.region_labels:
+        small = []
     radius = {c: CIRCLE_RADII[req.classes[c] - 1] for c in codes if prop and c in req.classes}
     # With callouts on both sides (maps of India and China) a small region's callout
     # goes to the nearer side, so that its leader line crosses little of the map.
@@ -398,6 +413,11 @@ def draw_map(req: MapRequest) -> RenderedMap:
             if ly - th / 2 - 2 < top:  # no room above (a map turned upside down): below
                 ly = circles[c][1] + circles[c][2] + th / 2 + 2
         info: dict[str, Any] = {"cls": req.classes.get(c), "probe": None, "swatch": None}
+        if not d.region_labels:
+            info["label"] = None
+            info["hidden"] = c in hidden
+            states[c] = info
+            continue
         halo = (prop or bool(d.hatches)) and not in_callout
         colour = "#000000" if (in_callout or halo) else text_colour(fill_of(c))
         if in_callout:
@@ -441,15 +461,19 @@ def draw_map(req: MapRequest) -> RenderedMap:
             for line in leaders:  # leader lines of small regions cross some fills
                 if line.intersects(area):
                     area = area.difference(line)
-            if c not in callouts:
+            if c in label_boxes and c not in callouts:
                 area = area.difference(box(*label_boxes[c]).buffer(2.0))
             if not area.is_empty and area.area > 4:
                 p = area.representative_point()
                 states[c]["probe"] = [int(p.x), int(p.y)]
+            elif not d.region_labels:  # no pixel of its own fill to see
+                states[c]["hidden"] = True
             inner = area.buffer(-4.0) if not area.is_empty else area
             if d.hatches and not inner.is_empty and inner.area > 4:  # a window of the hatch
                 p = inner.representative_point()
                 states[c]["window"] = [int(p.x) - 4, int(p.y) - 4, int(p.x) + 4, int(p.y) + 4]
+            elif d.hatches and not d.region_labels:  # too small to show its pattern
+                states[c]["hidden"] = True
             states[c]["fill"] = fill_of(c)
     for c, (x, y, r) in circles.items():
         later = [k for k in circles if circles[k][2] < r or (circles[k][2] == r and k > c)]
@@ -482,7 +506,8 @@ def draw_map(req: MapRequest) -> RenderedMap:
     report = {"size": [width, height], "map_type": req.map_type, "states": states,
               "legend": legend, "colours": list(d.colours), "paper": d.paper,
               "hatches": list(d.hatches) if d.hatches else None,
-              "colour_bar": req.colour_bar.card() if req.colour_bar else None}
+              "colour_bar": req.colour_bar.card() if req.colour_bar else None,
+              "region_labels": d.region_labels}
     return RenderedMap(png=buf.getvalue(), report=report)
 
 

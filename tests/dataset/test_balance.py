@@ -58,3 +58,23 @@ def test_card_says_what_was_left_out():
     assert "- stmf/presence: 4 items of the leaning answer left out (yes/no quota)" in card
     assert "- stmf/presence: yes holds 100% of the answers (limit 65%)" in card
     assert record["limits"]["yes_no"] == pytest.approx(0.65)
+
+
+def _mcq(answers: list[list[str]]) -> list[dict]:
+    options = {"a": "NJ", "b": "CT", "c": "PA", "d": "VT", "e": "None of the above"}
+    return [{"id": f"mapiq_sc-{k:04d}-mcq", "task": "mapiq_sc", "request": "mcq",
+             "question": "Which states?", "answer": {"letters": a}, "options": options}
+            for k, a in enumerate(answers)]
+
+
+def test_letter_fair_share_counts_several_correct_letters():
+    # 10 answers, 2 letters each: a letter's fair share is 2/5 = 40% (limit 55%);
+    # a and c in 4 of 10 (40%) are within it, though past the one-letter 1/5 + 15%;
+    # b and d in 6 of 10 are past it
+    items = _mcq([["a", "b"], ["b", "c"], ["c", "d"], ["a", "d"], ["b", "d"]] * 2)
+    entry = dataset_balance(items)["mapiq_sc/mcq"]
+    assert entry["fair_letter_share"] == pytest.approx(0.4)
+    assert entry["letter_share"]["b"] == pytest.approx(0.6)
+    assert entry["unbalanced"] == ["letter d answers 60% (fair share 40%, limit 55%)"]
+    one = dataset_balance(_mcq([["a"], ["b"], ["c"], ["d"], ["e"]] * 2))["mapiq_sc/mcq"]
+    assert one["fair_letter_share"] == pytest.approx(0.2) and one["unbalanced"] == []

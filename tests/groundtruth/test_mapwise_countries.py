@@ -135,6 +135,9 @@ def test_country_titles_and_generated_values_are_reproducible() -> None:
     india = load_country("india")
     first = country_variables(india)
     assert {v.key: v.title for v in first if not v.generated} == {
+        "census_population": "Population, Census 2011 (millions)",
+        "census_sex_ratio": "Sex ratio, Census 2011 (females per 1,000 males)",
+        "census_literacy": "Literacy rate, Census 2011 (%)",
         "city_population": "Summed population of GeoNames places of 15,000+ (millions)",
         "city_count": "Number of GeoNames places of 15,000+",
         "area_km2": "Area (km²)",
@@ -158,3 +161,23 @@ def test_an_unknown_country_lists_the_known_ones() -> None:
     with pytest.raises(GroundTruthError, match="unknown country 'atlantis'") as err:
         region_table("atlantis")
     assert err.value.fix == "choose from " + ", ".join(COUNTRIES)
+
+
+def test_india_census_2011_totals_are_the_published_figures() -> None:
+    """India's real statistics (2014 edition): the Census 2011 totals shipped in
+    indian-fakedata, checked against the Census of India 2011 figures: Uttar Pradesh
+    199,812,341 people, Telangana 35,003,674, Sikkim 610,577, Lakshadweep 64,473; Kerala
+    1,084 females per 1,000 males, Haryana 879; literacy Kerala 94.0%, Bihar 61.8%. The
+    generated literacy rate is dropped beside the real one; the pre-2014 map (no
+    Telangana) gets none of them."""
+    vs = {v.key: v for v in country_variables(load_country("india"))}
+    pop, sex, lit = vs["census_population"], vs["census_sex_ratio"], vs["census_literacy"]
+    assert len(pop.values) == 36 and not pop.generated and "Census of India 2011" in pop.source
+    assert (pop.values["UP"], pop.values["TS"], pop.values["SK"], pop.values["LD"]) == (
+        199.812, 35.004, 0.611, 0.064)
+    assert (sex.values["KL"], sex.values["HR"], lit.values["KL"], lit.values["BR"]) == (
+        1084.0, 879.0, 94.0, 61.8)
+    assert "gen_literacy" not in vs
+    assert list(vs)[:3] == ["census_population", "census_sex_ratio", "census_literacy"]
+    old = [v.key for v in country_variables(load_country("india", "pre2014"))]
+    assert not any(k.startswith("census_") for k in old) and "gen_literacy" in old

@@ -109,3 +109,117 @@ MCQ = {"a": "590–705", "b": "1350–1350", "c": "412–530", "d": "120–266",
 def test_answers_in_prose_without_a_cue(item: dict[str, object], text: str,
                                         value: dict[str, object]) -> None:
     assert parse_response(item, text) == Parsed(value)
+
+
+# ---- classes found by the independent fresh set of session grade24d (fresh24e, fresh5)
+FRIEDA_Q = ("Which of the features other than Aikatalo borders Aikatalo (the building), "
+            "drawn in red? Answer with its name.")
+
+
+@pytest.mark.parametrize(("item", "text"), [
+    ({"task": "mapiq_sc", "request": "binary"}, "...so I'd lean towards FALSE."),
+    ({"task": "mapwise_binary", "request": "binary", **USA}, "Leaning towards Yes."),
+    ({"task": "stmf", "request": "count", "strata": {"feature_type": "bank"}},
+     "Tentatively 3."),
+    ({"task": "frieda_border", "request": "textual", "question": FRIEDA_Q},
+     "I lean towards Mikonkatu."),
+])
+def test_leaning_towards_an_answer_is_a_hedge_in_every_suite(item: dict[str, object],
+                                                            text: str) -> None:
+    assert not parse_response(item, text).valid
+
+
+def test_a_serial_and_before_the_last_option_names_it() -> None:
+    o = Options({"a": "ID", "b": "IN", "c": "MN", "d": "WY", "e": "None of the above"})
+    assert read_options("[a, c, and d]", o).value == {"letters": ["a", "c", "d"]}
+    assert read_options("[a, c & d]", o).value == {"letters": ["a", "c", "d"]}
+    assert not read_options("[a, c, or d]", o).valid
+
+
+def test_lowest_to_highest_describing_a_chain_does_not_reverse_the_answer_list() -> None:
+    item = {"task": "mapwise_rank", "request": "rank", **USA}
+    chain = "From lowest to highest: New York < Nebraska < Kansas.\n\nMy answer is [KS, NE, NY]"
+    assert parse_response(item, chain).value == {"ranks": {"KS": 1, "NE": 2, "NY": 3}}
+    plain = "From lowest to highest:\nMy answer is [NY, NE, KS]"
+    assert parse_response(item, plain).value == {"ranks": {"KS": 1, "NE": 2, "NY": 3}}
+
+
+@pytest.mark.parametrize(("item", "text", "value"), [
+    ({"task": "frieda_equal", "request": "textual",
+      "question": "Map 2 outlines two areas, A and B. Answer A or B."},
+     "The answer is B because it has the same shape.", {"names": ["B"]}),
+    ({"task": "mapwise_single", "request": "single", **USA},
+     "The state with the highest value is Texas, since it is the darkest.", {"regions": ["TX"]}),
+])
+def test_a_reason_after_an_answer_in_a_sentence_is_left_out(item: dict[str, object],
+                                                            text: str,
+                                                            value: dict[str, object]) -> None:
+    assert parse_response(item, text).value == value
+
+
+@pytest.mark.parametrize(("item", "text", "value"), [
+    ({"task": "frieda_intersect", "request": "textual",
+      "question": "Which of the features other than Hevonen partly overlaps Hevonen "
+                  "(the city block)?"},
+     "Which of the features other than Hevonen partly overlaps Hevonen? Ahven.",
+     {"names": ["Ahven"]}),
+    ({"task": "stmf", "request": "count", "strata": {"feature_type": "bank"}},
+     "How many banks are shown on this map? 3", {"count": 3}),
+])
+def test_the_question_repeated_before_the_answer_is_skipped(item: dict[str, object],
+                                                           text: str,
+                                                           value: dict[str, object]) -> None:
+    assert parse_response(item, text).value == value
+
+
+def test_the_question_feature_as_the_subject_of_a_relation_is_not_the_answer() -> None:
+    item = {"task": "frieda_border", "request": "textual", "question": FRIEDA_Q}
+    assert parse_response(item, "Aikatalo borders Mikonkatu.").value == {"names": ["Mikonkatu"]}
+    assert parse_response(item, "Answer: Aikatalo").value == {"names": ["Aikatalo"]}
+    assert parse_response(item, "Mikonkatu borders Aikatalo.").value == {"names": ["Mikonkatu"]}
+
+
+def test_a_route_told_in_prose_ends_at_the_marker_it_reaches() -> None:
+    text = ("From the blue marker, turn left onto Pohjoisesplanadi, then continue straight "
+            "onto Lönnrotinkatu until you reach the red marker.")
+    assert parse_response({"task": "srn", "request": "route"}, text).value == {"steps": [
+        "blue", "turn left", "Pohjoisesplanadi", "continue straight", "Lönnrotinkatu", "red"]}
+
+
+def test_the_count_of_a_type_line_keeps_an_and_inside_its_last_name() -> None:
+    types = ["restaurant", "bank"]
+    item = {"task": "mtmf", "request": "all",
+            "answer": {"types": {t: {"count": 0, "names": []} for t in types}}}
+    text = "- restaurant: 3 (Toca, Day & Nite Sushi Bar, Bank bar and bistro)\n- bank: 0"
+    got = parse_response(item, text).value["types"]["restaurant"]
+    assert got == {"count": 3, "names": ["Toca", "Day & Nite Sushi Bar", "Bank bar and bistro"]}
+    text = "- restaurant: 3 (Toca, Kuu and Savotta)\n- bank: 0"
+    assert parse_response(item, text).value["types"]["restaurant"]["names"] == [
+        "Toca", "Kuu", "Savotta"]
+
+
+# ---- classes found by the sixth fresh set (fresh24f, thematic/fresh6)
+def test_one_length_in_two_units_is_read_in_the_unit_asked() -> None:
+    item = {"task": "rle", "request": "length", "answer": {"value": 1.0, "unit": "ft"}}
+    text = "The blue path is approximately 150 meters long, which is about 490 ft."
+    assert parse_response(item, text).value["value"] == 490
+    assert parse_response(item, "Answer: 150 m (about 490 ft)").value["value"] == 490
+    item = {"task": "frieda_distance", "request": "distance", "question": "How far apart?"}
+    assert parse_response(item, "Answer: 0.3 km (300 m)").valid
+
+
+def test_doubt_after_a_cued_route_list_is_a_hedge() -> None:
+    text = ('Answer: ["blue", "turn left", "Kaivokatu", "red"] (not fully sure about the '
+            'one-way direction)')
+    assert not parse_response({"task": "srn", "request": "route"}, text).valid
+    text = 'Answer: ["blue", "turn left", "Kaivokatu", "red"]'
+    assert parse_response({"task": "srn", "request": "route"}, text).valid
+
+
+def test_an_option_named_as_the_subject_of_its_answer_sentence() -> None:
+    item = {"task": "frieda_equal", "request": "textual",
+            "question": "One map outlines two areas, Area A and Area B. Answer A or B."}
+    assert parse_response(item, "Answer: Area A is the same as Hauki.").value == {
+        "names": ["A"]}
+    assert parse_response(item, "Area B matches Hauki exactly.").value == {"names": ["B"]}
+    assert not parse_response(item, "Answer: Area A is larger than Hauki.").valid

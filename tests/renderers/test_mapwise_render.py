@@ -125,3 +125,70 @@ def test_no_leader_line_crosses_another_regions_label(country: str, index: int) 
         for k, s in states.items():
             if k != c and "leader_line" not in s:
                 assert not line.intersects(box(*s["label"]["bbox"])), (c, k)
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_hatched_maps_with_three_or_four_classes(k: int) -> None:
+    """Hatched legends of 3 and 4 classes use subsets of the five patterns, blank first
+    and the dense grid last; the pixel check passes on the true classes and names the
+    two regions whose classes are swapped."""
+    from renderers.thematic.design import HATCH_SETS
+
+    hatches = HATCH_SETS[k]
+    assert hatches[0] == "" and hatches[-1] == "++++" and len(set(hatches)) == k
+    geoms = dict(list(GEOMS.items())[:k])
+    classes = {c: i + 1 for i, c in enumerate(geoms)}
+    design = Design(colours=ramp_classes("light", k), hatches=hatches, callout_sides=2)
+    drawn = draw_map(MapRequest("choropleth", "T", classes, LABELS[:k], geoms, design))
+    assert drawn.report["hatches"] == list(hatches)
+    assert check_styled(drawn.png, drawn.report, classes, design.colours) == []
+    wrong = {**classes, "AA": 2, "BB": 1}
+    problems = check_styled(drawn.png, drawn.report, wrong, design.colours)
+    assert {(p.reason, p.state) for p in problems} == {("hatch_mismatch", "AA"),
+                                                       ("hatch_mismatch", "BB")}
+
+
+def _us_unlabelled(**kw: object) -> tuple[object, dict[str, int], Design]:
+    from groundtruth.thematic.countries import load_country
+
+    regions = load_country("usa")
+    codes = sorted(regions.projected)
+    classes = {c: 1 + i % 5 for i, c in enumerate(codes)}
+    design = Design(colours=ramp_classes("light"), region_labels=False, **kw)  # type: ignore[arg-type]
+    drawn = draw_map(MapRequest("choropleth", "T", classes, LABELS, dict(regions.projected),
+                                design))
+    return drawn, classes, design
+
+
+def test_a_map_without_region_labels_draws_no_codes_and_hides_small_regions() -> None:
+    """MapWise's wo_annotations maps: no code, no callout, no leader; the regions a
+    largest part holds no disc 10 pixels across (DC, RI) are reported hidden; the fill check still
+    runs on every region it can see and fails on a wrong class."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from groundtruth.thematic.countries import load_country
+    from renderers.thematic.design import text_colour
+
+    drawn, classes, design = _us_unlabelled()
+    report = drawn.report
+    assert report["region_labels"] is False
+    states = report["states"]
+    assert all(s["label"] is None and not s.get("swatch") for s in states.values())
+    hidden = {c for c, s in states.items() if s.get("hidden")}
+    assert hidden == {"DC", "RI"}  # Delaware, 5 px and more across its middle, is seen
+    assert check_styled(drawn.png, report, classes, design.colours) == []
+    # Where a labelled map writes Texas's code, the unlabelled one shows Texas's fill.
+    labelled = draw_map(MapRequest("choropleth", "T", classes, LABELS,
+                                   dict(load_country("usa").projected),
+                                   Design(colours=ramp_classes("light"))))
+    x0, y0, x1, y1 = (round(v) for v in labelled.report["states"]["TX"]["label"]["bbox"])
+    img = np.asarray(Image.open(io.BytesIO(drawn.png)).convert("RGB"))[y0:y1, x0:x1]
+    ink = np.array([int(text_colour(design.colours[classes["TX"] - 1])[i:i + 2], 16)
+                    for i in (1, 3, 5)])
+    assert (np.abs(img.astype(int) - ink).max(axis=2) <= 60).sum() == 0
+    wrong = {**classes, "TX": 1 + classes["TX"] % 5}
+    problems = check_styled(drawn.png, report, wrong, design.colours)
+    assert {(p.reason, p.state) for p in problems} == {("fill_mismatch", "TX")}

@@ -182,3 +182,41 @@ def test_a_map_at_the_data_edge_is_moved_in_or_rejected() -> None:
     narrow = (60.1695, 24.9395, 60.1707, 24.9415)
     assert choose_view(plan, None, [], narrow) == "past_data"
     assert not isinstance(choose_view(plan, None, []), str)  # no bounds: not checked
+
+
+def test_a_second_map_is_drawn_at_another_scale() -> None:
+    """A plan's zoom caps its view, and a later map of a two-map question that would
+    share the first map's zoom is capped one zoom below it (other extent and scale)."""
+    from dataclasses import replace
+
+    from cartoqa.tasks.frieda.maps import choose_view, other_scale
+    from cartoqa.tasks.frieda.questions import MapPlan
+    from groundtruth.projection import View
+
+    a, b = _point("A", 24.9400, 60.1700), _point("B", 24.9410, 60.1702)
+    plan = MapPlan((a, b), ("A", "B"))
+    natural = choose_view(plan, None, [])
+    assert not isinstance(natural, str)
+    first_zoom = natural[1]
+    capped = other_scale(plan, first_zoom, natural)
+    assert capped is not None and capped.zoom == first_zoom - 1
+    placed = choose_view(capped, None, [])
+    assert not isinstance(placed, str) and placed[1] == first_zoom - 1
+    one = View(center=natural[0], zoom=first_zoom, width=1366, height=768)
+    two = View(center=placed[0], zoom=placed[1], width=1366, height=768)
+    assert two.meters_per_pixel() == pytest.approx(2 * one.meters_per_pixel())
+    # already at another zoom, or with a zoom of its own: left as it is
+    assert other_scale(plan, first_zoom + 1, natural) is None
+    assert other_scale(replace(plan, zoom=17), first_zoom, natural) is None
+    assert other_scale(plan, first_zoom, "gap") is None
+
+
+def test_print_maps_may_zoom_out_to_14() -> None:
+    """Two dots 6 km apart fit no tile-style map (zooms 15-19) but a print map at 14."""
+    from cartoqa.tasks.frieda.maps import choose_view
+    from cartoqa.tasks.frieda.questions import MapPlan
+
+    a, b = _point("A", 9.5000, 47.1400), _point("B", 9.5800, 47.1420)  # about 6.1 km
+    assert choose_view(MapPlan((a, b), ("A", "B"), style="grey"), None, []) == "not_visible"
+    placed = choose_view(MapPlan((a, b), ("A", "B"), style="print"), None, [])
+    assert not isinstance(placed, str) and placed[1] == 14

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import random
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 from cartoqa.tasks.common.base import slot_rng
+
+T = TypeVar("T")
 
 
 def permuted(values: Sequence[Any], seed: int, *parts: object) -> list[Any]:
@@ -58,3 +61,40 @@ def pick_round(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int,
     total = max(1, n_slots) * (max_attempts + 1)
     rounds = max(1, -(-total // len(candidates)))
     return candidates[index % len(candidates)], index // len(candidates), rounds
+
+
+def choose_by_answer(rng: random.Random, options: Sequence[T],
+                     answer_of: Callable[[T], Hashable]) -> T:
+    """One of ``options``, drawn so that each distinct answer they give is as likely.
+
+    Draws an answer uniformly among those the options give, then an option giving it:
+    a question whose valid candidates mostly share one answer (a count of 1, say) asks
+    the rarer answers as often as that one, instead of repeating the common answer
+    (issue 29: a blind guess of the usual answer then scores no more than chance).
+
+    Parameters
+    ----------
+    rng : random.Random
+        Seeded.
+    options : sequence
+        The valid candidates (not empty), in a deterministic order.
+    answer_of : callable
+        The answer a candidate gives.
+
+    Returns
+    -------
+    object
+        The candidate chosen.
+
+    Examples
+    --------
+    >>> counts = [1] * 9 + [3]
+    >>> picks = [choose_by_answer(random.Random(s), counts, lambda c: c) for s in range(400)]
+    >>> round(picks.count(3) / 400, 1)
+    0.5
+    """
+    groups: dict[Hashable, list[T]] = {}
+    for option in options:
+        groups.setdefault(answer_of(option), []).append(option)
+    answers = sorted(groups, key=repr)
+    return rng.choice(groups[rng.choice(answers)])

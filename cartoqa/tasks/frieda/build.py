@@ -31,7 +31,9 @@ from cartoqa.tasks.frieda.maps import (
     REJECT_REASONS,
     PoolMap,
     RenderedMap,
+    choose_view,
     clear_of,
+    other_scale,
     plan_pool,
     render_map,
     render_pool_map,
@@ -42,6 +44,7 @@ from cartoqa.tasks.frieda.questions import (
     TOPOLOGICAL_TEMPLATES,
     PairLedger,
     QuestionPlan,
+    balance_area_letters,
     equal_plans,
     legend_plans,
     point_plans,
@@ -199,6 +202,9 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             multi = [p for p in got if p.map_count == "multi"]
         rng.shuffle(single)
         rng.shuffle(multi)
+        if relation == "equal":
+            # A or B in seeded pairs over the order the slots take the plans
+            multi = balance_area_letters(multi, rng)
         if relation == "within":
             # two_relation_plans are not built yet: on Helsinki every one was rejected
             # at render time (their candidates' outlines lie under A's outline and B's
@@ -314,9 +320,20 @@ def render_question(ctx: BuildContext, plan: QuestionPlan) -> list[RenderedMap] 
     if plan.relation == "border" and gaps and min(gaps) < BORDER_DISTRACTOR_MIN_GAP_M:
         return "near"
     renderer = _renderer(ctx)
+    bounds = extract_bounds(ctx)
     maps: list[RenderedMap] = []
     for mp in plan.maps:
-        got = render_map(renderer, mp, subject, gaps, extract_bounds(ctx))
+        got: RenderedMap | str | None = None
+        if maps:
+            # a later map at another scale than the first (its own extent and zoom, to be
+            # aligned through the shared streets): one zoom down when it would match
+            placed = choose_view(mp, subject, gaps, bounds)
+            other = other_scale(mp, maps[0].map.view.zoom, placed)
+            if other is not None:
+                got = render_map(renderer, other, subject, gaps, bounds)
+                got = got if isinstance(got, RenderedMap) else None
+        if got is None:
+            got = render_map(renderer, mp, subject, gaps, bounds)
         if isinstance(got, str):
             return got
         maps.append(got)
@@ -407,7 +424,8 @@ def _question_map_record(image: str, plan: QuestionPlan, k: int,
         "angle_deg": mp.angle_deg,
         "scale_bar": {"label": bar.get("label"), "meters": bar.get("meters"),
                       "width_px": bar.get("width_px")},
-        "style": mp.style, "north": m.map.north, "scale_unit": mp.scale_unit or "m+ft",
+        "style": mp.style, "north": m.map.north,
+        "scale_unit": mp.scale_unit or str(bar.get("unit") or "m+ft"),
         "legend_categories": [c for c, _ in mp.categories],
         "features": [_feature_record(f, mp.color(i), mp.labels[i])
                      for i, f in enumerate(mp.features)],

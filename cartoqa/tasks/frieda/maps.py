@@ -47,6 +47,7 @@ from renderers.overlays import (
     screen_geometry,
     visible_share,
 )
+from renderers.print_map import PRINT_STYLE, print_boxes
 
 #: Share of a drawn line that must be visible (polygons and dots: all of them).
 MIN_VISIBLE = 0.98
@@ -61,6 +62,10 @@ MIN_POLYGON_PX = 14.0
 LINE_CLIP_DEG = 0.0015
 #: Zooms tried, highest first.
 ZOOMS: tuple[int, ...] = (19, 18, 17, 16, 15)
+#: Zooms a ``print`` map may use (it is drawn from the database, not from tiles, which
+#: the pipeline renders at 15-19 only): down to 14 (about 6.5 m a pixel at 47 degrees
+#: north), so that a municipality of a few kilometres fits whole on one map.
+PRINT_ZOOMS: tuple[int, ...] = (*ZOOMS, 14)
 #: Height of one legend line (CSS px) that a legend must at least have per feature.
 LEGEND_LINE_MIN_PX = 12.0
 #: Zooms of the contextual distractor maps (the question maps' family: a distractor map
@@ -80,7 +85,8 @@ POOL_NEAR_DEG: tuple[float, float] = (0.0012, 0.0025)
 
 #: Why a question's map is rejected, as the build log counts them.
 REJECT_REASONS = {
-    "not_visible": "a drawn feature not whole on the image at zooms 15-19",
+    "not_visible": "a drawn feature not whole on the image at zooms 15-19 (14-19 on a print "
+                   "map)",
     "gap": "a clearly-apart feature under 15 px from the subject",
     "small": "a drawn polygon under 14 px",
     "hidden": "a drawn feature hidden under the legend or controls after rendering",
@@ -164,21 +170,28 @@ def draw_geometry(feature: NamedFeature, subject: NamedFeature | None) -> BaseGe
     return clipped if not clipped.is_empty and clipped.length > 0 else feature.geometry
 
 
-def blocked_boxes(n_features: int, n_categories: int = 0
+def blocked_boxes(n_features: int, n_categories: int = 0, style: str = "carto"
                   ) -> list[tuple[float, float, float, float]]:
     """Image boxes the controls may cover, before rendering (generous estimates).
 
     The legend (top right, one line per feature), the compass (top left), the scale bar
-    (bottom left) and the attribution (bottom right).
+    (bottom left) and the attribution (bottom right); on a ``print`` map also its title,
+    neat line and base legend (:func:`renderers.print_map.print_boxes`).
 
     Examples
     --------
     >>> blocked_boxes(2)[0]
     (946.0, 0.0, 1366.0, 78.0)
+    >>> len(blocked_boxes(2, style="print")) - len(blocked_boxes(2))
+    9
     """
     legend = (IMAGE_WIDTH - 420.0, 0.0, float(IMAGE_WIDTH), 30.0 + 24.0 * n_features)
     boxes = [legend, compass_box(IMAGE_WIDTH, IMAGE_HEIGHT), (0.0, 700.0, 160.0, 768.0),
              (1000.0, 740.0, float(IMAGE_WIDTH), float(IMAGE_HEIGHT))]
+    if style == PRINT_STYLE:
+        boxes.append((0.0, 700.0, 210.0, float(IMAGE_HEIGHT)))  # its bar, inset
+        boxes.extend(print_boxes(IMAGE_WIDTH, IMAGE_HEIGHT, n_features,
+                                 base_legend=not n_categories).values())
     if n_categories:  # the thematic layer's legend box, above the attribution
         boxes.append((IMAGE_WIDTH - 300.0, IMAGE_HEIGHT - 60.0 - 26.0 * n_categories,
                       float(IMAGE_WIDTH), float(IMAGE_HEIGHT)))
@@ -196,7 +209,8 @@ def _needed_share(overlay: Overlay) -> float:
 
 def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[float],
                 bounds: Bounds | None = None) -> tuple[tuple[float, float], int] | str:
-    """The centre and the highest zoom at which the map shows what it must.
+    """The centre and the highest zoom (at most :attr:`MapPlan.zoom` when set; down to
+    14 for a ``print`` map, :data:`PRINT_ZOOMS`) at which the map shows what it must.
 
     Parameters
     ----------
@@ -221,7 +235,7 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[fl
     geoms = [draw_geometry(f, subject) for f in feats]
     c = shapely.union_all(geoms).envelope.centroid
     ovs = [overlay_from_geometry(f.name, "red", g) for f, g in zip(feats, geoms, strict=True)]
-    blocked = blocked_boxes(len(plan.features), len(plan.categories))
+    blocked = blocked_boxes(len(plan.features), len(plan.categories), plan.style)
 
     def shows_all(view: View) -> bool:
         return all(visible_share(_outlined(screen_geometry(view, o, angle_deg=plan.angle_deg)),
@@ -229,7 +243,9 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[fl
                    >= _needed_share(o) for o in ovs)
 
     past_data = False
-    for zoom in ZOOMS:
+    for zoom in PRINT_ZOOMS if plan.style == PRINT_STYLE else ZOOMS:
+        if plan.zoom is not None and zoom > plan.zoom:
+            continue
         view = View(center=(c.y, c.x), zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
         # lower zooms only shrink gaps and polygons further; when a higher zoom showed
         # everything but past the data, that is the reason
@@ -250,6 +266,29 @@ def choose_view(plan: MapPlan, subject: NamedFeature | None, gaps_m: Sequence[fl
                 return candidate.center, zoom
         past_data = True
     return "past_data" if past_data else "not_visible"
+
+
+def other_scale(plan: MapPlan, first_zoom: int,
+                placed: tuple[tuple[float, float], int] | str) -> MapPlan | None:
+    """A later map of a two-map question capped one zoom below the first map when its
+    own view (``placed``, from :func:`choose_view`) would share the first map's zoom: the
+    maps then differ in scale and extent and are aligned through what both show.
+
+    Returns ``None`` when the map differs already (or has no view, or a zoom set).
+
+    Examples
+    --------
+    >>> from groundtruth.named_features import NamedFeature
+    >>> p = MapPlan((NamedFeature("A", "point", "cafe", (), Point(0, 0)),), ("A",))
+    >>> other_scale(p, 18, ((0.0, 0.0), 18)).zoom, other_scale(p, 18, ((0.0, 0.0), 17))
+    (17, None)
+    """
+    if isinstance(placed, str) or plan.zoom is not None or placed[1] != first_zoom \
+            or first_zoom <= min(PRINT_ZOOMS if plan.style == PRINT_STYLE else ZOOMS):
+        return None
+    from dataclasses import replace
+
+    return replace(plan, zoom=first_zoom - 1)
 
 
 def compass_readable(png: bytes, angle_deg: float) -> bool:

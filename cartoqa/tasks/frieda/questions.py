@@ -18,7 +18,7 @@ import random
 import zlib
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import shapely
@@ -34,8 +34,8 @@ from groundtruth.relation_pairs import TopologicalPair
 COLORS: tuple[str, ...] = ("red", "blue", "purple", "orange")
 #: Basemap styles (:data:`renderers.map_styles.STYLES`; repeated here so that plans stay
 #: free of the renderers) and those that write no names.
-STYLES: tuple[str, ...] = ("carto", "plain", "grey")
-UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey")
+STYLES: tuple[str, ...] = ("carto", "plain", "grey", "print")
+UNLABELLED_STYLES: tuple[str, ...] = ("plain", "grey", "print")
 #: North-arrow designs (:data:`renderers.compass.NORTH_DESIGNS`, repeated here).
 NORTH_DESIGNS: tuple[str, ...] = ("rose", "arrow", "star")
 #: Scale-bar units of distance questions (:data:`renderers.scale_bars.UNIT_METRES`) and
@@ -489,6 +489,74 @@ def equal_plans(features: Sequence[NamedFeature], *, rng: random.Random,
              "answer_type": "text"}, contextual=contextual,
         ))
     return plans
+
+
+def with_area_letter(plan: QuestionPlan, letter: str) -> QuestionPlan:
+    """An ``equal`` plan with its subject drawn as Area ``letter`` on map 2.
+
+    The two areas of map 2 swap places (and with them their legend labels and
+    colours) when the subject is not already ``letter``; nothing else changes.
+
+    Parameters
+    ----------
+    plan : QuestionPlan
+        From :func:`equal_plans`.
+    letter : str
+        ``"A"`` or ``"B"``.
+
+    Returns
+    -------
+    QuestionPlan
+    """
+    if plan.answer.get("names") == [letter]:
+        return plan
+    second = plan.maps[1]
+    swapped = replace(second, features=second.features[::-1],
+                      colors=second.colors[::-1])
+    return replace(plan, answer={**plan.answer, "names": [letter]},
+                   maps=(plan.maps[0], swapped, *plan.maps[2:]))
+
+
+def balance_area_letters(plans: Sequence[QuestionPlan],
+                         rng: random.Random) -> list[QuestionPlan]:
+    """``equal`` plans whose answers alternate between A and B in seeded pairs.
+
+    Each two consecutive plans (in the order the build's slots take them) answer A
+    once and B once, in an order drawn from ``rng``: a build's letters are balanced
+    to within one item (a guess of A or B scores a half), instead of each plan's
+    own coin flip (2 of 3 B in a three-question build).
+
+    Parameters
+    ----------
+    plans : sequence of QuestionPlan
+        From :func:`equal_plans`, in the order slots take them.
+    rng : random.Random
+        Seeded.
+
+    Returns
+    -------
+    list of QuestionPlan
+
+    Examples
+    --------
+    >>> from groundtruth.named_features import NamedFeature
+    >>> from shapely.geometry import box
+    >>> feats = [NamedFeature(f"Park {k}", "polygon", "park", (f"way/{k}",),
+    ...                       box(24.9 + k * 0.002, 60.17, 24.901 + k * 0.002, 60.171))
+    ...          for k in range(6)]
+    >>> plans = equal_plans(feats, rng=random.Random(1))
+    >>> letters = [p.answer["names"][0]
+    ...            for p in balance_area_letters(plans, random.Random(0))]
+    >>> len(letters), all(sorted(letters[k:k + 2]) == ["A", "B"] for k in (0, 2))
+    (5, True)
+    """
+    out: list[QuestionPlan] = []
+    for start in range(0, len(plans), 2):
+        letters = ["A", "B"]
+        rng.shuffle(letters)
+        out.extend(with_area_letter(plan, letter)
+                   for plan, letter in zip(plans[start:start + 2], letters, strict=False))
+    return out
 
 
 _DIRECTIONS_TEXT = ("Answer with one of the eight compass directions (north, north-east, "

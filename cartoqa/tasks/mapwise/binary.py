@@ -1,5 +1,10 @@
 """MapWise binary (Yes/No) questions: is one region higher than another; is a region in a
-legend class (discrete) or above a tick value (continuous)."""
+legend class (discrete) or above a tick value (continuous).
+
+Each classic question is as likely to answer yes as no: the order of the two regions
+compared is a coin flip, and the class (tick) question draws its answer first, then a
+region and class (tick) among those that give it (issue 29: a guess of yes or of the
+template's usual answer scores one half)."""
 
 from __future__ import annotations
 
@@ -34,9 +39,13 @@ def _classic(ctx: MapwiseContext, rng: random.Random,
             {"value": ctx.level(a) > ctx.level(b)}, [a, b]))
     else:
         skipped["binary_no_distinct_pair"] += 1
+    # each question below draws its answer first (yes or no, one half each), then a
+    # region and class (tick) that give it: a guess of yes scores one half
+    want = rng.random() < 0.5
     if ctx.colour_bar is None:
         a = rng.choice(codes)
-        cls = ctx.classes[a] if rng.random() < 0.5 else rng.randint(1, ctx.classification.k)
+        others = [c for c in range(1, ctx.classification.k + 1) if c != ctx.classes[a]]
+        cls = ctx.classes[a] if want or not others else rng.choice(others)
         label = ctx.classification.labels[cls - 1]
         out.append(Question(
             "binary", "in_class",
@@ -47,8 +56,9 @@ def _classic(ctx: MapwiseContext, rng: random.Random,
         clear = [c for c in codes if ctx.clear_of_ticks(c)]
         inner = list(range(1, len(bar.ticks) - 1))
         if clear and inner:
-            a = rng.choice(clear)
-            i = rng.choice(inner)
+            region_ticks = [(c, j) for c in clear for j in inner]
+            a, i = rng.choice([(c, j) for c, j in region_ticks
+                               if (ctx.shown(c) > bar.ticks[j]) == want] or region_ticks)
             out.append(Question(
                 "binary", "above_tick",
                 ctx.ask(f"Is the value of {ctx.region(a)} above {bar.tick_labels[i]}?",

@@ -48,6 +48,7 @@ from groundtruth.thematic.classification import (
     fisher_jenks,
     format_number,
 )
+from groundtruth.thematic.coast import COAST_SOURCE, coastal_regions
 from groundtruth.thematic.counterfactual_names import NAME_COUNTERFACTUALS, relabelled
 from groundtruth.thematic.countries import (
     COUNTRIES,
@@ -61,10 +62,10 @@ from groundtruth.thematic.countries import (
     region_table,
 )
 from groundtruth.thematic.country_variables import counterfactual, country_variables, with_gaps
-from groundtruth.thematic.parts import PART_SOURCES, Part, country_parts
+from groundtruth.thematic.parts import PART_SOURCES, Part, coast_parts, country_parts
 from groundtruth.thematic.variables import Variable, read_user_table
 from renderers.thematic.check import CONTINUOUS_TOLERANCE, check_styled
-from renderers.thematic.design import HATCHES, PAPERS, ColourBar, Design, ramp_classes
+from renderers.thematic.design import HATCH_SETS, PAPERS, ColourBar, Design, ramp_classes
 from renderers.thematic.draw import IMAGE_SIZE, MapRequest, draw_map
 
 SLOT_TASK = "mapwise"
@@ -89,8 +90,15 @@ MISSING_PER_MAP = 3
 #: Classes of each discrete style's legend (publishers draw 3 to 8); others have five.
 #: Each count keeps neighbouring class colours about ΔE 15 or more apart on its ramp
 #: (dark: 19 at four classes, 14.7 at six, too close by eye; viridis: 30 at eight).
+#: Hatched maps draw four (:data:`~renderers.thematic.design.HATCH_SETS` has patterns for
+#: three to five classes).
 STYLE_CLASSES: dict[str, int] = {"discrete_dark": 4, "annotated": 4, "discrete_gradient": 8,
-                                 "grey": 3}
+                                 "grey": 3, "hatched": 4}
+#: Which real maps of each country (0-based) are drawn without region labels (MapWise's
+#: ``wo_annotations`` maps: no codes, no callouts; a reader knows the regions by shape
+#: and position). Regions too small to see there are never asked about
+#: (:func:`needs_hidden`). Styles that print values (annotated) keep their labels.
+UNLABELLED_AT: frozenset[int] = frozenset({3, 7})
 #: Shortest shared border (share of the country's east-west extent; about 4 pixels of a
 #: map 860 pixels wide) for two regions to count as neighbours in questions.
 MIN_BORDER_SHARE = 0.005
@@ -118,6 +126,7 @@ class MapPlan:
     style: str
     counterfactual: str = "none"
     spec: TableSpec | None = None
+    labelled: bool = True
 
     @property
     def k(self) -> int:
@@ -248,8 +257,9 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
             var = vs[i % len(vs)]
             if i == GAPS_AT and len(var.values) > 2 * MISSING_PER_MAP:
                 var = with_gaps(var, MISSING_PER_MAP, seed)
-            plans.append(MapPlan(len(plans), country, var, styles[i % len(styles)],
-                                 spec=spec))
+            style = styles[i % len(styles)]
+            plans.append(MapPlan(len(plans), country, var, style, spec=spec,
+                                 labelled=i not in UNLABELLED_AT or STYLES[style][4]))
         real = next((v for v in vs if not v.generated), vs[0])
         for j, mode in enumerate(COUNTERFACTUALS[:n_cf]):
             cf_styles = [s for s in ("discrete_light", "continuous_gradient") if s in styles]
@@ -268,11 +278,11 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
 POSITIONAL_PART_KINDS: frozenset[str] = frozenset({"border", "coast"})
 
 
-def _parts_for(country: str, geoms: dict[str, Any],
-               mode: str) -> dict[str, tuple[Part, list[str]]]:
+def _parts_for(country: str, geoms: dict[str, Any], mode: str,
+               coastal: Sequence[str] = ()) -> dict[str, tuple[Part, list[str]]]:
     """The named parts questions may use on a map (positional ones only on a name
-    counterfactual)."""
-    parts = country_parts(country, geoms)
+    counterfactual): the official groupings, and the coastal and inland regions."""
+    parts = {**country_parts(country, geoms), **coast_parts(country, coastal, geoms)}
     if mode in NAME_COUNTERFACTUALS:
         parts = {k: v for k, v in parts.items() if v[0].kind in POSITIONAL_PART_KINDS}
     return parts
@@ -306,6 +316,27 @@ def region_labels(shown: dict[str, Region]) -> dict[str, dict[str, Any]]:
             for c, r in sorted(shown.items())}
 
 
+def needs_hidden(q: Any, hidden: frozenset[str]) -> bool:
+    """Whether a question needs a region a map without labels does not show: one it
+    names or relies on (``asked``), or one in its answer (``accepted``, ``items``,
+    ``order``, ``levels``).
+
+    Examples
+    --------
+    >>> from cartoqa.tasks.mapwise.common import Question
+    >>> q = Question("list", "in_class", "?", {"items": ["DC", "MD"]}, ["DC", "MD"])
+    >>> needs_hidden(q, frozenset({"DC"})), needs_hidden(q, frozenset({"RI"}))
+    (True, False)
+    """
+    regions = set(q.asked)
+    for key in ("accepted", "items", "order"):
+        if isinstance(q.answer.get(key), list):
+            regions |= set(q.answer[key])
+    if isinstance(q.answer.get("levels"), dict):
+        regions |= set(q.answer["levels"])
+    return bool(regions & hidden)
+
+
 def _width(geoms: dict[str, Any]) -> float:
     """East-west extent of a set of projected geometries."""
     bounds = [g.bounds for g in geoms.values()]
@@ -313,12 +344,14 @@ def _width(geoms: dict[str, Any]) -> float:
 
 
 def _style_fits(style: str, spec: TableSpec) -> bool:
-    """Whether a style can draw a table as its spec asks (legend kind; hatches need five
-    Fisher-Jenks classes)."""
+    """Whether a style can draw a table as its spec asks (legend kind; hatches need three
+    to five classes, :data:`~renderers.thematic.design.HATCH_SETS`)."""
     legend, _, hatched, _, _ = STYLES[style]
     if spec.legend is not None and legend != spec.legend:
         return False
-    return not (hatched and (spec.k != DEFAULT_K or spec.classes or spec.breaks))
+    k = (len(spec.classes) if spec.classes else len(spec.breaks) - 1 if spec.breaks
+         else spec.k)
+    return not (hatched and k not in HATCH_SETS)
 
 
 class MapwiseBuilder:
@@ -344,6 +377,8 @@ class MapwiseBuilder:
                             for k, r in region_table(c).items()}
         self.bounds = {c: {k: tuple(g.bounds) for k, g in r.projected.items()}
                        for c, r in self.regions.items()}
+        # Coastal regions from land and sea (groundtruth.thematic.coast).
+        self.coastal = {c: coastal_regions(r.lonlat) for c, r in self.regions.items()}
 
     def make_slot(self, plan: MapPlan, rejected: Counter[str],
                   skipped: Counter[str]) -> tuple[list[dict[str, Any]], bytes] | None:
@@ -358,18 +393,19 @@ class MapwiseBuilder:
         legend, ramp, hatched, paper, annotated = STYLES[plan.style]
         k = classification.k
         design = Design(colours=ramp_classes(ramp, k),
-                        hatches=HATCHES if hatched and k == len(HATCHES) else None,
+                        hatches=HATCH_SETS.get(k) if hatched else None,
                         paper=PAPERS[paper], legend_reversed=plan.reversed,
                         callout_sides=1 if plan.country == "usa" and regions.edition != "insets"
-                        else 2)
+                        else 2, region_labels=plan.labelled)
         hatched = design.hatches is not None
         bar = colour_bar(var.values, ramp) if legend == "continuous" else None
-        notes = {c: format_number(v, 3) for c, v in var.values.items()} if annotated else None
+        notes = ({c: format_number(v, 3) for c, v in var.values.items()}
+                 if annotated and plan.labelled else None)
         geoms = dict(regions.projected)
         shown = (relabelled(plan.counterfactual, {c: regions.regions[c] for c in geoms},
                             self.seed + plan.index,
                             avoid=self.all_regions)
-                 if plan.counterfactual in NAME_COUNTERFACTUALS else None)
+                 if plan.counterfactual in NAME_COUNTERFACTUALS and plan.labelled else None)
         drawn = draw_map(MapRequest("choropleth", var.title, classification.classes,
                                     classification.labels, geoms, design, bar,
                                     dict(var.values), notes,
@@ -386,20 +422,29 @@ class MapwiseBuilder:
             self.queen[plan.country],
             printed={c: float(t) for c, t in notes.items()} if notes else None,
             drawn=tuple(sorted(geoms)),
-            parts=_parts_for(plan.country, geoms, plan.counterfactual),
+            parts=_parts_for(plan.country, geoms, plan.counterfactual,
+                             self.coastal[plan.country]),
             points=self.points[plan.country], bounds=self.bounds[plan.country],
             colours=design.colours, ramp=ramp, hatched=hatched,
             percent=(plan.spec.percent if plan.spec is not None and plan.spec.units
                      else is_percent(var.title) if var.theme != "user" or "%" in var.title
                      else None),
-            prompt_mode=self.prompt_mode)
+            prompt_mode=self.prompt_mode, labelled=plan.labelled,
+            hidden=frozenset(c for c, info in drawn.report["states"].items()
+                             if info.get("hidden")))
         rng = slot_rng(self.seed, SLOT_TASK, plan.index)
         image = f"images/mapwise-{plan.index:04d}.png"
         prompt = system_prompt(ctx)
         items: list[dict[str, Any]] = []
         for module in task_modules():
             spec = module.SPEC
-            for n, q in enumerate(module.make_questions(ctx, rng, skipped)):
+            asked = module.make_questions(ctx, rng, skipped)
+            if ctx.hidden:
+                for q in asked:
+                    if needs_hidden(q, ctx.hidden):
+                        skipped[f"{q.template}_hidden_region"] += 1
+                asked = [q for q in asked if not needs_hidden(q, ctx.hidden)]
+            for n, q in enumerate(asked):
                 items.append({
                     "id": f"{spec.name}-{plan.index:04d}-{n}",
                     "task": spec.name,
@@ -414,6 +459,7 @@ class MapwiseBuilder:
                                "question_type": q.request, "template": q.template,
                                "family": q.family, "prompt_mode": self.prompt_mode,
                                "missing_data": bool(ctx.missing),
+                               "region_labels": plan.labelled,
                                "theme": var.theme, "generated_data": var.generated},
                     "provenance": {
                         "suite": SUITE, "seed": self.seed, "slot": plan.index,
@@ -430,8 +476,12 @@ class MapwiseBuilder:
                                            "reversed": plan.reversed},
                         "colour_bar": bar.card() if bar else None,
                         "no_data_regions": ctx.missing,
+                        "region_labels_drawn": plan.labelled,
+                        **({"hidden_regions": sorted(ctx.hidden)} if not plan.labelled
+                           else {}),
                         "prompt_mode": self.prompt_mode,
-                        "parts_source": PART_SOURCES[plan.country],
+                        "parts_source": f"{PART_SOURCES[plan.country]}; coasts: "
+                                        f"{COAST_SOURCE}",
                         "asked_regions": sorted(set(q.asked)),
                         **({"region_labels": region_labels(shown)} if shown else {}),
                     },
@@ -588,8 +638,9 @@ def _manifest_parts(builder: SlotBuilder,
     sources = sorted({(v.source, v.licence) for vs in variables.values() for v in vs})
     return ManifestParts(
         attribution="; ".join([b["source"] for b in boundaries.values()]
-                              + [f"{s} ({lic})" for s, lic in sources]),
-        sources={"boundaries": boundaries,
+                              + [f"{s} ({lic})" for s, lic in sources]
+                              + [f"coasts: {COAST_SOURCE}"]),
+        sources={"boundaries": boundaries, "coasts": COAST_SOURCE,
                  "variables": [{**v.card(), "country": c}
                                for c, vs in variables.items() for v in vs]},
         rendering={"library": "matplotlib (Agg)", "size": list(IMAGE_SIZE),
@@ -615,6 +666,8 @@ def render_mapwise_card(manifest: dict[str, Any]) -> str:
     for country, b in (manifest.get("sources", {}).get("boundaries") or {}).items():
         edition = f" (edition `{b['edition']}`)" if b.get("edition", "default") != "default" else ""
         lines.append(f"- {country}: {b['source']}. Version{edition}: {b['version']}.")
+    if manifest.get("sources", {}).get("coasts"):
+        lines.append(f"- coastal regions (named parts): {manifest['sources']['coasts']}.")
     lines += ["", "## Data sources and licences", ""]
     lines += [variable_line(v, f"{v.get('country')} `{v['key']}`")
               for v in manifest.get("sources", {}).get("variables", [])]

@@ -126,6 +126,10 @@ class MapwiseContext:
         Whether the values are percentages (None: unknown, not asked).
     prompt_mode : str
         A key of :data:`PROMPT_MODES`.
+    labelled : bool
+        Whether the map draws region labels (False: MapWise's ``wo_annotations`` maps).
+    hidden : frozenset of str
+        Regions too small to see on a map without labels (never asked about).
     """
 
     country: str
@@ -146,6 +150,8 @@ class MapwiseContext:
     hatched: bool = False
     percent: bool | None = None
     prompt_mode: str = DEFAULT_PROMPT_MODE
+    labelled: bool = True
+    hidden: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.drawn:
@@ -333,9 +339,11 @@ class Question:
 
 def system_prompt(ctx: MapwiseContext) -> str:
     """The instruction shown with every question about a map."""
-    return (f"You are given a choropleth map of the {ctx.words} of {ctx.where}, each "
-            f"labelled with its two-letter code (small ones in boxes at the sides, with a "
-            f"line to the region). Its legend is either a set of classes, each named by "
+    labels = ("each labelled with its two-letter code (small ones in boxes at the sides, "
+              "with a line to the region)" if ctx.labelled else
+              "drawn without labels (tell the regions by their shape and position)")
+    return (f"You are given a choropleth map of the {ctx.words} of {ctx.where}, "
+            f"{labels}. Its legend is either a set of classes, each named by "
             f"its range as the legend writes it (every region in a class has that class's "
             f"colour or pattern), or a continuous colour bar (read a region's value from "
             f"where its colour sits on the bar). Regions drawn without data are marked as "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from cartoqa.tasks.common.sampling import choose_by_answer
 from cartoqa.tasks.mapwise.common import (
     MapwiseContext,
     Question,
@@ -43,13 +44,16 @@ def _classic(ctx: MapwiseContext, rng: random.Random,
     if not ticks:
         skipped["count_no_clear_tick"] += 1
         return []
-    i = rng.choice(ticks)
     bar = ctx.colour_bar
+    # every count the clear ticks give is as likely (most give 1: a tick is clear of
+    # every region mostly just below a lone high value)
+    i = choose_by_answer(rng, ticks,
+                         lambda j: sum(1 for c in ctx.values if ctx.shown(c) > bar.ticks[j]))
     above = sorted(c for c in ctx.values if ctx.shown(c) > bar.ticks[i])
     return [Question(
         "count", "above_tick",
         ctx.ask(f"How many {ctx.words} have a value above {bar.tick_labels[i]}?",
-                    "count"), {"count": len(above)}, sorted(ctx.values))]
+                    "count"), {"count": len(above)}, above)]
 
 
 def make_questions(ctx: MapwiseContext, rng: random.Random,

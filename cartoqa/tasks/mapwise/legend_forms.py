@@ -3,7 +3,10 @@ continuous, the overall range, the darkest shade's range and region, which way t
 colours run, one hue or several, percentages or absolute values, evenly spaced or not,
 the widest class and the class with the most regions.
 
-Colour forms are not asked on hatched (black-and-white) maps. Lightness is CIE L*
+Colour forms are not asked on hatched (black-and-white) maps. The yes/no forms whose
+answer the map's design fixes (which way the colours run, one hue, percentages, even
+steps) ask the question one way or the other way round at random, so that yes is the
+answer about half the time whatever the build's styles (issue 29). Lightness is CIE L*
 (:func:`renderers.thematic.design.lightness`); "darker" needs a difference of
 :data:`DARKNESS_GAP`.
 """
@@ -153,9 +156,11 @@ def direction(ctx: MapwiseContext, rng: random.Random,
     darker = _high_end_darker(ctx, skipped, "legend_direction")
     if darker is None:
         return None
+    word = rng.choice(("darker", "lighter"))  # half the maps ask the other way round
     return Question("binary", "legend_direction",
-                    ctx.ask("In the legend, does the colour get darker as the value "
-                            "increases?", "binary"), {"value": darker}, [])
+                    ctx.ask(f"In the legend, does the colour get {word} as the value "
+                            "increases?", "binary"),
+                    {"value": darker == (word == "darker")}, [])
 
 
 @form("legend_single_hue", "legend", "binary")
@@ -165,10 +170,16 @@ def single_hue(ctx: MapwiseContext, rng: random.Random,
     colours (the viridis gradient)."""
     if ctx.hatched or ctx.ramp not in ("light", "dark", "gradient"):
         return None
+    single = ctx.ramp != "gradient"
+    if rng.random() < 0.5:  # half the maps ask the other way round
+        return Question("binary", "legend_single_hue",
+                        ctx.ask("Does the legend use several distinct colours (rather "
+                                "than shades of a single colour)?", "binary"),
+                        {"value": not single}, [])
     return Question("binary", "legend_single_hue",
                     ctx.ask("Does the legend use different shades of a single colour "
                             "(rather than several distinct colours)?", "binary"),
-                    {"value": ctx.ramp != "gradient"}, [])
+                    {"value": single}, [])
 
 
 @form("legend_percent", "legend", "binary")
@@ -177,6 +188,10 @@ def percent(ctx: MapwiseContext, rng: random.Random,
     """Whether the map shows percentages or absolute values (from the title's unit)."""
     if ctx.percent is None:
         return None
+    if rng.random() < 0.5:  # half the maps ask the other way round
+        return Question("binary", "legend_percent",
+                        ctx.ask("Does the map show absolute values (rather than "
+                                "percentages)?", "binary"), {"value": not ctx.percent}, [])
     return Question("binary", "legend_percent",
                     ctx.ask("Does the map show percentages (rather than absolute values)?",
                             "binary"), {"value": ctx.percent}, [])
@@ -198,6 +213,11 @@ def evenly_spaced(ctx: MapwiseContext, rng: random.Random,
     if EVEN_RATIO < ratio < UNEVEN_RATIO:
         skip(skipped, "legend_evenly_spaced", "neither")
         return None
+    if rng.random() < 0.5:  # half the maps ask the other way round
+        return Question("binary", "legend_evenly_spaced",
+                        ctx.ask("Are the values of the legend unevenly spaced (steps of "
+                                "different sizes from one class or labelled value to the "
+                                "next)?", "binary"), {"value": ratio > EVEN_RATIO}, [])
     return Question("binary", "legend_evenly_spaced",
                     ctx.ask("Are the values of the legend evenly spaced (equal steps from "
                             "one class or labelled value to the next)?", "binary"),

@@ -17,6 +17,7 @@ import random
 import statistics
 from collections import Counter
 
+from cartoqa.tasks.common.sampling import choose_by_answer
 from cartoqa.tasks.mapwise.common import MapwiseContext, Question
 from cartoqa.tasks.mapwise.form_registry import form, skip
 
@@ -97,7 +98,7 @@ def part_count(ctx: MapwiseContext, rng: random.Random,
     if not options:
         skip(skipped, "part_count", "no_condition")
         return None
-    phrase, members, cond, hits = rng.choice(options)
+    phrase, members, cond, hits = choose_by_answer(rng, options, lambda o: len(o[3]))
     return Question("count", "part_count",
                     ctx.ask(f"How many {ctx.words} in {phrase} are {cond}?", "count"),
                     {"count": len(hits)}, members)
@@ -337,7 +338,7 @@ def part_count_higher(ctx: MapwiseContext, rng: random.Random,
     if not options:
         skip(skipped, "part_count_higher_than_region", "no_clear_region")
         return None
-    phrase, members, c, higher = rng.choice(options)
+    phrase, members, c, higher = choose_by_answer(rng, options, lambda o: len(o[3]))
     return Question("count", "part_count_higher_than_region",
                     ctx.ask(f"How many {ctx.words} in {phrase} have a higher value than "
                             f"{ctx.region(c)}?", "count"), {"count": len(higher)}, members)

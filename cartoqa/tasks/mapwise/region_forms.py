@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from cartoqa.tasks.common.sampling import choose_by_answer
 from cartoqa.tasks.mapwise.common import TICK_DELTA_E, MapwiseContext, Question
 from cartoqa.tasks.mapwise.form_registry import form, skip
 from cartoqa.tasks.mapwise.part_forms import conditions
@@ -195,10 +196,19 @@ def border_difference(ctx: MapwiseContext, rng: random.Random,
     def diff(p: tuple[str, str]) -> float:
         return abs(ctx.level(p[0]) - ctx.level(p[1]))
 
+    def data_diff(p: tuple[str, str]) -> float:
+        return abs(ctx.shown(p[0]) - ctx.shown(p[1]))
+
     ranked = sorted(pairs, key=diff, reverse=True)
     best = ranked[0]
     if diff(best) - diff(ranked[1]) < margin:
         skip(skipped, "border_largest_difference", "no_clear_pair")
+        return None
+    # The pair that looks farthest apart must also be the farthest apart in the data: a
+    # three-class gap (Delhi 86.2 / Uttar Pradesh 67.7, 18.5) can hold a smaller
+    # difference than a two-class one (Kerala 94.0 / Karnataka 75.4, 18.6).
+    if any(data_diff(p) >= data_diff(best) for p in ranked[1:]):
+        skip(skipped, "border_largest_difference", "data_disagrees")
         return None
     if rng.random() < 0.5:
         pair, answer = best, True
@@ -248,7 +258,8 @@ def neighbours_higher(ctx: MapwiseContext, rng: random.Random,
     if not options:
         skip(skipped, "neighbours_higher_count", "no_clear_region")
         return None
-    c = rng.choice(options)
+    c = choose_by_answer(rng, options, lambda o: sum(1 for n in ctx.neighbours(o)
+                                                     if ctx.level(n) > ctx.level(o)))
     count = sum(1 for n in ctx.neighbours(c) if ctx.level(n) > ctx.level(c))
     return Question("count", "neighbours_higher_count",
                     ctx.ask(f"How many of the {ctx.words} bordering {ctx.region(c)} have a "
