@@ -201,3 +201,69 @@ def point_in_category(point: BaseGeometry, category: str,
     if inside and near_other:
         return None
     return inside
+
+
+def point_categories(point_m: BaseGeometry, categories: Sequence[str],
+                     areas: Sequence[CategoryArea], metric: Sequence[BaseGeometry],
+                     tree: shapely.STRtree | None = None) -> dict[str, bool | None]:
+    """:func:`point_in_category` for every category of a family at once (metric input).
+
+    Only the areas within :data:`OUTSIDE_MIN_M` of the point can change an answer, so
+    with ``tree`` (an :class:`shapely.STRtree` of ``metric``) only those are looked at;
+    the result equals :func:`point_in_category` per category.
+
+    Parameters
+    ----------
+    point_m : shapely Point
+        In the frame of ``metric``.
+    categories : sequence of str
+        The family's categories.
+    areas : sequence of CategoryArea
+        The family's areas.
+    metric : sequence of shapely geometry
+        ``areas`` in a metric frame.
+    tree : shapely.STRtree, optional
+        Of ``metric``.
+
+    Returns
+    -------
+    dict
+        category -> ``True``, ``False`` or ``None``.
+
+    Examples
+    --------
+    >>> from shapely.geometry import Point, box
+    >>> areas = [CategoryArea("land use", "grass", "way/1", box(0, 0, 1, 1)),
+    ...          CategoryArea("land use", "commercial land", "way/2", box(0, 0, 1, 1))]
+    >>> metric = [box(0, 0, 100, 100), box(100, 0, 200, 100)]
+    >>> point_categories(Point(50, 50), ["grass", "commercial land"], areas, metric)
+    {'grass': True, 'commercial land': False}
+    >>> point_categories(Point(95, 50), ["grass", "commercial land"], areas, metric)
+    {'grass': None, 'commercial land': None}
+    """
+    if tree is not None:
+        near = [int(i) for i in tree.query(point_m, predicate="dwithin",
+                                           distance=OUTSIDE_MIN_M)]
+    else:
+        near = [i for i, g in enumerate(metric) if g.distance(point_m) < OUTSIDE_MIN_M]
+    inside: dict[str, bool] = {}
+    unclear: set[str] = set()
+    near_cats: set[str] = set()  # categories with an area within INSIDE_MIN_M
+    for i in near:
+        g, c = metric[i], areas[i].category
+        d = g.distance(point_m)
+        if d < INSIDE_MIN_M:
+            near_cats.add(c)
+        if g.contains(point_m) and g.boundary.distance(point_m) >= INSIDE_MIN_M:
+            inside[c] = True
+        elif d < OUTSIDE_MIN_M:
+            unclear.add(c)
+    out: dict[str, bool | None] = {}
+    for c in categories:
+        if c in unclear:
+            out[c] = None
+        elif inside.get(c):
+            out[c] = None if near_cats - {c} else True
+        else:
+            out[c] = False
+    return out

@@ -161,17 +161,21 @@ class FriedaMap:
 def _thematic(png: bytes, view: View, angle_deg: float,
               categories: Sequence[tuple[str, Sequence[BaseGeometry]]],
               overlays: Sequence[Overlay], boxes: dict[str, Box]) -> tuple[bytes, Box]:
-    """Draw a thematic layer and its legend on a turned map (dots drawn again on top)."""
+    """Draw a thematic layer and its legend on a turned map (overlays drawn again on top)."""
     drawn = [DrawnCategory(name, tuple(
         screen_geometry(view, overlay_from_geometry(name, "red", g), angle_deg=angle_deg)
         for g in geoms)) for name, geoms in categories]
     dots = []
+    lines = []
     for o in overlays:
+        g = screen_geometry(view, o, angle_deg=angle_deg)
         if o.kind == "point":
-            c = screen_geometry(view, o, angle_deg=angle_deg).centroid
-            dots.append((c.x, c.y, o.hex))
+            dots.append((g.centroid.x, g.centroid.y, o.hex))
+        else:  # outlines and lines drawn again over the layer
+            lines.append((g, o.hex))
     foot = boxes["attribution"][1] if "attribution" in boxes else IMAGE_HEIGHT - 20.0
-    return draw_categories(png, drawn, dots, bottom=foot, keep=list(boxes.values()))
+    return draw_categories(png, drawn, dots, bottom=foot, keep=list(boxes.values()),
+                           lines=lines)
 
 
 def bar_meters(scale_bar: dict[str, Any]) -> float:

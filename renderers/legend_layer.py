@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from renderers.overlays import POINT_RADIUS
+from renderers.overlays import OVERLAY_WEIGHT, POINT_RADIUS
 
 Box = tuple[float, float, float, float]
 
@@ -119,8 +119,9 @@ def legend_box(width: int, height: int, n: int, bottom: float) -> Box:
 
 def draw_categories(png: bytes, categories: Sequence[DrawnCategory],
                     dots: Sequence[tuple[float, float, str]], *, bottom: float,
-                    keep: Sequence[Box] = ()) -> tuple[bytes, Box]:
-    """Draw the thematic layer, the dots again and the legend box.
+                    keep: Sequence[Box] = (),
+                    lines: Sequence[tuple[BaseGeometry, str]] = ()) -> tuple[bytes, Box]:
+    """Draw the thematic layer, the overlays again and the legend box.
 
     Parameters
     ----------
@@ -134,6 +135,9 @@ def draw_categories(png: bytes, categories: Sequence[DrawnCategory],
         The legend box's foot (the attribution's top).
     keep : sequence of box, optional
         Boxes left as they were (the map's own legend, scale bar, attribution).
+    lines : sequence of (geometry, hex colour), optional
+        Polygon overlays (their outline) and line overlays in image pixels, drawn again
+        on top at :data:`renderers.overlays.OVERLAY_WEIGHT`.
 
     Returns
     -------
@@ -158,6 +162,12 @@ def draw_categories(png: bytes, categories: Sequence[DrawnCategory],
         kx0, ky0, kx1, ky1 = (round(v) for v in b)
         base.paste(original.crop((kx0, ky0, kx1, ky1)), (kx0, ky0))
     d = ImageDraw.Draw(base)
+    for geom, colour in lines:
+        outline = geom.boundary if geom.geom_type in ("Polygon", "MultiPolygon") else geom
+        for part in getattr(outline, "geoms", [outline]):
+            coords = list(getattr(part, "coords", []))
+            if len(coords) >= 2:
+                d.line(coords, fill=(*_rgb(colour), 255), width=OVERLAY_WEIGHT, joint="curve")
     r = POINT_RADIUS
     for x, y, colour in dots:
         d.ellipse((x - r - 1, y - r - 1, x + r + 1, y + r + 1), fill=(255, 255, 255, 255))
@@ -227,3 +237,36 @@ def ring_share(png: bytes, x: float, y: float, index: int, *, inner: float | Non
         near |= np.linalg.norm(colours - np.array(_rgb(c), dtype=np.float64), axis=1) \
             <= CATEGORY_TOLERANCE
     return float(near.sum() / ring.sum())
+
+
+def category_pixels(png: bytes, index: int, skip: Sequence[Box] = (),
+                    within: BaseGeometry | None = None) -> int:
+    """How many pixels of the image show category ``index``'s fill or hatch (within
+    :data:`CATEGORY_TOLERANCE`), outside the ``skip`` boxes (the legend's swatches) and,
+    with ``within``, inside that polygon (image pixels).
+
+    Examples
+    --------
+    >>> img = Image.new("RGB", (40, 10), "white")
+    >>> img.paste(CATEGORY_STYLES[1][0], (0, 0, 10, 10))
+    >>> buf = io.BytesIO(); img.save(buf, format="PNG")
+    >>> category_pixels(buf.getvalue(), 1), category_pixels(buf.getvalue(), 1, [(0, 0, 5, 10)])
+    (100, 50)
+    >>> category_pixels(buf.getvalue(), 0)
+    0
+    >>> from shapely.geometry import box
+    >>> category_pixels(buf.getvalue(), 1, within=box(0, 0, 4, 10))
+    50
+    """
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64)
+    fill, hatch_colour, _ = CATEGORY_STYLES[index]
+    near = np.zeros(rgb.shape[:2], dtype=bool)
+    for c in (fill, hatch_colour):
+        near |= np.linalg.norm(rgb - np.array(_rgb(c), dtype=np.float64), axis=2) \
+            <= CATEGORY_TOLERANCE
+    for x0, y0, x1, y1 in skip:
+        near[max(0, int(y0)):max(0, int(y1)), max(0, int(x0)):max(0, int(x1))] = False
+    if within is not None:
+        size = (rgb.shape[1], rgb.shape[0])
+        near &= np.asarray(_mask(size, [within]), dtype=bool)
+    return int(near.sum())

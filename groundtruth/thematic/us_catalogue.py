@@ -103,6 +103,10 @@ TABLES: dict[str, Table] = {t.item: t for t in (
           "MIT"),
     Table("openintro", "climate70", "NOAA long-running weather stations, 1948 and 2018",
           "GPL-3"),
+    Table("openintro", "birds", "FAA wildlife strike reports, every aircraft-wildlife "
+          "collision reported 1990-1997", "GPL-3"),
+    Table("causaldata", "mortgages", "Fetter (2013), men of the World War II and Korean War "
+          "birth cohorts in the 1960 Census (IPUMS), by state of birth", "MIT"),
 )}
 
 
@@ -165,17 +169,33 @@ def ratio(num: Extract, den: Extract, scale: float = 1.0) -> Extract:
     return run
 
 
-def share(col: str, value: str, *, state: str = "state") -> Extract:
-    """Percentage of a state's rows whose ``col`` equals ``value``."""
+def share(col: str, value: Any, *, state: str = "state",
+          where: Mapping[str, Any] | None = None) -> Extract:
+    """Percentage of a state's rows (those matching ``where``) whose ``col`` equals ``value``."""
     def run(frame: Any) -> dict[str, float]:
         total: dict[str, int] = {}
         hit: dict[str, int] = {}
-        for s, v in zip(frame[state], frame[col], strict=True):
+        rows = frame
+        for k, want in (where or {}).items():
+            rows = rows[rows[k] == want]
+        for s, v in zip(rows[state], rows[col], strict=True):
             code = state_code(s)
             if code:
                 total[code] = total.get(code, 0) + 1
                 hit[code] = hit.get(code, 0) + (v == value)
         return {k: 100.0 * hit[k] / n for k, n in total.items()}
+    return run
+
+
+def count_rows(*, state: str = "state") -> Extract:
+    """Number of rows per state (events of a register, one row each)."""
+    def run(frame: Any) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for s in frame[state]:
+            code = state_code(s)
+            if code:
+                out[code] = out.get(code, 0.0) + 1.0
+        return out
     return run
 
 
@@ -255,6 +275,11 @@ def _s(key: str, title: str, unit: str, year: str, theme: str, topic: str, table
 
 
 _CS = {"year": 2010}
+#: How the Lending Club and Fetter shares are read.
+_LOANS = "share of the 10,000 loans of the sample; a few dozen loans in small states"
+_FETTER = ("share of the sampled men born in the state (state of birth, not of residence); "
+           "causaldata's help page names no year, Fetter (2013) measures home ownership in "
+           "the 1960 Census")
 SPECS: tuple[Spec, ...] = (
     # ---- crime
     _s("assault_1973", "Assault arrests per 100,000 people, 1973", "per 100,000", "1973",
@@ -481,6 +506,9 @@ SPECS: tuple[Spec, ...] = (
              column("statepop", where={"year": 1985}, ids=True), 1e9)),
     _s("miles_per_driver_1988", "Miles driven per licensed driver, 1988", "miles", "1988",
        "environment", "vehicle_miles", "Fatalities", column("miles", where={"year": 1988})),
+    _s("wildlife_strikes_1997", "Aircraft-wildlife collisions reported, 1990-1997",
+       "collisions", "1990-1997", "environment", "wildlife_strikes", "birds",
+       count_rows(), "number of the table's collision reports naming the state"),
     # ---- housing
     _s("median_rent_2017", "Median monthly rent ($), 2017", "$", "2017", "housing", "rent",
        "us_rent_income", rent_income("rent")),
@@ -494,6 +522,23 @@ SPECS: tuple[Spec, ...] = (
        "2018", "housing", "mortgage", "loans_full_schema",
        share("homeownership", "MORTGAGE"),
        "share of the 10,000 loans of the sample; a few dozen loans in small states"),
+    _s("borrowers_own_2018", "Lending Club borrowers who own their home outright (%), 2018",
+       "%", "2018", "housing", "outright_ownership", "loans_full_schema",
+       share("homeownership", "OWN"), _LOANS),
+    _s("home_improvement_loans_2018", "Lending Club loans for home improvement (% of loans), "
+       "2018", "%", "2018", "housing", "home_improvement", "loans_full_schema",
+       share("loan_purpose", "home_improvement"), _LOANS),
+    _s("mortgage_accounts_2018", "Mortgage accounts per Lending Club borrower (mean), 2018",
+       "accounts", "2018", "housing", "mortgage", "loans_full_schema",
+       mean_of("num_mort_accounts"),
+       "mean over the borrowers of the 10,000-loan sample; a few dozen in small states"),
+    _s("homeownership_1960", "Men owning their home, by state of birth (%), 1960",
+       "%", "1960", "housing", "homeownership", "mortgages",
+       share("home_ownership", 1, state="bpl"), _FETTER),
+    _s("veteran_homeownership_1960", "War veterans owning their home, by state of birth (%), "
+       "1960", "%", "1960", "housing", "homeownership", "mortgages",
+       share("home_ownership", 1, state="bpl", where={"vet_wwko": 1}),
+       _FETTER + "; veterans of World War II or the Korean War only"),
 )
 
 

@@ -63,3 +63,28 @@ def test_point_in_category_margins() -> None:
     areas.append(CategoryArea("land use", "residential land", "way/3", _area(55, 0, 70, 100)))
     assert point_in_category(_pt(50, 50), "grass", areas, FRAME) is None
     assert point_in_category(_pt(20, 50), "grass", areas, FRAME) is True
+
+
+def test_point_categories_equals_point_in_category() -> None:
+    """The all-categories reader (with its spatial index) states what the one-category
+    rule states, at every margin of a layout of three categories."""
+    import itertools
+
+    import shapely
+
+    from groundtruth.legend_areas import point_categories
+
+    areas = [CategoryArea("land use", "grass", "way/1", _area(0, 0, 100, 100)),
+             CategoryArea("land use", "grass", "way/4", _area(300, 0, 400, 100)),
+             CategoryArea("land use", "commercial land", "way/2", _area(200, 0, 300, 100)),
+             CategoryArea("land use", "residential land", "way/3", _area(55, 0, 70, 40))]
+    cats = ["commercial land", "grass", "residential land"]
+    metric = [FRAME.to_metric(a.geometry) for a in areas]
+    tree = shapely.STRtree(metric)
+    seen = set()
+    for x, y in itertools.product(range(-30, 431, 7), range(-30, 131, 9)):
+        got = point_categories(FRAME.to_metric(_pt(x, y)), cats, areas, metric, tree)
+        want = {c: point_in_category(_pt(x, y), c, areas, FRAME) for c in cats}
+        assert got == want, (x, y)
+        seen.update(want.values())
+    assert seen == {True, False, None}  # the layout reaches every answer

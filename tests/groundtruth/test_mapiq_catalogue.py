@@ -42,6 +42,19 @@ def test_values_read_by_hand_from_the_tables() -> None:
     # tidyr us_rent_income (ACS 2017): Alabama rent 747, income 24,476 -> 36.6 %
     assert values("median_rent_2017")["AL"] == 747
     assert values("rent_burden_2017")["AL"] == pytest.approx(100 * 12 * 747 / 24476, 1e-3)
+    # openintro loans_full_schema: South Dakota 20 loans, 6 owners outright -> 30 %;
+    # Utah 61 loans, 9 for home improvement; New York 793 borrowers, 609 mortgage accounts
+    assert values("borrowers_own_2018")["SD"] == pytest.approx(30.0)
+    assert values("home_improvement_loans_2018")["UT"] == pytest.approx(100 * 9 / 61, 1e-3)
+    assert values("mortgage_accounts_2018")["NY"] == pytest.approx(609 / 793, 1e-3)
+    # causaldata mortgages: 8,298 men born in Michigan, 4,205 own their home; of its
+    # 4,233 veterans 2,907 do
+    assert values("homeownership_1960")["MI"] == pytest.approx(100 * 4205 / 8298, 1e-3)
+    assert values("veteran_homeownership_1960")["MI"] == pytest.approx(100 * 2907 / 4233,
+                                                                        1e-3)
+    # openintro birds (FAA strike reports 1990-1997): 1,762 rows in California, 12 in Wyoming
+    strikes = values("wildlife_strikes_1997")
+    assert strikes["CA"] == 1762 and strikes["WY"] == 12
 
 
 def test_numbered_states_follow_the_alphabet_of_the_51() -> None:
@@ -67,10 +80,11 @@ def test_the_catalogue_per_theme_real_and_counted_by_topic() -> None:
     counts = theme_counts(variables)
     assert set(counts) == set(THEMES)
     for theme, (n, topics) in counts.items():
-        if theme == "housing":  # no package found with more real state housing data
-            assert (n, topics) == (5, 5)
+        if theme == "housing":  # the real state housing data the packages hold
+            assert (n, topics) == (10, 8)
         else:
-            assert n >= 14 and topics >= 10, theme
+            assert n >= 15 and topics >= 11, theme
+    assert len({v.topic for v in variables}) >= 100
     assert sum(t for _, t in counts.values()) == len({v.topic for v in variables})
     for v in variables:
         assert v.title and v.source and v.licence and v.unit and v.topic, v.key

@@ -59,3 +59,23 @@ def test_ring_share_off_the_image_counts_as_hidden() -> None:
     png = _blank(colour=CATEGORY_STYLES[0][0])
     assert ring_share(png, 300, 200, 0) == 1.0
     assert 0.2 < ring_share(png, 0, 200, 0) < 0.6
+
+
+def test_outlines_drawn_over_the_layer_and_category_pixels() -> None:
+    """A polygon overlay's outline is drawn again on top of the fills (a count question's
+    subject stays visible); ``category_pixels`` counts a category's fill and hatch,
+    outside skipped boxes and inside a polygon."""
+    from renderers.legend_layer import category_pixels
+
+    cats = [DrawnCategory("grass", (box(0, 0, 300, 300),))]
+    red = OVERLAY_COLORS["red"]
+    png, _ = draw_categories(_blank(), cats, [], bottom=380.0,
+                                lines=[(box(100, 100, 200, 200), red)])
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    assert tuple(rgb[150, 100]) == (0xe4, 0x1a, 0x1c)  # on the outline: red
+    assert tuple(rgb[150, 150]) != (0xe4, 0x1a, 0x1c)  # inside: the layer
+    whole = category_pixels(png, 0)
+    assert 300 * 300 * 0.9 < whole <= 301 * 301
+    assert category_pixels(png, 0, within=box(0, 0, 50, 50)) > 2000
+    assert category_pixels(png, 0, skip=[(0, 0, 600, 400)]) == 0
+    assert category_pixels(png, 1) < 50  # the second style is not drawn (its swatch is not)

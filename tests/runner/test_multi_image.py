@@ -40,7 +40,7 @@ def _multi_item() -> dict[str, Any]:
         "question": "Which area, A or B, is the park outlined on another map?",
         "options": None, "answer": {"type": "textual", "names": ["B"]},
         "strata": {"maps": "multi", "setting": "contextual", "n_images": 3,
-                   "template": "same_area", "answer_type": "text"},
+                   "template": "same_area", "answer_type": "text", "legend": "none"},
         "provenance": {"extract": "synthetic", "relation": "equal", "maps": []},
     }
 

@@ -68,7 +68,8 @@ def test_items_in_both_settings_with_their_maps(built: Path) -> None:
     assert border["answer"] == border_ctx["answer"] and equal["answer"] == equal_ctx["answer"]
     assert len(equal["images"]) == 2
     assert equal["strata"] == {"maps": "multi", "setting": "direct", "n_images": 2,
-                               "template": "same_area", "answer_type": "text"}
+                               "template": "same_area", "answer_type": "text",
+                               "legend": "none"}
     assert border["strata"]["template"] in ("one", "list", "count")
     for direct, contextual in ((border, border_ctx), (equal, equal_ctx)):
         assert contextual["image"] == contextual["images"][0]

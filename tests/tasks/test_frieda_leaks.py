@@ -29,6 +29,7 @@ import pytest
 from cartoqa.metrics.frieda import frieda_correct, parse_frieda
 from cartoqa.tasks.frieda.build import EXAMPLES, example_key, plan_all, question_text
 from cartoqa.tasks.frieda.questions import (
+    LEGEND_TEMPLATES,
     UNLABELLED_STYLES,
     QuestionPlan,
     two_relation_plans,
@@ -232,3 +233,150 @@ def test_two_relation_questions(plans: list[QuestionPlan]) -> None:
                 assert p.meta["relations_b"][f.key] == "disjoint"
         for f, colour in zip(cands, ("blue", "purple", "cyan"), strict=True):
             assert f"{f.name} ({colour})" in p.question
+
+
+# -- questions read through the legend (legend templates) -------------------------------
+
+
+def _areas_by_family() -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = collections.defaultdict(list)
+    for a in load_category_areas("helsinki"):
+        out[a.family].append(a)
+    return out
+
+
+def _inside(p: QuestionPlan, f: Any, fam: list[Any]) -> bool | None:
+    frame = rel.LocalFrame.around([f.geometry])
+    return point_in_category(f.geometry, p.meta["category"], fam, frame)
+
+
+def test_legend_share_and_templates(plans: list[QuestionPlan]) -> None:
+    """Every legend template yields plans on Helsinki, on one map and on two, and in the
+    plan lists the slots draw from (``plan_all``), three of every four within, distance
+    and orientation questions read the legend while such plans last."""
+    table = collections.Counter((p.relation, p.meta["template"], p.map_count) for p in plans)
+    for key in (("within", "category_count", "single"), ("within", "category_of", "single"),
+                ("within", "category_of", "multi"), ("distance", "legend_pick", "single"),
+                ("distance", "legend_pick", "multi"), ("orientation", "legend_pick", "single"),
+                ("orientation", "legend_pick", "multi"), ("border", "area_count", "single"),
+                ("within", "area_count", "single"), ("intersect", "area_count", "single")):
+        assert table[key] >= 3, (key, table[key])
+    feats = load_named_features("helsinki")
+    pairs = topological_pairs(feats, include_disjoint=True)
+    out = plan_all(feats, pairs, seed=0, count=40, areas=load_category_areas("helsinki"))
+    for relation in ("within", "distance", "orientation"):
+        for lst in out[relation]:
+            head = lst[:30]
+            legend = sum(p.meta["template"] in LEGEND_TEMPLATES for p in head)
+            assert legend >= 22, (relation, legend)  # LEGEND_WEIGHT = 3 of every 4
+    # every legend question's map draws a layer that lists the asked category
+    for p in plans:
+        if p.meta["template"] in LEGEND_TEMPLATES:
+            layered = [mp for mp in p.maps if mp.categories]
+            assert layered and p.meta["category"] in [c for c, _ in layered[-1].categories]
+            assert p.meta["family"] in p.question
+            # the asked category is named, except where it is the answer
+            assert (p.meta["category"] in p.question) == (p.meta["template"] != "category_of")
+            assert all(mp.style in UNLABELLED_STYLES for mp in layered)
+
+
+def test_category_count_answers(plans: list[QuestionPlan]) -> None:
+    """``category_count``: the count is the number of dots within the category by the same
+    geometries the map draws, the others clearly outside; counts 0-3 balanced."""
+    fams = _areas_by_family()
+    got = [p for p in plans if p.meta["template"] == "category_count"]
+    assert len(got) >= 20
+    counts = collections.Counter(p.answer["count"] for p in got)
+    assert set(counts) == {0, 1, 2, 3} and max(counts.values()) / len(got) <= 0.3, counts
+    for p in got:
+        (mp,) = p.maps
+        inside = [_inside(p, f, fams[p.meta["family"]]) for f in mp.features]
+        assert None not in inside and sum(inside) == p.answer["count"], p.question
+        ci = [c for c, _ in mp.categories].index(p.meta["category"])
+        assert mp.category_checks == tuple((k, ci, v) for k, v in enumerate(inside))
+
+
+def test_category_of_answers(plans: list[QuestionPlan]) -> None:
+    """``category_of``: the place lies within the answer's category and clearly outside
+    every other category the legend lists (three or more); no category is the answer of
+    more than a quarter of the questions; on two maps, map 1 has no layer and map 2
+    does not draw the place."""
+    fams = _areas_by_family()
+    got = [p for p in plans if p.meta["template"] == "category_of"]
+    assert len(got) >= 20
+    answers = collections.Counter(p.answer["names"][0] for p in got)
+    assert len(answers) >= 5 and max(answers.values()) / len(got) <= 0.3, answers
+    for p in got:
+        layered = p.maps[-1]
+        x = p.maps[0].features[0]
+        legend = [c for c, _ in layered.categories]
+        assert len(legend) >= 3 and p.answer["names"] == [p.meta["category"]]
+        frame = rel.LocalFrame.around([x.geometry])
+        for c in legend:
+            want = c == p.meta["category"]
+            assert point_in_category(x.geometry, c, fams[p.meta["family"]], frame) is want
+        if p.map_count == "multi":
+            assert not p.maps[0].categories and layered.features == ()
+            assert layered.context == (x,)
+
+
+def test_legend_pick_answers(plans: list[QuestionPlan]) -> None:
+    """``legend_pick``: exactly one of the three candidate dots lies within the category
+    (the answer's end); answering for a decoy instead scores as wrong."""
+    fams = _areas_by_family()
+    got = [p for p in plans if p.meta["template"] == "legend_pick"]
+    assert len(got) >= 20
+    colours: collections.Counter[str] = collections.Counter()
+    for p in got:
+        layered = p.maps[-1]
+        x = p.maps[0].features[0]
+        cands = [f for f in layered.features if f.key not in (x.key, p.meta.get("anchor"))]
+        assert len(cands) == 3
+        inside = [_inside(p, f, fams[p.meta["family"]]) for f in cands]
+        assert sorted(inside, key=str) == [False, False, True], p.question
+        (answer,) = [f for f, v in zip(cands, inside, strict=True) if v]
+        assert answer.key == p.meta["answer_key"]
+        frame = rel.LocalFrame.around([f.geometry for f in (x, *cands)])
+        cx = rel.centre_and_radius(x.geometry, frame)
+        for f in cands:
+            o = rel.orientation_between(rel.centre_and_radius(f.geometry, frame), cx)
+            if p.relation == "distance":
+                reply = f"Answer: {o.distance.meters:.0f} m"
+            else:
+                reply = f"Answer: {o.direction}"
+            assert _score(p, reply) == (f is answer), (p.question, reply)
+        colours[layered.color(layered.features.index(answer))] += 1
+        if p.map_count == "multi":  # X only on map 1, the candidates only on map 2
+            assert x not in layered.features and not set(cands) & set(p.maps[0].features)
+    assert max(colours.values()) / len(got) <= 0.4, colours  # the answer's colour in turn
+
+
+def test_area_count_answers(plans: list[QuestionPlan]) -> None:
+    """``area_count``: the count is the number of merged areas of the category in the
+    asked relation to the subject, recomputed from the areas; every other merged area
+    near it is clearly in another relation; counts spread over 0-3."""
+    from cartoqa.tasks.frieda.legend_questions import (
+        AREA_COUNT_OTHERS,
+        area_relations,
+        category_components,
+        legend_index,
+    )
+
+    feats = load_named_features("helsinki")
+    index = legend_index(feats, load_category_areas("helsinki"))
+    assert index is not None
+    comps = {f: category_components(fi) for f, fi in index.families.items()}
+    got = [p for p in plans if p.meta["template"] == "area_count"]
+    assert len(got) >= 10
+    counts = collections.Counter(p.answer["count"] for p in got)  # e.g. {0: 6, 1: 6, 2: 2}
+    assert len(counts) >= 3 and max(counts.values()) / len(got) <= 0.45, counts
+    for p in got[:40]:
+        (mp,) = p.maps
+        subject = mp.features[0]
+        sm = index.frame.to_metric(subject.geometry)
+        near = [c for c in comps[p.meta["family"]][p.meta["category"]]
+                if c.distance(sm) < 60.0]
+        rels = area_relations(sm, near)
+        assert sum(r == p.relation for r in rels) == p.answer["count"]
+        assert all(r == p.relation or r in AREA_COUNT_OTHERS[p.relation] for r in rels)
+        assert len(mp.area_checks) == p.answer["count"]

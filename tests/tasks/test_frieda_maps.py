@@ -184,6 +184,69 @@ def test_a_map_at_the_data_edge_is_moved_in_or_rejected() -> None:
     assert not isinstance(choose_view(plan, None, []), str)  # no bounds: not checked
 
 
+def _layer_plan(**kw: object) -> object:
+    from cartoqa.tasks.frieda.questions import MapPlan
+
+    here = box(24.9395, 60.1695, 24.9405, 60.1705)  # around the view's centre
+    far = box(24.9700, 60.1900, 24.9710, 60.1910)  # some 2.5 km away
+    spot = _point("X", 24.940, 60.170)
+    base = {"categories": (("commercial land", (far,)), ("grass", (here,)),
+                           ("residential land", (far,))),
+            "category_checks": ((0, 1, True), (0, 0, False), (0, 2, False))}
+    base.update(kw)
+    return MapPlan((spot,), ("X",), **base)  # type: ignore[arg-type]
+
+
+def test_a_legend_lists_only_categories_in_view() -> None:
+    """The legend is cut to the categories whose areas lie on the image; the checks follow
+    the new order; a check that a spot lies *in* a dropped category, a category a count
+    question needs, or a legend left too short refuses the map."""
+    from cartoqa.tasks.frieda.maps import categories_in_view
+    from groundtruth.projection import View
+
+    view = View(center=(60.170, 24.940), zoom=17, width=1366, height=768)
+    kept = categories_in_view(_layer_plan(), view)  # type: ignore[arg-type]
+    assert kept is not None
+    assert [c for c, _ in kept.categories] == ["grass"]
+    assert kept.category_checks == ((0, 0, True),)  # "not in" a dropped category: dropped
+    assert categories_in_view(_layer_plan(category_checks=((0, 0, True),)),  # type: ignore[arg-type]
+                              view) is None
+    assert categories_in_view(_layer_plan(keep_categories=(2,)), view) is None  # type: ignore[arg-type]
+    assert categories_in_view(_layer_plan(min_legend=2), view) is None  # type: ignore[arg-type]
+    far_view = View(center=(60.19, 24.97), zoom=17, width=1366, height=768)
+    both = categories_in_view(_layer_plan(category_checks=()), far_view)  # type: ignore[arg-type]
+    assert both is not None and [c for c, _ in both.categories] == [
+        "commercial land", "residential land"]
+
+
+def test_distractor_maps_come_in_the_question_maps_layers() -> None:
+    """Distractor maps draw dots or areas, with or without a thematic layer (as the
+    question maps do); a contextual item takes first those drawn like its question."""
+    from groundtruth.legend_areas import CategoryArea
+
+    points = [_point(f"P{i}", 24.94 + 0.0004 * i, 60.17 + 0.0002 * (i % 3)) for i in range(12)]
+    squares = [_square(f"S{i}", 24.9400 + 0.0025 * i, 60.1702) for i in range(4)]
+    areas = [CategoryArea("land use", "grass", "way/9", box(24.939, 60.169, 24.945, 60.171)),
+             CategoryArea("building use", "public building", "way/8",
+                          box(24.941, 60.1703, 24.942, 60.1706))]
+    pool = plan_pool([*points, *squares], rng=random.Random(5), size=40, tries=3000,
+                     areas=areas)
+    kinds = {(p.kind, bool(p.categories)) for p in pool}
+    assert kinds == {("dots", False), ("dots", True), ("areas", False), ("areas", True)}
+    for p in pool:
+        if p.kind == "areas":
+            assert len(p.features) >= 2 and all(f.kind == "polygon" for f in p.features)
+        if p.categories:
+            assert p.family in ("land use", "building use") and p.style != "carto"
+    from cartoqa.tasks.frieda.questions import MapPlan, QuestionPlan
+
+    q = QuestionPlan("within", "?", {}, (MapPlan((points[0],), ("P0",),
+                                                  categories=(("grass", ()),)),))
+    assert fb.pool_signature(q) == (True, "dots")
+    q2 = QuestionPlan("border", "?", {}, (MapPlan((squares[0], points[1]), ("S0", "P1")),))
+    assert fb.pool_signature(q2) == (False, "areas")
+
+
 def test_a_second_map_is_drawn_at_another_scale() -> None:
     """A plan's zoom caps its view, and a later map of a two-map question that would
     share the first map's zoom is capped one zoom below it (other extent and scale)."""

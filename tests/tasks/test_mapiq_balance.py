@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.mapiq import task_modules
+from cartoqa.tasks.mapiq import regional_comparison, task_modules
 from cartoqa.tasks.mapiq.common import (
     BINARY_STRATA,
     NOTA,
@@ -21,7 +21,7 @@ from cartoqa.tasks.mapiq.common import (
     quota,
     wants_nota,
 )
-from groundtruth.thematic.classification import fisher_jenks_absorbing
+from groundtruth.thematic.classification import Classification, fisher_jenks_absorbing
 from groundtruth.thematic.us_states import CONTIGUOUS, us_zones
 from renderers.thematic.hexgrid import hex_adjacency, us_hex_layout
 
@@ -137,3 +137,74 @@ def test_regional_comparisons_vary_across_maps() -> None:
     assert nota <= sum(1 / len(q.options or {"a": ""}) for q in mcqs) + 1
     binary = QUESTIONS[("mapiq_rc", "binary")]
     assert len({(*q.details["zones"], q.details["direction"]) for q in binary}) >= 6
+
+
+def _crime_like(slot: int) -> MapContext:
+    """A map like the crime maps: the South clearly highest (every state class 5), the
+    other three zones within 0.75 class of each other (mean classes West 1.0,
+    Northeast 1.22, Midwest 1.5)."""
+    zoning = us_zones()
+    midwest = sorted(s for s, z in zoning.items() if z == "Midwest")
+    northeast = sorted(s for s, z in zoning.items() if z == "Northeast")
+    classes = {}
+    for s, z in zoning.items():
+        classes[s] = {"South": 5, "West": 1}.get(z, 1)
+    classes.update({s: 2 for s in midwest[::2]})  # 6 of 12 -> 1.5
+    classes.update({s: 2 for s in northeast[:2]})  # 2 of 9 -> 1.22
+    c = Classification(classes, tuple((k, k) for k in range(1, 6)),
+                       tuple(f"{k}–{k}" for k in range(1, 6)),
+                       tuple((float(k), float(k)) for k in range(1, 6)))
+    return MapContext("choropleth", "baseline", "T", c, dict(zoning), {}, seed=1, slot=slot)
+
+
+def test_regional_comparisons_on_a_crime_like_map() -> None:
+    # By hand: "higher than X" has a clear answer only for the Midwest (the South is
+    # clearly higher, West and Northeast are lower); "lower than X" only for the South
+    # (the three others are all clearly lower). The list quota alternates the direction.
+    lists, mcqs = [], []
+    for slot in range(12):
+        qs = regional_comparison.make_questions(_crime_like(slot), random.Random(slot),
+                                                Counter())
+        lists += [q for q in qs if q.request == "list"]
+        mcqs += [q for q in qs if q.request == "mcq"]
+    got = Counter((q.details["direction"], q.details["zone"], tuple(q.answer["items"]))
+                  for q in lists)
+    assert got == {("higher", "Midwest", ("South",)): 6,
+                   ("lower", "South", ("West", "Midwest", "Northeast")): 6}
+    # MCQ "which zones are higher than X?": the Midwest (South correct, West and
+    # Northeast wrong) or the South (three wrong: NOTA), never a one-option question.
+    for q in mcqs:
+        assert len(q.options or {}) == 4
+        shown = [v for v in (q.options or {}).values() if v != NOTA]
+        right = [(q.options or {})[x] for x in q.answer["letters"]]
+        if q.details["zone"] == "Midwest":
+            assert sorted(shown) == ["Northeast zone", "South zone", "West zone"]
+            assert right == ["South zone"]
+        else:
+            assert q.details["zone"] == "South" and right == [NOTA]
+    # NOTA at the quota's 1 in 4 (12 strata, 3 options): 3 of 12; the South's letter
+    # spread over a, b, c.
+    letters = Counter(q.answer["letters"][0] for q in mcqs)
+    assert letters == {"a": 3, "b": 3, "c": 3, "d": 3}
+
+
+def test_regional_list_asks_both_directions_and_varies() -> None:
+    lists = QUESTIONS[("mapiq_rc", "list")]
+    words = Counter(q.details["direction"] for q in lists)
+    assert words["higher"] >= 15 and words["lower"] >= 15
+    answers = Counter(tuple(q.answer["items"]) for q in lists)
+    assert max(answers.values()) <= 0.3 * len(lists), answers
+
+
+def test_most_answered_mcqs_have_one_correct_option() -> None:
+    # Weights 6:3:1 for 1, 2, 3 correct options: over the 96 answered MCQs of PPC, SE,
+    # SC (120 less NOTA) about 58 hold one; each letter a-d answers near E[k]/4 = 30 %
+    # of the items, inside the writer's 35 % (uniform 1-3 gave 40 %).
+    answered = [q for t in ("mapiq_ppc", "mapiq_se", "mapiq_sc")
+                for q in QUESTIONS[(t, "mcq")] if not _is_nota(q)]
+    single = sum(len(q.answer["letters"]) == 1 for q in answered)
+    assert single >= 0.5 * len(answered), (single, len(answered))
+    for t in ("mapiq_ppc", "mapiq_se", "mapiq_sc"):
+        qs = QUESTIONS[(t, "mcq")]
+        held = Counter(x for q in qs for x in q.answer["letters"])
+        assert max(held[x] for x in "abcd") <= 0.4 * len(qs), (t, held)

@@ -20,6 +20,8 @@ from cartoqa.tasks.mapiq.build import (
     parse_labels,
     plan_maps,
     select_test_split,
+    split_lines,
+    split_shortfall,
     variation_variables,
 )
 from groundtruth.thematic.us_states import CONTIGUOUS
@@ -128,6 +130,15 @@ def test_test_split_is_balanced_distinct_topics_first_and_seeded() -> None:
     assert len(set(crime)) == 8  # 10 topics available: no topic twice
     assert select_test_split(avail, seed=3, per_combination=8) == keep
     assert select_test_split(avail, seed=4, per_combination=8) != keep
+    # the combinations the data leave short: housing's 4 per map type and template
+    short = split_shortfall(avail, keep, per_combination=8)
+    assert short == {f"{m}/{t}/{r}/housing": 4 for m in ("cartogram", "choropleth",
+                                                        "proportional_symbol")
+                     for t, r in (("mapiq_rv", "mcq"), ("mapiq_se", "list"))}
+    card = "\n".join(split_lines({"sources": {"split": {
+        "name": "test", "questions": len(keep), "per_combination": 8,
+        "short_combinations": short}}}))
+    assert "6 combinations hold fewer than 8" in card and "themes: housing" in card
 
 
 def test_maps_without_a_legend_drop_retrieve_value_and_determine_range(table: Path) -> None:
@@ -173,3 +184,19 @@ def test_test_split_refuses_variations_and_unknown_splits(table: Path, tmp_path:
     with pytest.raises(CartoqaError, match="unknown split"):
         build_mapiq_dataset(out=tmp_path / "b", data=table, split="train", progress=False)
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_test_split_build_names_its_short_combinations(table: Path, tmp_path: Path) -> None:
+    # One variable: every combination holds one question, so all are short of 15;
+    # the manifest and the card say so. One map (--maps 1) keeps the build small.
+    out = tmp_path / "t"
+    build_mapiq_dataset(out=out, data=table, split="test", max_maps=1, progress=False)
+    manifest = json.loads((out / "manifest.json").read_text())
+    split = manifest["sources"]["split"]
+    assert split["name"] == "test" and split["per_combination"] == 15
+    short = split["short_combinations"]
+    # every question the three maps ask is in the split, each alone in its combination
+    assert set(short.values()) == {1} and len(short) == split["questions"] >= 3 * 17
+    assert all(k.endswith("/user") and k.count("/") == 3 for k in short)
+    card = (out / "README.md").read_text()
+    assert f"{len(short)} combinations hold fewer than 15" in card

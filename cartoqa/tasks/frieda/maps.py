@@ -24,7 +24,7 @@ import io
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import shapely
 from PIL import Image
@@ -32,13 +32,20 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from cartoqa.tasks.common.views import VIEW_MIN_DATA_COVER, Bounds, fit_to_data
-from cartoqa.tasks.frieda.questions import STYLES, MapPlan
+from cartoqa.tasks.frieda.questions import (
+    LEGEND_DRAW_RADIUS_M,
+    MAX_LEGEND_CATEGORIES,
+    STYLES,
+    UNLABELLED_STYLES,
+    MapPlan,
+)
 from groundtruth import relations as rel
+from groundtruth.legend_areas import CategoryArea
 from groundtruth.named_features import NamedFeature
 from groundtruth.projection import View
 from renderers.compass import compass_box
 from renderers.frieda_map import IMAGE_HEIGHT, IMAGE_WIDTH, FriedaMap, FriedaMapRenderer
-from renderers.legend_layer import ring_share
+from renderers.legend_layer import category_pixels, ring_share
 from renderers.overlays import (
     OVERLAY_WEIGHT,
     Overlay,
@@ -70,7 +77,7 @@ PRINT_ZOOMS: tuple[int, ...] = (*ZOOMS, 14)
 LEGEND_LINE_MIN_PX = 12.0
 #: Zooms of the contextual distractor maps (the question maps' family: a distractor map
 #: is drawn at a zoom the question maps use, so its scale does not set it apart).
-POOL_ZOOMS: tuple[int, ...] = (16, 17, 18)
+POOL_ZOOMS: tuple[int, ...] = (17, 18, 19)
 #: Styles of the distractor maps: those of the question maps (cartoqa.tasks.frieda.questions).
 POOL_STYLES: tuple[str, ...] = STYLES
 #: Share of a drawn feature's outline (or dot) that must show its colour on the finished
@@ -341,6 +348,8 @@ class RenderedMap:
 
     map: FriedaMap
     overlays: list[Overlay]
+    #: the map's plan as drawn (its legend cut to the categories in view)
+    plan: MapPlan | None = None
 
 
 def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature | None,
@@ -369,6 +378,12 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
     if isinstance(placed, str):
         return placed
     center, zoom = placed
+    if plan.categories:
+        view = View(center=center, zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
+        kept = categories_in_view(plan, view)
+        if kept is None:
+            return "legend_area"
+        plan = kept
     ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
     try:
@@ -387,7 +402,11 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
         return "compass"
     if not categories_seen(m, plan, ovs):
         return "legend_area"
-    return RenderedMap(m, ovs)
+    if plan.categories and not categories_drawn(m):
+        return "legend_area"
+    if not areas_seen(m, plan):
+        return "legend_area"
+    return RenderedMap(m, ovs, plan)
 
 
 #: ``category`` questions: the ring around the answer's dot shows its category's fill
@@ -397,11 +416,97 @@ ANSWER_MIN_CATEGORY_SHARE = 0.6
 DECOY_MAX_CATEGORY_SHARE = 0.05
 
 
+#: A legend category is listed only when at least this many image pixels of its areas
+#: lie in view, clear of the map's boxes (before rendering), and when at least
+#: :data:`MIN_CATEGORY_PIXELS` pixels of the finished image show its fill or hatch.
+MIN_CATEGORY_AREA_PX = 600.0
+MIN_CATEGORY_PIXELS = 300
+
+
+def categories_in_view(plan: MapPlan, view: View) -> MapPlan | None:
+    """The map's plan with its legend cut to the categories whose areas lie in view.
+
+    A legend never lists a category with no area on the image: each category keeps its
+    place only when at least :data:`MIN_CATEGORY_AREA_PX` of its areas lie on the
+    turned image, clear of the legend, compass, scale bar and attribution. The
+    category checks follow the new legend order; a check that a spot lies *in* a
+    dropped category, or a legend left shorter than :attr:`MapPlan.min_legend`, gives
+    ``None`` (the plan cannot be asked at this view).
+
+    Parameters
+    ----------
+    plan : MapPlan
+        With a thematic layer (:attr:`MapPlan.categories`).
+    view : View
+        The chosen view (the image's size).
+
+    Returns
+    -------
+    MapPlan or None
+    """
+    blocked = blocked_boxes(len(plan.features), len(plan.categories), plan.style)
+    image = box(0.0, 0.0, float(view.width), float(view.height))
+    free = image.difference(shapely.union_all([box(*b) for b in blocked]))
+    keep: list[int] = []
+    for k, (name, geoms) in enumerate(plan.categories):
+        shown = 0.0
+        for g in geoms:
+            px = screen_geometry(view, overlay_from_geometry(name, "red", g),
+                                 angle_deg=plan.angle_deg)
+            if px.intersects(image):
+                shown += px.intersection(free).area
+        if shown >= MIN_CATEGORY_AREA_PX:
+            keep.append(k)
+    if len(keep) < max(plan.min_legend, 1):
+        return None
+    new_index = {old: new for new, old in enumerate(keep)}
+    checks = []
+    for f, ci, inside in plan.category_checks:
+        if ci in new_index:
+            checks.append((f, new_index[ci], inside))
+        elif inside:
+            return None
+    needed = {*plan.keep_categories, *(ci for ci, _ in plan.area_checks)}
+    if needed - set(new_index):
+        return None
+    return replace(plan, categories=tuple(plan.categories[k] for k in keep),
+                   category_checks=tuple(checks),
+                   keep_categories=tuple(new_index[k] for k in plan.keep_categories),
+                   area_checks=tuple((new_index[ci], g) for ci, g in plan.area_checks))
+
+
+def categories_drawn(m: FriedaMap) -> bool:
+    """Whether every category the legend lists shows its fill or hatch on at least
+    :data:`MIN_CATEGORY_PIXELS` pixels of the image outside the legend box."""
+    skip = [m.controls[k] for k in ("category_legend",) if k in m.controls]
+    return all(category_pixels(m.png, k, skip) >= MIN_CATEGORY_PIXELS
+               for k in range(len(m.categories)))
+
+
+#: Each area a count question counts shows its category on at least this many pixels.
+MIN_AREA_PIXELS = 150
+
+
+def areas_seen(m: FriedaMap, plan: MapPlan) -> bool:
+    """Whether each area of :attr:`MapPlan.area_checks` shows its category's fill or
+    hatch on at least :data:`MIN_AREA_PIXELS` pixels of the finished image."""
+    for ci, g in plan.area_checks:
+        px = screen_geometry(m.view, overlay_from_geometry("area", "red", g),
+                             angle_deg=plan.angle_deg)
+        if category_pixels(m.png, ci, within=px) < MIN_AREA_PIXELS:
+            return False
+    return True
+
+
 def categories_seen(m: FriedaMap, plan: MapPlan, ovs: Sequence[Overlay]) -> bool:
-    """Whether the finished pixels show each checked dot inside (or outside) its category
-    (:attr:`MapPlan.category_checks`, :func:`renderers.legend_layer.ring_share`)."""
+    """Whether the finished pixels show each checked spot inside (or outside) its category
+    (:attr:`MapPlan.category_checks`, :func:`renderers.legend_layer.ring_share`).
+
+    A check's feature index counts the drawn features, then :attr:`MapPlan.context` (a
+    place the map shows without drawing it)."""
+    spots = [*ovs, *(overlay_from_geometry(f.name, "red", f.geometry) for f in plan.context)]
     for k, ci, inside in plan.category_checks:
-        c = screen_geometry(m.view, ovs[k], angle_deg=plan.angle_deg).centroid
+        c = screen_geometry(m.view, spots[k], angle_deg=plan.angle_deg).centroid
         share = ring_share(m.png, c.x, c.y, ci)
         if (inside and share < ANSWER_MIN_CATEGORY_SHARE) or \
                 (not inside and share > DECOY_MAX_CATEGORY_SHARE):
@@ -414,8 +519,14 @@ def categories_seen(m: FriedaMap, plan: MapPlan, ovs: Sequence[Overlay]) -> bool
 
 @dataclass(frozen=True)
 class PoolMap:
-    """A planned distractor map: where, how turned, at which zoom, in which style, and the
-    features it draws."""
+    """A planned distractor map: where, how turned, at which zoom, in which style, the
+    features it draws and its thematic layer.
+
+    ``kind`` is ``dots`` (named points, as a distance or orientation map, perhaps with
+    an area) or ``areas`` (named areas side by side, as a topological map);
+    ``categories`` a thematic layer of ``family`` (as a legend question's map draws),
+    empty when none. Distractor maps thus come in the layers the question maps use, so
+    that no map stands out by what it draws."""
 
     index: int
     center: tuple[float, float]
@@ -423,18 +534,45 @@ class PoolMap:
     features: tuple[NamedFeature, ...]
     zoom: int = 17
     style: str = "carto"
+    kind: str = "dots"
+    family: str = ""
+    categories: tuple[tuple[str, tuple[BaseGeometry, ...]], ...] = ()
 
     @property
     def image_name(self) -> str:
         """The file name all items that show this map share."""
         return f"frieda-context-{self.index:03d}.png"
 
+    def map_plan(self) -> MapPlan:
+        """The map as a :class:`MapPlan` (drawn and checked like a question's map)."""
+        return MapPlan(self.features, tuple(f.name for f in self.features),
+                       angle_deg=self.angle_deg, zoom=self.zoom, style=self.style,
+                       colors=POOL_COLOURS[:len(self.features)], categories=self.categories)
+
+
+#: Colours of a distractor map's features, in order.
+POOL_COLOURS: tuple[str, ...] = ("red", "blue", "purple", "orange")
+#: Share of distractor maps drawn with a thematic layer (FRIEDA's maps are thematic; the
+#: question maps of legend templates draw one).
+POOL_LAYER_SHARE = 0.5
+#: Share of distractor maps that draw named areas side by side (``areas``) rather than
+#: named points (``dots``).
+POOL_AREAS_SHARE = 0.5
+
 
 def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int,
-              tries: int = 400, bounds: Bounds | None = None) -> list[PoolMap]:
-    """Plan ``size`` distractor maps of the city: each two named points near a random
-    centre (red and blue dots, as a distance or orientation map) and, when one lies
-    whole in the view, a named polygon (purple).
+              tries: int = 400, bounds: Bounds | None = None,
+              areas: Sequence[CategoryArea] = ()) -> list[PoolMap]:
+    """Plan ``size`` distractor maps of the city, drawn the way question maps are.
+
+    ``dots`` maps: two named points near a random centre (red and blue dots, as a
+    distance or orientation map) and, when one lies whole in the view, a named polygon
+    (purple). ``areas`` maps (:data:`POOL_AREAS_SHARE`): two or three named polygons
+    whole in the view that do not overlap (red, blue, purple), as a topological map.
+    With ``areas`` given, :data:`POOL_LAYER_SHARE` of the maps also draw a thematic
+    layer of one family (the categories nearest the centre, at most
+    :data:`~cartoqa.tasks.frieda.questions.MAX_LEGEND_CATEGORIES`), as a legend
+    question's map.
 
     Parameters
     ----------
@@ -449,6 +587,8 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
     bounds : tuple of float, optional
         The extract's data: a map is planned only when its turned image lies
         :data:`~cartoqa.tasks.common.views.VIEW_MIN_DATA_COVER` inside it.
+    areas : sequence of CategoryArea, optional
+        The extract's legend areas (thematic layers).
 
     Returns
     -------
@@ -465,6 +605,7 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
     if len(points) < 2:
         return []
     west, south, east, north = shapely.total_bounds([f.geometry for f in usable])
+    families = sorted({a.family for a in areas})
     out: list[PoolMap] = []
     for _ in range(tries):
         if len(out) >= size:
@@ -474,48 +615,107 @@ def plan_pool(features: Sequence[NamedFeature], *, rng: random.Random, size: int
         dlat, dlon = (v * 2.0 ** (17 - zoom) for v in POOL_NEAR_DEG)
         lat = rng.uniform(south + dlat, north - dlat)
         lon = rng.uniform(west + dlon, east - dlon)
-        near = [f for f in points if abs(f.geometry.y - lat) < dlat
-                and abs(f.geometry.x - lon) < dlon]
-        if len(near) < 2:
-            continue
-        a, b = rng.sample(near, 2)
-        if a.geometry.distance(b.geometry) < 0.0003 * 2.0 ** (17 - zoom):
-            continue  # dots closer than ~25 m would overlap
-        chosen: list[NamedFeature] = [a, b]
         view = shapely.box(lon - dlon, lat - dlat, lon + dlon, lat + dlat)
-        inside = [p for p in polygons if view.contains(p.geometry)
-                  and p.geometry.area > 2e-8 and not p.geometry.intersects(a.geometry)
-                  and not p.geometry.intersects(b.geometry)]
-        if inside:
-            chosen.append(rng.choice(inside))
+        kind = "areas" if rng.random() < POOL_AREAS_SHARE else "dots"
+        chosen: list[NamedFeature] = []
+        if kind == "areas":
+            inside = [p for p in polygons if view.contains(p.geometry)
+                      and p.geometry.area > 2e-8]
+            rng.shuffle(inside)
+            for p in inside:
+                if len(chosen) < 3 and all(not p.geometry.intersects(q.geometry)
+                                           and p.name != q.name for q in chosen):
+                    chosen.append(p)
+            if len(chosen) < 2:
+                continue
+        else:
+            near = [f for f in points if abs(f.geometry.y - lat) < dlat
+                    and abs(f.geometry.x - lon) < dlon]
+            if len(near) < 2:
+                continue
+            a, b = rng.sample(near, 2)
+            if a.geometry.distance(b.geometry) < 0.0003 * 2.0 ** (17 - zoom):
+                continue  # dots closer than ~25 m would overlap
+            chosen = [a, b]
+            inside = [p for p in polygons if view.contains(p.geometry)
+                      and p.geometry.area > 2e-8 and not p.geometry.intersects(a.geometry)
+                      and not p.geometry.intersects(b.geometry)]
+            if inside:
+                chosen.append(rng.choice(inside))
         angle = rng.choice(POOL_ANGLES)
         style = rng.choice(POOL_STYLES)
+        family = ""
+        layer: tuple[tuple[str, tuple[BaseGeometry, ...]], ...] = ()
+        if families and rng.random() < POOL_LAYER_SHARE:
+            family = rng.choice(families)
+            style = rng.choice(UNLABELLED_STYLES)  # as the legend questions' maps
+            layer = pool_layer(areas, family, (lat, lon))
         if bounds is not None and image_data_cover(
                 View(center=(lat, lon), zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT),
                 bounds, angle) < VIEW_MIN_DATA_COVER:
             continue
-        out.append(PoolMap(len(out), (lat, lon), angle, tuple(chosen), zoom, style))
+        out.append(PoolMap(len(out), (lat, lon), angle, tuple(chosen), zoom, style, kind,
+                           family if layer else "", layer))
     return out
+
+
+def pool_layer(areas: Sequence[CategoryArea], family: str, center: tuple[float, float]
+               ) -> tuple[tuple[str, tuple[BaseGeometry, ...]], ...]:
+    """A distractor map's thematic layer: the categories of ``family`` nearest its
+    centre (at most :data:`~cartoqa.tasks.frieda.questions.MAX_LEGEND_CATEGORIES`), in
+    legend order, each with its areas within
+    :data:`~cartoqa.tasks.frieda.questions.LEGEND_DRAW_RADIUS_M`."""
+    frame = rel.LocalFrame(center[0], center[1])
+    c = frame.to_metric(Point(center[1], center[0]))
+    drawn: dict[str, list[BaseGeometry]] = {}
+    dist: dict[str, float] = {}
+    for a in areas:
+        if a.family != family:
+            continue
+        d = frame.to_metric(a.geometry).distance(c)
+        if d <= LEGEND_DRAW_RADIUS_M:
+            drawn.setdefault(a.category, []).append(a.geometry)
+            dist[a.category] = min(dist.get(a.category, d), d)
+    legend = sorted(sorted(drawn, key=dist.__getitem__)[:MAX_LEGEND_CATEGORIES])
+    return tuple((k, tuple(drawn[k])) for k in legend)
 
 
 def pool_overlays(pool_map: PoolMap) -> list[Overlay]:
     """The overlays of a distractor map: red, blue, then purple."""
-    colours = ("red", "blue", "purple")
-    return [overlay_from_geometry(f.name, colours[i], f.geometry)
+    return [overlay_from_geometry(f.name, POOL_COLOURS[i], f.geometry)
             for i, f in enumerate(pool_map.features)]
 
 
+def pool_map_plan(pool_map: PoolMap) -> MapPlan | None:
+    """The distractor map as drawn: its legend cut to the categories in view
+    (:func:`categories_in_view`); ``None`` when no category of its layer is in view."""
+    plan = pool_map.map_plan()
+    if not plan.categories:
+        return plan
+    view = View(center=pool_map.center, zoom=pool_map.zoom, width=IMAGE_WIDTH,
+                height=IMAGE_HEIGHT)
+    return categories_in_view(plan, view)
+
+
 def render_pool_map(renderer: FriedaMapRenderer, pool_map: PoolMap) -> bytes | str:
-    """Render and verify one distractor map (every feature whole, legend, compass).
+    """Render and verify one distractor map (every feature whole, legend, compass, the
+    thematic layer's categories on the image).
 
     Returns
     -------
     bytes or str
         The PNG, or the key in :data:`REJECT_REASONS` of why it is unusable.
     """
+    plan = pool_map_plan(pool_map)
+    if plan is None:
+        return "legend_area"
     ovs = pool_overlays(pool_map)
-    m = renderer.render(pool_map.center, pool_map.zoom, ovs, angle_deg=pool_map.angle_deg,
-                        style=pool_map.style)
+    try:
+        m = renderer.render(pool_map.center, pool_map.zoom, ovs, angle_deg=pool_map.angle_deg,
+                            style=pool_map.style, categories=plan.categories,
+                            north=plan.north_design())
+    except ValueError:
+        return "legend"
     if min(m.visible) < WHOLE:
         return "hidden"
     if min(m.pixel_visible, default=1.0) < MIN_PIXEL_VISIBLE:
@@ -524,6 +724,8 @@ def render_pool_map(renderer: FriedaMapRenderer, pool_map: PoolMap) -> bytes | s
         return "legend"
     if not compass_readable(m.png, pool_map.angle_deg):
         return "compass"
+    if plan.categories and not categories_drawn(m):
+        return "legend_area"
     return m.png
 
 

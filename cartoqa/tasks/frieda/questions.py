@@ -45,20 +45,28 @@ SCALE_UNITS: dict[str, str] = {"m": "metres", "km": "kilometres", "ft": "feet",
 #: Question templates per relation: each plan records its template and answer type
 #: (``text``, ``list``, ``count``, ``distance``, ``direction``) in ``meta``.
 TEMPLATES: dict[str, tuple[str, ...]] = {
-    "border": ("one", "list", "count"),
-    "within": ("one", "list", "count", "category", "two_relations"),
-    "intersect": ("one", "list", "count"),
+    "border": ("one", "list", "count", "area_count"),
+    "within": ("one", "list", "count", "category", "category_count", "category_of",
+               "area_count", "two_relations"),
+    "intersect": ("one", "list", "count", "area_count"),
     "equal": ("same_area",),
-    "distance": ("pair", "two_maps", "closest", "furthest"),
-    "orientation": ("pair", "two_maps"),
+    "distance": ("pair", "two_maps", "closest", "furthest", "legend_pick"),
+    "orientation": ("pair", "two_maps", "legend_pick"),
 }
+#: The templates whose answer needs the map's legend (a thematic layer read through its
+#: legend box: :mod:`cartoqa.tasks.frieda.legend_questions` and ``category``).
+LEGEND_TEMPLATES: frozenset[str] = frozenset({"category", "category_count", "category_of",
+                                              "legend_pick", "area_count"})
+#: The templates :func:`point_plans` makes.
+POINT_TEMPLATES: tuple[str, ...] = ("pair", "two_maps", "closest", "furthest")
 #: The templates :func:`topological_plans` makes (``category`` is :func:`legend_plans`).
 TOPOLOGICAL_TEMPLATES: tuple[str, ...] = ("one", "list", "count")
 #: The answer type of each template.
 ANSWER_TYPES: dict[str, str] = {
     "one": "text", "list": "list", "count": "count", "same_area": "text",
     "pair": "", "two_maps": "", "closest": "text", "furthest": "text",
-    "category": "text", "two_relations": "text",
+    "category": "text", "two_relations": "text", "category_count": "count",
+    "category_of": "text", "legend_pick": "", "area_count": "count",
 }
 #: Candidates drawn beside the subject (colours after red).
 CANDIDATES = 3
@@ -109,7 +117,16 @@ class MapPlan:
         order, each with its ``(lon, lat)`` areas.
     category_checks : tuple of (int, int, bool)
         ``(feature, category, inside)``: after rendering, the ring around that feature's
-        dot must show (``inside``) or not show that category's fill.
+        dot must show (``inside``) or not show that category's fill (feature indices
+        count :attr:`features`, then :attr:`context`).
+    min_legend : int
+        Fewest categories the legend must still list once cut to those in view
+        (:func:`cartoqa.tasks.frieda.maps.categories_in_view`); 0: one.
+    keep_categories : tuple of int
+        Categories the legend must still list once cut to those in view.
+    area_checks : tuple of (int, geometry)
+        ``(category, area)``: after rendering, that ``(lon, lat)`` area must show the
+        category's fill on the image (an area a count question counts).
     north : str
         The north indicator (:data:`NORTH_DESIGNS`); ``""``: one picked from the
         features' keys (:meth:`north_design`), so every map of a build varies.
@@ -128,6 +145,9 @@ class MapPlan:
     colors: tuple[str, ...] = ()
     categories: tuple[tuple[str, tuple[BaseGeometry, ...]], ...] = ()
     category_checks: tuple[tuple[int, int, bool], ...] = ()
+    min_legend: int = 0
+    keep_categories: tuple[int, ...] = ()
+    area_checks: tuple[tuple[int, BaseGeometry], ...] = ()
     north: str = ""
     scale_unit: str = ""
 
@@ -870,10 +890,24 @@ def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
                 got = _legend_picks(points, xy, status, cats, c, a, family, ledger, rng)
                 if got is None or made >= count:
                     continue
+                # the answer's colour in turn (blue, purple, orange): no fixed guess
+                got = _answer_at(got, a, len(plans) % 3)
                 ledger.take("within", f"legend:{family}:{c}", [points[i].key for i in got])
                 plans.append(_legend_plan(points, got, a, c, family, fam, frame, rng))
                 made += 1
     return plans
+
+
+def _answer_at(picks: list[int], answer: int, place: int) -> list[int]:
+    """The picks with ``answer`` moved to ``place`` (the others keep their order).
+
+    Examples
+    --------
+    >>> _answer_at([4, 7, 9], 7, 2)
+    [4, 9, 7]
+    """
+    rest = [p for p in picks if p != answer]
+    return [*rest[:place], answer, *rest[place:]]
 
 
 def _legend_picks(points: Sequence[NamedFeature], xy: Sequence[BaseGeometry],

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,6 +175,27 @@ def select_test_split(available: Sequence[tuple[MapPlan, str, str]], seed: int,
             seen.add(topic)
         keep |= {(p.index, t, r) for p, t, r in (first + again)[:per_combination]}
     return keep
+
+
+def split_shortfall(available: Sequence[tuple[MapPlan, str, str]], keep: set[QuestionKey],
+                    per_combination: int = TEST_PER_COMBINATION) -> dict[str, int]:
+    """Combinations of the test split that hold fewer than ``per_combination`` questions
+    (``"map_type/task/request/theme"`` -> questions drawn): the data hold no more.
+
+    Examples
+    --------
+    >>> v = Variable("a", "A", "housing", {}, "s", "l")
+    >>> p = MapPlan(0, v, "choropleth", "baseline")
+    >>> split_shortfall([(p, "mapiq_rv", "binary")], {(0, "mapiq_rv", "binary")})
+    {'choropleth/mapiq_rv/binary/housing': 1}
+    """
+    drawn: dict[str, int] = {}
+    for plan, task, request in available:
+        if plan.variation != "baseline":
+            continue
+        combo = f"{plan.map_type}/{task}/{request}/{plan.variable.theme}"
+        drawn[combo] = drawn.get(combo, 0) + ((plan.index, task, request) in keep)
+    return {k: n for k, n in sorted(drawn.items()) if n < per_combination}
 
 
 class MapiqBuilder:
@@ -379,8 +400,11 @@ def build_mapiq_dataset(*, out: Path, seed: int = 0, data: Path | None = None,
     variables = load_variables(data, titles, units)
     plans = plan_maps(variables, variations, seed=seed)
     keep: set[QuestionKey] | None = None
+    short: dict[str, int] = {}
     if split == "test":
-        keep = select_test_split(MapiqBuilder(variables, seed).available(plans), seed)
+        available = MapiqBuilder(variables, seed).available(plans)
+        keep = select_test_split(available, seed)
+        short = split_shortfall(available, keep)
         slots = {k[0] for k in keep}
         plans = [p for p in plans if p.index in slots]
     if max_maps is not None:
@@ -392,12 +416,14 @@ def build_mapiq_dataset(*, out: Path, seed: int = 0, data: Path | None = None,
     return run_thematic_build(
         writer, suite=SUITE, task=SLOT_TASK, plans=plans,
         make_builder=lambda: MapiqBuilder(variables, seed, keep),
-        manifest_parts=lambda builder: _manifest_parts(builder, variables, split, keep),
+        manifest_parts=lambda builder: _manifest_parts(builder, variables, split, keep,
+                                                       short),
         card_for=render_mapiq_card, progress=progress, say=say)
 
 
 def _manifest_parts(builder: SlotBuilder, variables: Sequence[Variable], split: str,
-                    keep: set[QuestionKey] | None) -> ManifestParts:
+                    keep: set[QuestionKey] | None,
+                    short: Mapping[str, int] | None = None) -> ManifestParts:
     """MapIQ's sources (us-atlas, the variables), split and drawing for the manifest."""
     assert isinstance(builder, MapiqBuilder)
     sources = sorted({(v.source.split(";")[0], v.licence) for v in variables})
@@ -406,7 +432,8 @@ def _manifest_parts(builder: SlotBuilder, variables: Sequence[Variable], split: 
     if keep is not None:
         split_info.update(per_combination=TEST_PER_COMBINATION, questions=len(keep),
                           rule="per (map type, task, question type, theme): seeded draw "
-                               "from the baseline maps, one question per topic first")
+                               "from the baseline maps, one question per topic first",
+                          short_combinations=dict(short or {}))
     return ManifestParts(
         attribution="; ".join([boundary] + [f"{s} ({lic})" for s, lic in sources]),
         sources={"boundaries": boundary, "variables": [v.card() for v in variables],
@@ -421,6 +448,32 @@ def _manifest_parts(builder: SlotBuilder, variables: Sequence[Variable], split: 
                    "colours": "ColorBrewer Blues (baseline)"})
 
 
+def split_lines(manifest: Mapping[str, Any]) -> list[str]:
+    """The card's lines about the test split: its size and the combinations the data
+    leave short of :data:`TEST_PER_COMBINATION`.
+
+    Examples
+    --------
+    >>> split_lines({"sources": {"split": {"name": "test", "questions": 20,
+    ...     "per_combination": 15, "short_combinations": {"choropleth/mapiq_rv/binary/"
+    ...     "housing": 5}}}})[0]
+    '- test split: 20 questions, up to 15 per map type, task, question type and theme'
+    """
+    info = manifest.get("sources", {}).get("split", {})
+    if info.get("name") != "test":
+        return []
+    per = info.get("per_combination")
+    short = info.get("short_combinations") or {}
+    lines = [f"- test split: {info.get('questions')} questions, up to {per} per map type, "
+             "task, question type and theme"]
+    if short:
+        themes = sorted({k.rsplit("/", 1)[-1] for k in short})
+        lines.append(f"- {len(short)} combinations hold fewer than {per} (the packaged data "
+                     f"have no more; themes: {', '.join(themes)}): "
+                     + ", ".join(f"{k} {n}" for k, n in short.items()))
+    return lines
+
+
 def render_mapiq_card(manifest: dict[str, Any]) -> str:
     """The dataset card (README.md) of a MapIQ dataset."""
     build = manifest.get("build", {})
@@ -433,7 +486,7 @@ def render_mapiq_card(manifest: dict[str, Any]) -> str:
         "(Fisher-Jenks, five classes), the Census zones and the adjacency; every map passed "
         "the pixel check (fills, circle radii, labels) before its questions were kept.",
         facts=[f"- seed: {build.get('seed')}, variations: {variations}, split: "
-               f"{build.get('split', 'all')}"],
+               f"{build.get('split', 'all')}", *split_lines(manifest)],
         blurbs={t: s.blurb for t, s in TASKS.items()}, request_column=True)
     lines += ["", "## Data sources and licences", "",
               f"- boundaries: {manifest.get('sources', {}).get('boundaries')}"]

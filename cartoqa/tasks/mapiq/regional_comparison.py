@@ -5,8 +5,9 @@ classes than another?
 differ by less than :data:`MIN_GAP` (0.75) classes are never asked: at 0.5 a pair rests
 on a few states one class apart, too little for "generally higher".
 Binary: is zone A generally higher (lower) than zone B? MCQ: which zones are generally
-higher than zone A (the zones clearly apart from A are offered)? List: the zones
-generally lower than zone A (every other zone clearly apart from A).
+higher than zone A (offered: the zones clearly higher and those not higher at all)?
+List: the zones generally higher (or lower, as the quota says) than zone A, asked when
+every other zone is clearly beyond A that way or not beyond it at all.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from cartoqa.tasks.mapiq.common import (
     BINARY_STRATA,
     MapContext,
     Question,
+    correct_count,
     mcq,
     pick,
     quota,
@@ -35,6 +37,32 @@ SPEC = mapiq_spec("mapiq_rc", "Regional Comparisons", ("binary", "mcq", "list"),
 
 #: Smallest difference of mean classes that a question may rest on.
 MIN_GAP = 0.75
+
+
+def decided(mean: dict[str, float], zone: str, word: str) -> tuple[list[str], list[str]]:
+    """The other zones whose answer to "generally ``word`` than ``zone``?" is clear.
+
+    Returns
+    -------
+    (yes, no)
+        Zones at least :data:`MIN_GAP` beyond ``zone`` in that direction, and zones not
+        beyond it at all (mean class on the other side or equal), in the given order;
+        zones a little beyond it (less than the gap) are in neither.
+
+    Examples
+    --------
+    >>> m = {"West": 1.2, "Midwest": 1.5, "Northeast": 1.0, "South": 3.0}
+    >>> decided(m, "Midwest", "higher")
+    (['South'], ['West', 'Northeast'])
+    >>> decided(m, "West", "higher")
+    (['South'], ['Northeast'])
+    >>> decided(m, "South", "lower")
+    (['West', 'Midwest', 'Northeast'], [])
+    """
+    sign = 1.0 if word == "higher" else -1.0
+    yes = [o for o in mean if o != zone and sign * (mean[o] - mean[zone]) >= MIN_GAP]
+    no = [o for o in mean if o != zone and sign * (mean[o] - mean[zone]) <= 0]
+    return yes, no
 
 
 def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) -> list[Question]:
@@ -59,21 +87,30 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         None, {"value": mean[a] > mean[b] if higher else mean[a] < mean[b]}, everyone,
         needs_zones=True, details={"zones": [a, b], "direction": word}))
 
-    # MCQ: the options are the zones clearly apart from the asked zone (a zone within
-    # MIN_GAP of it is neither clearly higher nor clearly lower, so it is not offered).
-    # The quota names the letter; NOTA is the answer when the asked zone is above all its
-    # options, so the zone is drawn among those that give the quota's answer.
-    clear_of = {z: [o for o in zones if o != z and abs(mean[z] - mean[o]) >= MIN_GAP]
-                for z in zones}
+    # MCQ: "which zones are generally higher than Z?" offers every zone whose answer is
+    # clear: clearly higher (correct) or not higher at all (a mean class no higher than
+    # Z's: wrong). A zone a little higher (less than MIN_GAP) is neither, so it is left
+    # out. Zones offering the most options come first (on crime maps, where only the
+    # South stands apart, the top zone of the other three offers all three); the quota
+    # names the letter, NOTA meaning that none of the options is higher.
     target = quota(ctx, "mapiq_rc", "mcq", 12)
-    askable = [z for z in zones if clear_of[z]]
-    fitting = [z for z in askable if wants_nota(target, len(clear_of[z]))
-               == all(mean[o] < mean[z] for o in clear_of[z])]
+    offer = {z: decided(mean, z, "higher") for z in zones}
+    askable = [z for z in zones  # at least one option clearly apart from Z
+               if any(abs(mean[o] - mean[z]) >= MIN_GAP for o in offer[z][0] + offer[z][1])]
     if askable:
-        z = pick(rng, fitting or askable)
-        above = [f"{o} zone" for o in clear_of[z] if mean[o] > mean[z]]
-        below = [f"{o} zone" for o in clear_of[z] if mean[o] < mean[z]]
-        options, letters = mcq(rng, above, below, n=len(clear_of[z]), target=target)
+        size = {z: len(offer[z][0]) + len(offer[z][1]) for z in askable}
+        fitting = [z for z in askable if wants_nota(target, size[z]) == (not offer[z][0])]
+        pool = fitting or askable
+        pool = [z for z in pool if size[z] == max(size[y] for y in pool)]
+        # All options are shown, so the zone fixes how many are correct: that number is
+        # drawn as for the other MCQs (mostly one), among the numbers the pool offers.
+        counts = sorted({len(offer[z][0]) for z in pool})
+        if len(counts) > 1 and 0 not in counts:
+            k = counts[0] if len(counts) == 1 else correct_count(rng, counts[0], counts[-1])
+            pool = [z for z in pool if len(offer[z][0]) == k] or pool
+        z = pick(rng, pool)
+        above, below = ([f"{o} zone" for o in group] for group in offer[z])
+        options, letters = mcq(rng, above, below, n=len(above) + len(below), target=target)
         out.append(Question(
             "mcq", "global",
             with_format(f"Which of the following zones generally have a higher attribute "
@@ -81,17 +118,25 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
             options, {"letters": letters}, everyone, needs_zones=True, details={"zone": z}))
     else:
         rejected["rc_mcq_zones_too_close"] += 1
-    # List: every other zone must be clearly above or below the asked zone.
-    apart = [z for z in zones if len(clear_of[z]) == len(zones) - 1]
-    apart_down = [z for z in apart if any(mean[o] < mean[z] for o in zones)]
-    if apart_down:
-        z = pick(rng, apart_down)
+    # List: the quota names the direction (higher or lower); the asked zone is one whose
+    # answer is clear: every other zone clearly beyond it that way, or not beyond it at
+    # all, and at least one clearly beyond.
+    want = "higher" if quota(ctx, "mapiq_rc", "list", BINARY_STRATA) < 0.5 else "lower"
+    listed = None
+    for word in (want, "lower" if want == "higher" else "higher"):
+        fits = [z for z in zones if decided(mean, z, word)[0]
+                and sum(map(len, decided(mean, z, word))) == len(zones) - 1]
+        if fits:
+            listed = word, pick(rng, fits)
+            break
+    if listed is not None:
+        word, z = listed
         out.append(Question(
             "list", "global",
-            with_format(f"List all zones that generally have a lower attribute class than "
+            with_format(f"List all zones that generally have a {word} attribute class than "
                         f"the {z} zone.", "list", list_hint="Use zone names."),
-            None, {"items": [o for o in zones if o != z and mean[o] < mean[z]]}, everyone,
-            needs_zones=True, details={"zone": z}))
+            None, {"items": decided(mean, z, word)[0]}, everyone,
+            needs_zones=True, details={"zone": z, "direction": word}))
     else:
         rejected["rc_list_zones_too_close"] += 1
     return out
