@@ -242,8 +242,8 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
         if workers > 1:
             pool = _slot_pool(workers, specs, ctx, writer, per_task=per_task,
                               states=dict(zip([s.name for s in specs], states, strict=True)))
-            for spec in specs:
-                _run_task(spec, None, ctx, writer, per_task=per_task, progress=progress,
+            for spec, state in zip(specs, states, strict=True):
+                _run_task(spec, state, ctx, writer, per_task=per_task, progress=progress,
                           report=report, pool=pool)
                 pool.finish_task(spec.name)
             # The slots still in the workers' hands are past what the build needs:
@@ -317,7 +317,10 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
     fill the plan even if every one succeeded (:func:`slots_exhausted`: the failed-slot
     budget is spent), or when its first :data:`MAX_FAILED_SLOTS_BEFORE_FIRST_ITEM`
     slots all failed. A scenario that is a near-duplicate of one already accepted
-    (``spec.near_duplicate``) is turned into a failed slot here, in slot order.
+    (``spec.near_duplicate``) or reuses a place too often (``spec.overused``) is
+    counted and replaced by the slot's next candidate that repeats nothing
+    (``spec.remake_avoiding``, where the task has it) or else turned into a failed
+    slot, here, in slot order.
     """
     name = spec.name
     n_slots = math.ceil(per_task / spec.items_per_scenario)
@@ -342,12 +345,19 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                 else:  # made ahead of time by a worker process; committed here in order
                     scenario, rejected = pool.get(name, slot, ok_slots)
                     ctx.rejections.update(rejected)
-                if scenario is not None and _near_duplicate(spec, scenario.items, accepted):
-                    ctx.reject(name, NEAR_DUPLICATE_REASON)
-                    scenario = None
-                if (scenario is not None and spec.overused is not None and scenario.items
-                        and spec.overused(scenario.items[0], accepted)):
-                    ctx.reject(name, OVERUSED_REASON)
+                repeat = _repeat_reason(spec, scenario, accepted, n_slots)
+                if repeat is not None and spec.remake_avoiding is not None:
+                    # the slot's next candidate that repeats nothing, not a lost slot
+                    assert scenario is not None
+                    ctx.reject(name, repeat)
+                    scenario = spec.remake_avoiding(
+                        ctx, state, slot,
+                        lambda item, acc=accepted: _item_repeat_reason(spec, item, acc,
+                                                                       n_slots),
+                        int(scenario.items[0]["provenance"]["attempt"]))
+                    repeat = _repeat_reason(spec, scenario, accepted, n_slots)
+                if repeat is not None:
+                    ctx.reject(name, repeat)
                     scenario = None
                 if scenario is None:
                     writer.record(name, slot, [], status="failed")
@@ -381,12 +391,25 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
         }
 
 
-def _near_duplicate(spec: TaskSpec, items: Sequence[Mapping[str, Any]],
-                    accepted: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether a new scenario repeats an accepted one (``spec.near_duplicate``)."""
-    if spec.near_duplicate is None or not items:
-        return False
-    return any(spec.near_duplicate(items[0], earlier) for earlier in accepted)
+def _item_repeat_reason(spec: TaskSpec, item: Mapping[str, Any],
+                        accepted: Sequence[Mapping[str, Any]], planned: int) -> str | None:
+    """Why a new scenario's first item repeats the accepted ones, or None: a
+    near-duplicate (``spec.near_duplicate``) or a place used too often in a build of
+    ``planned`` scenarios (``spec.overused``), as the build log counts them."""
+    if spec.near_duplicate is not None and any(spec.near_duplicate(item, earlier)
+                                               for earlier in accepted):
+        return NEAR_DUPLICATE_REASON
+    if spec.overused is not None and spec.overused(item, accepted, planned):
+        return OVERUSED_REASON
+    return None
+
+
+def _repeat_reason(spec: TaskSpec, scenario: Any, accepted: Sequence[Mapping[str, Any]],
+                   planned: int) -> str | None:
+    """:func:`_item_repeat_reason` of a scenario (None for no scenario or no items)."""
+    if scenario is None or not scenario.items:
+        return None
+    return _item_repeat_reason(spec, scenario.items[0], accepted, planned)
 
 
 def slots_exhausted(*, ok_slots: int, tried: int, n_slots: int, max_slots: int) -> bool:

@@ -171,10 +171,20 @@ class TaskSpec:
         counted as a rejection with :data:`NEAR_DUPLICATE_REASON`; the journal keeps
         the verdict, so resumed and ``--workers N`` builds agree.
     overused : callable, optional
-        ``overused(item, accepted) -> bool``: whether a new scenario's first item
-        reuses a place that the accepted items (first items, in slot order) already
-        use as often as the task allows (SRN: a junction in at most two items);
-        turned down like a near-duplicate, counted with :data:`OVERUSED_REASON`.
+        ``overused(item, accepted, planned) -> bool``: whether a new scenario's first
+        item reuses a place that the accepted items (first items, in slot order)
+        already use as often as a build of ``planned`` scenarios allows (SRN: a
+        junction in at most 2 items or 10 % of the build); turned down like a
+        near-duplicate, counted with :data:`OVERUSED_REASON`.
+    remake_avoiding : callable, optional
+        ``remake_avoiding(ctx, state, slot, avoid, after) -> Scenario | None``: the
+        slot's scenario made again from its candidates after attempt ``after`` (the
+        turned-down one's ``provenance.attempt``), skipping every candidate for which
+        ``avoid(item)`` gives a reason (near-duplicate or overused; counted with it).
+        With it, the builder does not lose a whole slot to one repeat: it asks for the
+        slot's next acceptable candidate instead (SRN). The result depends only on the
+        seed, the slot and the items accepted before it, so ``--workers N`` builds
+        agree.
     """
 
     name: str
@@ -195,7 +205,8 @@ class TaskSpec:
     provenance_required: tuple[str, ...] = ()
     sample_provenance: dict[str, Any] | None = None
     near_duplicate: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
-    overused: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], bool] | None = None
+    overused: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], int], bool] | None = None
+    remake_avoiding: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         names = [r.name for r in self.requests]

@@ -16,8 +16,10 @@ the gaps between letters) is then judged against the screenshot:
 * **off the road**: for a road, fewer than :data:`MARK_MIN_ON_LINE` of its pixels lie
   within :data:`MARK_LINE_RADIUS_PX` of the road's lines (a same-named label elsewhere).
 
-A name is written when at least one instance passes. Icons never pass as text: only
-the label's own pixels are looked at.
+Instances closer than :data:`MARK_WORD_GAP_PX` are words of one label: when one of them
+fails, all do (:func:`whole_labels`), so a label with its first word cut off the view is
+not written. A name is written when at least one instance passes. Icons never pass as
+text: only the label's own pixels are looked at.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ MARK_EDGE_MAX_OFF = 128
 MARK_EDGE_MAX_SPREAD = 30
 #: Pixels of one label lie at most this far apart (letters and words of one label join).
 MARK_JOIN_PX = 4
+#: Words of one label lie at most this far apart: pieces this close are judged together,
+#: so a label whose first word runs off the view is cut as a whole even where the
+#: space between its words (vertical labels: 5-7 px) is wider than :data:`MARK_JOIN_PX`
+#: (mml-0014 of seed 5151 showed "…ntinen Teatterikuja": "Läntinen" cut by the view's
+#: top edge, "Teatterikuja" whole, passed as written).
+MARK_WORD_GAP_PX = 12
 #: Fewest mark pixels for a label instance (smaller specks are ignored).
 MARK_MIN_PIXELS = 12
 #: Band drawn around the view to see labels running off it (pixels).
@@ -236,8 +244,56 @@ def written_instances(marks: IntArray, names: Sequence[str], *, pad: int, ink: B
         near = None
         if lines is not None:
             near = line_mask(ink.shape, lines.get(name, []), radius=MARK_LINE_RADIUS_PX)
-        out[name] = [judge_instance(part, pad=pad, ink=ink, exclude=exclude, near_line=near)
-                     for part in label_instances(mark_mask(marks, slot))]
+        mask = mark_mask(marks, slot)
+        parts = label_instances(mask)
+        judged = [judge_instance(part, pad=pad, ink=ink, exclude=exclude, near_line=near)
+                  for part in parts]
+        out[name] = whole_labels(mask, parts, judged)
+    return out
+
+
+def whole_labels(mask: BoolArray, parts: Sequence[BoolArray], judged: Sequence[Instance], *,
+                 word_gap_px: int = MARK_WORD_GAP_PX) -> list[Instance]:
+    """The verdicts of a name's instances with each label judged whole: instances whose
+    pixels lie within ``word_gap_px`` of each other (the words of one label) all take the
+    first failing verdict among them.
+
+    Parameters
+    ----------
+    mask : array of bool
+        The name's mark pixels (all instances).
+    parts : sequence of array of bool
+        The instances' pixels (:func:`label_instances` of ``mask``).
+    judged : sequence of Instance
+        Their verdicts, in the same order.
+    word_gap_px : int
+        Widest gap between two words of one label.
+
+    Returns
+    -------
+    list of Instance
+
+    Examples
+    --------
+    >>> m = np.zeros((5, 60), bool); m[2, 0:14] = True; m[2, 20:34] = True; m[2, 50:60] = True
+    >>> parts = label_instances(m, min_pixels=5)
+    >>> verdicts = [Instance((-2, 0, 14, 5), 14, "cut"), Instance((20, 0, 34, 5), 14, None),
+    ...             Instance((50, 0, 60, 5), 10, None)]
+    >>> [i.reason for i in whole_labels(m, parts, verdicts)]   # words 6 px apart; 16 px
+    ['cut', 'cut', None]
+    """
+    if len(parts) < 2 or all(j.reason is None for j in judged):
+        return list(judged)
+    groups = label_instances(mask, join_px=word_gap_px, min_pixels=1)
+    out = list(judged)
+    for group in groups:
+        members = [k for k, part in enumerate(parts) if (part & group).any()]
+        failed = next((judged[k].reason for k in members if judged[k].reason is not None), None)
+        if failed is None:
+            continue
+        for k in members:
+            if out[k].reason is None:
+                out[k] = Instance(out[k].box, out[k].pixels, failed)
     return out
 
 

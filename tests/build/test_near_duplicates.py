@@ -9,6 +9,7 @@ first slots all fail), and says so.
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,11 @@ from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, OVERUSED_REASON, Ta
 from cartoqa.tasks.cartomapqa import rle, srn
 from cartoqa.tasks.cartomapqa.mml import SPEC as MML_SPEC
 from cartoqa.tasks.cartomapqa.rle_rules import NEAR_DUPLICATE_LENGTH_REL, rle_near_duplicate
-from cartoqa.tasks.cartomapqa.srn_rules import MAX_JUNCTION_USES, srn_near_duplicate
+from cartoqa.tasks.cartomapqa.srn_rules import (
+    MAX_JUNCTION_USES,
+    junction_use_limit,
+    srn_near_duplicate,
+)
 from cartoqa.tasks.common.base import Scenario
 from cartoqa.tasks.common.rules import NEAR_DUPLICATE_M, ends_match
 
@@ -99,6 +104,17 @@ def test_the_task_declarations_read_their_items() -> None:
     assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(10, 7)), [one, two])
     assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(8, 9)), [one, two])
     assert srn.SPEC.overused is srn.overused
+    # a larger build allows 10 % of its items: the 21st item may be the third on a
+    # junction, the 20th may not; 40 items allow 4 uses (the demo's 40 from 61 junctions)
+    filler = [_srn_item(other, ORIG, DEST, junctions=(100 + i,)) for i in range(18)]
+    assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler])
+    assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler[:17]])
+    assert [junction_use_limit(n) for n in (12, 15, 20, 21, 40)] == [2, 2, 2, 3, 4]
+    # the builder passes the planned size: a 40-item build allows 4 uses from its start
+    # (a running limit stalled the seed-0 build at 18 items: no 19th could be found
+    # with every busy junction at 2 uses); a 15-item build 2
+    assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two], 40)
+    assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two], 15)
     # RLE compares metres: 1000 ft = 304.8 m against 300 m
     path = [ORIG, north(ORIG, 150.0), DEST]
     assert rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(300.0, "m", path))
@@ -182,7 +198,7 @@ def test_near_duplicates_become_failed_slots_and_are_counted(
 
 def test_overused_places_become_failed_slots_and_are_counted(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def third_road_a(item: Any, accepted: Any) -> bool:
+    def third_road_a(item: Any, accepted: Any, planned: int) -> bool:
         # every item names road "A": at most two items may
         return sum(1 for e in accepted if "A" in e["answer"]["roads"]) >= 2
 
@@ -215,3 +231,62 @@ def test_a_task_is_short_by_scenarios_even_when_they_give_more_items(
     assert (info["scenarios_written"], info["scenarios_requested"]) == (3, 6)
     assert (info["written"], info["requested"]) == (6, 6)
     assert any("(3 of 6 scenarios)" in n for n in notices)
+
+
+def _remaking_task(*, overused: Any = None) -> TaskSpec:
+    """An MML-shaped task with three candidates per slot: candidate 0 of slot ``2k + 1``
+    asks what slot ``2k`` asked, its candidates 1 and 2 ask new questions; it can make
+    its slot again avoiding repeats (as SRN does)."""
+
+    def answer(slot: int, attempt: int) -> list[str]:
+        return ["A", f"B{slot // 2}"] if attempt == 0 else ["A", f"B{slot}-{attempt}"]
+
+    def make(ctx: Any, state: Any, slot: int, *, avoid: Any = None,
+             after: int = -1) -> Scenario | None:
+        for attempt in range(after + 1, 3):
+            item = mml_item(slot)
+            item["answer"] = {"roads": answer(slot, attempt)}
+            item["provenance"]["attempt"] = attempt
+            if avoid is not None:
+                reason = avoid(item)
+                if reason is not None:
+                    ctx.reject("mml", reason)
+                    continue
+            return Scenario(items=[item], images={f"mml-{slot:04d}.png": png()})
+        return None
+
+    def same_roads(item: Any, earlier: Any) -> bool:
+        return bool(item["answer"] == earlier["answer"])
+
+    return dataclasses.replace(
+        MML_SPEC, prepare=lambda ctx: None, make_scenario=make, items_per_scenario=1,
+        needs_roads=False, near_duplicate=same_roads, overused=overused,
+        remake_avoiding=lambda ctx, state, slot, avoid, after: make(
+            ctx, state, slot, avoid=avoid, after=after))
+
+
+def test_a_repeat_costs_a_candidate_not_the_slot(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # slot 2k+1's first candidate repeats slot 2k: it is counted and the slot's next
+    # candidate taken; every slot gives an item (without remake_avoiding, 3 of 7 did not)
+    report, _ = _build(tmp_path, monkeypatch, _remaking_task(), per_task=4)
+    assert report.by_task == {"mml": 4} and not report.shortfalls
+    assert report.rejections == {("mml", NEAR_DUPLICATE_REASON): 2}
+    items = [json.loads(line) for line in
+             (tmp_path / "ds" / "items.jsonl").read_text("utf-8").splitlines()]
+    assert [it["answer"]["roads"][1] for it in items] == ["B0", "B1-1", "B1", "B3-1"]
+    assert [it["provenance"]["attempt"] for it in items] == [0, 1, 0, 1]
+
+
+def test_a_slot_whose_every_candidate_repeats_still_fails(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def road_a_twice(item: Any, accepted: Any, planned: int) -> bool:
+        return sum(1 for e in accepted if "A" in e["answer"]["roads"]) >= 2
+
+    report, _ = _build(tmp_path, monkeypatch, _remaking_task(overused=road_a_twice),
+                       per_task=3)
+    # two items; then every candidate of every slot names road A a third time
+    assert report.by_task == {"mml": 2}
+    # per later slot: the first candidate turned down, then the two others in the remake
+    assert report.rejections[("mml", OVERUSED_REASON)] % 3 == 0
+    assert report.rejections[("mml", OVERUSED_REASON)] >= 3

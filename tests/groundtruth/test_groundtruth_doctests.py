@@ -13,7 +13,7 @@ MODULES = [
     "groundtruth.extracts", "groundtruth.features", "groundtruth.graph",
     "groundtruth.junctions", "groundtruth.projection", "groundtruth.routing",
     "groundtruth.turns", "groundtruth.assets", "groundtruth.osmnx_graph", "groundtruth",
-    "groundtruth.named_features", "groundtruth.relations",
+    "groundtruth.named_features", "groundtruth.relations", "groundtruth.pedestrian_areas",
 ]
 
 

@@ -98,21 +98,29 @@ def test_srn_pair_pool_holds_only_pairs_in_the_distance_window() -> None:
     assert 0 < len(pool) < len(junctions) * (len(junctions) - 1)
 
 
-def test_srn_slots_take_disjoint_pairs_of_their_zoom() -> None:
+def test_srn_slots_start_on_disjoint_pairs_of_their_zoom_then_take_the_others() -> None:
     import networkx as nx
 
     from cartoqa.tasks.cartomapqa.srn import MAX_ATTEMPTS, State, slot_pairs
 
     pools = {17: [(0, i) for i in range(500)], 18: [(1, i) for i in range(7)]}
     state = State(nx.MultiDiGraph(), [], None, 10, nx.MultiDiGraph(), (17, 18), pools)  # type: ignore[arg-type]
-    seen: list[tuple[int, int]] = []
+    own: list[tuple[int, int]] = []
     for slot in range(10):
         zoom, pairs = slot_pairs(state, slot)
         assert zoom == (17, 18)[slot % 2]
         assert all(p in pools[zoom] for p in pairs)
-        assert len(pairs) <= MAX_ATTEMPTS
-        seen.extend(pairs)
-    assert len(seen) == len(set(seen))
-    # a small pool is used up whole; slot 1 (2nd slot of zoom 18 is slot 3) starts at 0
-    assert sorted(p for p in seen if p[0] == 1) == pools[18]
-    assert slot_pairs(state, 1)[1] == [(1, 0), (1, 5)]
+        assert len(pairs) <= MAX_ATTEMPTS and len(pairs) == len(set(pairs))
+        # stride 5 per zoom: a slot's own pairs are every 5th of its zoom's pool
+        k = slot // 2
+        mine = pools[zoom][k::5]
+        assert pairs[:len(mine)] == mine[:MAX_ATTEMPTS]
+        own.extend(mine)
+    # the own slices are disjoint and cover both pools
+    assert len(own) == len(set(own)) == 507
+    # a thin slice does not end the slot: slot 1 (zoom 18) tries its own 0, 5, then the
+    # next slices from their ends (6, 1; 2; 3; 4): every pair of the small pool once
+    assert [b for _, b in slot_pairs(state, 1)[1]] == [0, 5, 6, 1, 2, 3, 4]
+    # a large pool: 100 own pairs, then 20 of the next slice's, from its end
+    pairs = slot_pairs(state, 0)[1]
+    assert len(pairs) == MAX_ATTEMPTS and pairs[100] == (0, 496)

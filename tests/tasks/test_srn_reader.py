@@ -14,7 +14,7 @@ import pytest
 
 from cartoqa.tasks.cartomapqa import srn
 from cartoqa.tasks.cartomapqa.srn_rules import (
-    on_service_road,
+    in_pedestrian_area,
     one_way_stretches,
     reader_graph,
     reader_route_differs,
@@ -22,7 +22,9 @@ from cartoqa.tasks.cartomapqa.srn_rules import (
 )
 from cartoqa.visibility.oneway import ARROW_FILL, arrow_mask, arrow_visible
 from groundtruth.assets import asset_path
+from groundtruth.extracts import resolve_extract
 from groundtruth.graph import load_road_graph
+from groundtruth.pedestrian_areas import edges_inside, pedestrian_areas
 from groundtruth.routing import shortest_route
 from groundtruth.turns import route_steps
 
@@ -72,16 +74,70 @@ def test_a_destination_only_road_is_a_tag_the_reader_cannot_see() -> None:
     assert "tag_only_access" in srn.REJECT_REASONS and "undrawn_oneway" in srn.REJECT_REASONS
 
 
-def test_a_service_road_is_not_a_readers_through_road(grid) -> None:  # type: ignore[no-untyped-def]
-    route = shortest_route(grid, 11, 13)            # South Street, residential
-    assert not on_service_road(grid, route.edges)
-    u, v, k = route.edges[0]
-    grid.edges[u, v, k]["highway"] = "service"      # Aleksanterinkatu at Senaatintori
-    try:
-        assert on_service_road(grid, route.edges)
-    finally:
-        grid.edges[u, v, k]["highway"] = "residential"
-    assert "service_road" in srn.REJECT_REASONS
+#: Pedestrian ground on ``grid.osm``: a square filled as pedestrian (``area=yes``) around
+#: South Street's west block 11-12; a closed way without ``area=yes`` (a pedestrian
+#: street ring, not an area) around its east block 12-13; two strips 3-11 m either side
+#: of North Street's west block 31-32 (as the pedestrian Aleksanterinkatu's strips flank
+#: the service road); one strip along the east side of West Avenue 21-31 only.
+SQUARES = """
+  <node id="901" version="1" lat="59.9995" lon="24.0003"/>
+  <node id="902" version="1" lat="59.9995" lon="24.0027"/>
+  <node id="903" version="1" lat="60.0005" lon="24.0027"/>
+  <node id="904" version="1" lat="60.0005" lon="24.0003"/>
+  <node id="905" version="1" lat="59.9995" lon="24.0035"/>
+  <node id="906" version="1" lat="59.9995" lon="24.0055"/>
+  <node id="907" version="1" lat="60.0005" lon="24.0055"/>
+  <node id="908" version="1" lat="60.0005" lon="24.0035"/>
+  <way id="9001" version="1">
+    <nd ref="901"/><nd ref="902"/><nd ref="903"/><nd ref="904"/><nd ref="901"/>
+    <tag k="highway" v="pedestrian"/><tag k="area" v="yes"/><tag k="name" v="Square"/>
+  </way>
+  <way id="9002" version="1">
+    <nd ref="905"/><nd ref="906"/><nd ref="907"/><nd ref="908"/><nd ref="905"/>
+    <tag k="highway" v="pedestrian"/><tag k="name" v="Ring"/>
+  </way>
+  <node id="911" version="1" lat="60.00253" lon="24.000"/>
+  <node id="912" version="1" lat="60.00253" lon="24.003"/>
+  <node id="913" version="1" lat="60.0026" lon="24.003"/>
+  <node id="914" version="1" lat="60.0026" lon="24.000"/>
+  <node id="915" version="1" lat="60.00247" lon="24.000"/>
+  <node id="916" version="1" lat="60.00247" lon="24.003"/>
+  <node id="917" version="1" lat="60.0024" lon="24.003"/>
+  <node id="918" version="1" lat="60.0024" lon="24.000"/>
+  <node id="921" version="1" lat="60.0010" lon="24.00006"/>
+  <node id="922" version="1" lat="60.0025" lon="24.00006"/>
+  <node id="923" version="1" lat="60.0025" lon="24.0002"/>
+  <node id="924" version="1" lat="60.0010" lon="24.0002"/>
+  <way id="9003" version="1">
+    <nd ref="911"/><nd ref="912"/><nd ref="913"/><nd ref="914"/><nd ref="911"/>
+    <tag k="highway" v="pedestrian"/><tag k="area" v="yes"/>
+  </way>
+  <way id="9004" version="1">
+    <nd ref="915"/><nd ref="916"/><nd ref="917"/><nd ref="918"/><nd ref="915"/>
+    <tag k="highway" v="pedestrian"/><tag k="area" v="yes"/>
+  </way>
+  <way id="9005" version="1">
+    <nd ref="921"/><nd ref="922"/><nd ref="923"/><nd ref="924"/><nd ref="921"/>
+    <tag k="highway" v="footway"/><tag k="area" v="yes"/>
+  </way>
+"""
+
+
+def test_a_road_drawn_inside_a_pedestrian_area_is_not_a_readers_road(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    text = asset_path("osm", "grid.osm").read_text("utf-8")
+    path = tmp_path / "squares.osm"
+    path.write_text(text.replace("</osm>", SQUARES + "</osm>"), "utf-8")
+    areas = pedestrian_areas(resolve_extract(path))
+    assert len(areas) == 4                           # the ring without area=yes is a line
+    graph = load_road_graph(path)
+    inside = edges_inside(graph, areas)
+    # inside the square, and between the two strips; not beside one strip only
+    assert {(u, v) for u, v, _ in inside} == {(11, 12), (12, 11), (31, 32), (32, 31)}
+    assert in_pedestrian_area(shortest_route(graph, 11, 13).edges, inside)
+    assert in_pedestrian_area(shortest_route(graph, 33, 31).edges, inside)
+    assert not in_pedestrian_area(shortest_route(graph, 12, 13).edges, inside)
+    assert not in_pedestrian_area(shortest_route(graph, 21, 31).edges, inside)
+    assert "pedestrian_area" in srn.REJECT_REASONS
 
 
 def _arrow(image: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:

@@ -12,7 +12,9 @@ Euclidean distance between image embeddings (:mod:`cartoqa.embeddings`):
 never repeating a label and never an entry whose image cannot be told apart from the
 answer's (see :func:`interchangeable`) or that a reader seeing the answer alone could
 take it for (:func:`look_alike`: nearly the same colour and, for lines, dashes at any
-width, a line's width never telling two lines apart; for areas, pattern). When the
+width, a line's width never telling two lines apart; for areas, pattern), nor one whose
+label is also true of the answer (a broader label or a synonym:
+:func:`cartoqa.tasks.cartomapqa.mfs_meaning.true_of`). When the
 answer's class has fewer than two other usable entries, the nearest remaining entries of
 any class take their place (role ``nearest``). Answers cycle through the categories
 (symbol, line, area) and through a seeded shuffle of each category. The correct letter
@@ -38,6 +40,7 @@ from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embe
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, parse_choice
 from cartoqa.scoring.sections import aggregate_correct, measure_choice
+from cartoqa.tasks.cartomapqa.mfs_meaning import true_of
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
 from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
@@ -67,7 +70,9 @@ MAX_HISTOGRAM_L1 = 0.03
 #: * for lines, different dashes: dashes covering shares of the length at least
 #:   :data:`LOOKALIKE_MAX_DASH_DIFF` apart;
 #: * for areas, a different pattern: patterned shares of the fill at least
-#:   :data:`LOOKALIKE_MIN_PATTERN_DIFF` apart (a pattern smaller than that is not seen).
+#:   :data:`LOOKALIKE_MIN_PATTERN_DIFF` apart (a pattern smaller than that is not seen)
+#:   and, when both are patterned, more than :data:`LOOKALIKE_MAX_PATTERN_RATIO` times
+#:   apart (a pattern's density alone is not seen).
 #:
 #: A line's **width never tells two lines apart**: without a scale or the other line
 #: beside it a reader cannot tell a 12 px white road from an 18 px one (OSM-Carto's
@@ -90,6 +95,13 @@ LOOKALIKE_MAX_DASH_DIFF = 0.1
 #: closer than this have the same pattern (OSM-Carto's sparsest patterns, the dots of
 #: orchards and dog parks, cover about 6 % of the fill and are seen).
 LOOKALIKE_MIN_PATTERN_DIFF = 0.05
+#: Two patterned fills (each with at least :data:`LOOKALIKE_MIN_PATTERN_DIFF` of its
+#: fill patterned) of the same main colour whose patterned shares are within this factor
+#: of each other look alike: **a pattern's density never tells two fills apart**, as a
+#: line's width does not (alone, a reader cannot judge how dense a pattern is: marsh and
+#: saltmarsh, the same grass tufts and water dashes at 21 % and 39 % of the fill,
+#: mfs-0014 of seed 2718).
+LOOKALIKE_MAX_PATTERN_RATIO = 2.0
 #: A pixel is ink when its channels differ from the background by more than this in sum.
 INK_MIN_DIFF = 30
 #: Options of the self-check sample item.
@@ -456,8 +468,9 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
 
     Lines: the same colour (:func:`colours_alike`) in the middle and at the edges
     (casing) and the same dashes, whatever their widths. Areas: the same main colour
-    and the same share of pattern. See :data:`LOOKALIKE_MAX_DELTA_E` for what makes two
-    images distinguishable.
+    and the same share of pattern, or both patterned with shares within
+    :data:`LOOKALIKE_MAX_PATTERN_RATIO` of each other (density is not seen alone). See
+    :data:`LOOKALIKE_MAX_DELTA_E` for what makes two images distinguishable.
 
     Examples
     --------
@@ -473,6 +486,10 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
     >>> minor = srgb_to_lab(np.array([216, 214, 209]))
     >>> appearances_alike(Appearance(power, 2.0, 1.0), Appearance(minor, 2.0, 1.0), "line")
     True
+    >>> green = srgb_to_lab(np.array([205, 235, 176]))
+    >>> [appearances_alike(Appearance(green, 0.0, 0.21), Appearance(green, 0.0, c), "area")
+    ...  for c in (0.0, 0.39, 0.45)]   # no pattern; marsh and saltmarsh; past 2x
+    [False, True, False]
     """
     if category == "line":
         if min(a.width, b.width) <= 0:
@@ -484,8 +501,12 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
         return (colours_alike(core_a, core_b) and colours_alike(edge_a, edge_b)
                 and abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_DASH_DIFF)
     if category == "area":
-        return (colours_alike(a.lab, b.lab)
-                and abs(a.coverage - b.coverage) < LOOKALIKE_MIN_PATTERN_DIFF)
+        if not colours_alike(a.lab, b.lab):
+            return False
+        low, high = sorted((a.coverage, b.coverage))
+        return (high - low < LOOKALIKE_MIN_PATTERN_DIFF
+                or (low >= LOOKALIKE_MIN_PATTERN_DIFF
+                    and high <= LOOKALIKE_MAX_PATTERN_RATIO * low))
     return False
 
 
@@ -581,7 +602,9 @@ def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: i
         for pos, similar in enumerate(look_alike(pngs, category)):
             alike[pos] |= similar
         for pos, i in enumerate(members):
-            candidates[i] = [m for q, m in enumerate(members) if q != pos and q not in alike[pos]]
+            candidates[i] = [m for q, m in enumerate(members)
+                             if q != pos and q not in alike[pos]
+                             and not true_of(cat[m].spec.label, cat[i].spec.label)]
     return MfsState(
         catalogue=cat,
         embeddings=embeddings,

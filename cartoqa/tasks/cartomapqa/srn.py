@@ -17,6 +17,11 @@ only when a careful reader derives the same answer from the picture:
   :func:`cartoqa.tasks.common.rules.path_winding_deg`: a loop the steps do not say), no
   action junction lies under a marker pin, and neither marker stands on a dual
   carriageway (:func:`cartoqa.tasks.cartomapqa.srn_rules.on_dual_carriageway`);
+* no road of the route is drawn inside a pedestrian area, where it reads as part of
+  the square (:func:`cartoqa.tasks.cartomapqa.srn_rules.in_pedestrian_area`), nor is
+  destination-only (:func:`cartoqa.tasks.cartomapqa.srn_rules.tag_only_access`);
+* one-way streets count only where an arrow is seen in the picture
+  (:func:`drawn_reader_graph`);
 * every road of the route is named and its name written in the view;
 * it is no near-duplicate of an SRN item already accepted (:func:`near_duplicate`).
 
@@ -27,7 +32,7 @@ build.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,8 +46,9 @@ from cartoqa.scoring.sections import aggregate_route, measure_route
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.srn_rules import (
     READER_VIEW_MARGIN_PX,
+    in_pedestrian_area,
+    junction_use_limit,
     on_dual_carriageway,
-    on_service_road,
     one_way_stretches,
     overused_junctions,
     reader_graph,
@@ -76,6 +82,7 @@ from cartoqa.tasks.common.views import (
 from cartoqa.visibility.geometry import lines_px
 from cartoqa.visibility.oneway import ARROW_FILL, arrow_mask, arrow_visible
 from groundtruth.osmnx_graph import ensure_road_graph
+from groundtruth.pedestrian_areas import edges_inside, pedestrian_areas
 from groundtruth.projection import meters_per_pixel, path_length_px
 from groundtruth.routing import NoRouteError, shortest_route
 from groundtruth.turns import (
@@ -110,7 +117,8 @@ REJECT_REASONS = {
     "dual_carriageway_junction": "junction on a dual carriageway left out as a marker",
     "reader_route": "answer changes if turn restrictions/access/barriers are ignored",
     "tag_only_access": "route uses a destination-only road (a tag the map does not draw)",
-    "service_road": "route drives on a service road (drawn like a driveway or a path)",
+    "pedestrian_area": "route drives on a road drawn inside a pedestrian area (read as "
+                       "part of the square)",
     "undrawn_oneway": "answer changes if one-way streets without a visible arrow are "
                       "taken as two-way",
     "reader_ambiguous": "with undrawn one-ways two-way, a nearly-as-short route has "
@@ -139,6 +147,8 @@ class State:
     naive: nx.MultiDiGraph
     zooms: tuple[int, ...] = ZOOMS
     pairs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    #: Edges drawn inside a pedestrian area (:func:`groundtruth.pedestrian_areas.edges_inside`).
+    pedestrian_edges: frozenset[tuple[int, int, int]] = frozenset()
 
 
 def route_window_m(graph: nx.MultiDiGraph, origin: int, zoom: int) -> tuple[float, float]:
@@ -205,24 +215,28 @@ def prepare(ctx: BuildContext) -> State:
     pairs = {z: permuted(pair_pool(graph, junctions, z), ctx.seed, NAME, z) for z in zooms}
     return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
                  slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms,
-                 pairs)
+                 pairs, frozenset(edges_inside(graph, pedestrian_areas(ctx.extract))))
 
 
 def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
     """The zoom of a slot and the pairs it tries, in order.
 
     Slots rotate over the zooms; the ``k``-th slot of a zoom takes pairs
-    ``k, k + stride, k + 2 stride, ...`` of that zoom's pool (``stride`` being the most
-    slots a zoom can get), so no two slots share a pair and a slot's pairs depend only
-    on the seed, the extract and the slot.
+    ``k, k + stride, k + 2 stride, ...`` of that zoom's pool first (``stride`` being the
+    most slots a zoom can get), so slots start on pairs of their own; then, lest a thin
+    slice (a 40-item build leaves a zoom-19 slot 15 of central Helsinki's 404 pairs)
+    fail the slot, the other slots' pairs, each slice from its end (the pairs its own
+    slot reaches last), up to :data:`MAX_ATTEMPTS`. A pair two slots both take is
+    caught as a near-duplicate (:func:`near_duplicate`: the same two junctions). The
+    pairs depend only on the seed, the extract and the slot.
 
     Examples
     --------
     >>> import networkx as nx
     >>> st = State(nx.MultiDiGraph(), [], None, 6, nx.MultiDiGraph(), (17, 18),
     ...            {17: [(0, i) for i in range(8)], 18: []})
-    >>> slot_pairs(st, 2)
-    (17, [(0, 1), (0, 4), (0, 7)])
+    >>> [b for _, b in slot_pairs(st, 2)[1]]     # own slice 1, 4, 7; then 5, 2; 6, 3, 0
+    [1, 4, 7, 5, 2, 6, 3, 0]
     >>> slot_pairs(st, 1)
     (18, [])
     """
@@ -230,11 +244,22 @@ def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
     zoom = state.zooms[slot % n_zooms]
     stride = -(-state.n_slots // n_zooms)
     pool = state.pairs.get(zoom, [])
-    return zoom, pool[slot // n_zooms::stride][:MAX_ATTEMPTS]
+    own = slot // n_zooms
+    order = list(pool[own::stride])
+    for d in range(1, stride):
+        order.extend(reversed(pool[(own + d) % stride::stride]))
+        if len(order) >= MAX_ATTEMPTS:
+            break
+    return zoom, order[:MAX_ATTEMPTS]
 
 
-def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None:
-    """One SRN item."""
+def make_scenario(ctx: BuildContext, state: State, slot: int, *,
+                  avoid: Callable[[Mapping[str, Any]], str | None] | None = None,
+                  after: int = -1) -> Scenario | None:
+    """One SRN item: the first of the slot's pairs (after attempt ``after``) whose route
+    passes every rule, skipping routes for which ``avoid`` (given the candidate's
+    answer and provenance: steps, markers, route nodes, junctions) gives a reason
+    (counted with it), before anything is drawn."""
     zoom, pairs = slot_pairs(state, slot)
     graph = state.graph
 
@@ -242,6 +267,8 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         ctx.reject(NAME, REJECT_REASONS[key])
 
     for attempt, (origin, destination) in enumerate(pairs):
+        if attempt <= after:
+            continue
         rng = slot_rng(ctx.seed, NAME, slot, attempt)
         try:
             route = shortest_route(graph, origin, destination)
@@ -263,8 +290,8 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         if tag_only_access(graph, route.edges):
             reject("tag_only_access")
             continue
-        if on_service_road(graph, route.edges):
-            reject("service_road")
+        if in_pedestrian_area(route.edges, state.pedestrian_edges):
+            reject("pedestrian_area")
             continue
         # The picture shows one-way arrows but not turn restrictions, access signs or
         # barriers: the legal answer must be the one a reader derives without them.
@@ -280,6 +307,18 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         # A reader must be able to tell each action, and no nearly-as-short route may
         # have other steps (both would make the question unfair).
         route_legs_ = route_legs(graph, route)
+        junctions = [route.origin, *[leg.start_node for leg in route_legs_[1:]],
+                     route.destination]
+        if avoid is not None:
+            ends = [route.coords[0], route.coords[-1]]
+            repeat = avoid({"answer": {"steps": steps},
+                            "provenance": {"markers": [{"lat": lat, "lon": lon}
+                                                       for lat, lon in ends],
+                                           "route_nodes": list(route.nodes),
+                                           "junctions": junctions}})
+            if repeat is not None:
+                ctx.reject(NAME, repeat)
+                continue
         if not actions_are_clear(route_legs_):
             reject("unclear_action")
             continue
@@ -341,9 +380,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
         image_name = f"{NAME}-{slot:04d}.png"
         prov = provenance(ctx, view, slot=slot, attempt=attempt, markers=markers, path=path,
                           route_nodes=route.nodes, length_m=round(route.length_m, 1),
-                          junctions=[route.origin,
-                                     *[leg.start_node for leg in route_legs_[1:]],
-                                     route.destination],
+                          junctions=junctions,
                           min_leg_px=round(min(leg_px), 1))
         item = base_item(item_id(NAME, slot), NAME, "route", f"images/{image_name}",
                          prompt("srn_route"), {"steps": steps},
@@ -405,13 +442,28 @@ def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
                                 earlier["answer"]["steps"], b or (-2, -2)))
 
 
-def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether a new SRN item's junctions (markers and actions) already appear in
-    :data:`~cartoqa.tasks.cartomapqa.srn_rules.MAX_JUNCTION_USES` accepted items."""
+def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]],
+             planned: int | None = None) -> bool:
+    """Whether a new SRN item's junctions (markers and actions) already appear in as
+    many accepted items as a build of ``planned`` items allows
+    (:func:`~cartoqa.tasks.cartomapqa.srn_rules.junction_use_limit`: 2, or 10 % of the
+    items when that is more; without ``planned``, of the build so far)."""
     def junctions(it: Mapping[str, Any]) -> list[int]:
         return [int(j) for j in it["provenance"].get("junctions", ())]
 
-    return bool(overused_junctions(junctions(item), [junctions(e) for e in accepted]))
+    most = junction_use_limit(planned) if planned else None
+    return bool(overused_junctions(junctions(item), [junctions(e) for e in accepted],
+                                   most=most))
+
+
+def remake_avoiding(ctx: BuildContext, state: State, slot: int,
+                    avoid: Callable[[Mapping[str, Any]], str | None],
+                    after: int) -> Scenario | None:
+    """The slot's next acceptable SRN item after attempt ``after`` that ``avoid`` lets
+    through (:func:`make_scenario`): the build asks for it when the slot's first one
+    repeats an accepted item (:func:`near_duplicate`, :func:`overused`), so a slot is
+    not lost to one repeat."""
+    return make_scenario(ctx, state, slot, avoid=avoid, after=after)
 
 
 SPEC = TaskSpec(
@@ -447,4 +499,5 @@ SPEC = TaskSpec(
     sample_strata={"zoom": 18, "n_steps": 2},
     near_duplicate=near_duplicate,
     overused=overused,
+    remake_avoiding=remake_avoiding,
 )

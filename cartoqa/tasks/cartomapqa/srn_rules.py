@@ -6,7 +6,7 @@ Pure, in view pixels or metres like the shared rules of :mod:`cartoqa.tasks.comm
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import networkx as nx
 
@@ -290,9 +290,27 @@ def tag_only_access(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]
 
 # -- SRN: near-duplicates by content -------------------------------------------------------
 
-#: SRN: most items of one build whose route has a given junction as a marker or as the
-#: junction of an action (more would make the build about one crossing).
+#: SRN: a junction (a marker or the junction of an action) may be in at most this many
+#: items of a build ... (seed 4242 had one in 4 of 12 items: the build was about one
+#: crossing)
 MAX_JUNCTION_USES = 2
+#: ... or, in a larger build, in at most this share of its items (rounded up): central
+#: Helsinki has 61 junctions where only named roads meet, and an item uses about four
+#: (two markers, one or more actions), so 40 items cannot keep every junction to two
+#: (the demo's SRN stopped at 14 of 40). 40 items allow 4 uses; 15 items still 2.
+MAX_JUNCTION_SHARE = 0.1
+
+
+def junction_use_limit(n_items: int, *, most: int = MAX_JUNCTION_USES,
+                       share: float = MAX_JUNCTION_SHARE) -> int:
+    """How many of ``n_items`` items may use one junction.
+
+    Examples
+    --------
+    >>> [junction_use_limit(n) for n in (1, 12, 15, 20, 21, 40)]
+    [2, 2, 2, 2, 3, 4]
+    """
+    return max(most, math.ceil(share * n_items - 1e-9))
 
 
 def srn_same_content(steps_a: Sequence[str], pair_a: tuple[int, int],
@@ -314,8 +332,10 @@ def srn_same_content(steps_a: Sequence[str], pair_a: tuple[int, int],
 
 
 def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]], *,
-                       most: int = MAX_JUNCTION_USES) -> list[int]:
-    """The junctions of a new item that ``most`` accepted items already use.
+                       most: int | None = None) -> list[int]:
+    """The junctions of a new item that ``most`` accepted items already use (by default
+    :func:`junction_use_limit` of the build so far with the new item; the builder
+    passes the limit of the planned build, :func:`cartoqa.tasks.cartomapqa.srn.overused`).
 
     Examples
     --------
@@ -323,7 +343,11 @@ def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]
     [1]
     >>> overused_junctions([1, 5, 9], [[1, 2], [1, 3], [5, 6]], most=3)
     []
+    >>> overused_junctions([1], [[1, 2], [1, 3]] + [[4]] * 18)   # the 21st item: 3 uses
+    []
     """
+    if most is None:
+        most = junction_use_limit(len(earlier) + 1)
     counts: dict[int, int] = {}
     for item in earlier:
         for j in set(item):
@@ -331,24 +355,19 @@ def overused_junctions(junctions: Sequence[int], earlier: Sequence[Sequence[int]
     return [j for j in dict.fromkeys(junctions) if counts.get(j, 0) >= most]
 
 
-#: SRN: road classes a route may not drive on: OSM-Carto draws a ``highway=service``
-#: way as a thin white line, and inside a pedestrian area (Aleksanterinkatu across
-#: Senaatintori, srn-0006 of seed 5151 and srn-0003 of seed 0) it looks like part of the
-#: pedestrian street; a reader does not take it for a through road.
-READER_UNDRIVABLE_HIGHWAYS: frozenset[str] = frozenset({"service"})
-
-
-def on_service_road(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]]) -> bool:
-    """Whether a route drives on a road class a reader does not take for a through road
-    (:data:`READER_UNDRIVABLE_HIGHWAYS`).
+def in_pedestrian_area(edges: Sequence[tuple[int, int, int]],
+                       inside: Collection[tuple[int, int, int]]) -> bool:
+    """Whether a route drives on a road drawn inside a pedestrian area (``inside``:
+    :func:`groundtruth.pedestrian_areas.edges_inside`). OSM-Carto fills pedestrian
+    squares in lilac grey; a road across one (Aleksanterinkatu, ``highway=service``,
+    across Senaatintori: srn-0006 of seed 5151, srn-0003 of seed 0) reads as part of
+    the square, and a reader does not drive it.
 
     Examples
     --------
-    >>> import networkx as nx
-    >>> g = nx.MultiDiGraph()
-    >>> g.add_edge(1, 2, highway="residential"), g.add_edge(2, 3, highway="service")
-    (0, 0)
-    >>> on_service_road(g, [(1, 2, 0)]), on_service_road(g, [(1, 2, 0), (2, 3, 0)])
-    (False, True)
+    >>> in_pedestrian_area([(1, 2, 0), (2, 3, 0)], {(2, 3, 0)})
+    True
+    >>> in_pedestrian_area([(1, 2, 0)], {(2, 3, 0)})
+    False
     """
-    return any(graph.edges[e].get("highway") in READER_UNDRIVABLE_HIGHWAYS for e in edges)
+    return any(e in inside for e in edges)

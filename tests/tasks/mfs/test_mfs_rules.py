@@ -14,6 +14,7 @@ from cartoqa.tasks.cartomapqa.mfs import (
     LETTERS,
     LOOKALIKE_GREY_MAX_DL,
     LOOKALIKE_MAX_DELTA_E,
+    LOOKALIKE_MAX_PATTERN_RATIO,
     Appearance,
     answer_for_slot,
     answer_order,
@@ -252,6 +253,26 @@ def test_a_small_pattern_does_not_tell_two_fills_apart() -> None:
     dotted = _fill((224, 223, 223), dots=True)  # 6 %: seen
     # plain and dotted differ by 6 % of the fill, the sparse one by under 5 % from both
     assert look_alike([plain, sparse, dotted], "area") == [{1}, {0, 2}, {1}]
+
+
+def _dotted(step: int) -> bytes:
+    """A #cdebb0 fill with a dark dot every ``step`` pixels (density 1/step**2)."""
+    a = np.frombuffer(Image.open(io.BytesIO(_fill((205, 235, 176)))).tobytes(),
+                      np.uint8).reshape(256, 256, 3).copy()
+    for dy in range(2):
+        for dx in range(2):
+            a[dy::step, dx::step] = (90, 140, 200)
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_pattern_density_alone_does_not_tell_two_fills_apart() -> None:
+    # the same dots at 25 % and 44 % of the fill (marsh and saltmarsh: the same tufts and
+    # dashes at 21 % and 39 %, mfs-0014 of seed 2718), and at 11 %: more than 2x apart
+    sparse, dense, sparser = _dotted(4), _dotted(3), _dotted(6)
+    assert look_alike([sparse, dense, sparser], "area") == [{1}, {0}, set()]
+    assert LOOKALIKE_MAX_PATTERN_RATIO == 2.0
 
 
 def test_area_fills_a_reader_cannot_tell_apart_alone() -> None:
