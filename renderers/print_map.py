@@ -425,14 +425,27 @@ def _hatch_plot(ax: Any, geoms: Sequence[BaseGeometry], fill: str, hatch: str,
 def _draw_body(layers: PrintLayers, view: View, angle_deg: float,
                overlays: Sequence[Overlay], *, thematic: bool) -> tuple[Image.Image, list[str]]:
     """The map body (land use, water, roads, buildings, overlays) and the area classes it
-    shows."""
-    import geopandas as gpd
+    shows.
+
+    The print style's thinner hatch lines are set for this drawing only
+    (``rc_context``): matplotlib's settings are global to the process, and a build that
+    draws MapWise or MapIQ maps in the same process must get their own hatches.
+    """
     import matplotlib
+
+    with matplotlib.rc_context({"hatch.linewidth": 0.8}):
+        return _draw_body_now(layers, view, angle_deg, overlays, thematic=thematic)
+
+
+def _draw_body_now(layers: PrintLayers, view: View, angle_deg: float,
+                   overlays: Sequence[Overlay], *, thematic: bool
+                   ) -> tuple[Image.Image, list[str]]:
+    """:func:`_draw_body` inside its settings."""
+    import geopandas as gpd
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle
 
-    matplotlib.rcParams["hatch.linewidth"] = 0.8
     w, h = view.width, view.height
     affine = view_affine(view, angle_deg)
     window = _window(view, affine)

@@ -280,3 +280,16 @@ def test_print_base_stays_clear_of_the_category_colours() -> None:
     for colour in base:
         for fill, _, _ in CATEGORY_STYLES:
             assert np.linalg.norm(_rgb(colour) - _rgb(fill)) > CATEGORY_TOLERANCE, (colour, fill)
+
+
+def test_drawing_a_print_map_leaves_matplotlib_settings_alone(
+        renderer: FriedaMapRenderer) -> None:
+    """matplotlib's settings are global to a process: the print map's thin hatches once
+    stayed set after it, and a MapWise hatched map drawn later in the same process no
+    longer matched its own hatch check (seen as an order-dependent test failure)."""
+    import matplotlib
+
+    before = dict(matplotlib.rcParams)
+    view = View(center=CENTRE, zoom=16, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
+    draw_print_map(renderer._print(), view, 0.0, [])
+    assert dict(matplotlib.rcParams) == before

@@ -79,8 +79,9 @@ def test_hatched_styles_take_three_to_five_classes() -> None:
     assert not _style_fits("hatched", TableSpec(breaks=(0, 1, 2, 3, 4, 5, 6, 7)))
     builder = MapwiseBuilder(["china"], seed=0)
     var = Variable("x", "Test value", "test", _values("china"), "test", "test")
-    made = builder.make_slot(MapPlan(2, "china", var, "hatched"), Counter(), Counter())
-    assert made is not None
+    rejected: Counter[str] = Counter()
+    made = builder.make_slot(MapPlan(2, "china", var, "hatched"), rejected, Counter())
+    assert made is not None, rejected
     items, _ = made
     assert items[0]["provenance"]["classification"]["k"] == 4
 
