@@ -47,6 +47,7 @@ from cartoqa.tasks.frieda.questions import (
     PairLedger,
     QuestionPlan,
     _answer_at,
+    uniquely_named,
 )
 from groundtruth import relations as rel
 from groundtruth.legend_areas import FAMILIES, CategoryArea, point_categories
@@ -129,12 +130,7 @@ def legend_index(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
     LegendIndex or None
         ``None`` when there are fewer than four usable points or no areas.
     """
-    names: dict[str, int] = defaultdict(int)
-    for f in features:
-        if f.kind == "point":
-            names[f.name] += 1
-    points = [f for f in features if f.kind == "point" and not f.at_edge
-              and names[f.name] == 1]
+    points = uniquely_named(features, "point")
     if len(points) < 4 or not areas:
         return None
     frame = rel.LocalFrame.around([f.geometry for f in points])
@@ -644,11 +640,7 @@ def area_count_plans(features: Sequence[NamedFeature], index: LegendIndex, relat
     -------
     list of QuestionPlan
     """
-    subjects = [f for f in features if f.kind == "polygon" and not f.at_edge]
-    names: dict[str, int] = defaultdict(int)
-    for f in subjects:
-        names[f.name] += 1
-    subjects = [f for f in subjects if names[f.name] == 1]
+    subjects = uniquely_named(features, "polygon", count_edge=False)
     options: list[tuple[int, str, NamedFeature, str, list[BaseGeometry]]] = []
     for fam in index.families.values():
         comps = category_components(fam)

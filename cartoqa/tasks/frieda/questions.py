@@ -245,6 +245,34 @@ def _holes(feature: NamedFeature) -> BaseGeometry:
     return shapely.union_all(holes) if holes else Polygon()
 
 
+def uniquely_named(features: Sequence[NamedFeature], kind: str, *,
+                   count_edge: bool = True) -> list[NamedFeature]:
+    """Features of ``kind`` inside the view whose name no other feature of that kind
+    has, so that a legend or question naming it picks one object.
+
+    Parameters
+    ----------
+    features : sequence of NamedFeature
+        The map's named features.
+    kind : str
+        ``"point"`` or ``"polygon"``.
+    count_edge : bool
+        Whether features at the view's edge count as namesakes (they are drawn, so a
+        reader sees the name twice) or not.
+
+    Returns
+    -------
+    list of NamedFeature
+        In the order given.
+    """
+    of_kind = [f for f in features if f.kind == kind]
+    names: dict[str, int] = defaultdict(int)
+    for f in of_kind:
+        if count_edge or not f.at_edge:
+            names[f.name] += 1
+    return [f for f in of_kind if not f.at_edge and names[f.name] == 1]
+
+
 class PairLedger:
     """The subject-feature pairs a build has already asked about (one ledger per build).
 
@@ -622,12 +650,8 @@ def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: 
     list of QuestionPlan
     """
     ledger = ledger if ledger is not None else PairLedger()
-    points = [f for f in features if f.kind == "point" and not f.at_edge]
     # names that occur once, so the legend's name picks one object
-    counts: dict[str, int] = defaultdict(int)
-    for f in points:
-        counts[f.name] += 1
-    points = [f for f in points if counts[f.name] == 1]
+    points = uniquely_named(features, "point", count_edge=False)
     if len(points) < 4:
         return []
     frame = rel.LocalFrame.around([f.geometry for f in points])
@@ -861,12 +885,7 @@ def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
     list of QuestionPlan
     """
     ledger = ledger if ledger is not None else PairLedger()
-    names: dict[str, int] = defaultdict(int)
-    for f in features:
-        if f.kind == "point":
-            names[f.name] += 1
-    points = [f for f in features if f.kind == "point" and not f.at_edge
-              and names[f.name] == 1]
+    points = uniquely_named(features, "point")
     if len(points) < 3 or not areas:
         return []
     frame = rel.LocalFrame.around([f.geometry for f in points])
