@@ -157,6 +157,20 @@ def _region(country: str, text: str) -> str | None:
     return region_code(country, text.strip().strip("'\"").replace("state ", ""))
 
 
+def _alike(ctx: MapwiseContext, a: str, b: str, yes: bool, wording: str) -> tuple[str, str]:
+    """cartoqa's verdict on "are A and B alike" (``wording``: the question's words) against
+    MapWise's yes/no: tied is yes, clearly apart is no, anything between is not asked."""
+    if ctx.tied(a, b):
+        ours = "Yes"
+    elif ctx.look_distinct(a, b):
+        ours = "No"
+    else:
+        return "not asked by cartoqa: neither alike nor clearly apart", ""
+    return ("match" if ours == ("Yes" if yes else "No")
+            else f"differs: '{wording}' judged differently (cartoqa: same class, or "
+                 "within 5% of the bar)"), ours
+
+
 def judge(ctx: MapwiseContext, meta: dict[str, Any], question: str,
           truth: str) -> tuple[str, str]:
     """(outcome, our answer) of one MapWise question."""
@@ -241,15 +255,7 @@ def judge(ctx: MapwiseContext, meta: dict[str, Any], question: str,
         if a not in ctx.values or b not in ctx.values:
             return "not asked by cartoqa: a region has no data", ""
         if how == "similar":
-            if ctx.tied(a, b):
-                ours = "Yes"
-            elif ctx.look_distinct(a, b):
-                ours = "No"
-            else:
-                return "not asked by cartoqa: neither alike nor clearly apart", ""
-            return ("match" if ours == ("Yes" if yes else "No")
-                    else "differs: 'similar' judged differently (cartoqa: same class, or "
-                         "within 5% of the bar)"), ours
+            return _alike(ctx, a, b, yes, "similar")
         higher = ctx.values[a] > ctx.values[b]
         if not ctx.distinct(a, b):
             data = "Yes" if (higher if how == "higher" else not higher) else "No"
@@ -302,15 +308,7 @@ def judge(ctx: MapwiseContext, meta: dict[str, Any], question: str,
             return "not compared: regions not read", ""
         if a not in ctx.values or b not in ctx.values:
             return "not asked by cartoqa: a region has no data", ""
-        if ctx.tied(a, b):
-            ours = "Yes"
-        elif ctx.look_distinct(a, b):
-            ours = "No"
-        else:
-            return "not asked by cartoqa: neither alike nor clearly apart", ""
-        return ("match" if ours == ("Yes" if yes else "No")
-                else "differs: 'same value' judged differently (cartoqa: same class, or "
-                     "within 5% of the bar)"), ours
+        return _alike(ctx, a, b, yes, "same value")
     m = re.search(r"is the value of (?:state )?(.+?) closer to (?:state )?(.+?) or "
                   r"(?:state )?(.+?)\?", q, re.I)
     if m:
