@@ -322,6 +322,52 @@ def _untable(inner: str, names: RegionNames, zones: Sequence[str], joiner: str
     return joiner.join(column) if column else inner
 
 
+# "From lowest to highest: A, B", "In order: A, B", "(lowest to highest) [A, B]": words
+# that introduce a list, before a colon or in brackets ahead of it
+_LEAD_IN = re.compile(r"^\s*(?:(?P<label>[A-Za-z][^:\n\[\]{}\"]{0,59}?)\s*:"
+                      r"|\((?P<paren>[^()\n]{1,40})\))\s*(?=\S)")
+
+
+def drop_lead_in(segment: str, names: RegionNames, zones: Sequence[str] = ()) -> str:
+    """A list's answer without the words that introduce it, when they name no region.
+
+    ``From lowest to highest: Tianjin, Jiangsu`` is the list ``Tianjin, Jiangsu`` (its
+    direction is read from the whole segment by the rank reader); ``Texas: 412–530``
+    keeps its region.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> usa = region_names("usa")
+    >>> drop_lead_in("In order: Texas, Ohio", usa), drop_lead_in("(highest first) [TX, OH]", usa)
+    ('Texas, Ohio', '[TX, OH]')
+    >>> drop_lead_in("Texas: 412-530", usa), drop_lead_in("Ohio and Texas: both dark", usa)
+    ('Texas: 412-530', 'Ohio and Texas: both dark')
+    """
+    for _ in range(2):  # "Ranking (lowest first): A, B"
+        m = _LEAD_IN.match(segment)
+        if m is None:
+            break
+        head = (m.group("label") or m.group("paren") or "").strip()
+        if not head or _names_a_region(head, names, zones):
+            break
+        segment = segment[m.end():]
+    return segment
+
+
+def _names_a_region(head: str, names: RegionNames, zones: Sequence[str]) -> bool:
+    """Whether words before a colon name a region (``Texas``, ``Ohio and TX``, ``Texas
+    (TX)``); a short word counts only as an upper-case code (``In order`` is no
+    Indiana)."""
+    parts = [p.strip() for p in re.split(r"\s+(?:and|&)\s+|,|\(|\)", head) if p.strip()]
+    for part in [head.strip(), *parts]:
+        if len(part) <= 3 and not part.isupper():
+            continue
+        if part.lower() in (z.lower() for z in zones) or names.resolve(part) is not None:
+            return True
+    return False
+
+
 def _first_region(part: str, names: RegionNames, zones: Sequence[str]) -> str | None:
     found = _resolve_region(part, names, zones)
     return found[0] if found else None
@@ -360,7 +406,7 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
     bad = hedged(segment)
     if bad is not None:
         return bad
-    inner = _untable(unbracket(segment), names, zones, ", ")
+    inner = _untable(unbracket(drop_lead_in(segment, names, zones)), names, zones, ", ")
     if isinstance(inner, Invalid):
         return inner
     key = "regions" if single else "items"
@@ -462,7 +508,7 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     bad = hedged(segment)
     if bad is not None:
         return bad
-    untabled = _untable(unbracket(segment), names, (), "\n")
+    untabled = _untable(unbracket(drop_lead_in(segment, names)), names, (), "\n")
     if isinstance(untabled, Invalid):
         return untabled
     inner = untabled

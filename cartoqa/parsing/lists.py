@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from cartoqa.parsing.feature_types import canonical_type
+from cartoqa.parsing.map_names import split_joined
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
@@ -45,7 +47,6 @@ _MARKER_ON = re.compile(
     r"^[ \t]*(?:the\s+)?(?:red\s+|blue\s+|marked\s+)?(?:marker|pin|point|location|symbol|dot)"
     r"\s+(?:is\s+)?(?:located\s+|placed\s+|sits\s+|lies\s+)?(?:on|at|along)\s+(?:the\s+)?",
     re.IGNORECASE | re.MULTILINE)
-_LAST_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 # "The named restaurants are Jufu, ...", "Visible cafes include: A, B"
 _SENTENCE_INTRO = re.compile(
@@ -132,14 +133,16 @@ def _tidy(name: str) -> str:
     return name
 
 
-def _split_line(line: str, *, split_and: bool) -> list[str]:
+def _split_line(line: str, *, split_and: bool,
+                known: Collection[str] = frozenset()) -> list[str]:
     parts = [p for p in re.split(r"[;,]", line)]
     if split_and:
-        parts = [q for p in parts for q in _AND.split(p)]
-    elif len(parts) > 1:
-        # "A, B and C": only the last item of a comma list is split on "and"
-        parts = parts[:-1] + _LAST_AND.split(parts[-1])
-    return parts
+        return [q for p in parts for q in _AND.split(p)]
+    # "A, B and C": without the map's names, only the last item of a comma list is
+    # split on "and"; with them, any item whose parts are names the map writes
+    # ("Hiisi & Lost In Helsinki"), and never a name the map writes ("Fish and Chips")
+    return [q for i, p in enumerate(parts)
+            for q in split_joined(p, known, default=len(parts) > 1 and i == len(parts) - 1)]
 
 
 def _from_dict(data: dict[object, object]) -> list[str] | None:
@@ -157,7 +160,8 @@ def _from_dict(data: dict[object, object]) -> list[str] | None:
     return None
 
 
-def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
+def _items(seg: str, *, split_and: bool,
+           known: Collection[str] = frozenset()) -> list[str] | Invalid | None:
     """The list items of a response segment; ``[]`` for an explicit none, None if no list,
     ``Invalid`` for a table whose names column is ambiguous."""
     if "{" in seg:
@@ -178,10 +182,10 @@ def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
     table = _table(lines, roads=split_and)
     if isinstance(table, Invalid):
         return table
-    if table is not None:
-        raw = table
-    elif bulleted:
-        raw = bulleted
+    if table is not None or bulleted:
+        # a name on its own line or in a cell is split only by the map's names
+        raw = [q for item in (table if table is not None else bulleted)
+               for q in ([item] if split_and else split_joined(item, known, default=False))]
     else:
         body = [ln for ln in lines if not ln.endswith(":")]
         raw = []
@@ -201,10 +205,10 @@ def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
                     continue  # "The labels are too small to read."
             if _PROSE.search(ln):
                 continue
-            parts = _split_line(ln, split_and=split_and)
+            parts = _split_line(ln, split_and=split_and, known=known)
             if sentence and len(parts) == 1:
                 # "The pharmacies are A and B.": a sentence lists its names with "and"
-                parts = _LAST_AND.split(parts[0])
+                parts = split_joined(parts[0], known, default=True)
             raw.extend(parts)
     items = []
     for item in raw:
@@ -220,7 +224,7 @@ def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
     return items or None
 
 
-def parse_names(text: str) -> ParseResult:
+def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> ParseResult:
     """Parse a list of names: one per line, bulleted, numbered, comma-separated or JSON.
 
     The text after the last ``Answer:`` cue is used when there is one. Header lines
@@ -231,10 +235,19 @@ def parse_names(text: str) -> ParseResult:
     apologetic (``I'm sorry``, ``I cannot tell``), are prose and are skipped; a response
     with nothing else (a refusal) is invalid.
 
+    With the names the map writes (``map_names``), an item joined by ``&`` or ``and`` is
+    read as the names of the map it is made of (``Hiisi & Lost In Helsinki`` is two
+    names when the map writes *Hiisi* or *Lost In Helsinki* and not the whole), and a
+    name of the map is never split (``Fish and Chips``); see
+    :func:`cartoqa.parsing.map_names.split_joined`.
+
     Parameters
     ----------
     text : str
         The raw response.
+    map_names : collection of str, optional
+        Normalised names the item's map writes
+        (:func:`cartoqa.parsing.map_names.item_map_names`); empty when unknown.
 
     Returns
     -------
@@ -251,16 +264,17 @@ def parse_names(text: str) -> ParseResult:
     t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    cued = agree([_names_in(seg) for seg in answer_segments(t)], key=_names_key,
+    known = frozenset(map_names)
+    cued = agree([_names_in(seg, known) for seg in answer_segments(t)], key=_names_key,
                  what="lists")
     if cued is not None:
         return cued
     body = drop_notes(t)
     if len(nonempty_lines(body)) == 1:
-        found = _names_in(body)
+        found = _names_in(body, known)
         if isinstance(found, Invalid):
             return found
-    items = _items(body, split_and=False)
+    items = _items(body, split_and=False, known=known)
     if isinstance(items, Invalid):
         return items
     if items is not None:
@@ -268,7 +282,7 @@ def parse_names(text: str) -> ParseResult:
     return Invalid("no list of names found")
 
 
-def _names_in(segment: str) -> ParseResult | None:
+def _names_in(segment: str, known: Collection[str] = frozenset()) -> ParseResult | None:
     """The names of one answer segment; on one line, a hedge or ``A or B`` is invalid."""
     if len(nonempty_lines(segment)) == 1:
         hedged = hedge(segment)
@@ -276,7 +290,7 @@ def _names_in(segment: str) -> ParseResult | None:
             return Invalid(f"a hedged answer ({hedged})")
         if _OR.search(segment):
             return Invalid(f"alternatives ({segment.strip()}), not one list")
-    return _as_result(_items(segment, split_and=False), "names")
+    return _as_result(_items(segment, split_and=False, known=known), "names")
 
 
 def parse_roads(text: str) -> ParseResult:

@@ -12,6 +12,7 @@ be given by its letter or its text (``Answer: Area B``).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from cartoqa.parsing.kinds import Options, parse_options
 from cartoqa.parsing.lists import parse_names
@@ -73,7 +74,8 @@ def _object_of_relation(segment: str, question: str) -> str | None:
 _GLOSS = re.compile(r"(?<=\S)\s+\((?=[A-Z])[^()\s]+(?:\s+[^()\s]+)+\)\s*$")
 
 
-def _read_names(segment: str, question: str = "") -> ParseResult | None:
+def _read_names(segment: str, question: str = "",
+                map_names: Collection[str] = frozenset()) -> ParseResult | None:
     bad = hedged(segment)
     if bad is not None:
         return bad
@@ -88,7 +90,7 @@ def _read_names(segment: str, question: str = "") -> ParseResult | None:
         text = related
     elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b", segment):
         text = sentence
-    found = parse_names(text)
+    found = parse_names(text, map_names=map_names)
     if isinstance(found, Invalid):
         return None
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
@@ -96,7 +98,8 @@ def _read_names(segment: str, question: str = "") -> ParseResult | None:
     return Parsed({"names": names}, found.notes) if names else None
 
 
-def parse_textual(text: str, *, question: str = "") -> ParseResult:
+def parse_textual(text: str, *, question: str = "",
+                  map_names: Collection[str] = frozenset()) -> ParseResult:
     """Read a FRIEDA textual answer.
 
     Parameters
@@ -106,6 +109,10 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
     question : str
         The item's question: the options it names (``Area A``/``Area B``) may be given
         by letter or text, and come back as the letter.
+    map_names : collection of str, optional
+        Normalised names the maps' legends write
+        (:func:`cartoqa.parsing.map_names.item_map_names`): ``Soopeli and Porthania`` is
+        two names when a legend writes one of them and not the whole.
 
     Returns
     -------
@@ -133,7 +140,7 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
         if isinstance(found, Parsed):
             return Parsed({"names": list(found.value["letters"])}, found.notes)
         return found
-    found = read_answer(text, lambda s: _read_names(s, question), what="name lists",
+    found = read_answer(text, lambda s: _read_names(s, question, map_names), what="name lists",
                         key=lambda p: sorted(n.casefold() for n in p.value["names"]))
     if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no list of names found")

@@ -17,6 +17,7 @@ from typing import Any
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.metrics.frieda import parse_frieda
 from cartoqa.parsing.cardinal import DIRECTIONS
+from cartoqa.parsing.map_names import item_map_names
 from cartoqa.parsing.numbers import METRES_PER_UNIT
 from cartoqa.parsing.result import ParseResult
 from cartoqa.parsing.writing import format_number
@@ -113,7 +114,8 @@ def _parser(kind: str) -> Any:
     shape = {"type": kind, "names": []}
 
     def parse(item: Mapping[str, Any], text: str) -> ParseResult:
-        return parse_frieda(shape, text, question=str(item.get("question") or ""))
+        return parse_frieda(shape, text, question=str(item.get("question") or ""),
+                            map_names=item_map_names(item))
 
     parse.__name__ = f"parse_frieda_{kind}"
     parse.__doc__ = f"Read a FRIEDA {kind} answer (cartoqa.metrics.frieda.parse_frieda)."
