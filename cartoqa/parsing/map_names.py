@@ -10,8 +10,8 @@ never the item's answer: the reader does not see the gold.
 
 :func:`split_joined` then reads a joined item as the parts the map writes: the split of
 the item into consecutive pieces that names the most names of the map wins, and the
-whole item stays one name when it is itself a name of the map (or when no part is one;
-then the caller's default applies). Items without recorded names (older builds) read as
+whole item stays one name when it is itself a name of the map (so a reference answer
+always reads back whole); when no part is one, the caller's default applies. Items without recorded names (older builds) read as
 before.
 """
 
@@ -103,12 +103,16 @@ def split_joined(item: str, known: Iterable[str], *,
     ['Fish and Chips']
     >>> split_joined("Fish and Chips", set(), default=True)
     ['Fish', 'Chips']
+    >>> split_joined("Fish and Chips", {"fish", "chips", "fish and chips"}, default=True)
+    ['Fish and Chips']
     """
     pieces = _JOIN.split(item)  # name, join, name, join, name ...
     joins = len(pieces) // 2
     if joins == 0:
         return [item]
     known = set(known)
+    if known and _key(item) in known:
+        return [item]  # a name the map writes is never split
     if known and joins <= MAX_JOINS:
         best: tuple[int, int] | None = None
         best_parts: list[str] = [item]
