@@ -41,7 +41,7 @@ def load_corpus() -> list[dict[str, Any]]:
                 encoding="utf-8")), start=1):
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
-                 "fresh24d", "fresh24e", "fresh24f", "fresh24g"):
+                 "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h"):
         held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -161,6 +161,17 @@ def test_fresh_sets_agreement() -> None:
 KNOWN_DISAGREEMENTS: dict[str, str] = {
     "fresh24g.yaml#20": "STMF names 'Answer: Hiisi & Lost In Helsinki' is kept as one name; "
                         "a grader reads two ('&' between names outside JSON)",
+    # ``fresh24h.yaml`` (issue 24, session grade24g; independent grader, committed before
+    # scoring, first try 49/53 in docs/rounds/2026-12-01/grade24g.md): its four
+    # disagreements, each with what a fix would have to do.
+    "fresh24h.yaml#5": "MFS 'either a dock (B) or a ferry terminal (C) ... so I'd lean towards B' "
+                       "is invalid (hedge); a grader reads the final pick B (judgement call)",
+    "fresh24h.yaml#19": "STMF count 'Answer: 2' then 'On closer inspection ... So the answer is "
+                        "1.' gives 2; a later 'the answer is N' after correction words wins",
+    "fresh24h.yaml#22": "STMF names 'The park is labelled **Paasivuoren puistikko**.' is invalid; "
+                        "a grader reads the name from the sentence (bold span, 'is labelled X')",
+    "fresh24h.yaml#51": "SRN in prose: '... turn right onto Liisankatu; the red marker is just "
+                        "there.' ends with the step 'the red marker is just there', not 'red'",
 }
 
 
@@ -182,7 +193,8 @@ def main() -> int:
                            *((f"{b}.yaml", [e for e in ENTRIES if e.get("batch") == b])
                              for b in ("holdout", "holdout2", "issue24", "fresh24",
                                        "fresh24b", "fresh24c", "fresh24d",
-                                       "fresh24e", "fresh24f", "fresh24g"))):
+                                       "fresh24e", "fresh24f", "fresh24g",
+                                       "fresh24h"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

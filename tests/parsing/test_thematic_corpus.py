@@ -197,10 +197,59 @@ def test_each_fifth_fresh_response(entry: dict[str, Any]) -> None:
 #: MapIQ 30/34, MapWise 42/43, FRIEDA 34/37). Its disagreements are recorded here (``where``
 #: -> what a fix would have to do) as strict expected failures, so a fix shows up as a
 #: failure asking for its removal; every other entry must agree.
-KNOWN_DISAGREEMENTS: dict[str, str] = {}
-# (fresh7.yaml#93, 'Answer: Soopeli and Porthania' kept as one name, agrees since grade24h:
-# the item's legend writes Soopeli and not the whole, so the answer is two names.)
+KNOWN_DISAGREEMENTS: dict[str, str] = {
+    # (fresh7.yaml#93, 'Answer: Soopeli and Porthania' kept as one name, agrees since
+    # grade24h: the item's legend writes Soopeli and not the whole, so two names.)
+    # ``fresh8.yaml`` (issue 24, session grade24g; independent grader, committed before
+    # scoring, first try in docs/rounds/2026-12-01/grade24g.md: MapIQ 46/50, MapWise 46/53,
+    # FRIEDA 39/48): its disagreements, each with what a fix would have to do.
+    "fresh8.yaml#5": "MapIQ binary 'My answer is [T]' is invalid; a grader reads TRUE (T/F "
+                     "shorthand in the brackets)",
+    "fresh8.yaml#35": "MapIQ list '[N.J., N.Y., Pa.]': the dotted postal abbreviations N.J., N.Y. "
+                      "are unknown names",
+    "fresh8.yaml#39": "MapIQ list '[the South]' is invalid; a grader reads the zone South (leading"
+                      " article)",
+    "fresh8.yaml#48": "MapIQ single '[17.9%–20.3%]' is read as [17.9, -20.3]: the dash after a '%'"
+                      " is a range dash, not a minus sign",
+    "fresh8.yaml#52": "MapWise binary 'Is the legend discrete?' answered 'The legend is discrete.'"
+                      " is invalid; a grader reads yes (the question's predicate affirmed)",
+    "fresh8.yaml#72": "MapWise list '[Maharashtra, M.P., Rajasthan]': the dotted abbreviation M.P."
+                      " (Madhya Pradesh) is an unknown name",
+    "fresh8.yaml#90": "MapWise rank in prose 'Highest: Chhattisgarh, then Himachal Pradesh, "
+                      "lowest: Puducherry.' is invalid; a grader reads CG > HP > PY",
+    "fresh8.yaml#93": "MapWise rank 'From lowest to highest: Chongqing, Xinjiang, Yunnan.' loses "
+                      "Chongqing (the label before ':' is kept with the first name); same score, "
+                      "since a left-out region ranks last",
+    "fresh8.yaml#94": "MapWise rank as JSON '{\"ranking\": [\"Beijing\", \"Hunan\", "
+                      "\"Qinghai\"]}' loses Beijing (read the list value of a JSON object); "
+                      "tau-b +1 becomes -1/3",
+    "fresh8.yaml#97": "MapWise single 'The lowest value is in the union territory of Daman and "
+                      "Diu.' is invalid; a grader reads DD (name after 'the union territory of', "
+                      "no cue)",
+    "fresh8.yaml#98": "MapWise single '[J&K]' is invalid; a grader reads Jammu and Kashmir (JK)",
+    "fresh8.yaml#106": "FRIEDA equal 'It's B (the L-shaped one).' is invalid; a grader reads B",
+    "fresh8.yaml#109": "FRIEDA equal '{\"area\": \"B\"}' is invalid; a grader reads B (JSON object "
+                       "with one value under a key other than 'answer')",
+    "fresh8.yaml#113": "FRIEDA border: a sentence without a cue naming the answer in bold and two "
+                       "others as not bordering is split at commas into three 'names'; a grader "
+                       "reads Asema-aukio",
+    "fresh8.yaml#117": "FRIEDA border 'Answer: Mikonkatu street' is kept whole; a grader reads "
+                       "Mikonkatu (English 'street' after a Finnish street name; judgement call)",
+    "fresh8.yaml#118": "FRIEDA border 'Answer: Pohj. Makasiinikatu' does not match Pohjoinen "
+                       "Makasiinikatu; a grader accepts the abbreviation (judgement call)",
+    "fresh8.yaml#128": "FRIEDA within 'Salaattiasema lies in the commercial land category.' gives "
+                       "the name 'commercial land category'; a grader reads the legend category "
+                       "'commercial land'",
+    "fresh8.yaml#132": "FRIEDA within 'Answer: Vanha kirkko & Johan Sederholm' is kept as one "
+                       "name; a grader reads two ('&' between names)",
+    "fresh8.yaml#140": "FRIEDA distance 'Answer: 0.3' on a question asked in miles is read as 0.3 "
+                       "m; a grader reads 0.3 mi (a bare number in the asked unit, as "
+                       "docs/frieda.md says)",
+    "fresh8.yaml#147": "FRIEDA orientation 'south-west of ... once the map is turned north-up' is "
+                       "invalid (two directions); 'north-up' is no answer direction",
+}
 FRESH7 = load("fresh7")
+FRESH8 = load("fresh8")
 
 
 def test_seventh_fresh_set_size() -> None:
@@ -219,6 +268,22 @@ def test_each_seventh_fresh_response(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
 
+def test_eighth_fresh_set_size() -> None:
+    """At least 30 responses per suite in ``fresh8.yaml`` (issue 24, session grade24g)."""
+    for suite in SUITES:
+        assert sum(e["suite"] == suite for e in FRESH8) >= 30, suite
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH8])
+def test_each_eighth_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -229,7 +294,8 @@ def test_each_issue_example(entry: dict[str, Any]) -> None:
 def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
-    for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"):
+    for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+                 "fresh8"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
