@@ -37,7 +37,8 @@ def item_map_names(item: Mapping[str, Any]) -> frozenset[str]:
     ----------
     item : mapping
         The item: ``provenance.map_names`` (street feature maps, since issue 24), else
-        the ``label``/``name`` of every feature in ``provenance.maps`` (FRIEDA's legends).
+        the ``label``/``name`` of every feature in ``provenance.maps`` and their
+        ``legend_categories`` (FRIEDA's legends and legend boxes).
 
     Returns
     -------
@@ -63,11 +64,18 @@ def item_map_names(item: Mapping[str, Any]) -> frozenset[str]:
     maps = prov.get("maps")
     if isinstance(maps, list):
         for m in maps:
-            features = m.get("features") if isinstance(m, Mapping) else None
+            if not isinstance(m, Mapping):
+                continue
+            features = m.get("features")
             for f in features if isinstance(features, list) else ():
                 if isinstance(f, Mapping):
                     names.extend(str(f[k]) for k in ("label", "name")
                                  if isinstance(f.get(k), str))
+                elif isinstance(f, str):
+                    names.append(f)
+            categories = m.get("legend_categories")  # a legend box naming each fill
+            names.extend(str(c) for c in (categories if isinstance(categories, list) else ())
+                         if isinstance(c, str))
     return frozenset(k for k in (normalise_name(n) for n in names) if k)
 
 

@@ -80,6 +80,7 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
             "question": entry.get("question", FRIEDA_QUESTIONS[task])}
     if entry.get("legend") is not None:  # the labels of the item's legend(s), as built
         item["provenance"] = {"maps": [{"features": [{"label": n} for n in entry["legend"]]}]}
+    # (``legend`` lists the labels of every map's legend and its legend box's categories)
     return item
 
 
@@ -217,9 +218,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       " (Madhya Pradesh) is an unknown name",
     "fresh8.yaml#90": "MapWise rank in prose 'Highest: Chhattisgarh, then Himachal Pradesh, "
                       "lowest: Puducherry.' is invalid; a grader reads CG > HP > PY",
-    "fresh8.yaml#93": "MapWise rank 'From lowest to highest: Chongqing, Xinjiang, Yunnan.' loses "
-                      "Chongqing (the label before ':' is kept with the first name); same score, "
-                      "since a left-out region ranks last",
     "fresh8.yaml#94": "MapWise rank as JSON '{\"ranking\": [\"Beijing\", \"Hunan\", "
                       "\"Qinghai\"]}' loses Beijing (read the list value of a JSON object); "
                       "tau-b +1 becomes -1/3",
@@ -240,8 +238,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     "fresh8.yaml#128": "FRIEDA within 'Salaattiasema lies in the commercial land category.' gives "
                        "the name 'commercial land category'; a grader reads the legend category "
                        "'commercial land'",
-    "fresh8.yaml#132": "FRIEDA within 'Answer: Vanha kirkko & Johan Sederholm' is kept as one "
-                       "name; a grader reads two ('&' between names)",
     "fresh8.yaml#140": "FRIEDA distance 'Answer: 0.3' on a question asked in miles is read as 0.3 "
                        "m; a grader reads 0.3 mi (a bare number in the asked unit, as "
                        "docs/frieda.md says)",
