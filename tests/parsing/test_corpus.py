@@ -159,8 +159,9 @@ def test_fresh_sets_agreement() -> None:
 #: try 39/42 in docs/rounds/2026-12-01/grade24e.md) is not asserted at 98 % as a batch: its
 #: three disagreements are listed here instead, each with what a fix would have to do.
 KNOWN_DISAGREEMENTS: dict[str, str] = {
-    "fresh24g.yaml#20": "STMF names 'Answer: Hiisi & Lost In Helsinki' is kept as one name; "
-                        "a grader reads two ('&' between names outside JSON)",
+    # (fresh24g.yaml#20 'Answer: Hiisi & Lost In Helsinki' agrees since grade24h: the entry
+    # carries its item's provenance.map_names, rebuilt with the same image, and the map
+    # writes both names.)
     # ``fresh24h.yaml`` (issue 24, session grade24g; independent grader, committed before
     # scoring, first try 49/53 in docs/rounds/2026-12-01/grade24g.md): its four
     # disagreements, each with what a fix would have to do.
