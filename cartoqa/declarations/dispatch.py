@@ -12,6 +12,7 @@ from typing import Any
 
 from cartoqa.declarations.registry import request_spec, task_specs
 from cartoqa.parsing.result import Invalid, ParseResult
+from cartoqa.parsing.structured import find_structured
 from cartoqa.parsing.text import json_answer, normalize_text
 
 Item = Mapping[str, Any]
@@ -69,11 +70,14 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
     result = found[1].parse(item, text)
     if truncated(text, result):
         return cut
-    if isinstance(result, Invalid):
+    if isinstance(result, Invalid) or result.notes:
+        # the JSON answer read as "Answer: ...", when the reader found nothing or left
+        # parts out ({"ranking": ["Beijing", ...]}: '{"ranking": ["Beijing"' is no region)
         restated = restate_json_answer(text)
         if restated is not None:
             again = found[1].parse(item, restated)
-            if not isinstance(again, Invalid):
+            if not isinstance(again, Invalid) and (isinstance(result, Invalid)
+                                                   or not again.notes):
                 return again
     return result
 
@@ -129,7 +133,9 @@ def restate_json_answer(text: str) -> str | None:
 
     Rule (docs/scoring.md): when a task's reader finds no answer in a response, the
     value of an ``answer`` / ``final_answer`` / ``Answer`` key of a JSON object in it is
-    the answer. Only a text, number, true/false or a list of those is restated; a
+    the answer; so is the value of an object's only key (``{"area": "B"}``,
+    ``{"ranking": [...]}``) unless that key names reasoning (``explanation``). Only a
+    text, number, true/false or a list of those is restated; a
     nested object is left to the task's own reader (MTMF, MFS read their own keys).
 
     Examples
@@ -138,8 +144,12 @@ def restate_json_answer(text: str) -> str | None:
     'Answer: [KY, VA]'
     >>> restate_json_answer('{"answer": "B"}'), restate_json_answer('{"counts": {"a": 1}}')
     ('Answer: B', None)
+    >>> restate_json_answer('{"area": "B"}'), restate_json_answer('{"reasoning": "B is big"}')
+    ('Answer: B', None)
     """
     value = json_answer(normalize_text(text))
+    if value is None:
+        value = _only_value(normalize_text(text))
     if isinstance(value, bool):
         return "Answer: " + ("TRUE" if value else "FALSE")
     if isinstance(value, (str, int, float)) and str(value).strip():
@@ -148,3 +158,19 @@ def restate_json_answer(text: str) -> str | None:
             and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value)):
         return "Answer: [" + ", ".join(str(v) for v in value) + "]"
     return None
+
+
+#: Keys whose only value is no answer (``{"reasoning": "..."}``).
+_NOT_ANSWER_KEYS = frozenset({"reasoning", "reason", "explanation", "thought", "thoughts",
+                              "analysis", "notes", "note", "comment", "comments", "thinking"})
+
+
+def _only_value(text: str) -> object:
+    """The value of the only key of a JSON object in the text, else ``None``."""
+    if "{" not in text:
+        return None
+    data = find_structured(text, kind=dict)
+    if not isinstance(data, dict) or len(data) != 1:
+        return None
+    key, value = next(iter(data.items()))
+    return None if str(key).strip().lower() in _NOT_ANSWER_KEYS else value

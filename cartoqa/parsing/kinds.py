@@ -78,8 +78,15 @@ def parse_yes_no_value(text: str) -> ParseResult:
     {'value': True}
     >>> parse_yes_no_value("It might be FALSE, but I'm not sure.").reason
     'a hedged answer (might be)'
+    >>> parse_yes_no_value("My answer is [T]").value, parse_yes_no_value("[T] or [F]").valid
+    ({'value': True}, False)
     """
-    t = re.sub(r"\[\s*([A-Za-z]+)\s*\]", r"\1", text) if isinstance(text, str) else text
+    if not isinstance(text, str):
+        return parse_yes_no(text)
+    # "[T]" / "[F]": the format's brackets around TRUE/FALSE shortened to one letter
+    t = re.sub(r"\[\s*([TtFf])\s*\]", lambda m: "TRUE" if m.group(1) in "Tt" else "FALSE",
+               text)
+    t = re.sub(r"\[\s*([A-Za-z]+)\s*\]", r"\1", t)
     parsed = parse_yes_no(t)
     if isinstance(parsed, Invalid):
         return parsed
@@ -270,10 +277,13 @@ def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list
     if not p:
         return None
     key = re.sub(r"\s+(?:zone|region)$", "", p.strip(), flags=re.IGNORECASE).lower()
+    key = re.sub(r"^the\s+", "", key)  # "the South", "the Midwest region"
     for z in zones:
         if key == z.lower():
             return [z]
     code = names.resolve(p)
+    if code is None:  # "Calif.": an abbreviation keeps its dot
+        code = names.resolve(_BULLET.sub("", part).strip().strip(":;*"))
     if code is not None:
         return [code]
     sub = [s for s in re.split(r"\s+(?:and|&)\s+", p) if s.strip()]
@@ -576,7 +586,9 @@ def parse_rank_order(text: str, names: RegionNames) -> ParseResult:
 
 # ------------------------------------------------------------------------ numbers
 def _numbers_of(text: str) -> list[float]:
-    t = re.sub(r"(\d)\s*[-\u2010-\u2015\u2212]\s*", r"\1 | ", text)
+    # the dash after a number (or its unit: "17.9%-20.3%", "1.5k - 2k") joins a range:
+    # it is never the minus sign of the next number
+    t = re.sub(r"(\d(?:\s?(?:%|[A-Za-z]{1,5}))?)\s*[-\u2010-\u2015\u2212]\s*", r"\1 | ", text)
     t = re.sub(r"\s+to\s+", " | ", t, flags=re.IGNORECASE)
     return [float(n.replace(",", "")) for n in _NUMBER.findall(t)]
 

@@ -11,8 +11,8 @@ never the item's answer: the reader does not see the gold.
 :func:`split_joined` then reads a joined item as the parts the map writes: the split of
 the item into consecutive pieces that names the most names of the map wins, and the
 whole item stays one name when it is itself a name of the map (so a reference answer
-always reads back whole); when no part is one, the caller's default applies. Items without recorded names (older builds) read as
-before.
+always reads back whole); when no part is one, the caller's default applies. Items
+without recorded names (older builds) read as before.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import yaml
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing import Parsed
 from cartoqa.parsing.names import normalise_name
+from cartoqa.parsing.numbers import METRES_PER_UNIT
 from groundtruth.thematic.region_names import region_names
 
 CORPUS = Path(__file__).parent / "corpus" / "thematic"
@@ -114,8 +115,9 @@ def agrees(entry: dict[str, Any], value: dict[str, Any]) -> bool:
         return value["ranks"] == {_region(entry, k): v for k, v in expect.items()}
     if request == "textual":
         return {normalise_name(n) for n in value["names"]} == {normalise_name(n) for n in expect}
-    if request == "distance":
-        return abs(float(value["value"]) - float(expect)) <= 0.5
+    if request == "distance":  # expectations in metres; the reader answers in the unit read
+        metres = float(value["value"]) * METRES_PER_UNIT[str(value.get("unit") or "m")]
+        return abs(metres - float(expect)) <= 0.5
     if request == "cardinal":
         return bool(value["direction"] == expect)
     raise ValueError(request)
@@ -204,30 +206,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh8.yaml`` (issue 24, session grade24g; independent grader, committed before
     # scoring, first try in docs/rounds/2026-12-01/grade24g.md: MapIQ 46/50, MapWise 46/53,
     # FRIEDA 39/48): its disagreements, each with what a fix would have to do.
-    "fresh8.yaml#5": "MapIQ binary 'My answer is [T]' is invalid; a grader reads TRUE (T/F "
-                     "shorthand in the brackets)",
-    "fresh8.yaml#35": "MapIQ list '[N.J., N.Y., Pa.]': the dotted postal abbreviations N.J., N.Y. "
-                      "are unknown names",
-    "fresh8.yaml#39": "MapIQ list '[the South]' is invalid; a grader reads the zone South (leading"
-                      " article)",
-    "fresh8.yaml#48": "MapIQ single '[17.9%–20.3%]' is read as [17.9, -20.3]: the dash after a '%'"
-                      " is a range dash, not a minus sign",
     "fresh8.yaml#52": "MapWise binary 'Is the legend discrete?' answered 'The legend is discrete.'"
                       " is invalid; a grader reads yes (the question's predicate affirmed)",
-    "fresh8.yaml#72": "MapWise list '[Maharashtra, M.P., Rajasthan]': the dotted abbreviation M.P."
-                      " (Madhya Pradesh) is an unknown name",
     "fresh8.yaml#90": "MapWise rank in prose 'Highest: Chhattisgarh, then Himachal Pradesh, "
                       "lowest: Puducherry.' is invalid; a grader reads CG > HP > PY",
-    "fresh8.yaml#94": "MapWise rank as JSON '{\"ranking\": [\"Beijing\", \"Hunan\", "
-                      "\"Qinghai\"]}' loses Beijing (read the list value of a JSON object); "
-                      "tau-b +1 becomes -1/3",
     "fresh8.yaml#97": "MapWise single 'The lowest value is in the union territory of Daman and "
                       "Diu.' is invalid; a grader reads DD (name after 'the union territory of', "
                       "no cue)",
-    "fresh8.yaml#98": "MapWise single '[J&K]' is invalid; a grader reads Jammu and Kashmir (JK)",
     "fresh8.yaml#106": "FRIEDA equal 'It's B (the L-shaped one).' is invalid; a grader reads B",
-    "fresh8.yaml#109": "FRIEDA equal '{\"area\": \"B\"}' is invalid; a grader reads B (JSON object "
-                       "with one value under a key other than 'answer')",
     "fresh8.yaml#113": "FRIEDA border: a sentence without a cue naming the answer in bold and two "
                        "others as not bordering is split at commas into three 'names'; a grader "
                        "reads Asema-aukio",
@@ -238,11 +224,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     "fresh8.yaml#128": "FRIEDA within 'Salaattiasema lies in the commercial land category.' gives "
                        "the name 'commercial land category'; a grader reads the legend category "
                        "'commercial land'",
-    "fresh8.yaml#140": "FRIEDA distance 'Answer: 0.3' on a question asked in miles is read as 0.3 "
-                       "m; a grader reads 0.3 mi (a bare number in the asked unit, as "
-                       "docs/frieda.md says)",
-    "fresh8.yaml#147": "FRIEDA orientation 'south-west of ... once the map is turned north-up' is "
-                       "invalid (two directions); 'north-up' is no answer direction",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
