@@ -500,6 +500,16 @@ _ASCENDING = re.compile(r"\b(?:lowest|smallest|least)\s+(?:value\s+)?(?:to|first
                         re.IGNORECASE)
 
 
+# a ranking told by its ends: "Highest: A, then B, lowest: C"
+_RANK_START = re.compile(r"^\s*(?:the\s+)?(?P<end>highest|lowest|top|bottom|largest|smallest|"
+                         r"most|least)\b(?:\s+(?:value|values|one|rate|share))?\s*(?:is\s+|:\s*|-\s+)",
+                         re.IGNORECASE)
+_RANK_LABEL = re.compile(r"\s*[,;]?\s*(?:and\s+)?(?:the\s+)?(?:highest|lowest|top|bottom|largest|"
+                         r"smallest|most|least|next|second|third|fourth|fifth|middle)\b"
+                         r"(?:\s+(?:highest|lowest|value|values|one))?\s*(?:is\s+|:\s*|-\s+)",
+                         re.IGNORECASE)
+
+
 def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
               ) -> ParseResult | None:
     """An order of regions, highest first: ``{"ranks": {code: rank}}`` (competition ranks).
@@ -518,6 +528,10 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     bad = hedged(segment)
     if bad is not None:
         return bad
+    labelled = _RANK_START.match(segment)
+    if labelled:  # "Highest: A, then B, lowest: C" / "Lowest: C, next B, highest: A"
+        ascending = labelled.group("end").lower() in ("lowest", "bottom", "smallest", "least")
+        segment = _RANK_LABEL.sub(" > ", segment[labelled.end():])
     untabled = _untable(unbracket(drop_lead_in(segment, names)), names, (), "\n")
     if isinstance(untabled, Invalid):
         return untabled
@@ -534,6 +548,8 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
         groups = [g for g in inner.split("<") if g.strip()][::-1]
     elif ">" in inner:
         groups = [g for g in inner.split(">") if g.strip()]
+        if labelled and ascending:  # "Lowest: C, then B, highest: A"
+            groups = groups[::-1]
     else:
         groups = [g for g in re.split(r",|;|\n", _DC_COMMA.sub("Washington DC", inner))
                   if g.strip()]

@@ -224,6 +224,56 @@ def _items(seg: str, *, split_and: bool,
     return items or None
 
 
+_BOLD = re.compile(r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|__(?P<b>[^_\n]{1,80}?)__")
+
+
+def bold_names(text: str, map_names: Collection[str] = frozenset()) -> list[str] | None:
+    """The names a response without a cue marks in bold inside its sentences, or ``None``.
+
+    ``Of the three features, only **Asema-aukio** touches Sokos; Forum and ... are
+    separated from it.`` gives ``['Asema-aukio']``; ``The park is labelled **Paasivuoren
+    puistikko**.`` gives the park. Only spans inside a line of prose (a heading line that
+    is only the bold span is not a name), opening with a capital or digit, of at most
+    :data:`MAX_NAME_WORDS` words; with the map's names, only names of the map. A response
+    with a cue, a list, or a hedge is left to the other rules.
+
+    Examples
+    --------
+    >>> bold_names("The park is labelled **Paasivuoren puistikko**.")
+    ['Paasivuoren puistikko']
+    >>> bold_names("**Restaurants**\\nHiisi") is None, bold_names("Answer: **Hiisi**") is None
+    (True, True)
+    >>> bold_names("I see **no** restaurants.") is None
+    True
+    """
+    t = normalize_text(text) if isinstance(text, str) else ""
+    if "*" not in t and "__" not in t:
+        return None
+    plain = clean(t)
+    if answer_segments(plain) or hedge(plain) or _OR.search(plain):
+        return None
+    lines = nonempty_lines(t)
+    if any(_BULLET.match(ln.strip()) for ln in lines):
+        return None
+    known = frozenset(map_names)
+    found: list[str] = []
+    for line in lines:
+        spans = list(_BOLD.finditer(line))
+        if not spans or not _BOLD.sub("", line).strip(" .,:;!*_"):
+            continue  # a heading, not a sentence
+        for m in spans:
+            raw = m.group("a") or m.group("b") or ""
+            if raw.rstrip().endswith(":") or line[m.end():].lstrip().startswith(":"):
+                continue  # "**Names:** Alepa": a label, not a name
+            name = raw.strip(" .,:;\"'")
+            if (not name or not (name[:1].isupper() or name[:1].isdigit())
+                    or len(name.split()) > MAX_NAME_WORDS
+                    or (known and normalise_name(name) not in known)):
+                continue
+            found.append(name)
+    return found or None
+
+
 def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> ParseResult:
     """Parse a list of names: one per line, bulleted, numbered, comma-separated or JSON.
 
@@ -269,6 +319,9 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
                  what="lists")
     if cued is not None:
         return cued
+    bold = bold_names(text, known)
+    if bold is not None:
+        return Parsed({"names": bold})
     body = drop_notes(t)
     if len(nonempty_lines(body)) == 1:
         found = _names_in(body, known)

@@ -152,3 +152,53 @@ def _parts(pieces: list[str], cuts: tuple[int, ...]) -> list[str]:
 
 def _key(part: str) -> str:
     return normalise_name(part.strip(" .;,!\"'*"))
+
+
+#: English generic words a reader may add after a name the map writes (``Mikonkatu
+#: street``, ``commercial land category``).
+GENERIC_TAILS = ("street", "road", "avenue", "lane", "square", "category", "class", "area",
+                 "zone", "type", "fill", "building", "feature")
+
+
+def snap_to_map(name: str, known: Iterable[str]) -> str:
+    """A name read as the name of the map it evidently means, else the name unchanged.
+
+    Two forms, decided only by the names the map writes (``known``, normalised):
+
+    - an English generic word after a name of the map (``Mikonkatu street``,
+      ``commercial land category``): the name without it;
+    - words abbreviated with a dot (``Pohj. Makasiinikatu``): the one name of the map
+      whose words start with them, the others equal (several such names: unchanged).
+
+    Examples
+    --------
+    >>> known = {"mikonkatu", "pohjoinen makasiinikatu", "commercial land", "vuorikatu"}
+    >>> snap_to_map("Mikonkatu street", known), snap_to_map("Pohj. Makasiinikatu", known)
+    ('Mikonkatu', 'pohjoinen makasiinikatu')
+    >>> snap_to_map("commercial land category", known), snap_to_map("Kaivokatu street", known)
+    ('commercial land', 'Kaivokatu street')
+    >>> snap_to_map("Mikonkatu", known), snap_to_map("Pohj. Esplanadi", known)
+    ('Mikonkatu', 'Pohj. Esplanadi')
+    """
+    known = set(known)
+    if not known or _key(name) in known:
+        return name
+    words = name.split()
+    if len(words) >= 2 and words[-1].strip(".,").lower() in GENERIC_TAILS:
+        rest = " ".join(words[:-1])
+        if _key(rest) in known:
+            return rest
+    if any(w.endswith(".") and len(w) > 1 for w in words):
+        wanted = [(normalise_name(w), w.endswith(".")) for w in words]
+        hits = [k for k in known if _abbreviates(wanted, k.split())]
+        if len(hits) == 1:
+            return hits[0]
+    return name
+
+
+def _abbreviates(wanted: list[tuple[str, bool]], label: list[str]) -> bool:
+    """Whether words (each normalised, and whether it was cut with a dot) spell a label."""
+    if len(wanted) != len(label):
+        return False
+    return all(word and (part.startswith(word) if cut else part == word)
+               for (word, cut), part in zip(wanted, label, strict=True))

@@ -15,7 +15,8 @@ import re
 from collections.abc import Collection
 
 from cartoqa.parsing.kinds import Options, parse_options
-from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.lists import bold_names, parse_names
+from cartoqa.parsing.map_names import snap_to_map
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
 
@@ -94,7 +95,7 @@ def _read_names(segment: str, question: str = "",
     if isinstance(found, Invalid):
         return None
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
-    names = [_GLOSS.sub("", n.strip()) for n in names]
+    names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
     return Parsed({"names": names}, found.notes) if names else None
 
 
@@ -140,6 +141,9 @@ def parse_textual(text: str, *, question: str = "",
         if isinstance(found, Parsed):
             return Parsed({"names": list(found.value["letters"])}, found.notes)
         return found
+    bold = bold_names(text, map_names)  # no cue: "only **Asema-aukio** touches Sokos; ..."
+    if bold is not None:
+        return Parsed({"names": [snap_to_map(n, map_names) for n in bold]})
     found = read_answer(text, lambda s: _read_names(s, question, map_names), what="name lists",
                         key=lambda p: sorted(n.casefold() for n in p.value["names"]))
     if isinstance(found, Invalid) and found.reason == "no answer found":

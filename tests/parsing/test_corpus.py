@@ -167,10 +167,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # disagreements, each with what a fix would have to do.
     "fresh24h.yaml#5": "MFS 'either a dock (B) or a ferry terminal (C) ... so I'd lean towards B' "
                        "is invalid (hedge); a grader reads the final pick B (judgement call)",
-    "fresh24h.yaml#22": "STMF names 'The park is labelled **Paasivuoren puistikko**.' is invalid; "
-                        "a grader reads the name from the sentence (bold span, 'is labelled X')",
-    "fresh24h.yaml#51": "SRN in prose: '... turn right onto Liisankatu; the red marker is just "
-                        "there.' ends with the step 'the red marker is just there', not 'red'",
 }
 
 

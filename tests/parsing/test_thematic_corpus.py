@@ -208,22 +208,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # FRIEDA 39/48): its disagreements, each with what a fix would have to do.
     "fresh8.yaml#52": "MapWise binary 'Is the legend discrete?' answered 'The legend is discrete.'"
                       " is invalid; a grader reads yes (the question's predicate affirmed)",
-    "fresh8.yaml#90": "MapWise rank in prose 'Highest: Chhattisgarh, then Himachal Pradesh, "
-                      "lowest: Puducherry.' is invalid; a grader reads CG > HP > PY",
-    "fresh8.yaml#97": "MapWise single 'The lowest value is in the union territory of Daman and "
-                      "Diu.' is invalid; a grader reads DD (name after 'the union territory of', "
-                      "no cue)",
-    "fresh8.yaml#106": "FRIEDA equal 'It's B (the L-shaped one).' is invalid; a grader reads B",
-    "fresh8.yaml#113": "FRIEDA border: a sentence without a cue naming the answer in bold and two "
-                       "others as not bordering is split at commas into three 'names'; a grader "
-                       "reads Asema-aukio",
-    "fresh8.yaml#117": "FRIEDA border 'Answer: Mikonkatu street' is kept whole; a grader reads "
-                       "Mikonkatu (English 'street' after a Finnish street name; judgement call)",
-    "fresh8.yaml#118": "FRIEDA border 'Answer: Pohj. Makasiinikatu' does not match Pohjoinen "
-                       "Makasiinikatu; a grader accepts the abbreviation (judgement call)",
-    "fresh8.yaml#128": "FRIEDA within 'Salaattiasema lies in the commercial land category.' gives "
-                       "the name 'commercial land category'; a grader reads the legend category "
-                       "'commercial land'",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
