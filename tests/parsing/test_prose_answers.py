@@ -142,3 +142,30 @@ def test_prose_route_closing_on_the_marker(text: str) -> None:
 ])
 def test_prose_route_with_doubt_is_a_hedge(text: str) -> None:
     assert not parse_route(text).valid
+
+
+BINARY_Q = "Is the map's legend discrete?"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("The legend is discrete.", True),
+    ("The map's legend is discrete.", True),
+    ("The legend is not discrete.", False),
+    ("No, the legend is continuous.", False),
+])
+def test_yes_no_by_restating_the_question(text: str, value: bool) -> None:
+    item = {"task": "mapwise_binary", "request": "binary", "question": BINARY_Q,
+            "provenance": {"country": "usa"}}
+    assert parse_response(item, text).value == {"value": value}
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    (BINARY_Q, "The legend is probably discrete."),                 # a hedge
+    ("Is Texas higher than Ohio?", "Ohio is higher than Texas."),    # another statement
+    (BINARY_Q, "The legend is discrete or continuous."),            # alternatives
+    ("", "The legend is discrete."),                                 # no question known
+])
+def test_restating_needs_the_same_statement(question: str, text: str) -> None:
+    item = {"task": "mapwise_binary", "request": "binary", "question": question,
+            "provenance": {"country": "usa"}}
+    assert not parse_response(item, text).valid

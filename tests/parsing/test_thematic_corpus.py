@@ -72,10 +72,14 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
         return {"task": entry.get("task", "mapiq_rv"), "request": entry["request"],
                 "options": entry.get("options", MAPIQ_OPTIONS),
                 "provenance": {"classification": {"labels": entry.get("labels", LABELS)}},
-                "answer": {"text": entry.get("answer_text", "590–705")}}
+                "answer": {"text": entry.get("answer_text", "590–705")},
+                **({"question": entry["question"]} if entry.get("question") else {})}
     if suite == "mapwise":
-        return {"task": f"mapwise_{entry['request']}", "request": entry["request"],
+        item = {"task": f"mapwise_{entry['request']}", "request": entry["request"],
                 "provenance": {"country": entry.get("country", "usa")}}
+        if entry.get("question"):  # the item's question, as a run sees it
+            item["question"] = entry["question"]
+        return item
     task = entry["task"]
     item = {"task": task, "request": FRIEDA_TYPES[task],
             "question": entry.get("question", FRIEDA_QUESTIONS[task])}
@@ -206,8 +210,6 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh8.yaml`` (issue 24, session grade24g; independent grader, committed before
     # scoring, first try in docs/rounds/2026-12-01/grade24g.md: MapIQ 46/50, MapWise 46/53,
     # FRIEDA 39/48): its disagreements, each with what a fix would have to do.
-    "fresh8.yaml#52": "MapWise binary 'Is the legend discrete?' answered 'The legend is discrete.'"
-                      " is invalid; a grader reads yes (the question's predicate affirmed)",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
