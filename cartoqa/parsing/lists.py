@@ -225,6 +225,11 @@ def _items(seg: str, *, split_and: bool,
 
 
 _BOLD = re.compile(r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|__(?P<b>[^_\n]{1,80}?)__")
+# a response that says it cannot read the names: bold there is no answer
+_UNREADABLE = re.compile(r"\b(?:cannot|can't|could\s*n[o']t|unable|sorry|illegible|unreadable|"
+                         r"blurry|too\s+small|not\s+(?:legible|readable|clear))\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;!?](?=\s|$)")
+_NEGATED = re.compile(r"\b(?:no|not|none|never|without)\b|n't\b", re.IGNORECASE)
 
 
 def bold_names(text: str, map_names: Collection[str] = frozenset()) -> list[str] | None:
@@ -253,7 +258,7 @@ def bold_names(text: str, map_names: Collection[str] = frozenset()) -> list[str]
     if answer_segments(plain) or hedge(plain) or _OR.search(plain):
         return None
     lines = nonempty_lines(t)
-    if any(_BULLET.match(ln.strip()) for ln in lines):
+    if any(_BULLET.match(ln.strip()) for ln in lines) or _UNREADABLE.search(plain):
         return None
     known = frozenset(map_names)
     found: list[str] = []
@@ -265,6 +270,10 @@ def bold_names(text: str, map_names: Collection[str] = frozenset()) -> list[str]
             raw = m.group("a") or m.group("b") or ""
             if raw.rstrip().endswith(":") or line[m.end():].lstrip().startswith(":"):
                 continue  # "**Names:** Alepa": a label, not a name
+            start = max((k.end() for k in _CLAUSE_END.finditer(line, 0, m.start())), default=0)
+            stop = _CLAUSE_END.search(line, m.end())
+            if _NEGATED.search(line[start:stop.start() if stop else len(line)]):
+                continue  # "There are no restaurants, only the café **Kuu**."
             name = raw.strip(" .,:;\"'")
             if (not name or not (name[:1].isupper() or name[:1].isdigit())
                     or len(name.split()) > MAX_NAME_WORDS

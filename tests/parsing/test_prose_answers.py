@@ -66,6 +66,9 @@ def test_bold_names_rules() -> None:
     assert bold_names("The map shows **no** cafes.") is None       # not a name
     assert bold_names("- **Hiisi**\n- **Kuu**") is None            # a list: list rules
     assert bold_names("Only **Hiisi** here.", {"kuu"}) is None     # not a name of the map
+    # a refusal, and a name said not to be the answer, are no answer
+    assert bold_names("I cannot read any names; labels like **Hiisi** are blurry.") is None
+    assert bold_names("There are no restaurants, only the café **Kuu**.") is None
 
 
 def test_stmf_name_in_bold_sentence() -> None:
