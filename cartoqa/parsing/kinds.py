@@ -555,6 +555,9 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
                   if g.strip()]
         if ascending:
             groups = groups[::-1]
+    offered = [g.strip() for g in groups if _OR_WORD.search(g)]
+    if offered:  # "Highest: Texas or Ohio, lowest: Maine": a place offered two ways
+        return Invalid(f"alternatives ({offered[0]}), not one ranking")
     ranks: dict[str, int] = {}
     unknown: list[str] = []
     position = 1

@@ -102,6 +102,10 @@ def test_ranking_told_by_its_ends(text: str) -> None:
 def test_ranking_told_by_its_ends_keeps_hedges() -> None:
     assert not parse_response(
         RANK, "Highest: Chhattisgarh, then maybe Himachal Pradesh, lowest: Puducherry.").valid
+    # a place offered two ways is no ranking
+    assert not parse_response(
+        RANK, "Highest: Chhattisgarh or Goa, lowest: Puducherry.").valid
+    assert not parse_response(RANK, "Chhattisgarh or Goa > Puducherry").valid
 
 
 EQUAL = {"task": "frieda_equal", "request": "textual",
