@@ -7,6 +7,8 @@ the parsers do not depend on the task modules when they are imported.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -70,7 +72,7 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
     result = found[1].parse(item, text)
     if truncated(text, result):
         return cut
-    if isinstance(result, Invalid) or result.notes:
+    if isinstance(result, Invalid) or result.notes or _only_json(text):
         # the JSON answer read as "Answer: ...", when the reader found nothing or left
         # parts out ({"ranking": ["Beijing", ...]}: '{"ranking": ["Beijing"' is no region)
         restated = restate_json_answer(text)
@@ -79,6 +81,9 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
             if not isinstance(again, Invalid) and (isinstance(result, Invalid)
                                                    or not again.notes):
                 return again
+            if isinstance(again, Invalid) and _only_json(text) and result.valid \
+                    and not isinstance(result, Invalid) and not result.notes:
+                return result
     return result
 
 
@@ -141,7 +146,7 @@ def restate_json_answer(text: str) -> str | None:
     Examples
     --------
     >>> restate_json_answer('```json\\n{"answer": ["KY", "VA"]}\\n```')
-    'Answer: [KY, VA]'
+    'Answer: ["KY", "VA"]'
     >>> restate_json_answer('{"answer": "B"}'), restate_json_answer('{"counts": {"a": 1}}')
     ('Answer: B', None)
     >>> restate_json_answer('{"area": "B"}'), restate_json_answer('{"reasoning": "B is big"}')
@@ -156,13 +161,18 @@ def restate_json_answer(text: str) -> str | None:
         return f"Answer: {value}"
     if (isinstance(value, list) and value
             and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value)):
-        return "Answer: [" + ", ".join(str(v) for v in value) + "]"
+        # quoted, so that a name with a comma stays one and every reader sees a list
+        return "Answer: " + json.dumps([v if isinstance(v, str) else str(v) for v in value],
+                                       ensure_ascii=False)
     return None
 
 
 #: Keys whose only value is no answer (``{"reasoning": "..."}``).
 _NOT_ANSWER_KEYS = frozenset({"reasoning", "reason", "explanation", "thought", "thoughts",
-                              "analysis", "notes", "note", "comment", "comments", "thinking"})
+                              "analysis", "notes", "note", "comment", "comments", "thinking",
+                              # a key that says the value is not a firm answer
+                              "guess", "guesses", "candidates", "options", "possibilities",
+                              "alternatives", "maybe"})
 
 
 def _only_value(text: str) -> object:
@@ -174,3 +184,11 @@ def _only_value(text: str) -> object:
         return None
     key, value = next(iter(data.items()))
     return None if str(key).strip().lower() in _NOT_ANSWER_KEYS else value
+
+
+def _only_json(text: str) -> bool:
+    """Whether the response is one JSON object and nothing else (fences aside): then its
+    ``answer`` (or only) value is the answer, read before the raw text
+    (``{"name": "Mikonkatu"}`` is Mikonkatu, not ``Mikonkatu"}``)."""
+    body = re.sub(r"^```[A-Za-z]*\s*|\s*```$", "", text.strip())
+    return body.startswith("{") and body.endswith("}")

@@ -89,7 +89,8 @@ def _read_names(segment: str, question: str = "",
     sentence = sentence_answer(segment) if len(segment.split("\n")) == 1 else None
     if related is not None:
         text = related
-    elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b", segment):
+    elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b"
+                                            r"|\b(?:it|that|this)'s\b", segment, re.IGNORECASE):
         text = sentence
     found = parse_names(text, map_names=map_names)
     if isinstance(found, Invalid):

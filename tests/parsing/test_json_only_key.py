@@ -36,3 +36,19 @@ def test_near_cases() -> None:
     rank = {"task": "mapwise_rank", "request": "rank", "provenance": {"country": "china"}}
     assert parse_response(rank, "My answer is [Beijing, Hunan]").value == {
         "ranks": {"BJ": 1, "HN": 2}}
+
+
+def test_a_response_that_is_only_json_is_read_by_its_value() -> None:
+    frieda = {"task": "frieda_border", "request": "textual",
+              "question": "Which feature borders Aikatalo (the building)?"}
+    assert parse_response(frieda, '{"name": "Mikonkatu"}').value == {"names": ["Mikonkatu"]}
+    stmf = {"task": "stmf", "request": "names", "strata": {"feature_type": "restaurant"}}
+    assert parse_response(stmf, '```json\n{"restaurants": ["Hiisi", "Kuu"]}\n```').value == {
+        "names": ["Hiisi", "Kuu"]}
+    # a key that says the value is a guess is no answer
+    single = {"task": "mapwise_single", "request": "single", "provenance": {"country": "usa"}}
+    assert not parse_response(single, '{"guess": "Texas"}').valid
+    # MTMF's own objects are still MTMF's
+    mtmf = {"task": "mtmf", "request": "all",
+            "answer": {"types": {"restaurant": {"count": 0, "names": []}}}}
+    assert parse_response(mtmf, '{"restaurants": 2}').value["types"]["restaurant"]["count"] == 2

@@ -176,3 +176,11 @@ def test_restating_needs_the_same_statement(question: str, text: str) -> None:
     item = {"task": "mapwise_binary", "request": "binary", "question": question,
             "provenance": {"country": "usa"}}
     assert not parse_response(item, text).valid
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("It's Mikonkatu.", ["Mikonkatu"]),
+    ("It's Mikonkatu (the street to the north).", ["Mikonkatu"]),
+])
+def test_frieda_name_after_its(text: str, expected: list[str]) -> None:
+    assert names(BORDER, text) == expected
