@@ -210,6 +210,20 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh8.yaml`` (issue 24, session grade24g; independent grader, committed before
     # scoring, first try in docs/rounds/2026-12-01/grade24g.md: MapIQ 46/50, MapWise 46/53,
     # FRIEDA 39/48): its disagreements, each with what a fix would have to do.
+    # ``fresh9.yaml`` (issue 24, session grade24i; independent grader, committed before
+    # scoring in a403455, first try MapIQ 41/41, MapWise 46/46, FRIEDA 36/40 in
+    # docs/rounds/2026-12-01/grade24i.md): its four disagreements, each with what a fix needs.
+    "fresh9.yaml#93": "FRIEDA equal 'It's not A, which is too large; it's B.' is invalid (no "
+                      "answer found); a grader reads B (negated option, then the pick, no cue)",
+    "fresh9.yaml#105": "FRIEDA within 'The feature inside Esplanadinpuisto is \"Espan lava\".' "
+                       "is invalid; a grader reads the quoted legend name Espan lava (cue-less "
+                       "sentence naming one legend label)",
+    "fresh9.yaml#109": "FRIEDA intersect, truncated '... Hevonen is crossed by the' is read as the "
+                       "name 'the'; a grader reads no answer (a fragment that is no legend label "
+                       "is no name)",
+    "fresh9.yaml#118": "FRIEDA distance 'Using both scale bars, X and Y are **about 230 metres** "
+                       "apart.' is invalid as the scale bar's length; a grader reads 230 m (the "
+                       "only distance given, stated as the places' separation)",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
@@ -247,6 +261,25 @@ def test_each_eighth_fresh_response(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
 
+FRESH9 = load("fresh9")
+
+
+def test_ninth_fresh_set_size() -> None:
+    """At least 40 responses per suite in ``fresh9.yaml`` (issue 24, session grade24i)."""
+    for suite in SUITES:
+        assert sum(e["suite"] == suite for e in FRESH9) >= 40, suite
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH9])
+def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -258,7 +291,7 @@ def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8"):
+                 "fresh8", "fresh9"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
