@@ -119,8 +119,9 @@ def is_fragment(x: str) -> bool:
 
 
 # the last words of a response cut off mid-sentence: "... is crossed by the"
-_CUT_OFF = re.compile(r"(?:^|\s)(?-i:the|an|of|by|to|with|and|from|into|onto|than|at|in|on|for|"
-                      r"is|are|was|its|their|between)\s*$")
+# (only words that never end a sentence: "Yes, it is" and "the one it borders on" are whole)
+_CUT_OFF = re.compile(r"(?:^|\s)(?-i:the|an|of|by|to|and|from|into|onto|than|its|their|"
+                      r"between)\s*$")
 
 
 def cut_off(text: str) -> str | None:
@@ -325,6 +326,12 @@ def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
     cut = cut_off(body)
     if cut is not None:  # "... is crossed by the": no name, not the name "the"
         return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+|\n", body) if x.strip()]
+    picked = rejected_then_picked(sentences[-1]) if sentences else None
+    if picked is not None:  # "Texas is wrong, Ohio is right.": not both regions
+        found = loose(picked)
+        if found is not None:
+            return found
     if whole and body:
         found = loose(body)
         if found is not None:

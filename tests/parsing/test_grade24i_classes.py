@@ -118,6 +118,13 @@ def test_rejected_then_picked_helper() -> None:
     assert rejected_then_picked("It is Kiasma.") is None
 
 
+def test_rejected_then_pick_other_suites() -> None:
+    assert value(MAPWISE_SINGLE, "Texas is wrong, Ohio is right.") == {"regions": ["OH"]}
+    assert value(MAPWISE_SINGLE, "It is not Texas but Ohio.") == {"regions": ["OH"]}
+    assert value(MAPIQ_MCQ, "It's not a, which is too low; it's c.") == {"letters": ["c"]}
+    assert invalid(MAPWISE_SINGLE, "It's not Texas.")
+
+
 def test_rejected_then_pick_mfs_unchanged() -> None:
     # the street rule (drop_negated) already read it; still so
     assert value(MFS, "It's not A (cinema), since it has battlements... it's C.") == {
@@ -148,7 +155,7 @@ def test_legend_sentence_near_misses_stay_invalid(text: str) -> None:
 # 4. truncated text is no name ----------------------------------------------------------------
 @pytest.mark.parametrize("text", [
     "Looking at the map, the red block Hevonen is crossed by the",
-    "The feature that overlaps Hevonen is",
+    "The feature that overlaps Hevonen is next to",
     "Hevonen is partly overlapped by the building of",
 ])
 def test_truncated_is_invalid(text: str) -> None:
