@@ -14,12 +14,12 @@ answer's (see :func:`interchangeable`) or that a reader seeing the answer alone 
 take it for (:func:`look_alike`: nearly the same colour and, for lines, dashes at any
 width, a line's width never telling two lines apart; for areas, pattern), nor one whose
 label is also true of the answer (a broader label or a synonym, the style's own
-refinements of its tags included: :func:`cartoqa.tasks.cartomapqa.mfs_meaning.true_of`). When the
-answer's class has fewer than two other usable entries, the nearest remaining entries of
-any class take their place (role ``nearest``). Answers cycle through the categories
-(symbol, line, area) and through a seeded shuffle of each category. The correct letter
-is balanced exactly: each block of five consecutive items uses A-E once, in a seeded
-order. Everything depends only on the seed and the slot number.
+refinements of its tags included: :func:`cartoqa.tasks.cartomapqa.mfs_meaning.true_of`).
+When the answer's class has fewer than two other usable entries, the nearest remaining
+entries of any class take their place (role ``nearest``). Answers cycle through the
+categories (symbol, line, area) and through a seeded shuffle of each category. The
+correct letter is balanced exactly: each block of five consecutive items uses A-E
+once, in a seeded order. Everything depends only on the seed and the slot number.
 """
 
 from __future__ import annotations
@@ -430,7 +430,7 @@ class Appearance:
         edge that is the core blended with the land (anti-aliasing) is the core.
     rgb_core, rgb_edge, background : numpy.ndarray, optional
         The same two colours in sRGB, and the land's colour around the line (for
-        :func:`blend_of`, :func:`thin_alike`); None: no blend is considered.
+        :func:`casing_pixel`, :func:`thin_alike`); None: no blend is considered.
     """
 
     lab: np.ndarray
@@ -446,26 +446,6 @@ class Appearance:
     def thin(self) -> bool:
         """Whether the line is at most :data:`THIN_LINE_PX` ink pixels across."""
         return 0 < self.width <= THIN_LINE_PX
-
-
-def blend_of(seen: np.ndarray, colour: np.ndarray, background: np.ndarray) -> bool:
-    """Whether the sRGB colour ``seen`` looks like ``colour`` laid over ``background``
-    at some cover between 0 and 1 (how an anti-aliased edge pixel mixes them):
-    :func:`colours_alike` to the nearest such blend.
-
-    Examples
-    --------
-    >>> land, blue = np.array([242, 239, 233]), np.array([170, 211, 223])
-    >>> blend_of(np.array([216, 233, 237]), blue, land)   # a stream's edge pixel
-    True
-    >>> blend_of(np.array([187, 187, 187]), np.array([255, 255, 255]), land)  # a casing
-    False
-    """
-    s, c, b = (np.asarray(x, dtype=np.float64) for x in (seen, colour, background))
-    d = c - b
-    norm = float(d @ d)
-    cover = 1.0 if norm == 0 else float(np.clip((s - b) @ d / norm, 0.0, 1.0))
-    return colours_alike(srgb_to_lab(s), srgb_to_lab(b + cover * d))
 
 
 def casing_pixel(profile: np.ndarray, core: np.ndarray, background: np.ndarray) -> np.ndarray:
