@@ -181,3 +181,34 @@ def test_india_census_2011_totals_are_the_published_figures() -> None:
     assert list(vs)[:3] == ["census_population", "census_sex_ratio", "census_literacy"]
     old = [v.key for v in country_variables(load_country("india", "pre2014"))]
     assert not any(k.startswith("census_") for k in old) and "gen_literacy" in old
+
+
+# -- issue 33 (mutation seed 3305): the error a user reads, word for word ----------------
+
+def test_an_unknown_edition_or_country_says_which_to_choose() -> None:
+    for args, message, fix in (
+            (("usa", "1990"), "unknown boundary edition '1990' of usa",
+             "choose from contiguous, insets"),
+            (("india", "1990"), "unknown boundary edition '1990' of india",
+             "choose from 2014, pre2014"),
+            (("mars", None), "unknown country 'mars'", "choose from usa, india, china")):
+        with pytest.raises(GroundTruthError) as err:
+            region_table(*args)
+        assert (err.value.message, err.value.fix) == (message, fix)
+
+
+def test_a_boundary_file_with_a_region_twice_or_missing_says_to_reinstall() -> None:
+    import geopandas as gpd
+    from shapely.geometry import box
+
+    from groundtruth.thematic.countries import _regions_from_frame
+
+    table = {c: r for c, r in region_table("usa").items() if c in ("AL", "AR")}
+    frame = gpd.GeoDataFrame({"code": ["AL", "AL", "AR"]}, geometry=[box(0, 0, 1, 1)] * 3,
+                             crs="EPSG:4326")
+    for rows, message in ((frame, "x.json has a region twice"),
+                          (frame.iloc[:1], "x.json lacks regions ['AR']")):
+        with pytest.raises(GroundTruthError) as err:
+            _regions_from_frame("usa", rows, table, "x.json", "src", "1", "contiguous")
+        assert (err.value.message, err.value.fix) == (
+            message, "reinstall it with scripts/install.sh")

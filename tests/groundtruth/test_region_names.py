@@ -74,3 +74,17 @@ def test_pycountry_covers_every_region_of_the_maps() -> None:
         # India's 2014 map draws units merged since (DN, DD): their ISO code is new
         assert missing <= {"DN", "DD"}, (country, missing)
         assert iso_subdivisions(country)
+
+
+# -- issue 33 (mutation seed 3305): the folding every name lookup goes through ----------
+
+def test_folding_reads_underscores_and_word_hyphens_as_spaces() -> None:
+    from groundtruth.thematic.region_names import fold_name
+
+    # file and column names write "New_Mexico"; pinyin writes "Nei-Mongol"
+    assert fold_name("New_Mexico") == fold_name("new mexico") == "new mexico"
+    assert fold_name("Nei-Mongol") == "nei mongol"
+    assert fold_name("Jammu_&_Kashmir") == "jammu and kashmir"
+    # a code keeps its hyphen (the letters after it are fewer than three)
+    assert fold_name("CN-HB") == "cn-hb"
+    assert fold_name("  Jammu & Kashmīr. ") == "jammu and kashmir"

@@ -164,3 +164,18 @@ def test_the_arrow_oracle_reads_arrows_not_names() -> None:
     assert not arrow_visible(arrow_mask(name, reference, ARROW_FILL["residential"]), road)
     # another class's colour is not this road's arrow
     assert not arrow_visible(arrow_mask(screen, reference, ARROW_FILL["secondary"]), road)
+
+
+def test_a_road_between_two_pedestrian_strips_it_does_not_touch_is_inside() -> None:
+    """issue 33 (mutation seed 3305): Aleksanterinkatu runs between the two strips of
+    its pedestrian street, touching neither; OSM-Carto draws one lilac band, so the road
+    is inside (the strips are found within twice the flank distance of the road)."""
+    import networkx as nx
+    from shapely.geometry import LineString, box
+
+    lat = 1e-4  # 11 m: strips 4-11 m north and south of the road at latitude 0
+    g = nx.MultiDiGraph()
+    g.add_edge(1, 2, geometry=LineString([(0.0, 0.0), (0.001, 0.0)]))  # 111 m
+    strips = [box(0, 0.36 * lat, 0.001, lat), box(0, -lat, 0.001, -0.36 * lat)]
+    assert edges_inside(g, strips) == {(1, 2, 0)}
+    assert edges_inside(g, strips[:1]) == set()  # on one side only: beside, not inside
