@@ -5,12 +5,24 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from groundtruth.thematic.boundaries import load_us_states
 from groundtruth.thematic.classification import fisher_jenks, fisher_jenks_absorbing
 from groundtruth.thematic.mapiq_variables import mapiq_variables, theme_counts
-from groundtruth.thematic.us_catalogue import ALPHA51, SPECS, TABLES, load_table, read_spec
+from groundtruth.thematic.us_catalogue import (
+    ALPHA51,
+    SPECS,
+    TABLES,
+    column,
+    count_rows,
+    load_table,
+    mean_of,
+    ratio,
+    read_spec,
+    share,
+)
 from groundtruth.thematic.us_states import CONTIGUOUS, code_for_name
 from groundtruth.thematic.variables import THEMES
 
@@ -108,14 +120,10 @@ def test_a_lone_outlier_no_longer_makes_a_class_of_its_own() -> None:
 # the real tables above reach few of their branches ---------------------------------------
 
 def _frame(**columns: list[object]) -> object:
-    import pandas as pd
-
     return pd.DataFrame(columns)
 
 
 def test_a_column_is_read_per_state_from_the_state_column_by_default() -> None:
-    from groundtruth.thematic.us_catalogue import column
-
     frame = _frame(state=["Texas", "ohio", "Atlantis", "NY"], v=[2.0, 3.0, 4.0, float("nan")],
                    year=[2000, 2000, 2000, 2001])
     # the default state column is "state"; an unknown state and a missing value are left out
@@ -130,8 +138,6 @@ def test_a_column_is_read_per_state_from_the_state_column_by_default() -> None:
 
 
 def test_a_share_is_the_percentage_of_each_states_rows_with_the_value() -> None:
-    from groundtruth.thematic.us_catalogue import share
-
     frame = _frame(state=["Texas", "Texas", "Texas", "Texas", "Ohio", "Ohio", "7"],
                    kind=["a", "b", "a", "a", "b", "b", "a"],
                    year=[1, 1, 1, 2, 1, 1, 1])
@@ -141,8 +147,6 @@ def test_a_share_is_the_percentage_of_each_states_rows_with_the_value() -> None:
 
 
 def test_a_mean_and_a_count_are_per_state_over_its_rows() -> None:
-    from groundtruth.thematic.us_catalogue import count_rows, mean_of, ratio
-
     frame = _frame(state=["Texas", "Texas", "Texas", "Ohio", "Atlantis"],
                    v=[1.0, 2.0, float("inf"), 4.0, 9.0])
     assert mean_of("v")(frame) == {"TX": 1.5, "OH": 4.0}  # the infinite value left out

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import geopandas as gpd
 import pytest
+from shapely.geometry import box
 
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks
-from groundtruth.thematic.countries import COUNTRIES, load_country, region_code, region_table
+from groundtruth.thematic.countries import (
+    COUNTRIES,
+    _regions_from_frame,
+    load_country,
+    region_code,
+    region_table,
+)
 from groundtruth.thematic.country_variables import (
     city_populations,
     counterfactual,
@@ -198,11 +206,6 @@ def test_an_unknown_edition_or_country_says_which_to_choose() -> None:
 
 
 def test_a_boundary_file_with_a_region_twice_or_missing_says_to_reinstall() -> None:
-    import geopandas as gpd
-    from shapely.geometry import box
-
-    from groundtruth.thematic.countries import _regions_from_frame
-
     table = {c: r for c, r in region_table("usa").items() if c in ("AL", "AR")}
     frame = gpd.GeoDataFrame({"code": ["AL", "AL", "AR"]}, geometry=[box(0, 0, 1, 1)] * 3,
                              crs="EPSG:4326")

@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from groundtruth.thematic.countries import Region, region_table
-from groundtruth.thematic.region_names import RegionNames, iso_subdivisions, region_names
+from groundtruth.thematic.region_names import (
+    RegionNames,
+    fold_name,
+    iso_subdivisions,
+    region_names,
+)
 
 
 @pytest.mark.parametrize(("country", "text", "name"), [
@@ -79,8 +84,6 @@ def test_pycountry_covers_every_region_of_the_maps() -> None:
 # -- issue 33 (mutation seed 3305): the folding every name lookup goes through ----------
 
 def test_folding_reads_underscores_and_word_hyphens_as_spaces() -> None:
-    from groundtruth.thematic.region_names import fold_name
-
     # file and column names write "New_Mexico"; pinyin writes "Nei-Mongol"
     assert fold_name("New_Mexico") == fold_name("new mexico") == "new mexico"
     assert fold_name("Nei-Mongol") == "nei mongol"

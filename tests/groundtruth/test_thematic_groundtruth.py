@@ -10,7 +10,12 @@ from shapely.geometry import box
 
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
-from groundtruth.thematic.classification import fisher_jenks, format_number, range_labels
+from groundtruth.thematic.classification import (
+    fisher_jenks,
+    format_number,
+    published_classes,
+    range_labels,
+)
 from groundtruth.thematic.clusters import (
     Cluster,
     clustered_regions,
@@ -266,8 +271,6 @@ def test_a_utf8_table_with_a_byte_order_mark_keeps_its_state_column(tmp_path: Pa
 
 
 def test_published_ranges_are_labelled_lo_to_hi_unless_the_legend_says_otherwise() -> None:
-    from groundtruth.thematic.classification import published_classes
-
     ranges = [(0.25, 1.5), (2, 4), (6.5, 10)]
     c = published_classes({"a": 0.5, "b": 7.0, "c": 2}, ranges)
     assert c.labels == ("0.25–1.5", "2–4", "6.5–10")

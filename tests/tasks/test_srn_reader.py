@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import numpy as np
 import pytest
+from shapely.geometry import LineString, box
 
 from cartoqa.tasks.cartomapqa import srn
 from cartoqa.tasks.cartomapqa.srn_rules import (
@@ -170,9 +172,6 @@ def test_a_road_between_two_pedestrian_strips_it_does_not_touch_is_inside() -> N
     """issue 33 (mutation seed 3305): Aleksanterinkatu runs between the two strips of
     its pedestrian street, touching neither; OSM-Carto draws one lilac band, so the road
     is inside (the strips are found within twice the flank distance of the road)."""
-    import networkx as nx
-    from shapely.geometry import LineString, box
-
     lat = 1e-4  # 11 m: strips 4-11 m north and south of the road at latitude 0
     g = nx.MultiDiGraph()
     g.add_edge(1, 2, geometry=LineString([(0.0, 0.0), (0.001, 0.0)]))  # 111 m
