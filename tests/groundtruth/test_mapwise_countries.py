@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import geopandas as gpd
 import pytest
 from shapely.geometry import box
@@ -20,6 +22,7 @@ from groundtruth.thematic.country_variables import (
     city_populations,
     counterfactual,
     country_variables,
+    india_census_variables,
 )
 from groundtruth.thematic.variables import THEMES
 
@@ -215,3 +218,20 @@ def test_a_boundary_file_with_a_region_twice_or_missing_says_to_reinstall() -> N
             _regions_from_frame("usa", rows, table, "x.json", "src", "1", "contiguous")
         assert (err.value.message, err.value.fix) == (
             message, "reinstall it with scripts/install.sh")
+
+
+def test_a_us_state_given_with_its_iso_prefix() -> None:
+    # issue 33 (mutation seed 3306): the USA reads names through code_for_name, after
+    # the "US-" prefix is cut from the text as typed
+    assert region_code("usa", "US-TX") == "TX" and region_code("usa", " us-ca ") == "CA"
+    assert region_code("usa", "US-") is None
+
+
+def test_census_data_without_a_drawn_region_names_what_it_lacks() -> None:
+    # issue 33 (mutation seed 3306): the 2014 map with a region the census file lacks
+    regions = load_country("india", "2014")
+    extra = dataclasses.replace(regions, lonlat={**regions.lonlat, "ZZ": regions.lonlat["OD"]})
+    with pytest.raises(GroundTruthError) as err:
+        india_census_variables(extra)
+    assert err.value.message.endswith("default_data.json lacks ['ZZ']")
+    assert err.value.fix == "install indian-fakedata 2.1.0"

@@ -91,3 +91,20 @@ def test_folding_reads_underscores_and_word_hyphens_as_spaces() -> None:
     # a code keeps its hyphen (the letters after it are fewer than three)
     assert fold_name("CN-HB") == "cn-hb"
     assert fold_name("  Jammu & Kashmīr. ") == "jammu and kashmir"
+
+
+# -- issue 33 (mutation seed 3306) --------------------------------------------------------
+
+def test_a_leading_article_is_not_part_of_the_name() -> None:
+    india = region_names("india")
+    assert india.resolve("The Punjab") == india.resolve("Punjab") == "PB"
+    assert india.resolve("the Andaman and Nicobar Islands") == "AN"
+
+
+def test_names_of_a_country_without_iso_codes_resolve_codes_and_no_bare_iso() -> None:
+    # RegionNames is not tied to the three maps: a country with no ISO 3166-2 prefix
+    # known here still resolves its own codes and names; two letters are no ISO code
+    regions = {"NO": Region("NO", "Nord"), "SU": Region("SU", "Sud")}
+    names = RegionNames("atlantis", regions)
+    assert names.resolve("Nord") == "NO" and names.resolve("su") == "SU"
+    assert names.resolve("xx") is None

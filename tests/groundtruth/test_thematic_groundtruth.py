@@ -11,6 +11,7 @@ from shapely.geometry import box
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
 from groundtruth.thematic.classification import (
+    classes_from_breaks,
     fisher_jenks,
     format_number,
     published_classes,
@@ -279,3 +280,11 @@ def test_published_ranges_are_labelled_lo_to_hi_unless_the_legend_says_otherwise
     assert own.labels == ("low", "mid", "high")
     with pytest.raises(ValueError, match=r"^2 labels for 3 classes$"):
         published_classes({"a": 0.5}, ranges, labels=["low", "high"])
+
+
+def test_a_value_on_the_top_break_is_in_the_top_class() -> None:
+    # issue 33 (mutation seed 3306)
+    c = classes_from_breaks({"a": 0.0, "b": 10.0, "c": 10.5, "d": 30.0}, [0, 10, 20, 30])
+    assert c.classes == {"a": 1, "b": 1, "c": 2, "d": 3}
+    with pytest.raises(ValueError, match="lies outside the breaks"):
+        classes_from_breaks({"e": 30.5}, [0, 10, 20, 30])
