@@ -4,6 +4,7 @@ reads when cued answers disagree, and the answer stated in a sentence."""
 from __future__ import annotations
 
 from cartoqa.parsing.kinds import Options, parse_options
+from cartoqa.parsing.mapwise import mapwise_answer_text
 from cartoqa.parsing.numbers import parse_length
 from cartoqa.parsing.result import Invalid
 from cartoqa.parsing.rules import sentence_answer
@@ -37,3 +38,18 @@ def test_a_json_list_of_lengths_is_not_one_length() -> None:
     assert parse_length('{"answer": ["120 m", "300 m"]}') == \
         Invalid("several different lengths (2) and no 'Answer:' line")
     assert parse_length('{"answer": 120}').value["value"] == 120.0
+
+
+def test_mapwise_answer_text_per_request() -> None:
+    # the item's own answer written as MapWise asks (scores 1.0): one case per request
+    cases = [
+        ({"request": "binary", "answer": {"value": True}}, "My answer is [Yes]"),
+        ({"request": "binary", "answer": {"value": False}}, "My answer is [No]"),
+        ({"request": "single", "answer": {"accepted": ["Kerala", "KL"]}}, "My answer is [Kerala]"),
+        ({"request": "count", "answer": {"count": 4}}, "My answer is [4]"),
+        ({"request": "list", "answer": {"items": ["TX", "CA"]}}, "My answer is [TX, CA]"),
+        ({"request": "range", "answer": {"text": "10-20"}}, "My answer is [10-20]"),
+        ({"request": "rank", "answer": {"order": ["MH", "UP"]}}, "My answer is [MH, UP]"),
+    ]
+    for item, text in cases:
+        assert mapwise_answer_text(item) == text
