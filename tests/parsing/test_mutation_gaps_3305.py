@@ -3,11 +3,13 @@ reads when cued answers disagree, and the answer stated in a sentence."""
 
 from __future__ import annotations
 
-from cartoqa.parsing.kinds import Options, parse_options
+from cartoqa.parsing.kinds import Options, bullets_as_answer, parse_options
 from cartoqa.parsing.mapwise import mapwise_answer_text
 from cartoqa.parsing.numbers import parse_length
 from cartoqa.parsing.result import Invalid
 from cartoqa.parsing.rules import sentence_answer
+from cartoqa.parsing.structured import find_structured
+from cartoqa.parsing.tables import find_table
 from cartoqa.parsing.textual import parse_textual
 
 
@@ -53,3 +55,37 @@ def test_mapwise_answer_text_per_request() -> None:
     ]
     for item, text in cases:
         assert mapwise_answer_text(item) == text
+
+
+def test_a_table_without_a_rule_line_has_an_empty_header() -> None:
+    table = find_table(["| 1 | Alepa |", "| 2 | Lidl |"])
+    assert table is not None
+    assert table.header == () and table.rows == (("1", "Alepa"), ("2", "Lidl"))
+
+
+def test_the_structured_search_tries_sixty_spans_and_keeps_what_it_found() -> None:
+    # the 60th brace span is still tried; past 60 the search stops with what it has
+    assert find_structured(" ".join(["{x}"] * 59) + ' {"a": 1}') == {"a": 1}
+    assert find_structured(" ".join(["{x}"] * 60) + ' {"a": 1}') is None
+    assert find_structured('{"a": 1} ' + " ".join(["{x}"] * 60)) == {"a": 1}
+
+
+def test_a_length_in_two_units_that_disagree_by_more_than_one_percent_is_the_first() -> None:
+    # 0.5 km and 520 m differ by 4 %: the first written counts; 0.52 km and 520 m agree,
+    # and the one in the unit asked is kept
+    first = parse_length("Answer: 0.5 km (520 m)")
+    assert (first.value["value"], first.value["raw_unit"]) == (500.0, "km")
+    same = parse_length("Answer: 0.52 km (520 m)")
+    assert (same.value["value"], same.value["raw_unit"]) == (520.0, "m")
+
+
+def test_a_cued_hedge_or_range_is_invalid_with_its_reason() -> None:
+    assert parse_length("Answer: maybe 500 m") == Invalid("a hedged answer (maybe)")
+    assert parse_length("Answer: 500-600 m") == Invalid("a range, not one length")
+
+
+def test_an_introducing_line_and_two_bullets_are_one_answer() -> None:
+    assert bullets_as_answer("The states are:\n- Colorado (CO)\n- Montana (MT)") == \
+        "Answer: [Colorado (CO), Montana (MT)]"
+    assert bullets_as_answer("The state is:\n- Colorado (CO)") == \
+        "The state is:\n- Colorado (CO)"
