@@ -3,7 +3,7 @@ reads when cued answers disagree, and the answer stated in a sentence."""
 
 from __future__ import annotations
 
-from cartoqa.parsing.kinds import Options, bullets_as_answer, parse_options
+from cartoqa.parsing.kinds import Options, bullets_as_answer, item_names, parse_options
 from cartoqa.parsing.mapwise import mapwise_answer_text
 from cartoqa.parsing.numbers import parse_length
 from cartoqa.parsing.result import Invalid
@@ -89,3 +89,12 @@ def test_an_introducing_line_and_two_bullets_are_one_answer() -> None:
         "Answer: [Colorado (CO), Montana (MT)]"
     assert bullets_as_answer("The state is:\n- Colorado (CO)") == \
         "The state is:\n- Colorado (CO)"
+
+
+def test_a_relabelled_map_is_read_by_the_codes_and_names_it_shows() -> None:
+    item = {"provenance": {"country": "usa", "region_labels": {
+        "MS": {"code": "WI", "name": "Wisconsin"},
+        "WI": {"code": "MS", "name": "Mississippi", "aliases": ["Miss."]}}}}
+    names = item_names(item)
+    assert names.resolve("Wisconsin") == "WI" and names.resolve("WI") == "WI"
+    assert names.resolve("Mississippi") == "MS" and names.resolve("Texas") is None
