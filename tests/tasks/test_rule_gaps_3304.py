@@ -75,10 +75,13 @@ def test_the_other_carriageway_at_the_longitude_edge_of_the_search_box_is_found(
 
 
 def test_a_carriageway_whose_start_is_too_far_is_still_found_by_its_end() -> None:
-    # The southbound edge 3 -> 4 starts 50 m north and 50 m west of node 1 (inside the
-    # box, 70 m away: too far) and ends 22 m east of node 1 (near): its end decides.
-    dlat, dlon = 50.0 / 111_400.0, 50.0 / 55_800.0  # metres per degree at 60 N
+    # The southbound edge 3 -> 4 starts 40 m north and 40 m west of node 1 (inside the
+    # search box, 45 m each way, but 57 m away: too far) and ends 22 m east of node 1
+    # (near): its end decides.
+    dlat, dlon = 40.0 / 111_400.0, 40.0 / 55_800.0  # metres per degree at 60 N
     start = (60.0 + dlat, 24.0 - dlon)
+    pad = DUAL_CARRIAGEWAY_M / 111_000.0
+    assert dlat < pad and dlon < pad / math.cos(math.radians(60.0))
     assert geodesic_m(60.0, 24.0, *start) > DUAL_CARRIAGEWAY_M
     g = _carriageways((60.0, 24.0), start, (60.0, 24.0004))
     assert on_dual_carriageway(g, 1)
