@@ -76,6 +76,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/metrics/test_metric_rules.py",
             "tests/metrics/test_metrics_doctests.py",
             "tests/metrics/test_metric_gaps_3307.py",
+            "tests/metrics/test_metric_gaps_3308.py",
             "tests/parsing/test_properties.py",
             "tests/parsing/test_corpus.py",
             "tests/scoring/test_name_rule.py",
