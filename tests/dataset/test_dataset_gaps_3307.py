@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.baseline_items import counts, mfs, presence
+from helpers.written_slots import KEY, finished_dataset, png
 
 from cartoqa.dataset.balance import balance_card, balance_record, request_balance
 from cartoqa.dataset.card import render_card
@@ -20,7 +21,8 @@ from cartoqa.dataset.files import write_bytes_atomic, write_json_atomic
 from cartoqa.dataset.manifest import FORMAT_VERSION, build_manifest
 from cartoqa.dataset.many import combined_items
 from cartoqa.dataset.reader import image_file, read_items
-from cartoqa.dataset.validate import checksum_problems
+from cartoqa.dataset.schema import item_errors
+from cartoqa.dataset.validate import checksum_problems, validate_dataset
 from cartoqa.dataset.writer import DatasetWriter
 from cartoqa.errors import CartoqaError
 
@@ -153,3 +155,37 @@ def test_dataset_files_are_flushed_to_disk_before_the_rename(
     synced.clear()
     write_json_atomic(tmp_path / "m.json", {"b": 1, "a": 2})
     assert (tmp_path / "m.json").read_text("utf-8") == '{\n  "a": 2,\n  "b": 1\n}\n' and synced
+
+
+def test_a_thematic_dataset_without_sources_is_told_what_to_name(tmp_path: Path) -> None:
+    out = finished_dataset(tmp_path / "ds")
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    manifest.update(suite="mapiq")
+    manifest.pop("attribution", None)
+    (out / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    assert ("manifest.json: a mapiq dataset must name its sources and their licences "
+            "(attribution, sources)") in validate_dataset(out).errors
+
+
+def test_each_request_of_a_task_checks_its_own_answer() -> None:
+    # STMF has several requests: a presence item must answer "present", a count item
+    # "count"; each other's answer is an error of the answer, not only of the strata
+    strata = {"feature_type": "pharmacy", "zoom": 17}
+    yes = {**presence([True])[0], "strata": strata}
+    three = {**counts([3])[0], "strata": strata}
+    assert item_errors(yes) == [] and item_errors(three, tasks=["stmf"]) == []
+    swapped = item_errors({**yes, "answer": {"count": 3}})
+    assert "$.answer: 'present' is a required property" in swapped
+    assert "$.answer: 'count' is a required property" in item_errors(
+        {**three, "answer": {"present": True}}, tasks=["stmf"])
+
+
+def test_the_writer_knows_which_images_it_has(tmp_path: Path) -> None:
+    writer = DatasetWriter(tmp_path / "ds", build_key=KEY)
+    writer.open()
+    try:
+        assert not writer.has_image("mml-0000.png")
+        writer.write_image("mml-0000.png", png())
+        assert writer.has_image("mml-0000.png") and not writer.has_image("mml-0001.png")
+    finally:
+        writer.abandon()
