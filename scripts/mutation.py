@@ -98,6 +98,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/tasks/test_acceptance_rules.py",
             "tests/tasks/test_rules_doctests.py",
             "tests/tasks/test_rule_gaps_3304.py",
+            "tests/tasks/test_rule_gaps_3307.py",
         ),
         # each CartoMapQA task's own acceptance checks (SRN legs and steps, dual
         # carriageways, the reader's route; RLE difficulty; MML's other roads)
@@ -108,6 +109,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/tasks/test_acceptance_rules.py",
             "tests/tasks/test_rules_doctests.py",
             "tests/tasks/test_rule_gaps_3304.py",
+            "tests/tasks/test_rule_gaps_3307.py",
         ),
     },
     "visibility": {
