@@ -136,6 +136,7 @@ MODULE_TESTS: dict[str, dict[str, tuple[str, ...]]] = {
             "tests/dataset/test_build_safety.py",
             "tests/dataset/test_balance.py",  # balance.py (issue 29) had no mapped test
             "tests/dataset/test_dataset_gaps_3307.py",
+            "tests/dataset/test_dataset_gaps_3308.py",
             "tests/declarations/test_task_registry.py",
             "tests/exports/test_export_formats.py",
             "tests/exports/test_export_many.py",  # many.py: one export of a build-many folder
