@@ -41,6 +41,7 @@ def test_edge_attributes(grid: nx.MultiDiGraph) -> None:
     assert list(back["geometry"].coords) == [(24.006, 60.0), (24.003, 60.0)]
     assert grid.edges[23, 24, 0]["name"] is None
     assert grid.edges[23, 24, 0]["highway"] == "unclassified"
+    assert not any(t for _, _, t in grid.edges(data="tunnel"))   # no tunnel in grid.osm
     assert grid.graph["crs"] == "epsg:4326"
     assert grid.graph["extract_sha256"] == resolve_extract(asset_path("osm", "grid.osm")).sha256
 
