@@ -169,9 +169,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "is invalid (hedge); a grader reads the final pick B (judgement call)",
     # ``fresh24i.yaml`` (issue 24, session grade24i; independent grader, committed before
     # scoring in a403455, first try 49/50 in docs/rounds/2026-12-01/grade24i.md).
-    "fresh24i.yaml#7": "MFS 'Answer: B ... Wait - ... so it is the castle. Corrected answer: C' "
-                       "gives B; a grader reads the correction C (a 'Corrected answer:' cue "
-                       "after 'Wait' is a later cue that should win)",
+    # (fresh24i.yaml#7, MFS 'Answer: B ... Wait ... Corrected answer: C', agrees since
+    # grade24j: "Corrected/Revised/Updated/Amended/New answer:" is a final cue that
+    # replaces earlier ones, at a line start or inside a line.)
 }
 
 

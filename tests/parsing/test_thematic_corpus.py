@@ -213,17 +213,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh9.yaml`` (issue 24, session grade24i; independent grader, committed before
     # scoring in a403455, first try MapIQ 41/41, MapWise 46/46, FRIEDA 36/40 in
     # docs/rounds/2026-12-01/grade24i.md): its four disagreements, each with what a fix needs.
-    "fresh9.yaml#93": "FRIEDA equal 'It's not A, which is too large; it's B.' is invalid (no "
-                      "answer found); a grader reads B (negated option, then the pick, no cue)",
-    "fresh9.yaml#105": "FRIEDA within 'The feature inside Esplanadinpuisto is \"Espan lava\".' "
-                       "is invalid; a grader reads the quoted legend name Espan lava (cue-less "
-                       "sentence naming one legend label)",
-    "fresh9.yaml#109": "FRIEDA intersect, truncated '... Hevonen is crossed by the' is read as the "
-                       "name 'the'; a grader reads no answer (a fragment that is no legend label "
-                       "is no name)",
-    "fresh9.yaml#118": "FRIEDA distance 'Using both scale bars, X and Y are **about 230 metres** "
-                       "apart.' is invalid as the scale bar's length; a grader reads 230 m (the "
-                       "only distance given, stated as the places' separation)",
+    # (All four agree since grade24j: fresh9#93 'It's not A, which is too large; it's B.'
+    # reads B (a rejected answer, then the pick); #105 'The feature inside Esplanadinpuisto
+    # is "Espan lava".' reads the one legend name besides the question's; #109 '... is
+    # crossed by the' is truncated output (invalid); #118 'Using both scale bars, X and Y
+    # are about 230 metres apart.' reads 230 m (the scale-bar guard now takes only a
+    # length stated as the bar's own).)
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
