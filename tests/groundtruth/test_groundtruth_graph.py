@@ -235,3 +235,13 @@ def test_an_extract_already_resolved_is_loaded_as_is() -> None:
     by_path = load_road_graph(asset_path("osm", "grid.osm"))
     assert graph.graph["extract_sha256"] == extract.sha256
     assert sorted(graph.edges(keys=True)) == sorted(by_path.edges(keys=True))
+
+
+def test_a_loaded_graph_carries_its_extracts_name_and_checksum() -> None:
+    # issue 33 (mutation seed 3305): the name and checksum recorded in a dataset's
+    # provenance come from here
+    extract = resolve_extract(asset_path("osm", "grid.osm"))
+    g = load_road_graph(extract)
+    assert g.graph["name"] == extract.name == "grid.osm"
+    assert g.graph["extract_sha256"] == extract.sha256
+    assert load_road_graph(asset_path("osm", "grid.osm")).graph["name"] == "grid.osm"
