@@ -202,3 +202,59 @@ def _abbreviates(wanted: list[tuple[str, bool]], label: list[str]) -> bool:
         return False
     return all(word and (part.startswith(word) if cut else part == word)
                for (word, cut), part in zip(wanted, label, strict=True))
+
+
+#: a question that asks for a legend category's name (FRIEDA's land-use and building-use
+#: legend boxes): "Which category does the legend give that area?", "Answer with the
+#: category's name"
+_ASKS_CATEGORY = re.compile(r"\bcategory's\s+name\b|\bwhich\s+category\b", re.IGNORECASE)
+
+
+def category_short_form(name: str, known: Iterable[str], question: str) -> list[str]:
+    """The legend categories a short category name can mean (``residential`` for
+    *residential land*), when the question asks for a category's name.
+
+    A name the map does not write, whose words are the first words of a longer name of
+    the map, means that name. Where several fit, those whose added words the question
+    uses (``shaded by land use``: *residential land*, not *residential building*) are
+    kept when that leaves some. The caller takes one and calls several ambiguous.
+
+    Parameters
+    ----------
+    name : str
+        The name read.
+    known : iterable of str
+        The normalised names the maps write.
+    question : str
+        The item's question.
+
+    Returns
+    -------
+    list of str
+        The names it can mean, sorted; empty when the rule does not apply.
+
+    Examples
+    --------
+    >>> known = {"residential land", "residential building", "commercial land", "grass"}
+    >>> q = "... shaded by land use ... Answer with the category's name as the legend writes it."
+    >>> category_short_form("residential", known, q), category_short_form("commercial", known, q)
+    (['residential land'], ['commercial land'])
+    >>> category_short_form("residential", known, "Which category ... building use?")
+    ['residential building']
+    >>> category_short_form("residential", known, "Which category does the legend give?")
+    ['residential building', 'residential land']
+    >>> category_short_form("grass", known, q), category_short_form("commercial", known, "Which?")
+    ([], [])
+    """
+    key = _key(name)
+    known = set(known)
+    if not key or key in known or not _ASKS_CATEGORY.search(question):
+        return []
+    words = key.split()
+    hits = sorted(k for k in known
+                  if len(k.split()) > len(words) and k.split()[: len(words)] == words)
+    if len(hits) > 1:
+        asked = set(normalise_name(question).split())
+        picked = [k for k in hits if set(k.split()[len(words):]) <= asked]
+        hits = picked or hits
+    return hits

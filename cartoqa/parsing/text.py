@@ -307,8 +307,10 @@ _CORRECTION = re.compile(
 _RETRACTION = re.compile(
     r"\b(?:wait|oops|sorry|correction|actually|mistake|wrong|incorrect|misses|missed|forgot|"
     r"overlooked|re-?(?:check|count|examin\w*|read\w*|consider\w*)|let\s+me\s+(?:fix|correct|"
-    r"redo|re-?do)|on\s+(?:second|closer|further)\s+(?:thought|look|glance|inspection)|"
-    r"on\s+reflection|looking\s+again|scratch\s+that|i\s+meant?|corrected|revised|amended)\b",
+    r"redo|re-?do)|(?:on|at|upon)\s+(?:a\s+)?(?:second|closer|further|another)\s+"
+    r"(?:thoughts?|looks?|glance|inspection)|(?:taking|having|after)\s+(?:a\s+)?(?:second|"
+    r"closer|another)\s+look|on\s+reflection|look(?:ing)?\s+(?:at\s+it\s+)?again|"
+    r"scratch\s+that|i\s+meant?|corrected|revised|amended)\b",
     re.IGNORECASE,
 )
 

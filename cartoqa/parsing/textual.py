@@ -16,7 +16,7 @@ from collections.abc import Collection
 
 from cartoqa.parsing.kinds import Options, parse_options
 from cartoqa.parsing.lists import bold_names, parse_names
-from cartoqa.parsing.map_names import snap_to_map
+from cartoqa.parsing.map_names import category_short_form, snap_to_map
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
@@ -77,11 +77,50 @@ def _object_of_relation(segment: str, question: str) -> str | None:
 _GLOSS = re.compile(r"(?<=\S)\s+\((?=[A-Z])[^()\s]+(?:\s+[^()\s]+)+\)\s*$")
 
 
+# an answer that is only a marker's colour: "The blue dot.", "It's the purple dot."
+_COLOUR_ONLY = re.compile(r"(?:(?:it|that)(?:'s|\s+is)\s+)?(?:the\s+)?(?P<colour>[a-z]+)\s+"
+                          r"(?P<mark>dot|marker|point|circle)\s*[.!]?", re.IGNORECASE)
+
+
+def colour_key_name(segment: str, question: str,
+                    map_names: Collection[str] = frozenset()) -> str | None:
+    """The one name the question marks with the colour an answer names instead of a name.
+
+    ``The blue dot.`` answers ``Which of Bik Bok (blue dot), Pihlajalinna (purple dot) ...``
+    with Bik Bok: the question itself keys the colour to one name of the legend. Only an
+    answer that is nothing but the marker is read so, and only when exactly one legend
+    name stands before ``(<colour> dot)`` in the question.
+
+    Examples
+    --------
+    >>> q = "Which of Bik Bok (blue dot), Pihlajalinna (purple dot) lies within X?"
+    >>> names = {"bik bok", "pihlajalinna"}
+    >>> colour_key_name("The blue dot.", q, names), colour_key_name("It's the purple dot", q, names)
+    ('bik bok', 'pihlajalinna')
+    >>> colour_key_name("The green dot.", q, names), colour_key_name("blue", q, names)
+    (None, None)
+    >>> colour_key_name("The blue dot is Bik Bok.", q, names) is None
+    True
+    """
+    m = _COLOUR_ONLY.fullmatch(segment.strip())
+    if m is None or not map_names:
+        return None
+    key = re.compile(rf"([^()]*?)\(\s*(?:the\s+)?{re.escape(m['colour'])}\s+{m['mark']}\s*\)",
+                     re.IGNORECASE)
+    hits = {k for km in key.finditer(question) for k in map_names
+            if f" {normalise_name(km.group(1))}".endswith(f" {k}")}
+    return hits.pop() if len(hits) == 1 else None
+
+
 def _read_names(segment: str, question: str = "",
                 map_names: Collection[str] = frozenset()) -> ParseResult | None:
     bad = hedged(segment)
     if bad is not None:
         return bad
+    keyed = colour_key_name(segment, question, map_names)
+    if keyed is not None:
+        return Parsed({"names": [keyed]},
+                      (f"{segment.strip()!r} read as the name the question marks so",))
     alt = alternatives(segment, lambda s: s.strip(" .") or None) if re.search(
         r"\s(?:or|and/or)\s", segment, re.IGNORECASE) else None
     if alt is not None:
@@ -99,7 +138,16 @@ def _read_names(segment: str, question: str = "",
         return None
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
     names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
-    return Parsed({"names": names}, found.notes) if names else None
+    notes = list(found.notes)
+    for i, name in enumerate(names):  # "residential" for the legend's "residential land"
+        means = category_short_form(name, map_names, question)
+        if len(means) > 1:
+            return Invalid(f"a short category that names several of the legend's "
+                           f"({', '.join(means)})")
+        if means:
+            names[i] = means[0]
+            notes.append(f"{name!r} read as the legend's category {means[0]!r}")
+    return Parsed({"names": names}, tuple(notes)) if names else None
 
 
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|never|without)\b|n't\b", re.IGNORECASE)

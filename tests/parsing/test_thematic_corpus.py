@@ -222,19 +222,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh10.yaml`` (issue 24, session grade24k; independent grader, committed before
     # scoring in 50188a8, first try MapIQ 15/15, MapWise 15/15, FRIEDA 55/60 in
     # docs/rounds/2026-12-01/grade24k.md): its five disagreements, each with what a fix needs.
-    "fresh10.yaml#6": "FRIEDA equal 'Answer: A / On a second look, A is too wide; the match is "
-                      "B. / Answer: B' is invalid (several option sets); a grader takes the "
-                      "correction after the second look: B",
-    "fresh10.yaml#11": "FRIEDA equal (legend category) 'residential' is kept as the name "
-                       "'residential'; the legend's only category starting so is "
-                       "'residential land', which a grader reads",
-    "fresh10.yaml#26": "FRIEDA within 'The blue dot.' is kept as a name; the question names "
-                       "Bik Bok (blue dot), which a grader reads (judgement call)",
-    "fresh10.yaml#30": "FRIEDA within (legend category) 'Answer: commercial' is kept as "
-                       "'commercial'; the legend's only such category is 'commercial land'",
+    # (#6, #11, #26 and #30 agree since grade24l: a second answer after "On a second look"
+    # is the correction; a short legend category names the one category it starts; a
+    # marker's colour the question keys to one name is that name. Labels untouched.)
     "fresh10.yaml#60": "FRIEDA orientation 'It is located to the south of Feel Vegas, maybe a "
                        "little west.' is invalid (hedge); a grader reads south with a "
-                       "qualifier (judgement call; both score 0 against south-west)",
+                       "qualifier (judgement call; both score 0 against south-west). "
+                       "Decided in grade24l: kept invalid, doubt after the answer is a hedge "
+                       "(docs/scoring.md, grade24l rules)",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
