@@ -753,10 +753,13 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
         return _length_result(_in_unit(qs, unit) if same else qs[0], unit)
     nums = find_numbers(segment, words=False)
     if nums:
+        if _BARE_RANGE.search(segment):  # "Answer: 0.2-0.3" with no unit: still a range
+            return Invalid("a range, not one length")
         return _unitless(nums[0].value, unit)
     return None
 
 
+_BARE_RANGE = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?\s*(?:-|to|or)\s*\d", re.IGNORECASE)
 _RANGE_UNIT = r"(?:km|kilomet(?:er|re)s?|m|met(?:er|re)s?|ft|feet|foot|mi|miles?|yards?|yd)"
 _RANGE = re.compile(
     rf"(?<![\d.,])(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:{_RANGE_UNIT}\s*)?[\])]?\s*(?:-|to|or)\s*"

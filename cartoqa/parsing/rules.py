@@ -73,6 +73,11 @@ _SENTENCE_FORMS = (
     re.compile(r"^\s*(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
                r"stands\s+out|leads|borders|overlaps|touches|intersects|crosses|lies|sits|runs)"
                r"\b"),
+    # "The lowest value is in the union territory of Daman and Diu.", "... is found in Goa."
+    re.compile(r"^.*?\b(?:is|are|lies|lie|occurs?|(?:is\s+)?found|(?:is\s+)?located)\s+in\s+"
+               r"(?P<x>(?:the\s+)?(?:(?:state|province|union\s+territory|territory|"
+               r"municipality|autonomous\s+region|region|district)\s+of\s+)?[A-Z][^.\n]*?)"
+               r"\s*[.!]?$"),
 )
 
 
@@ -183,6 +188,8 @@ def sentence_answer(text: str) -> str | None:
             m = form.match(sentence)
             if m:
                 x = _BECAUSE.sub("", m.group("x")).strip().strip("*\"'").strip()
+                if not hedge(x):  # "It's B (the L-shaped one).": a description, not the answer
+                    x = re.sub(r"\s*\((?=[a-z])[^()]{3,}\)\s*$", "", x)
                 x = re.sub(r"^the\s+", "", x, flags=re.IGNORECASE) if form is not \
                     _SENTENCE_FORMS[3] else x
                 if x:

@@ -396,17 +396,30 @@ def answer_segments(text: str) -> list[str]:
             if rest and not _question(rest):
                 found.append((offset + begin, seg_end, final, decides, rest))
         offset += len(line) + 1
+    phrases: list[tuple[int, int, bool, bool, str]] = []
+    for pm in _PHRASE_CUE.finditer(text):
+        rest = text[pm.end():]
+        start = 0
+        if rest.lstrip().startswith("[") and "]" in rest:  # "[1. Texas, 2. Ohio]"
+            start = rest.index("]")
+        end_m = _SENTENCE_END.search(rest, start)
+        seg = (rest[: end_m.start()] if end_m else rest).strip()
+        whole = rest[: rest.find("\n")] if "\n" in rest else rest
+        if seg and not _question(whole.strip()):
+            phrases.append((pm.start(), pm.end() + len(seg), False, False, seg))
     if not found:
-        for pm in _PHRASE_CUE.finditer(text):
-            rest = text[pm.end():]
-            start = 0
-            if rest.lstrip().startswith("[") and "]" in rest:  # "[1. Texas, 2. Ohio]"
-                start = rest.index("]")
-            end_m = _SENTENCE_END.search(rest, start)
-            seg = (rest[: end_m.start()] if end_m else rest).strip()
-            whole = rest[: rest.find("\n")] if "\n" in rest else rest
-            if seg and not _question(whole.strip()):
-                found.append((pm.start(), pm.end() + len(seg), False, False, seg))
+        found = phrases
+    else:
+        # "Answer: 2 ... On closer inspection ... So the answer is 1.": a later "the
+        # answer is X" after words that take the cued answer back is the correction
+        last_end = max(f[1] for f in found)
+        late = [p for p in phrases
+                if p[0] >= last_end and _RETRACTION.search(text[last_end:p[0]])]
+        for begin, end, final, decides, seg in late[-1:]:
+            cut = [m.end() for m in _SENTENCE_END.finditer(text, last_end, begin)]
+            sentence = text[cut[-1] if cut else last_end:end].strip()
+            # "On closer inspection, maybe the answer is 1": the doubt goes with it
+            found.append((begin, end, final, decides, sentence if hedge(sentence) else seg))
     found.sort(key=lambda f: f[0])
     if any(f[2] for f in found):
         found = [f for f in found if f[2]]

@@ -12,9 +12,11 @@ be given by its letter or its text (``Answer: Area B``).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from cartoqa.parsing.kinds import Options, parse_options
-from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.lists import bold_names, parse_names
+from cartoqa.parsing.map_names import snap_to_map
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
 
@@ -73,7 +75,8 @@ def _object_of_relation(segment: str, question: str) -> str | None:
 _GLOSS = re.compile(r"(?<=\S)\s+\((?=[A-Z])[^()\s]+(?:\s+[^()\s]+)+\)\s*$")
 
 
-def _read_names(segment: str, question: str = "") -> ParseResult | None:
+def _read_names(segment: str, question: str = "",
+                map_names: Collection[str] = frozenset()) -> ParseResult | None:
     bad = hedged(segment)
     if bad is not None:
         return bad
@@ -86,17 +89,19 @@ def _read_names(segment: str, question: str = "") -> ParseResult | None:
     sentence = sentence_answer(segment) if len(segment.split("\n")) == 1 else None
     if related is not None:
         text = related
-    elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b", segment):
+    elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b"
+                                            r"|\b(?:it|that|this)'s\b", segment, re.IGNORECASE):
         text = sentence
-    found = parse_names(text)
+    found = parse_names(text, map_names=map_names)
     if isinstance(found, Invalid):
         return None
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
-    names = [_GLOSS.sub("", n.strip()) for n in names]
+    names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
     return Parsed({"names": names}, found.notes) if names else None
 
 
-def parse_textual(text: str, *, question: str = "") -> ParseResult:
+def parse_textual(text: str, *, question: str = "",
+                  map_names: Collection[str] = frozenset()) -> ParseResult:
     """Read a FRIEDA textual answer.
 
     Parameters
@@ -106,6 +111,10 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
     question : str
         The item's question: the options it names (``Area A``/``Area B``) may be given
         by letter or text, and come back as the letter.
+    map_names : collection of str, optional
+        Normalised names the maps' legends write
+        (:func:`cartoqa.parsing.map_names.item_map_names`): ``Soopeli and Porthania`` is
+        two names when a legend writes one of them and not the whole.
 
     Returns
     -------
@@ -133,7 +142,10 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
         if isinstance(found, Parsed):
             return Parsed({"names": list(found.value["letters"])}, found.notes)
         return found
-    found = read_answer(text, lambda s: _read_names(s, question), what="name lists",
+    bold = bold_names(text, map_names)  # no cue: "only **Asema-aukio** touches Sokos; ..."
+    if bold is not None:
+        return Parsed({"names": [snap_to_map(n, map_names) for n in bold]})
+    found = read_answer(text, lambda s: _read_names(s, question, map_names), what="name lists",
                         key=lambda p: sorted(n.casefold() for n in p.value["names"]))
     if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no list of names found")
