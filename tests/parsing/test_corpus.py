@@ -41,7 +41,8 @@ def load_corpus() -> list[dict[str, Any]]:
                 encoding="utf-8")), start=1):
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
-                 "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i"):
+                 "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
+                 "fresh24k"):
         held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -169,9 +170,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "is invalid (hedge); a grader reads the final pick B (judgement call)",
     # ``fresh24i.yaml`` (issue 24, session grade24i; independent grader, committed before
     # scoring in a403455, first try 49/50 in docs/rounds/2026-12-01/grade24i.md).
-    "fresh24i.yaml#7": "MFS 'Answer: B ... Wait - ... so it is the castle. Corrected answer: C' "
-                       "gives B; a grader reads the correction C (a 'Corrected answer:' cue "
-                       "after 'Wait' is a later cue that should win)",
+    # (fresh24i.yaml#7, MFS 'Answer: B ... Wait ... Corrected answer: C', agrees since
+    # grade24j: "Corrected/Revised/Updated/Amended/New answer:" is a final cue that
+    # replaces earlier ones, at a line start or inside a line.)
 }
 
 
