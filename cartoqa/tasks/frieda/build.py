@@ -28,6 +28,7 @@ from cartoqa.errors import CartoqaError
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.legend_questions import (
+    area_category_plans,
     area_count_plans,
     category_count_plans,
     category_of_plans,
@@ -60,6 +61,7 @@ from cartoqa.tasks.frieda.questions import (
     legend_plans,
     point_plans,
     topological_plans,
+    two_relation_plans,
 )
 from groundtruth import relations as rel
 from groundtruth.legend_areas import CategoryArea
@@ -202,6 +204,7 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
         rng = slot_rng(seed, task_name(relation), "plans")
         single: list[QuestionPlan] = []
         multi: list[QuestionPlan] = []
+        legend_first: list[QuestionPlan] = []
         if relation in TOPOLOGICAL:
             # subjects go to the one- and two-map lists as the slots ask (MULTI_PATTERN)
             got = topological_plans(pairs, relation, rng=rng, multi=MULTI_PATTERN[relation],
@@ -211,6 +214,12 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             single = [p for p in got if p.map_count == "single"]
             multi = [p for p in got if p.map_count == "multi"]
         elif relation == "equal":
+            # the legend's plans first: a subject is asked once in equal, and nearly
+            # every named polygon can be a same_area subject
+            if index is not None:
+                legend_first = area_category_plans(features, index, rng=rng,
+                                                   count=min(count, LEGEND_PLANS_MAX),
+                                                   ledger=ledger)
             multi = equal_plans(features, rng=rng, ledger=ledger)
         else:
             got = point_plans(features, rng=rng, count=count, ledger=ledger,
@@ -227,10 +236,18 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
         legend_single: list[QuestionPlan] = []
         legend_multi: list[QuestionPlan] = []
         if relation in TOPOLOGICAL and index is not None:
-            legend_single = area_count_plans(features, index, relation, rng=rng,
-                                             count=legend_count, ledger=ledger)
+            # on one map and on two, as the slots ask (MULTI_PATTERN)
+            counts = area_count_plans(features, index, relation, rng=rng,
+                                      count=legend_count, ledger=ledger,
+                                      multi=MULTI_PATTERN[relation])
+            legend_single = [p for p in counts if p.map_count == "single"]
+            legend_multi = [p for p in counts if p.map_count == "multi"]
+        if relation == "equal" and index is not None:
+            legend_multi = legend_first
         if relation == "within":
-            # two_relation_plans are not built: see docs/frieda.md ("two_relations")
+            # which feature lies within A and borders B (one map, no legend)
+            single += two_relation_plans(pairs, rng=rng, ledger=ledger)
+            rng.shuffle(single)
             legend_single += legend_plans(features, areas, rng=rng, count=legend_count,
                                           ledger=ledger) if areas else []
             if index is not None:
@@ -238,8 +255,8 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
                                                       ledger=ledger)
                 legend_single += category_of_plans(index, rng=rng, count=legend_count,
                                                    ledger=ledger, multi=False)
-                legend_multi = category_of_plans(index, rng=rng, count=legend_count,
-                                                 ledger=ledger, multi=True)
+                legend_multi += category_of_plans(index, rng=rng, count=legend_count,
+                                                  ledger=ledger, multi=True)
         elif relation in ("distance", "orientation") and index is not None:
             legend_single = legend_pick_plans(index, relation, rng=rng, count=legend_count,
                                               ledger=ledger, multi=False)
@@ -550,7 +567,7 @@ def example_key(plan: QuestionPlan) -> str:
 def _example_key(kind: str, relation: str, template: str) -> str:
     if kind != "textual":
         return kind
-    if relation == "equal":
+    if relation == "equal" and template != "area_category":
         return "letter"
     return "names" if template == "list" else "name"
 
