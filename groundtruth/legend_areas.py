@@ -29,7 +29,7 @@ from groundtruth.relations import LocalFrame
 #: ``(family, key, values, category)``: an area with ``key`` in ``values`` is drawn as
 #: ``category`` on maps of ``family``; the first rule of a family that matches wins.
 LEGEND_RULES: tuple[tuple[str, str, frozenset[str], str], ...] = (
-    ("land use", "leisure", frozenset({"park", "garden"}), "park or garden"),
+    ("land use", "leisure", frozenset({"park", "garden"}), "park and garden"),
     ("land use", "boundary", frozenset({"protected_area", "national_park"}),
      "protected area"),
     ("land use", "leisure", frozenset({"nature_reserve"}), "protected area"),
@@ -43,7 +43,7 @@ LEGEND_RULES: tuple[tuple[str, str, frozenset[str], str], ...] = (
     ("land use", "landuse", frozenset({"commercial", "retail"}), "commercial land"),
     ("land use", "landuse", frozenset({"residential"}), "residential land"),
     ("land use", "landuse", frozenset({"industrial", "railway", "construction"}),
-     "industrial or works land"),
+     "industrial and works land"),
     ("building use", "building", frozenset({"apartments", "residential", "house", "dormitory"}),
      "residential building"),
     ("building use", "building", frozenset({"office", "commercial", "retail", "kiosk",

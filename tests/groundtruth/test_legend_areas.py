@@ -31,7 +31,7 @@ def _pt(x: float, y: float):
 def test_tags_give_one_category_per_family() -> None:
     assert categories_of({"landuse": "commercial"}) == [("land use", "commercial land")]
     assert categories_of({"leisure": "park", "landuse": "grass"}) == [
-        ("land use", "park or garden")]  # first rule wins within a family
+        ("land use", "park and garden")]  # first rule wins within a family
     assert categories_of({"building": "apartments"}) == [
         ("building use", "residential building")]
     assert categories_of({"boundary": "protected_area"}) == [("land use", "protected area")]
@@ -102,3 +102,16 @@ def test_areas_under_min_area_are_left_out() -> None:
         RawObject("area", 2, {"building": "office"}, _area(50, 0, 63, 12), "way/2"),
     ]
     assert [a.osm_id for a in build_category_areas(objs)] == ["way/2"]
+
+
+def test_every_category_name_reads_back_as_one_answer() -> None:
+    """A category is an answer (``category_of``, ``area_category``): written as the legend
+    writes it, it must score as itself. "park or garden" was read as two alternatives
+    ("park" or "garden") and scored invalid (frieda27e's build, 2 items)."""
+    from cartoqa.metrics.frieda import frieda_correct, parse_frieda
+    from groundtruth.legend_areas import LEGEND_RULES
+
+    for _, _, _, category in LEGEND_RULES:
+        answer = {"type": "textual", "names": [category]}
+        got = parse_frieda(answer, f"Answer: {category}")
+        assert frieda_correct(answer, got), (category, got)
