@@ -425,3 +425,15 @@ def test_area_category_answers(plans: list[QuestionPlan]) -> None:
         assert same == {p.meta["category"]}, p.question
         assert x.name in p.question and p.meta["category"] not in p.question
         assert example_key(p) == "name"  # not the same_area letter
+
+
+def test_map_1_of_a_two_map_legend_question_tells_no_category(plans: list[QuestionPlan]
+                                                              ) -> None:
+    """Where the answer is the category of what map 1 draws (``category_of``,
+    ``area_count``, ``area_category`` on two maps), map 1 is not a ``print`` map: its own
+    land-use fills and legend would tell the category there."""
+    got = [p for p in plans if p.map_count == "multi" and p.meta["template"] in
+           ("category_of", "area_count", "area_category")]
+    assert len(got) >= 20
+    assert all(p.maps[0].style in ("plain", "grey") and not p.maps[0].categories
+               for p in got)

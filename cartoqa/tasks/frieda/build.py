@@ -267,14 +267,22 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             # area_category's answers come in turn (category by category); shuffled,
             # the slots of a build drew "commercial land" for 6 of 7 questions (seed 0)
             rng.shuffle(legend_multi)
-        out[relation] = (_mix(legend_single, single, LEGEND_WEIGHT),
-                         _mix(legend_multi, multi, LEGEND_WEIGHT))
+        weight = LEGEND_WEIGHTS.get(relation, LEGEND_WEIGHT)
+        out[relation] = (_mix(legend_single, single, weight),
+                         _mix(legend_multi, multi, weight))
     return out
 
 
 #: Of every ``LEGEND_WEIGHT + 1`` questions of a relation that has legend templates,
 #: ``LEGEND_WEIGHT`` read the legend (while its legend plans last).
 LEGEND_WEIGHT = 3
+#: Relations whose legend plans come more often (``LEGEND_WEIGHTS[r]`` of every
+#: ``LEGEND_WEIGHTS[r] + 1``): within has five legend templates (none dominates it);
+#: orientation's ``legend_pick`` plans are rejected more often at render time (dots
+#: whose ring shows a second category), so at 3 they made 6 of 10 orientation
+#: questions of a seed-0 build (frieda27e). Border and intersect have too few legend
+#: plans on Helsinki for a weight to matter (5 and 4 ``area_count`` plans).
+LEGEND_WEIGHTS: dict[str, int] = {"within": 5, "orientation": 5}
 #: Most plans per legend template and relation (they are many; rendering tries only a
 #: few per slot).
 LEGEND_PLANS_MAX = 120

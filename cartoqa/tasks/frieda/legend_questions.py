@@ -65,6 +65,11 @@ PICK_DISTANCE_M: tuple[float, float] = (150.0, 320.0)
 #: ``category_count``: a count may run ahead of the least given one by at most this many
 #: questions (a count the extract rarely allows then holds the others back).
 COUNT_SLACK = 2
+#: Styles of map 1 of a two-map legend question whose answer is the category of what map 1
+#: draws (``category_of``, ``area_count``, ``area_category``): label-free, and not
+#: ``print``, whose own land-use fills and legend ("Public and education", ...) would
+#: tell the category on map 1 (seen in frieda27e's build, ``equal-0006``).
+FIRST_MAP_STYLES: tuple[str, ...] = tuple(s for s in UNLABELLED_STYLES if s != "print")
 #: Turns of the maps (north clockwise from the top, degrees).
 TURNS: tuple[float, ...] = (0.0, 30.0, 75.0, 120.0, 160.0, 210.0, 250.0, 300.0, 330.0)
 
@@ -351,7 +356,7 @@ def category_of_plans(index: LegendIndex, *, rng: random.Random, count: int,
             maps: tuple[MapPlan, ...]
             if multi:
                 maps = (MapPlan((x,), (x.name,), angle_deg=rng.choice(TURNS),
-                                style=rng.choice(UNLABELLED_STYLES)),
+                                style=rng.choice(FIRST_MAP_STYLES)),
                         MapPlan((), (), angle_deg=rng.choice(TURNS), context=(x,),
                                 style=rng.choice(UNLABELLED_STYLES), categories=layer,
                                 category_checks=checks, min_legend=MIN_LEGEND_CHOICES))
@@ -717,7 +722,7 @@ def _area_count_plan(index: LegendIndex, family: str, relation: str, f: NamedFea
     maps: tuple[MapPlan, ...]
     if multi:
         maps = (MapPlan((f,), (f.name,), angle_deg=rng.choice(TURNS),
-                        style=rng.choice(UNLABELLED_STYLES)),
+                        style=rng.choice(FIRST_MAP_STYLES)),
                 MapPlan((), (), angle_deg=rng.choice(TURNS), context=(f,),
                         style=rng.choice(UNLABELLED_STYLES), categories=layer,
                         keep_categories=(ci,), area_checks=checks))
@@ -846,7 +851,7 @@ def _area_category_plan(family: str, f: NamedFeature, category: str,
                         rng: random.Random) -> QuestionPlan:
     ci = [c for c, _ in layer].index(category)
     fmt = "Answer with the category's name as the legend writes it."
-    maps = (MapPlan((f,), (f.name,), style=rng.choice(UNLABELLED_STYLES)),
+    maps = (MapPlan((f,), (f.name,), style=rng.choice(FIRST_MAP_STYLES)),
             MapPlan((), (), angle_deg=rng.choice(TURNS[1:]), context=(f,),
                     style=rng.choice(UNLABELLED_STYLES), categories=layer,
                     min_legend=MIN_LEGEND_CHOICES, keep_categories=(ci,),
