@@ -496,8 +496,6 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
                 if database:
                     # this process holds the database too, so that the server stops when
                     # it ends however its workers end (SIGTERM, a killed worker)
-                    from renderers.postgis import PostgisCluster
-
                     database_user = PostgisCluster(cache_root())
                     database_user.start()
                 cluster = secure_local_cluster(workers)

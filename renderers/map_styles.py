@@ -31,6 +31,8 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from groundtruth.projection import TILE_SIZE, global_px_to_latlon, latlon_to_global_px
+from renderers.errors import RenderError
+from renderers.files import write_atomic
 
 #: The styles drawn from tiles (:class:`StyledTiles`).
 TILE_STYLES: tuple[str, ...] = ("carto", "plain", "grey")
@@ -165,8 +167,6 @@ class StyledTiles:
 
     def _render_block(self, z: int, bx: int, by: int,
                       members: list[tuple[int, int, int]]) -> None:
-        from renderers.errors import RenderError
-
         side = BLOCK * TILE_SIZE
         x0, y0 = bx * side, by * side
         center = global_px_to_latlon(x0 + side / 2, y0 + side / 2, z)
@@ -185,8 +185,6 @@ class StyledTiles:
     def _render_tile(self, z: int, x: int, y: int) -> None:
         """One tile, drawn as part of a view centred inside the extract (Mapnik's views
         must be) and cut out: a tile at the edge keeps the data it holds."""
-        from renderers.errors import RenderError
-
         x0, y0 = x * TILE_SIZE, y * TILE_SIZE
         south, west, north, east = self.tiles.bounds  # type: ignore[attr-defined]
         left, top = latlon_to_global_px(north, west, z)
@@ -215,8 +213,6 @@ class StyledTiles:
         return style_pixels(np.asarray(rgba), self.style)
 
     def _write(self, z: int, x: int, y: int, rgb: NDArray[np.uint8]) -> None:
-        from renderers.files import write_atomic
-
         buf = io.BytesIO()
         Image.fromarray(np.ascontiguousarray(rgb)).save(buf, format="PNG")
         path = self.tile_path(z, x, y)

@@ -35,6 +35,7 @@ from PIL import Image, ImageDraw, ImageFont
 from shapely.geometry.base import BaseGeometry
 
 from groundtruth.projection import TILE_SIZE, WEB_MERCATOR_RADIUS_M, View
+from renderers.osm_import import ensure_imported, psql
 from renderers.overlays import (
     OVERLAY_FILL_OPACITY,
     OVERLAY_WEIGHT,
@@ -264,8 +265,6 @@ def load_print_layers(tiles: Any) -> PrintLayers:
     -------
     PrintLayers
     """
-    from renderers.osm_import import ensure_imported, psql
-
     tiles.cluster.start()
     database = ensure_imported(tiles.cluster, tiles.extract)
     polys = psql(tiles.cluster, database,

@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     int
         0 on success.
     """
+    # imported here: the baselines load the scoring stack (~1 s), which
+    # `cartoqa --help` and the other commands' parsers never need
     from cartoqa.baselines.run import (
         FILE_PREFIX,
         baseline_predictions,
@@ -93,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         write_predictions(path, name, responses)
         print(f"{name}: {len(responses)} of {len(items)} items answered -> {path}")
     if args.report:
+        # imported here: as above: the scoring stack, only when a table is asked for
         from cartoqa.baselines.shortcuts import format_table, shortcut_table
 
         table = shortcut_table(items, predictions, seed=args.seed, extra=train or ())

@@ -14,6 +14,7 @@ from typing import Any
 from cartoqa.declarations.answer_text import answer_as_text
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.exports.hf import item_from_row
+from cartoqa.exports.prompt import prompt_text
 from cartoqa.metrics import get_metric
 from cartoqa.scoring import groundtruth_checker, score_predictions, sections
 from cartoqa.scoring.core import section_of
@@ -72,8 +73,6 @@ def doc_to_text(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] |
     ...             {"pre_prompt": "", "post_prompt": " Answer:"})
     'Be exact.\\n\\nHow many? Answer:'
     """
-    from cartoqa.exports.prompt import prompt_text
-
     kwargs = lmms_eval_specific_kwargs or {}
     body = prompt_text(doc)
     return f"{kwargs.get('pre_prompt', '')}{body}{kwargs.get('post_prompt', '')}"

@@ -44,7 +44,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from cartoqa.declarations.records import Record
-from cartoqa.parsing import Parsed, ParseResult
+from cartoqa.metrics.frieda import DISTANCE_TOLERANCE
+from cartoqa.metrics.mapwise import RANGE_RTOL, range_score, rank_score
+from cartoqa.parsing import Invalid, Parsed, ParseResult
 from cartoqa.parsing.cardinal import DIRECTIONS
 from cartoqa.parsing.numbers import METRES_PER_UNIT
 
@@ -109,8 +111,6 @@ def mapwise_range_score(truth: list[float], predicted: list[float], continuous: 
     >>> mapwise_range_score([1350, 1350], [1350, 1350], False)  # a one-value class, exact
     1.0
     """
-    from cartoqa.metrics.mapwise import RANGE_RTOL, range_score
-
     exact = range_score(truth, predicted, continuous)
     if exact == 1.0:  # the half credit is for an overlapping answer, never an exact one
         return exact
@@ -124,8 +124,6 @@ def mapwise_range_score(truth: list[float], predicted: list[float], continuous: 
 def mapwise_measures(record: Record) -> dict[str, Any] | None:
     """The measures of a MapWise record under the paper's conventions (``None``: as
     cartoqa's)."""
-    from cartoqa.metrics.mapwise import rank_score
-
     request = record.item.get("request")
     if not record.valid:
         return None
@@ -187,9 +185,6 @@ def frieda_record(item: Mapping[str, Any], text: str | None) -> Record:
     ...     feet, "Final answer: 305 m").measures
     ({'correct': True}, {'correct': False})
     """
-    from cartoqa.metrics.frieda import DISTANCE_TOLERANCE
-    from cartoqa.parsing import Invalid
-
     answer = item.get("answer") if isinstance(item.get("answer"), Mapping) else {}
     assert isinstance(answer, Mapping)
     if text is None or not str(text).strip():

@@ -14,7 +14,9 @@ from cartoqa.declarations.records import ConnectivityChecker, Record
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult
 from cartoqa.scoring.connectivity import groundtruth_checker
+from cartoqa.scoring.conventions import CONVENTIONS, convention_record
 from cartoqa.scoring.extraction import extract_answers, parse_extracted, rescore_summary
+from cartoqa.scoring.harness import harness_result_files
 from cartoqa.scoring.io import load_items, read_predictions
 from cartoqa.scoring.sections import Section, metric_labels, section_for, sections
 
@@ -80,7 +82,6 @@ def score_records(
                                is_connected) for item in items]
     if convention == "cartoqa":
         return records
-    from cartoqa.scoring.conventions import convention_record
 
     return [convention_record(item, predictions.get(str(item.get("id"))), convention, record)
             for item, record in zip(items, records, strict=True)]
@@ -388,8 +389,6 @@ def read_prediction_files(paths: Sequence[str | Path]) -> tuple[dict[str, str], 
     CartoqaError
         A file cannot be read, or two files answer the same item.
     """
-    from cartoqa.scoring.harness import harness_result_files
-
     files, notes = harness_result_files([Path(p) for p in paths])
     merged: dict[str, str] = {}
     for path in files:
@@ -484,7 +483,6 @@ def score_dataset(
                             convention=convention)
     report = build_report(records, predictions=predictions, include_items=include_items,
                           connectivity_note=note)
-    from cartoqa.scoring.conventions import CONVENTIONS
 
     report["convention"] = {"name": convention, "meaning": CONVENTIONS[convention]}
     if extractor is not None:

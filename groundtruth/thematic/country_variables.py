@@ -34,8 +34,9 @@ from collections.abc import Mapping
 
 from shapely.geometry.base import BaseGeometry
 
+from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency
-from groundtruth.thematic.countries import CountryRegions
+from groundtruth.thematic.countries import CountryRegions, region_code
 from groundtruth.thematic.variables import Variable, generated_variable, packaged_variables
 
 #: Largest distance (degrees) at which a city outside every region joins the nearest one.
@@ -146,8 +147,6 @@ def india_census_variables(regions: CountryRegions) -> list[Variable]:
     from importlib.metadata import PackageNotFoundError, distribution
     from pathlib import Path
 
-    from groundtruth.errors import GroundTruthError
-    from groundtruth.thematic.countries import region_code
 
     if regions.country != "india" or regions.edition != "2014":
         return []

@@ -35,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from groundtruth.thematic.us_states import code_for_name
+
 __all__ = ["PARTS", "PART_SOURCES", "Part", "coast_parts", "country_parts"]
 
 #: Where each country's parts come from.
@@ -179,6 +181,8 @@ def country_parts(country: str, drawn: Iterable[str]) -> dict[str, tuple[Part, l
     >>> len(parts["border_canada"][1]), parts["border_mexico"][1]
     (12, ['AZ', 'CA', 'NM', 'TX'])
     """
+    # imported here: countries loads shapely (~0.8 s), and the answer reader, which
+    # imports this module, never draws
     from groundtruth.thematic.countries import region_code
 
     drawn_set = set(drawn)
@@ -222,6 +226,8 @@ def coast_parts(country: str, coastal: Iterable[str],
     >>> parts["coast_coastal"][0].phrase, parts["coast_coastal"][1], parts["coast_inland"][1]
     ('the group of coastal provinces (touching the sea)', ['SH', 'ZJ'], ['AH'])
     """
+    # imported here: countries loads shapely (~0.8 s), and the answer reader, which
+    # imports this module, never draws
     from groundtruth.thematic.countries import region_table
 
     table = region_table(country, "insets" if country == "usa" else None)
@@ -245,8 +251,6 @@ def _code(country: str, name: str, resolve: object) -> str | None:
     """A member's code; names outside the drawn table (Alaska, Telangana) give None."""
     assert callable(resolve)
     if country == "usa":
-        from groundtruth.thematic.us_states import code_for_name
-
         code = code_for_name(name)
         if code is None:
             raise ValueError(f"unknown US member {name!r}")

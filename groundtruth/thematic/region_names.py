@@ -268,6 +268,8 @@ def region_names(country: str, edition: str | None = None) -> RegionNames:
     >>> region_names("china").resolve("Inner Mongolia Autonomous Region")
     'NM'
     """
+    # imported here: countries loads shapely (~0.8 s), and the answer reader, which
+    # imports this module, never draws
     from groundtruth.thematic.countries import region_table
 
     return RegionNames(country, region_table(country, edition))

@@ -672,8 +672,6 @@ def _draw_colour_bar(ax: Any, bar: ColourBar, d: Design, width: int, height: int
                     family="DejaVu Sans", color="#000000", zorder=7)
             out.append({"label": lab, "tick": tick, "x": round(x, 2)})
     if no_data:
-        from renderers.thematic.design import NO_DATA_FILL
-
         sw = 14 * d.legend_scale
         nx = x0 if vertical else x0 - label_w / 2
         ny = (y0 + length + 10) if vertical else (y0 + thick + 6 + label_h + 6)
