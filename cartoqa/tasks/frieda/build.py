@@ -214,13 +214,14 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             single = [p for p in got if p.map_count == "single"]
             multi = [p for p in got if p.map_count == "multi"]
         elif relation == "equal":
-            # the legend's plans first: a subject is asked once in equal, and nearly
-            # every named polygon can be a same_area subject
-            if index is not None:
-                legend_first = area_category_plans(features, index, rng=rng,
-                                                   count=min(count, LEGEND_PLANS_MAX),
-                                                   ledger=ledger)
             multi = equal_plans(features, rng=rng, ledger=ledger)
+            # the legend's plans, with their own subject keys (an area may be asked in
+            # both equal templates, which ask different things) and their own random
+            # stream (same_area's plans stay those of a build without them)
+            if index is not None:
+                legend_first = area_category_plans(
+                    features, index, rng=slot_rng(seed, task_name(relation), "legend"),
+                    count=min(count, LEGEND_PLANS_MAX), ledger=ledger)
         else:
             got = point_plans(features, rng=rng, count=count, ledger=ledger,
                               templates=[t for t in TEMPLATES[relation]
@@ -269,8 +270,13 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             # the slots of a build drew "commercial land" for 6 of 7 questions (seed 0)
             rng.shuffle(legend_multi)
         weight = LEGEND_WEIGHTS.get(relation, LEGEND_WEIGHT)
+        lead: list[QuestionPlan] = []
+        if relation == "equal" and multi:
+            # the first slot asks same_area (a small extract may have no more equal
+            # plans, and area_category plans fail there more often: past the data)
+            lead, multi = multi[:1], multi[1:]
         out[relation] = (_mix(legend_single, single, weight),
-                         _mix(legend_multi, multi, weight))
+                         lead + _mix(legend_multi, multi, weight))
     return out
 
 

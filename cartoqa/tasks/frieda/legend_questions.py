@@ -786,7 +786,9 @@ def area_category_plans(features: Sequence[NamedFeature], index: LegendIndex, *,
     count : int
         Most plans.
     ledger : PairLedger
-        The build's pairs already asked (updated): a subject once in ``equal``.
+        The build's pairs already asked (updated): a subject once in this template
+        (keyed ``area_category:<key>``: the same area may also be a ``same_area``
+        subject, a different question).
 
     Returns
     -------
@@ -818,14 +820,17 @@ def area_category_plans(features: Sequence[NamedFeature], index: LegendIndex, *,
             if not q or len(plans) >= count:
                 continue
             f, sm = q.pop()
-            if ("equal", f.key) in ledger.subjects:
+            # its own subject key: an area asked as same_area may be asked here too (the
+            # question differs), and on a small extract same_area keeps its subjects
+            key = f"area_category:{f.key}"
+            if ("equal", key) in ledger.subjects:
                 continue
             fam = index.families[family]
             layer = _layer_around(fam, sm, category)
             legend = [c for c, _ in layer]
             if len(legend) < MIN_LEGEND_CHOICES:
                 continue
-            ledger.take("equal", f.key, [f"category:{category}"])
+            ledger.take("equal", key, [f"category:{category}"])
             plans.append(_area_category_plan(family, f, category, layer, rng))
     return plans
 
@@ -866,6 +871,7 @@ def _area_category_plan(family: str, f: NamedFeature, category: str,
            f"give that area? {fmt}")
     return QuestionPlan(
         "equal", ask, {"type": "textual", "names": [category]}, maps,
-        {"subject": f.key, "template": "area_category", "answer_type": "text",
+        {"subject": f"area_category:{f.key}", "template": "area_category",
+         "answer_type": "text",
          "family": family, "category": category, "legend": [c for c, _ in layer]},
         contextual=ctx)
