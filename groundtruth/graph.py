@@ -17,7 +17,9 @@ edge leaves ``u`` and reaches ``v``, measured over
 past the edge's end along the same way when the edge is shorter than that), and
 ``access``: ``"yes"``, or ``"destination"`` for a destination-only way (see
 :mod:`groundtruth.access`); on a graph built with ``legal=False`` every edge is
-``"yes"`` (the reader ignores access signs, ``destination`` ones too).
+``"yes"`` (the reader ignores access signs, ``destination`` ones too), and ``tunnel``
+(bool: OSM-Carto draws the way as a tunnel,
+:func:`groundtruth.tunnels.drawn_as_tunnel`).
 
 The graph attributes hold ``crs`` (``"epsg:4326"``), ``name``, ``extract_sha256``,
 ``simplified`` (True: as osmnx marks a graph whose nodes are junctions and ends only),
@@ -50,6 +52,7 @@ from groundtruth.bearings import piece_bearings, run_profile
 from groundtruth.extracts import Extract, resolve_extract
 from groundtruth.osmnx_graph import ROAD_GRAPH_MARK
 from groundtruth.restrictions import compile_restrictions
+from groundtruth.tunnels import drawn_as_tunnel
 
 #: ``oneway=*`` values meaning one-way in the way's node order.
 ONEWAY_FORWARD: frozenset[str] = frozenset({"yes", "true", "1"})
@@ -176,6 +179,7 @@ def build_road_graph(
             "oneway": direction != 0,
             # a reader who ignores access signs drives through destination-only roads
             "access": car_access(way.tags) if legal else OPEN,
+            "tunnel": drawn_as_tunnel(way.tags),
         }
         for run in way.runs:
             lats = [data.coords[n][0] for n in run]

@@ -61,6 +61,7 @@ import shapely
 from groundtruth.access import car_access, is_drivable
 from groundtruth.bearings import end_bearing, start_bearing
 from groundtruth.distance import polyline_length_m
+from groundtruth.tunnels import drawn_as_tunnel
 
 #: Graph attribute set once a graph has been completed (or built by groundtruth).
 ROAD_GRAPH_MARK = "groundtruth_road_graph"
@@ -122,6 +123,8 @@ def ensure_road_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
             if key in data:
                 data[key] = _first(data[key])
         data["oneway"] = bool(_first(data.get("oneway", False)))
+        data["tunnel"] = drawn_as_tunnel({key: str(_first(data[key]))
+                                          for key in ("tunnel", "covered") if data.get(key)})
         raw_access = data.get("access")
         if raw_access not in ("yes", "destination"):
             data["access"] = car_access({"access": _first(raw_access)} if raw_access else {})

@@ -7,11 +7,14 @@ the parsers do not depend on the task modules when they are imported.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from cartoqa.declarations.registry import request_spec, task_specs
 from cartoqa.parsing.result import Invalid, ParseResult
+from cartoqa.parsing.structured import find_structured
 from cartoqa.parsing.text import json_answer, normalize_text
 
 Item = Mapping[str, Any]
@@ -69,12 +72,18 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
     result = found[1].parse(item, text)
     if truncated(text, result):
         return cut
-    if isinstance(result, Invalid):
+    if isinstance(result, Invalid) or result.notes or _only_json(text):
+        # the JSON answer read as "Answer: ...", when the reader found nothing or left
+        # parts out ({"ranking": ["Beijing", ...]}: '{"ranking": ["Beijing"' is no region)
         restated = restate_json_answer(text)
         if restated is not None:
             again = found[1].parse(item, restated)
-            if not isinstance(again, Invalid):
+            if not isinstance(again, Invalid) and (isinstance(result, Invalid)
+                                                   or not again.notes):
                 return again
+            if isinstance(again, Invalid) and _only_json(text) and result.valid \
+                    and not isinstance(result, Invalid) and not result.notes:
+                return result
     return result
 
 
@@ -129,22 +138,57 @@ def restate_json_answer(text: str) -> str | None:
 
     Rule (docs/scoring.md): when a task's reader finds no answer in a response, the
     value of an ``answer`` / ``final_answer`` / ``Answer`` key of a JSON object in it is
-    the answer. Only a text, number, true/false or a list of those is restated; a
+    the answer; so is the value of an object's only key (``{"area": "B"}``,
+    ``{"ranking": [...]}``) unless that key names reasoning (``explanation``). Only a
+    text, number, true/false or a list of those is restated; a
     nested object is left to the task's own reader (MTMF, MFS read their own keys).
 
     Examples
     --------
     >>> restate_json_answer('```json\\n{"answer": ["KY", "VA"]}\\n```')
-    'Answer: [KY, VA]'
+    'Answer: ["KY", "VA"]'
     >>> restate_json_answer('{"answer": "B"}'), restate_json_answer('{"counts": {"a": 1}}')
+    ('Answer: B', None)
+    >>> restate_json_answer('{"area": "B"}'), restate_json_answer('{"reasoning": "B is big"}')
     ('Answer: B', None)
     """
     value = json_answer(normalize_text(text))
+    if value is None:
+        value = _only_value(normalize_text(text))
     if isinstance(value, bool):
         return "Answer: " + ("TRUE" if value else "FALSE")
     if isinstance(value, (str, int, float)) and str(value).strip():
         return f"Answer: {value}"
     if (isinstance(value, list) and value
             and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value)):
-        return "Answer: [" + ", ".join(str(v) for v in value) + "]"
+        # quoted, so that a name with a comma stays one and every reader sees a list
+        return "Answer: " + json.dumps([v if isinstance(v, str) else str(v) for v in value],
+                                       ensure_ascii=False)
     return None
+
+
+#: Keys whose only value is no answer (``{"reasoning": "..."}``).
+_NOT_ANSWER_KEYS = frozenset({"reasoning", "reason", "explanation", "thought", "thoughts",
+                              "analysis", "notes", "note", "comment", "comments", "thinking",
+                              # a key that says the value is not a firm answer
+                              "guess", "guesses", "candidates", "options", "possibilities",
+                              "alternatives", "maybe"})
+
+
+def _only_value(text: str) -> object:
+    """The value of the only key of a JSON object in the text, else ``None``."""
+    if "{" not in text:
+        return None
+    data = find_structured(text, kind=dict)
+    if not isinstance(data, dict) or len(data) != 1:
+        return None
+    key, value = next(iter(data.items()))
+    return None if str(key).strip().lower() in _NOT_ANSWER_KEYS else value
+
+
+def _only_json(text: str) -> bool:
+    """Whether the response is one JSON object and nothing else (fences aside): then its
+    ``answer`` (or only) value is the answer, read before the raw text
+    (``{"name": "Mikonkatu"}`` is Mikonkatu, not ``Mikonkatu"}``)."""
+    body = re.sub(r"^```[A-Za-z]*\s*|\s*```$", "", text.strip())
+    return body.startswith("{") and body.endswith("}")

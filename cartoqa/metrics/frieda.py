@@ -14,7 +14,7 @@ LLM judge for this; exact matching after normalisation is the deterministic stan
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from cartoqa.parsing.cardinal import DIRECTIONS, parse_cardinal
@@ -99,8 +99,8 @@ def textual_correct(truth: Sequence[str], predicted: Sequence[str]) -> bool:
     return {normalise_name(n) for n in truth} == {normalise_name(n) for n in predicted}
 
 
-def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str = ""
-                 ) -> ParseResult:
+def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str = "",
+                 map_names: Collection[str] = frozenset()) -> ParseResult:
     """Parse a response in the shape of a FRIEDA item's answer.
 
     Parameters
@@ -114,6 +114,9 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str =
     question : str, optional
         The item's question: options it names (``Area A``/``Area B``) may be answered
         by letter or text (:func:`cartoqa.parsing.textual.parse_textual`).
+    map_names : collection of str, optional
+        Normalised names the maps' legends write: they tell two names joined by ``and``
+        from one name (:func:`cartoqa.parsing.map_names.item_map_names`).
 
     Returns
     -------
@@ -131,7 +134,7 @@ def parse_frieda(answer: Mapping[str, Any], text: str | None, *, question: str =
         return parse_count(text)
     if "yes" in answer:
         return parse_yes_no(text)
-    return parse_textual(text, question=question)
+    return parse_textual(text, question=question, map_names=map_names)
 
 
 def frieda_correct(answer: Mapping[str, Any], parsed: ParseResult) -> bool:

@@ -31,6 +31,15 @@ _DIRECTION = re.compile(
 )
 
 
+# "once the map is turned north-up", "the north arrow", "true north": directions that
+# describe the map, never the answer
+_NOT_AN_ANSWER = re.compile(
+    r"\b(?:north|south|east|west)[\s-]?(?:up|facing|arrow|pointer|needle|mark(?:er)?)\b"
+    r"|\b(?:true|magnetic|grid)\s+north\b|\bnorth\s+is\s+(?:up|at\s+the\s+top)\b"
+    r"|\b(?:points?|pointing)\s+(?:to\s+)?north\b",
+    re.IGNORECASE)
+
+
 def canonical_direction(token: str) -> str | None:
     """One of :data:`DIRECTIONS` for a spelling of it, or ``None``.
 
@@ -125,7 +134,7 @@ def parse_cardinal(text: str) -> ParseResult:
     >>> parse_cardinal("north or south?").valid
     False
     """
-    t = clean(text)
+    t = _NOT_AN_ANSWER.sub(" ", clean(text))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_read(seg) for seg in answer_segments(t)],

@@ -78,8 +78,15 @@ def parse_yes_no_value(text: str) -> ParseResult:
     {'value': True}
     >>> parse_yes_no_value("It might be FALSE, but I'm not sure.").reason
     'a hedged answer (might be)'
+    >>> parse_yes_no_value("My answer is [T]").value, parse_yes_no_value("[T] or [F]").valid
+    ({'value': True}, False)
     """
-    t = re.sub(r"\[\s*([A-Za-z]+)\s*\]", r"\1", text) if isinstance(text, str) else text
+    if not isinstance(text, str):
+        return parse_yes_no(text)
+    # "[T]" / "[F]": the format's brackets around TRUE/FALSE shortened to one letter
+    t = re.sub(r"\[\s*([TtFf])\s*\]", lambda m: "TRUE" if m.group(1) in "Tt" else "FALSE",
+               text)
+    t = re.sub(r"\[\s*([A-Za-z]+)\s*\]", r"\1", t)
     parsed = parse_yes_no(t)
     if isinstance(parsed, Invalid):
         return parsed
@@ -270,10 +277,13 @@ def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list
     if not p:
         return None
     key = re.sub(r"\s+(?:zone|region)$", "", p.strip(), flags=re.IGNORECASE).lower()
+    key = re.sub(r"^the\s+", "", key)  # "the South", "the Midwest region"
     for z in zones:
         if key == z.lower():
             return [z]
     code = names.resolve(p)
+    if code is None:  # "Calif.": an abbreviation keeps its dot
+        code = names.resolve(_BULLET.sub("", part).strip().strip(":;*"))
     if code is not None:
         return [code]
     sub = [s for s in re.split(r"\s+(?:and|&)\s+", p) if s.strip()]
@@ -322,6 +332,52 @@ def _untable(inner: str, names: RegionNames, zones: Sequence[str], joiner: str
     return joiner.join(column) if column else inner
 
 
+# "From lowest to highest: A, B", "In order: A, B", "(lowest to highest) [A, B]": words
+# that introduce a list, before a colon or in brackets ahead of it
+_LEAD_IN = re.compile(r"^\s*(?:(?P<label>[A-Za-z][^:\n\[\]{}\"]{0,59}?)\s*:"
+                      r"|\((?P<paren>[^()\n]{1,40})\))\s*(?=\S)")
+
+
+def drop_lead_in(segment: str, names: RegionNames, zones: Sequence[str] = ()) -> str:
+    """A list's answer without the words that introduce it, when they name no region.
+
+    ``From lowest to highest: Tianjin, Jiangsu`` is the list ``Tianjin, Jiangsu`` (its
+    direction is read from the whole segment by the rank reader); ``Texas: 412–530``
+    keeps its region.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> usa = region_names("usa")
+    >>> drop_lead_in("In order: Texas, Ohio", usa), drop_lead_in("(highest first) [TX, OH]", usa)
+    ('Texas, Ohio', '[TX, OH]')
+    >>> drop_lead_in("Texas: 412-530", usa), drop_lead_in("Ohio and Texas: both dark", usa)
+    ('Texas: 412-530', 'Ohio and Texas: both dark')
+    """
+    for _ in range(2):  # "Ranking (lowest first): A, B"
+        m = _LEAD_IN.match(segment)
+        if m is None:
+            break
+        head = (m.group("label") or m.group("paren") or "").strip()
+        if not head or _names_a_region(head, names, zones):
+            break
+        segment = segment[m.end():]
+    return segment
+
+
+def _names_a_region(head: str, names: RegionNames, zones: Sequence[str]) -> bool:
+    """Whether words before a colon name a region (``Texas``, ``Ohio and TX``, ``Texas
+    (TX)``); a short word counts only as an upper-case code (``In order`` is no
+    Indiana)."""
+    parts = [p.strip() for p in re.split(r"\s+(?:and|&)\s+|,|\(|\)", head) if p.strip()]
+    for part in [head.strip(), *parts]:
+        if len(part) <= 3 and not part.isupper():
+            continue
+        if part.lower() in (z.lower() for z in zones) or names.resolve(part) is not None:
+            return True
+    return False
+
+
 def _first_region(part: str, names: RegionNames, zones: Sequence[str]) -> str | None:
     found = _resolve_region(part, names, zones)
     return found[0] if found else None
@@ -360,7 +416,7 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
     bad = hedged(segment)
     if bad is not None:
         return bad
-    inner = _untable(unbracket(segment), names, zones, ", ")
+    inner = _untable(unbracket(drop_lead_in(segment, names, zones)), names, zones, ", ")
     if isinstance(inner, Invalid):
         return inner
     key = "regions" if single else "items"
@@ -444,6 +500,16 @@ _ASCENDING = re.compile(r"\b(?:lowest|smallest|least)\s+(?:value\s+)?(?:to|first
                         re.IGNORECASE)
 
 
+# a ranking told by its ends: "Highest: A, then B, lowest: C"
+_RANK_START = re.compile(r"^\s*(?:the\s+)?(?P<end>highest|lowest|top|bottom|largest|smallest|"
+                         r"most|least)\b(?:\s+(?:value|values|one|rate|share))?\s*(?:is\s+|:\s*|-\s+)",
+                         re.IGNORECASE)
+_RANK_LABEL = re.compile(r"\s*[,;]?\s*(?:and\s+)?(?:the\s+)?(?:highest|lowest|top|bottom|largest|"
+                         r"smallest|most|least|next|second|third|fourth|fifth|middle)\b"
+                         r"(?:\s+(?:highest|lowest|value|values|one))?\s*(?:is\s+|:\s*|-\s+)",
+                         re.IGNORECASE)
+
+
 def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
               ) -> ParseResult | None:
     """An order of regions, highest first: ``{"ranks": {code: rank}}`` (competition ranks).
@@ -462,7 +528,11 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     bad = hedged(segment)
     if bad is not None:
         return bad
-    untabled = _untable(unbracket(segment), names, (), "\n")
+    labelled = _RANK_START.match(segment)
+    if labelled:  # "Highest: A, then B, lowest: C" / "Lowest: C, next B, highest: A"
+        ascending = labelled.group("end").lower() in ("lowest", "bottom", "smallest", "least")
+        segment = _RANK_LABEL.sub(" > ", segment[labelled.end():])
+    untabled = _untable(unbracket(drop_lead_in(segment, names)), names, (), "\n")
     if isinstance(untabled, Invalid):
         return untabled
     inner = untabled
@@ -478,11 +548,16 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
         groups = [g for g in inner.split("<") if g.strip()][::-1]
     elif ">" in inner:
         groups = [g for g in inner.split(">") if g.strip()]
+        if labelled and ascending:  # "Lowest: C, then B, highest: A"
+            groups = groups[::-1]
     else:
         groups = [g for g in re.split(r",|;|\n", _DC_COMMA.sub("Washington DC", inner))
                   if g.strip()]
         if ascending:
             groups = groups[::-1]
+    offered = [g.strip() for g in groups if _OR_WORD.search(g)]
+    if offered:  # "Highest: Texas or Ohio, lowest: Maine": a place offered two ways
+        return Invalid(f"alternatives ({offered[0]}), not one ranking")
     ranks: dict[str, int] = {}
     unknown: list[str] = []
     position = 1
@@ -530,7 +605,9 @@ def parse_rank_order(text: str, names: RegionNames) -> ParseResult:
 
 # ------------------------------------------------------------------------ numbers
 def _numbers_of(text: str) -> list[float]:
-    t = re.sub(r"(\d)\s*[-\u2010-\u2015\u2212]\s*", r"\1 | ", text)
+    # the dash after a number (or its unit: "17.9%-20.3%", "1.5k - 2k") joins a range:
+    # it is never the minus sign of the next number
+    t = re.sub(r"(\d(?:\s?(?:%|[A-Za-z]{1,5}))?)\s*[-\u2010-\u2015\u2212]\s*", r"\1 | ", text)
     t = re.sub(r"\s+to\s+", " | ", t, flags=re.IGNORECASE)
     return [float(n.replace(",", "")) for n in _NUMBER.findall(t)]
 

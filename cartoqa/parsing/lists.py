@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from cartoqa.parsing.feature_types import canonical_type
+from cartoqa.parsing.map_names import split_joined
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
@@ -45,7 +47,6 @@ _MARKER_ON = re.compile(
     r"^[ \t]*(?:the\s+)?(?:red\s+|blue\s+|marked\s+)?(?:marker|pin|point|location|symbol|dot)"
     r"\s+(?:is\s+)?(?:located\s+|placed\s+|sits\s+|lies\s+)?(?:on|at|along)\s+(?:the\s+)?",
     re.IGNORECASE | re.MULTILINE)
-_LAST_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
 _LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
 # "The named restaurants are Jufu, ...", "Visible cafes include: A, B"
 _SENTENCE_INTRO = re.compile(
@@ -132,14 +133,16 @@ def _tidy(name: str) -> str:
     return name
 
 
-def _split_line(line: str, *, split_and: bool) -> list[str]:
+def _split_line(line: str, *, split_and: bool,
+                known: Collection[str] = frozenset()) -> list[str]:
     parts = [p for p in re.split(r"[;,]", line)]
     if split_and:
-        parts = [q for p in parts for q in _AND.split(p)]
-    elif len(parts) > 1:
-        # "A, B and C": only the last item of a comma list is split on "and"
-        parts = parts[:-1] + _LAST_AND.split(parts[-1])
-    return parts
+        return [q for p in parts for q in _AND.split(p)]
+    # "A, B and C": without the map's names, only the last item of a comma list is
+    # split on "and"; with them, any item whose parts are names the map writes
+    # ("Hiisi & Lost In Helsinki"), and never a name the map writes ("Fish and Chips")
+    return [q for i, p in enumerate(parts)
+            for q in split_joined(p, known, default=len(parts) > 1 and i == len(parts) - 1)]
 
 
 def _from_dict(data: dict[object, object]) -> list[str] | None:
@@ -157,7 +160,8 @@ def _from_dict(data: dict[object, object]) -> list[str] | None:
     return None
 
 
-def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
+def _items(seg: str, *, split_and: bool,
+           known: Collection[str] = frozenset()) -> list[str] | Invalid | None:
     """The list items of a response segment; ``[]`` for an explicit none, None if no list,
     ``Invalid`` for a table whose names column is ambiguous."""
     if "{" in seg:
@@ -178,10 +182,10 @@ def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
     table = _table(lines, roads=split_and)
     if isinstance(table, Invalid):
         return table
-    if table is not None:
-        raw = table
-    elif bulleted:
-        raw = bulleted
+    if table is not None or bulleted:
+        # a name on its own line or in a cell is split only by the map's names
+        raw = [q for item in (table if table is not None else bulleted)
+               for q in ([item] if split_and else split_joined(item, known, default=False))]
     else:
         body = [ln for ln in lines if not ln.endswith(":")]
         raw = []
@@ -201,10 +205,10 @@ def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
                     continue  # "The labels are too small to read."
             if _PROSE.search(ln):
                 continue
-            parts = _split_line(ln, split_and=split_and)
+            parts = _split_line(ln, split_and=split_and, known=known)
             if sentence and len(parts) == 1:
                 # "The pharmacies are A and B.": a sentence lists its names with "and"
-                parts = _LAST_AND.split(parts[0])
+                parts = split_joined(parts[0], known, default=True)
             raw.extend(parts)
     items = []
     for item in raw:
@@ -220,7 +224,66 @@ def _items(seg: str, *, split_and: bool) -> list[str] | Invalid | None:
     return items or None
 
 
-def parse_names(text: str) -> ParseResult:
+_BOLD = re.compile(r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|__(?P<b>[^_\n]{1,80}?)__")
+# a response that says it cannot read the names: bold there is no answer
+_UNREADABLE = re.compile(r"\b(?:cannot|can't|could\s*n[o']t|unable|sorry|illegible|unreadable|"
+                         r"blurry|too\s+small|not\s+(?:legible|readable|clear))\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;!?](?=\s|$)")
+_NEGATED = re.compile(r"\b(?:no|not|none|never|without)\b|n't\b", re.IGNORECASE)
+
+
+def bold_names(text: str, map_names: Collection[str] = frozenset()) -> list[str] | None:
+    """The names a response without a cue marks in bold inside its sentences, or ``None``.
+
+    ``Of the three features, only **Asema-aukio** touches Sokos; Forum and ... are
+    separated from it.`` gives ``['Asema-aukio']``; ``The park is labelled **Paasivuoren
+    puistikko**.`` gives the park. Only spans inside a line of prose (a heading line that
+    is only the bold span is not a name), opening with a capital or digit, of at most
+    :data:`MAX_NAME_WORDS` words; with the map's names, only names of the map. A response
+    with a cue, a list, or a hedge is left to the other rules.
+
+    Examples
+    --------
+    >>> bold_names("The park is labelled **Paasivuoren puistikko**.")
+    ['Paasivuoren puistikko']
+    >>> bold_names("**Restaurants**\\nHiisi") is None, bold_names("Answer: **Hiisi**") is None
+    (True, True)
+    >>> bold_names("I see **no** restaurants.") is None
+    True
+    """
+    t = normalize_text(text) if isinstance(text, str) else ""
+    if "*" not in t and "__" not in t:
+        return None
+    plain = clean(t)
+    if answer_segments(plain) or hedge(plain) or _OR.search(plain):
+        return None
+    lines = nonempty_lines(t)
+    if any(_BULLET.match(ln.strip()) for ln in lines) or _UNREADABLE.search(plain):
+        return None
+    known = frozenset(map_names)
+    found: list[str] = []
+    for line in lines:
+        spans = list(_BOLD.finditer(line))
+        if not spans or not _BOLD.sub("", line).strip(" .,:;!*_"):
+            continue  # a heading, not a sentence
+        for m in spans:
+            raw = m.group("a") or m.group("b") or ""
+            if raw.rstrip().endswith(":") or line[m.end():].lstrip().startswith(":"):
+                continue  # "**Names:** Alepa": a label, not a name
+            start = max((k.end() for k in _CLAUSE_END.finditer(line, 0, m.start())), default=0)
+            stop = _CLAUSE_END.search(line, m.end())
+            if _NEGATED.search(line[start:stop.start() if stop else len(line)]):
+                continue  # "There are no restaurants, only the café **Kuu**."
+            name = raw.strip(" .,:;\"'")
+            if (not name or not (name[:1].isupper() or name[:1].isdigit())
+                    or len(name.split()) > MAX_NAME_WORDS
+                    or (known and normalise_name(name) not in known)):
+                continue
+            found.append(name)
+    return found or None
+
+
+def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> ParseResult:
     """Parse a list of names: one per line, bulleted, numbered, comma-separated or JSON.
 
     The text after the last ``Answer:`` cue is used when there is one. Header lines
@@ -231,10 +294,19 @@ def parse_names(text: str) -> ParseResult:
     apologetic (``I'm sorry``, ``I cannot tell``), are prose and are skipped; a response
     with nothing else (a refusal) is invalid.
 
+    With the names the map writes (``map_names``), an item joined by ``&`` or ``and`` is
+    read as the names of the map it is made of (``Hiisi & Lost In Helsinki`` is two
+    names when the map writes *Hiisi* or *Lost In Helsinki* and not the whole), and a
+    name of the map is never split (``Fish and Chips``); see
+    :func:`cartoqa.parsing.map_names.split_joined`.
+
     Parameters
     ----------
     text : str
         The raw response.
+    map_names : collection of str, optional
+        Normalised names the item's map writes
+        (:func:`cartoqa.parsing.map_names.item_map_names`); empty when unknown.
 
     Returns
     -------
@@ -251,16 +323,20 @@ def parse_names(text: str) -> ParseResult:
     t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    cued = agree([_names_in(seg) for seg in answer_segments(t)], key=_names_key,
+    known = frozenset(map_names)
+    cued = agree([_names_in(seg, known) for seg in answer_segments(t)], key=_names_key,
                  what="lists")
     if cued is not None:
         return cued
+    bold = bold_names(text, known)
+    if bold is not None:
+        return Parsed({"names": bold})
     body = drop_notes(t)
     if len(nonempty_lines(body)) == 1:
-        found = _names_in(body)
+        found = _names_in(body, known)
         if isinstance(found, Invalid):
             return found
-    items = _items(body, split_and=False)
+    items = _items(body, split_and=False, known=known)
     if isinstance(items, Invalid):
         return items
     if items is not None:
@@ -268,7 +344,7 @@ def parse_names(text: str) -> ParseResult:
     return Invalid("no list of names found")
 
 
-def _names_in(segment: str) -> ParseResult | None:
+def _names_in(segment: str, known: Collection[str] = frozenset()) -> ParseResult | None:
     """The names of one answer segment; on one line, a hedge or ``A or B`` is invalid."""
     if len(nonempty_lines(segment)) == 1:
         hedged = hedge(segment)
@@ -276,7 +352,7 @@ def _names_in(segment: str) -> ParseResult | None:
             return Invalid(f"a hedged answer ({hedged})")
         if _OR.search(segment):
             return Invalid(f"alternatives ({segment.strip()}), not one list")
-    return _as_result(_items(segment, split_and=False), "names")
+    return _as_result(_items(segment, split_and=False, known=known), "names")
 
 
 def parse_roads(text: str) -> ParseResult:

@@ -20,7 +20,8 @@ from cartoqa.parsing.kinds import (
     parse_regions,
     parse_yes_no_value,
 )
-from cartoqa.parsing.result import ParseResult
+from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.text import hedge
 from groundtruth.thematic.region_names import region_names
 from groundtruth.thematic.us_states import US_ZONE_NAMES
 
@@ -53,6 +54,75 @@ def parse_binary(text: str) -> ParseResult:
     (False, False)
     """
     return parse_yes_no_value(text)
+
+
+_STOP = frozenset({"the", "a", "an", "map", "maps", "this", "that", "of", "on", "in", "its",
+                   "shown", "drawn", "here"})
+_YES_NO_QUESTION = re.compile(r"(?:^|[.!?\n]\s*)(?P<q>(?:is|are)\s+[^.!?\n]{3,120}\?)",
+                              re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|isn't|aren't|no|never|neither|nor)\b|n't\b", re.IGNORECASE)
+
+
+def _content(text: str) -> list[str]:
+    words = re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.sub(r"'s\b", "", text.lower()))
+    return [w for w in words if w not in _STOP]
+
+
+def affirmed(question: str, text: str) -> ParseResult | None:
+    """A yes/no answer given by restating the question's own statement, or ``None``.
+
+    ``Is the map's legend discrete?`` answered ``The legend is discrete.`` is yes, and
+    ``The legend is not discrete.`` no: the response is one short sentence without a cue
+    that holds the question's words after ``Is``/``Are`` in the same order (so ``Ohio is
+    higher than Texas`` does not affirm ``Is Texas higher than Ohio?``); a negation makes
+    it no, a hedge invalid.
+
+    Examples
+    --------
+    >>> q = "Is the map's legend discrete?"
+    >>> affirmed(q, "The legend is discrete.").value
+    {'value': True}
+    >>> affirmed(q, "The legend isn't discrete.").value
+    {'value': False}
+    >>> affirmed("Is Texas higher than Ohio?", "Ohio is higher than Texas.") is None
+    True
+    """
+    found = list(_YES_NO_QUESTION.finditer(question or ""))
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+|\n", (text or "").strip()) if x.strip()]
+    if not found or len(sentences) != 1 or len(sentences[0].split()) > 15:
+        return None
+    asked = _content(re.sub(r"^(?:is|are)\s+", "", found[-1].group("q"), flags=re.I))
+    said = _content(sentences[0])
+    position = 0
+    for word in asked:  # the question's words, in order, within the answer
+        try:
+            position = said.index(word, position) + 1
+        except ValueError:
+            return None
+    if not asked:
+        return None
+    doubt = hedge(sentences[0]) or ("or" if re.search(r"\bor\b", sentences[0], re.I) else None)
+    if doubt:
+        return Invalid(f"a hedged answer ({doubt})")
+    return Parsed({"value": not _NEGATION.search(sentences[0])})
+
+
+def parse_binary_of_item(item: Mapping[str, Any], text: str) -> ParseResult:
+    """:func:`parse_binary`, and when it finds no yes/no, the question's statement
+    restated (:func:`affirmed`, with the item's ``question``).
+
+    Examples
+    --------
+    >>> parse_binary_of_item({"question": "Is the map's legend discrete?"},
+    ...                      "The legend is discrete.").value
+    {'value': True}
+    """
+    found = parse_binary(text)
+    if isinstance(found, Invalid) and found.reason == "no yes/no answer found":
+        restated = affirmed(str(item.get("question") or ""), text)
+        if restated is not None:
+            return restated
+    return found
 
 
 def _options(options: Mapping[str, str] | None, item: Mapping[str, Any] | None) -> Options:

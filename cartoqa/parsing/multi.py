@@ -1,9 +1,9 @@
-"""Counts and names of many feature types at once (MTMF), given as JSON."""
+"""Counts and names of many feature types at once (MTMF): JSON, a table, lines or prose."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from cartoqa.parsing.feature_types import FEATURE_TYPE_SYNONYMS, canonical_type, type_key
@@ -11,7 +11,7 @@ from cartoqa.parsing.lists import parse_names
 from cartoqa.parsing.numbers import find_numbers
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
-from cartoqa.parsing.text import clean, drop_notes, normalize_text
+from cartoqa.parsing.text import clean, drop_notes, hedge, normalize_text
 
 
 def _resolve(key: str, known: dict[str, str]) -> str | None:
@@ -20,7 +20,8 @@ def _resolve(key: str, known: dict[str, str]) -> str | None:
     return canonical_type(key, known.values())
 
 
-def _entry(value: Any) -> tuple[Any, list[str] | None]:
+def _entry(value: Any, map_names: Collection[str] = frozenset()
+           ) -> tuple[Any, list[str] | None]:
     """(count, names) from one type's value in many shapes."""
     if isinstance(value, bool):
         return None, None
@@ -40,7 +41,7 @@ def _entry(value: Any) -> tuple[Any, list[str] | None]:
         if isinstance(names_raw, list):
             names = [str(x) for x in names_raw if isinstance(x, str | int | float)]
         elif isinstance(names_raw, str):
-            parsed = parse_names(names_raw)
+            parsed = parse_names(names_raw, map_names=map_names)
             names = parsed.value["names"] if isinstance(parsed, Parsed) else []
         if isinstance(count, str):
             nums = find_numbers(count)
@@ -80,7 +81,8 @@ _TYPE_LINE = re.compile(
 )
 
 
-def _from_lines(text: str, known: dict[str, str]) -> dict[str, Any] | None:
+def _from_lines(text: str, known: dict[str, str],
+                map_names: Collection[str] = frozenset()) -> dict[str, Any] | None:
     """``Type: count (names)`` lines, when the response has no JSON."""
     out: dict[str, Any] = {}
     for m in _TYPE_LINE.finditer(text):
@@ -92,7 +94,7 @@ def _from_lines(text: str, known: dict[str, str]) -> dict[str, Any] | None:
         rest = rest.rstrip(")]. ")
         names: list[str] = []
         if rest and not re.match(r"(?:unnamed|no names?|none|n/a)\b", rest, re.IGNORECASE):
-            parsed = parse_names(rest)
+            parsed = parse_names(rest, map_names=map_names)
             names = parsed.value["names"] if isinstance(parsed, Parsed) else []
             # "8 (..., Day & Nite Sushi Bar, Bank bar and bistro)": the count the line
             # gives says the last "and" is part of a name, not a list's last join
@@ -109,7 +111,8 @@ _NUMBERISH = re.compile(r"[\W\d_]*(?:m|km|ft|mi|metres?|meters?|%)?\W*", re.IGNO
 _RULE = re.compile(r"^[\s|:\-]+$")
 
 
-def _from_table(text: str, known: dict[str, str]) -> dict[str, Any] | Invalid | None:
+def _from_table(text: str, known: dict[str, str], map_names: Collection[str] = frozenset()
+                ) -> dict[str, Any] | Invalid | None:
     """A markdown table ``| type | count | names |`` (columns found by their headers).
 
     The names are in the column headed *name*/*label*; without such a header, in the
@@ -163,18 +166,100 @@ def _from_table(text: str, known: dict[str, str]) -> dict[str, Any] | Invalid | 
         listed: list[str] = []
         cell = row[names] if names < len(row) else ""
         if cell and not _NO_NAMES.fullmatch(cell):
-            parsed = parse_names(cell)
+            parsed = parse_names(cell, map_names=map_names)
             listed = parsed.value["names"] if isinstance(parsed, Parsed) else []
         out[row[kind]] = {"count": int(number.group(1)) if number else len(listed),
                           "names": listed}
     return out or None
 
 
-def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
+_COUNT_WORDS = {"no": 0, "zero": 0, "a": 1, "an": 1, "single": 1, "one": 1, "two": 2,
+                "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_PROSE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
+# "None of the other feature types appear", "no other types", "all other types: 0"
+_REST_ABSENT = re.compile(
+    r"\b(?:none\s+of\s+the\s+(?:other|remaining|rest)|no\s+other|nothing\s+else|"
+    r"(?:all|every)\s+(?:the\s+)?(?:other|remaining)|the\s+rest\b|"
+    r"(?:don't|do\s+not|cannot|can't|didn't|did\s+not)\s+see\s+any\s+other|"
+    r"(?:the\s+)?(?:other|remaining)\s+(?:\d+\s+|\w+\s+)?(?:feature\s+)?types?\s+"
+    r"(?:are|have|show|do|does|don't|aren't|were)\b)", re.IGNORECASE)
+_NAMES_AFTER = re.compile(r"^\s*\((?P<names>[^()]*)\)")
+_NO_NAME = re.compile(r"^\s*(?:unnamed|no\s+names?|not\s+named|none|n/a|no\s+label\w*|"
+                      r"name\s+not\s+(?:visible|legible|readable)|without\s+(?:a\s+)?names?)"
+                      r"\W*$", re.IGNORECASE)
+
+
+def _from_prose(text: str, known: dict[str, str], map_names: Collection[str] = frozenset()
+                ) -> dict[str, Any] | Invalid | None:
+    """Counts told in prose: ``I can see one restaurant (Family), one coffee shop
+    (Espresso edge) and one park. None of the other feature types appear.``
+
+    Each ``<count> <type> (<names>)`` (a digit or number word, ``a``/``an``/``no``;
+    types as in :func:`canonical_type`) gives that type's count and names. Read only
+    when the prose covers every type: it names them all, or says the others are absent
+    (``none of the other``, ``no other``, ``all other types``, ``the rest``). A hedge, a
+    count given as alternatives (``2 or 3 parks``) or two different counts of one type
+    make it invalid.
+
+    Examples
+    --------
+    >>> k = {"restaurant": "restaurant", "park": "park", "bank": "bank"}
+    >>> _from_prose("I see two restaurants (Kuu, Hiisi) and one park. No other types.", k)
+    {'restaurant': {'count': 2, 'names': ['Kuu', 'Hiisi']}, 'park': {'count': 1, 'names': []}}
+    >>> _from_prose("I see two restaurants (Kuu, Hiisi) and one park.", k).reason
+    'counts in prose that leave types unsaid (bank)'
+    """
+    words = list(_PROSE_WORD.finditer(text))
+    out: dict[str, Any] = {}
+    for i, w in enumerate(words):
+        token = w.group().lower()
+        if not (token.isdigit() or token in _COUNT_WORDS):
+            continue
+        for size in (4, 3, 2, 1):
+            if i + size >= len(words):
+                continue
+            first, last = words[i + 1], words[i + size]
+            phrase = text[first.start():last.end()]
+            if "\n" in phrase or re.search(r"[.,;:()]", phrase):
+                continue
+            canonical = canonical_type(phrase, known.values())
+            if canonical is None:
+                continue
+            before = text[max(0, w.start() - 12):w.start()]
+            if re.search(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten))"
+                         r"\s*(?:or|to|-|\u2013)\s*$", before, re.IGNORECASE):
+                return Invalid(f"a range or alternatives ({before.strip()} {token} {phrase})")
+            count = int(token) if token.isdigit() else _COUNT_WORDS[token]
+            names: list[str] = []
+            bracket = _NAMES_AFTER.match(text[last.end():])
+            if bracket and not _NO_NAME.match(bracket.group("names")):
+                parsed = parse_names(bracket.group("names"), map_names=map_names)
+                names = parsed.value["names"] if isinstance(parsed, Parsed) else []
+            seen = out.get(canonical)
+            if seen is not None and seen["count"] != count:
+                return Invalid(f"several different counts of {canonical} "
+                               f"({seen['count']}, {count})")
+            out[canonical] = {"count": count, "names": names or (seen or {}).get("names", [])}
+            break
+    if not out:
+        return None
+    doubt = hedge(text)
+    if doubt:
+        return Invalid(f"a hedged answer ({doubt})")
+    unsaid = [name for name in known.values() if name not in out]
+    if unsaid and not _REST_ABSENT.search(text):
+        return Invalid(f"counts in prose that leave types unsaid ({', '.join(unsaid[:5])})")
+    return out
+
+
+def parse_multi(text: str, *, types: Sequence[str],
+                map_names: Collection[str] = frozenset()) -> ParseResult:
     """Parse counts and names of many feature types from a JSON answer.
 
     A markdown table (``| type | count | names |``) or ``Type: count (names)`` lines
-    are read when there is no JSON. The JSON may sit in a code fence or among other
+    are read when there is no JSON, else counts told in prose that cover every type
+    (:func:`_from_prose`). The JSON may sit in a code fence or among other
     text, use single quotes or
     trailing commas, wrap the types in ``{"types": ...}``, or be a list of
     ``{"type": ..., "count": ..., "names": [...]}`` rows. Each type's value may be
@@ -190,6 +275,9 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
         The raw response.
     types : sequence of str
         The item's feature types (the keys of its answer's ``types``).
+    map_names : collection of str, optional
+        Normalised names the map writes, to tell ``A & B`` from one name
+        (:func:`cartoqa.parsing.lists.parse_names`).
 
     Returns
     -------
@@ -219,7 +307,9 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
         if mappings:
             break
     if not mappings:
-        lines = _from_table(clean(t), known) or _from_lines(clean(t), known)
+        plain = clean(t)
+        lines = (_from_table(plain, known, map_names) or _from_lines(plain, known, map_names)
+                 or _from_prose(drop_notes(plain), known, map_names))
         if isinstance(lines, Invalid):
             return lines
         if lines is None:
@@ -235,7 +325,7 @@ def parse_multi(text: str, *, types: Sequence[str]) -> ParseResult:
         if canonical is None:
             unknown.append(key)
             continue
-        count, names = _entry(value)
+        count, names = _entry(value, map_names)
         if count is None:
             continue
         if float(count).is_integer():

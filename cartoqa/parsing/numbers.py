@@ -689,6 +689,26 @@ _SCALE = re.compile(
     re.IGNORECASE)
 
 
+# the mention itself ("scale bar", "the map scale"), and what may stand between it and
+# a length for that length to be the bar's own: "scale bar (100 m)", "scale bar: 50 m",
+# "the scale bar at the bottom left shows 0-50 m", "scale bar, which is 100 m",
+# "scale bar's length is 200 ft". Anything else ("Using both scale bars, X and Y are
+# about 230 m apart") makes the length an answer measured with the bar.
+_SCALE_HEAD = re.compile(
+    r"\bscale\s*-?\s*(?:bar|line|indicator|ruler)s?\b|\b(?:the|map)\s+scale\b",
+    re.IGNORECASE)
+_BAR_LENGTH_LINK = re.compile(
+    r"^(?:'s?\s+(?:own\s+)?(?:length|size|label|value|unit))?"
+    r"(?:\s+(?:at|on|in|near|along)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?[\w-]+)?"
+    r"\s*(?:[(:=\u2248]|,\s*(?=(?:which|that)\b))?\s*"
+    r"(?:(?:which|that|it)\s+)?"
+    r"(?:(?:is|shows?|reads?|indicates?|represents?|measures?|says?|marks?|spans?|equals?|"
+    r"of|for|labell?ed|covers?|corresponds\s+to|denotes?|gives?|stands\s+for)\s+)?"
+    r"(?:(?:about|approximately|roughly|around|just|exactly|only)\s+|[~\u2248]\s*)?"
+    r"(?:[\d.,]+\s*[-\u2013\u2014]\s*|from\s+0\s+to\s+)?$",
+    re.IGNORECASE)
+
+
 def _answer_quantities(text: str) -> list[Quantity]:
     """The lengths of a text, without the scale bar's own length."""
     qs = find_quantities(text)
@@ -703,8 +723,10 @@ def _answer_quantities(text: str) -> list[Quantity]:
         if any(m.start() <= end <= m.start() + len("scale") for end in named):
             continue
         after = [q for q in qs if m.start() <= q.start < m.end()]
-        if after:
-            skip.add(after[0].start)
+        head = _SCALE_HEAD.match(text, m.start())
+        if after and head is not None and _BAR_LENGTH_LINK.match(
+                text[head.end():after[0].start]):
+            skip.add(after[0].start)  # stated as the bar's length: "the scale bar shows 50 m"
     kept = [q for q in qs if q.start not in skip]
     if any(q.unit != "cm" for q in kept):  # centimetres measured on the image, not the answer
         kept = [q for q in kept if q.unit != "cm"]
@@ -753,10 +775,13 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
         return _length_result(_in_unit(qs, unit) if same else qs[0], unit)
     nums = find_numbers(segment, words=False)
     if nums:
+        if _BARE_RANGE.search(segment):  # "Answer: 0.2-0.3" with no unit: still a range
+            return Invalid("a range, not one length")
         return _unitless(nums[0].value, unit)
     return None
 
 
+_BARE_RANGE = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?\s*(?:-|to|or)\s*\d", re.IGNORECASE)
 _RANGE_UNIT = r"(?:km|kilomet(?:er|re)s?|m|met(?:er|re)s?|ft|feet|foot|mi|miles?|yards?|yd)"
 _RANGE = re.compile(
     rf"(?<![\d.,])(?P<low>\d[\d,]*(?:\.\d+)?)\s*(?:{_RANGE_UNIT}\s*)?[\])]?\s*(?:-|to|or)\s*"

@@ -139,6 +139,17 @@ _UNTIL_MARKER = re.compile(
 )
 
 
+# "the red marker is just there", "where the red marker sits", "you'll see the red pin":
+# a closing clause that names the marker is the step "red"
+_MARKER_CLAUSE = re.compile(
+    r"^(?:and\s+|then\s+|which\s+is\s+)?(?:where\s+|there\s+)?"
+    r"(?:(?:you(?:'ll|\s+will)?|it)\s+(?:see|find|reach|hit|meet)\s+)?"
+    r"(?:the\s+)?(?P<c>red|blue)\s+(?:marker|pin|point|dot|circle|location)"
+    r"(?:\s+(?:is|lies|sits|appears|stands|will\s+be)\b[^,;]*)?$",
+    re.IGNORECASE,
+)
+
+
 def _elements(raw: list[str]) -> list[str]:
     raw = [part for element in raw for part in _UNTIL_MARKER.split(element)]
     steps: list[str] = []
@@ -150,6 +161,9 @@ def _elements(raw: list[str]) -> list[str]:
         if not element:
             continue
         marker = canonical_marker(element)
+        clause = _MARKER_CLAUSE.match(element) if marker is None else None
+        if clause is not None:
+            marker = clause.group("c").lower()
         if marker is not None:
             steps.append(marker)
             continue
@@ -324,6 +338,9 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
         if len(routes) > 1 and whole:
             return Invalid(f"several different routes ({len(routes)})")
         raw = _split(both[-1])
+        hedged = hedge(both[-1])
+        if hedged:  # "From blue, maybe turn left onto X, then reach red."
+            return Invalid(f"a hedged answer ({hedged})")
     elif not whole and lines:
         raw = _split("\n".join(lines))
     elif whole and len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):

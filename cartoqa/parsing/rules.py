@@ -73,7 +73,91 @@ _SENTENCE_FORMS = (
     re.compile(r"^\s*(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
                r"stands\s+out|leads|borders|overlaps|touches|intersects|crosses|lies|sits|runs)"
                r"\b"),
+    # "The lowest value is in the union territory of Daman and Diu.", "... is found in Goa."
+    re.compile(r"^.*?\b(?:is|are|lies|lie|occurs?|(?:is\s+)?found|(?:is\s+)?located)\s+in\s+"
+               r"(?P<x>(?:the\s+)?(?:(?:state|province|union\s+territory|territory|"
+               r"municipality|autonomous\s+region|region|district)\s+of\s+)?[A-Z][^.\n]*?)"
+               r"\s*[.!]?$"),
 )
+
+
+# A rejected answer, then the pick, without a cue (one sentence): "It's not A, which is
+# too large; it's B.", "Not A but B.", "It is not A but rather B", "A is wrong, B is
+# right." The pick must be stated (it's / but / rather / instead / is right): "It's not
+# A." alone names no pick and stays no answer, whatever the number of options.
+_SUBJ = r"(?:it|this|that|the\s+answer|the\s+match|the\s+one)"
+_REJECT_THEN_PICK = (
+    re.compile(r"^\s*(?:(?:so|thus|therefore|hence)\s*,?\s*)?(?:" + _SUBJ + r"(?:'s|\s+is)\s+)?"
+               r"not\s+(?P<no>[^,;.\n]+?)"
+               r"(?:\s*,\s*(?:which|as|since|because|being|given)\b[^;.\n]*?)?"
+               r"(?:\s*(?:;|,|\u2014|\s-\s)\s*(?:(?:but|rather|instead)\s+(?:rather\s+)?)?"
+               r"(?:" + _SUBJ + r"(?:'s|\s+is)\s+)|\s*,?\s+but\s+(?:rather\s+)?"
+               r"(?:" + _SUBJ + r"(?:'s|\s+is)\s+)?)"
+               r"(?P<x>[^,;.\n]+?)(?:\s+instead)?\s*[.!]?$", re.IGNORECASE),
+    re.compile(r"^\s*(?P<no>[^,;.\n]+?)\s+is\s+(?:wrong|incorrect|not\s+(?:it|right|correct|"
+               r"the\s+(?:answer|one|match)))\s*(?:[,;]|\u2014|\s-\s)\s*(?:and\s+|but\s+|so\s+)?"
+               r"(?P<x>[^,;.\n]+?)\s+is\s+(?:right|correct|it|the\s+(?:answer|one|match|right\s+"
+               r"one|correct\s+one))\s*[.!]?$", re.IGNORECASE),
+)
+# words that are never an answer on their own: "... is crossed by the" (cut off)
+_FUNCTION_WORDS = frozenset((
+    "the", "a", "an", "of", "by", "to", "in", "on", "at", "with", "and", "or", "is", "are",
+    "was", "be", "its", "it", "this", "that", "which", "from", "for", "as", "into", "onto",
+    "than"))
+
+
+def is_fragment(x: str) -> bool:
+    """Whether a candidate answer is only function words (a response cut off mid-sentence).
+
+    Examples
+    --------
+    >>> is_fragment("the"), is_fragment("of the"), is_fragment("The Esplanade")
+    (True, True, False)
+    """
+    words = re.findall(r"[^\W_]+", x.casefold())
+    return not words or all(w in _FUNCTION_WORDS for w in words)
+
+
+# the last words of a response cut off mid-sentence: "... is crossed by the"
+# (only words that never end a sentence: "Yes, it is" and "the one it borders on" are whole)
+_CUT_OFF = re.compile(r"(?:^|\s)(?-i:the|an|of|by|to|and|from|into|onto|than|its|their|"
+                      r"between)\s*$")
+
+
+def cut_off(text: str) -> str | None:
+    """The closing words of a response that ends mid-sentence (on a lower-case function
+    word, without punctuation), else ``None``: such a response gives no answer.
+
+    Examples
+    --------
+    >>> cut_off("Looking at the map, the red block Hevonen is crossed by the")
+    'by the'
+    >>> cut_off("It is Pitkäsilta.") is None, cut_off("It's A") is None
+    (True, True)
+    """
+    m = _CUT_OFF.search(text)
+    if m is None:
+        return None
+    return " ".join(text[: m.end()].split()[-2:])
+
+
+def rejected_then_picked(sentence: str) -> str | None:
+    """The pick of a sentence that first rejects another answer, or ``None``.
+
+    Examples
+    --------
+    >>> rejected_then_picked("It's not A, which is too large; it's B.")
+    'B'
+    >>> rejected_then_picked("Not A but B."), rejected_then_picked("A is wrong, B is right.")
+    ('B', 'B')
+    >>> rejected_then_picked("It's not A.") is None
+    True
+    """
+    for form in _REJECT_THEN_PICK:
+        m = form.match(sentence.strip())
+        if m and not is_fragment(m.group("x")):
+            return m.group("x").strip().strip("*\"'").strip()
+    return None
 
 
 # "The answer is B because it has the same shape.": the reason after the answer
@@ -179,13 +263,18 @@ def sentence_answer(text: str) -> str | None:
     if tried and "," in tried[0]:  # "Comparing A, B and C, Kerala is the darkest."
         tried.append(tried[0].rsplit(",", 1)[1].strip())
     for sentence in tried:
+        picked = rejected_then_picked(sentence)
+        if picked is not None:
+            return picked
         for form in _SENTENCE_FORMS:
             m = form.match(sentence)
             if m:
                 x = _BECAUSE.sub("", m.group("x")).strip().strip("*\"'").strip()
+                if not hedge(x):  # "It's B (the L-shaped one).": a description, not the answer
+                    x = re.sub(r"\s*\((?=[a-z])[^()]{3,}\)\s*$", "", x)
                 x = re.sub(r"^the\s+", "", x, flags=re.IGNORECASE) if form is not \
                     _SENTENCE_FORMS[3] else x
-                if x:
+                if x and not is_fragment(x):  # "... is crossed by the" (cut off)
                     return x
     return None
 
@@ -234,6 +323,15 @@ def read_answer(text: str, read: Callable[[str], ParseResult | None], *,
         return cued
     loose = whole_read or read
     body = drop_notes(t).strip()
+    cut = cut_off(body)
+    if cut is not None:  # "... is crossed by the": no name, not the name "the"
+        return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+|\n", body) if x.strip()]
+    picked = rejected_then_picked(sentences[-1]) if sentences else None
+    if picked is not None:  # "Texas is wrong, Ohio is right.": not both regions
+        found = loose(picked)
+        if found is not None:
+            return found
     if whole and body:
         found = loose(body)
         if found is not None:

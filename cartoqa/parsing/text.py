@@ -204,7 +204,8 @@ _LINE_CUE = re.compile(
 )
 # "the answer is X" in a sentence: used only when no line starts with a cue
 _PHRASE_CUE = re.compile(
-    r"\b(?:the|my|final|correct)\s+(?:final\s+|correct\s+)?answer\s+"
+    r"\b(?:the|my|final|correct|corrected|revised|updated|amended)\s+"
+    r"(?:final\s+|correct\s+|corrected\s+|revised\s+|updated\s+|amended\s+)?answer\s+"
     r"(?:is|would\s+be|will\s+be|should\s+be|=)\s*:?\s*",
     re.IGNORECASE,
 )
@@ -275,6 +276,15 @@ _INLINE_CUE = re.compile(
     r"|\b(?P<final2>final)\s+answer\s*(?:is\s*)?[:=]\s*",
     re.IGNORECASE,
 )
+# a cue that corrects what came before, at a line start or inside a line: "Corrected
+# answer: C", "Revised answer: C", "Updated answer -", "Final corrected answer: C",
+# "New answer: C", "Amended answer: C"; it counts as a final cue and replaces earlier ones
+_CORRECTION_CUE = re.compile(
+    r"(?:^[ \t>*+\-]*|(?<=\s)(?=(?:final\s+)?(?:corrected|revised|updated|amended|new)\b))"
+    r"(?:(?:my|the)\s+)?(?:final\s+)?(?:corrected|revised|updated|amended|new)\s+"
+    r"(?:final\s+)?answer(?:\s+is)?\s*(?:[:=]|-(?![>\d.]))\s*",
+    re.IGNORECASE | re.MULTILINE,
+)
 # a decision in words: "I'll go with E", "I choose B", "I'd pick the first"
 _DECISION = re.compile(
     r"\b(?:I(?:'ll|\s+will|'d|\s+would)\s+(?:go|stick)\s+with|I(?:'ll|\s+will|'d|\s+would)?"
@@ -298,9 +308,13 @@ _RETRACTION = re.compile(
     r"\b(?:wait|oops|sorry|correction|actually|mistake|wrong|incorrect|misses|missed|forgot|"
     r"overlooked|re-?(?:check|count|examin\w*|read\w*|consider\w*)|let\s+me\s+(?:fix|correct|"
     r"redo|re-?do)|on\s+(?:second|closer|further)\s+(?:thought|look|glance|inspection)|"
-    r"on\s+reflection|looking\s+again|scratch\s+that|i\s+meant?)\b",
+    r"on\s+reflection|looking\s+again|scratch\s+that|i\s+meant?|corrected|revised|amended)\b",
     re.IGNORECASE,
 )
+
+
+# "the corrected answer is C": a phrase cue that corrects
+_CORRECTING = re.compile(r"\w+\s+(?:final\s+)?(?:corrected|revised|updated|amended)\b", re.I)
 
 
 def retracts(text: str) -> bool:
@@ -382,6 +396,9 @@ def answer_segments(text: str) -> list[str]:
                            bool(im.group("final") or im.group("final2")), False))
         for dm in _DECISION.finditer(line):
             starts.append((dm.start(), dm.end(), False, True))
+        for cm in _CORRECTION_CUE.finditer(line):  # "Corrected answer: C"
+            starts = [s for s in starts if not cm.start() <= s[0] < cm.end()]
+            starts.append((cm.start(), cm.end(), True, True))
         starts.sort()
         for k, (begin, end, final, decides) in enumerate(starts):
             stop = starts[k + 1][0] if k + 1 < len(starts) else len(line)
@@ -396,17 +413,32 @@ def answer_segments(text: str) -> list[str]:
             if rest and not _question(rest):
                 found.append((offset + begin, seg_end, final, decides, rest))
         offset += len(line) + 1
+    phrases: list[tuple[int, int, bool, bool, str]] = []
+    for pm in _PHRASE_CUE.finditer(text):
+        rest = text[pm.end():]
+        start = 0
+        if rest.lstrip().startswith("[") and "]" in rest:  # "[1. Texas, 2. Ohio]"
+            start = rest.index("]")
+        end_m = _SENTENCE_END.search(rest, start)
+        seg = (rest[: end_m.start()] if end_m else rest).strip()
+        whole = rest[: rest.find("\n")] if "\n" in rest else rest
+        if seg and not _question(whole.strip()):
+            phrases.append((pm.start(), pm.end() + len(seg), False, False, seg))
     if not found:
-        for pm in _PHRASE_CUE.finditer(text):
-            rest = text[pm.end():]
-            start = 0
-            if rest.lstrip().startswith("[") and "]" in rest:  # "[1. Texas, 2. Ohio]"
-                start = rest.index("]")
-            end_m = _SENTENCE_END.search(rest, start)
-            seg = (rest[: end_m.start()] if end_m else rest).strip()
-            whole = rest[: rest.find("\n")] if "\n" in rest else rest
-            if seg and not _question(whole.strip()):
-                found.append((pm.start(), pm.end() + len(seg), False, False, seg))
+        found = phrases
+    else:
+        # "Answer: 2 ... On closer inspection ... So the answer is 1.": a later "the
+        # answer is X" after words that take the cued answer back is the correction
+        last_end = max(f[1] for f in found)
+        late = [p for p in phrases
+                if p[0] >= last_end and (_RETRACTION.search(text[last_end:p[0]])
+                                         or _CORRECTING.match(text, p[0]))]
+        for begin, end, final, decides, seg in late[-1:]:
+            cut = [m.end() for m in _SENTENCE_END.finditer(text, last_end, begin)]
+            sentence = text[cut[-1] if cut else last_end:end].strip()
+            # "On closer inspection, maybe the answer is 1": the doubt goes with it
+            found.append((begin, end, final, decides or bool(_CORRECTING.match(text, begin)),
+                          sentence if hedge(sentence) else seg))
     found.sort(key=lambda f: f[0])
     if any(f[2] for f in found):
         found = [f for f in found if f[2]]

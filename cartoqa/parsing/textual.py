@@ -12,11 +12,15 @@ be given by its letter or its text (``Answer: Area B``).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from cartoqa.parsing.kinds import Options, parse_options
-from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.lists import bold_names, parse_names
+from cartoqa.parsing.map_names import snap_to_map
+from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
+from cartoqa.parsing.text import answer_segments, clean
 
 # "Area A and Area B", "Map 2 outlines two areas, A and B", "Answer A or B."
 _NAMED = re.compile(r"\b(?P<word>Area|Option|Feature|Place|Region|Polygon|Candidate)\s+"
@@ -73,7 +77,8 @@ def _object_of_relation(segment: str, question: str) -> str | None:
 _GLOSS = re.compile(r"(?<=\S)\s+\((?=[A-Z])[^()\s]+(?:\s+[^()\s]+)+\)\s*$")
 
 
-def _read_names(segment: str, question: str = "") -> ParseResult | None:
+def _read_names(segment: str, question: str = "",
+                map_names: Collection[str] = frozenset()) -> ParseResult | None:
     bad = hedged(segment)
     if bad is not None:
         return bad
@@ -86,17 +91,62 @@ def _read_names(segment: str, question: str = "") -> ParseResult | None:
     sentence = sentence_answer(segment) if len(segment.split("\n")) == 1 else None
     if related is not None:
         text = related
-    elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b", segment):
+    elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b"
+                                            r"|\b(?:it|that|this)'s\b", segment, re.IGNORECASE):
         text = sentence
-    found = parse_names(text)
+    found = parse_names(text, map_names=map_names)
     if isinstance(found, Invalid):
         return None
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
-    names = [_GLOSS.sub("", n.strip()) for n in names]
+    names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
     return Parsed({"names": names}, found.notes) if names else None
 
 
-def parse_textual(text: str, *, question: str = "") -> ParseResult:
+_NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|never|without)\b|n't\b", re.IGNORECASE)
+
+
+def legend_name_in_sentence(text: str, question: str,
+                            map_names: Collection[str]) -> str | None:
+    """The one legend name a cue-less answer sentence names, besides the question's own.
+
+    ``The feature inside Esplanadinpuisto is "Espan lava".``: the last sentence names
+    two legend labels; Esplanadinpuisto is the feature the question asks about, so the
+    answer is Espan lava. ``None`` when no name or several remain, or when the sentence
+    negates, hedges or offers alternatives.
+
+    Examples
+    --------
+    >>> legend_name_in_sentence('The feature inside Espa is "Espan lava".',
+    ...                         "Which feature lies within Espa?", {"espa", "espan lava", "x"})
+    'Espan lava'
+    >>> legend_name_in_sentence("Espan lava and X are inside Espa.", "... within Espa?",
+    ...                         {"espa", "espan lava", "x"}) is None
+    True
+    """
+    if not map_names:
+        return None
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n", text) if x.strip()]
+    if not sentences:
+        return None
+    sentence = sentences[-1]
+    if hedged(sentence) or _NEGATION.search(sentence) or re.search(
+            r"\s(?:or|and/or)\s|/", sentence, re.IGNORECASE):
+        return None
+    asked = f" {normalise_name(question)} "
+    words = sentence.split()
+    found: dict[str, str] = {}
+    for i in range(len(words)):
+        for j in range(min(len(words), i + 8), i, -1):
+            span = " ".join(words[i:j]).strip(" \"'*.,;:!?()[]\u201c\u201d")
+            key = normalise_name(span)
+            if key in map_names and f" {key} " not in asked:
+                found.setdefault(key, span)
+    keys = [k for k in found if not any(k != o and f" {k} " in f" {o} " for o in found)]
+    return found[keys[0]] if len(keys) == 1 else None
+
+
+def parse_textual(text: str, *, question: str = "",
+                  map_names: Collection[str] = frozenset()) -> ParseResult:
     """Read a FRIEDA textual answer.
 
     Parameters
@@ -106,6 +156,10 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
     question : str
         The item's question: the options it names (``Area A``/``Area B``) may be given
         by letter or text, and come back as the letter.
+    map_names : collection of str, optional
+        Normalised names the maps' legends write
+        (:func:`cartoqa.parsing.map_names.item_map_names`): ``Soopeli and Porthania`` is
+        two names when a legend writes one of them and not the whole.
 
     Returns
     -------
@@ -133,8 +187,25 @@ def parse_textual(text: str, *, question: str = "") -> ParseResult:
         if isinstance(found, Parsed):
             return Parsed({"names": list(found.value["letters"])}, found.notes)
         return found
-    found = read_answer(text, lambda s: _read_names(s, question), what="name lists",
+    bold = bold_names(text, map_names)  # no cue: "only **Asema-aukio** touches Sokos; ..."
+    if bold is not None:
+        return Parsed({"names": [snap_to_map(n, map_names) for n in bold]})
+    found = read_answer(text, lambda s: _read_names(s, question, map_names), what="name lists",
                         key=lambda p: sorted(n.casefold() for n in p.value["names"]))
+    if isinstance(found, Parsed) and map_names and not answer_segments(clean(text)):
+        # no cue, and the sentence was taken as names the legend does not write, though it
+        # holds legend names: "Inside Esplanadinpuisto you find Espan lava."
+        read = [normalise_name(n) for n in found.value["names"]]
+        if not any(n in map_names for n in read) and any(
+                f" {m} " in f" {n} " for n in read for m in map_names):
+            named = legend_name_in_sentence(text, question, map_names)
+            if named is not None:
+                return Parsed({"names": [snap_to_map(named, map_names)]},
+                              ("the one legend name in the answer sentence",))
     if isinstance(found, Invalid) and found.reason == "no answer found":
+        named = legend_name_in_sentence(text, question, map_names)
+        if named is not None:  # 'The feature inside Espa is "Espan lava".'
+            return Parsed({"names": [snap_to_map(named, map_names)]},
+                          ("the one legend name in the answer sentence",))
         return Invalid("no list of names found")
     return found

@@ -174,6 +174,28 @@ class ViewFeatures:
         return sorted(s.feature.name for s in self.drawn(feature_type)
                       if s.name_legible and s.feature.name)
 
+    def written_names(self) -> list[str]:
+        """Every name the map writes legibly, of any type, sorted and unique.
+
+        What a reader can read on the map whatever the question asks about (drawn
+        features, on an edge or not, whose name is legible). An item records it as
+        ``provenance.map_names`` so that the answer reader can tell ``A & B`` (two names
+        the map writes) from ``Day & Nite Sushi Bar`` (one); never the answer.
+
+        Examples
+        --------
+        >>> from groundtruth.features import Feature
+        >>> def seen(name, legible=True, drawn=True):
+        ...     f = Feature("restaurant", "symbol", name, ("node/1",), 0.0, 0.0, None)
+        ...     return Sighting(f, (0.0, 0.0), drawn, legible, False, False, 1.0)
+        >>> ViewFeatures({"restaurant": [seen("Hiisi"), seen("Kuu", legible=False)],
+        ...               "bank": [seen("Nordea"), seen("Hiisi"), seen("X", drawn=False)]}
+        ...              ).written_names()
+        ['Hiisi', 'Nordea']
+        """
+        return sorted({s.feature.name for sightings in self.by_type.values() for s in sightings
+                       if s.drawn and s.name_legible and s.feature.name})
+
     def unnamed(self, feature_type: str) -> int:
         """Drawn features of the type whose name a reader cannot read."""
         return sum(1 for s in self.drawn(feature_type)

@@ -4,7 +4,9 @@ A model may name a region by its full name (``Hubei``), with its kind (``Hubei P
 ``Tibet Autonomous Region``, ``Chongqing Municipality``, ``Lakshadweep Islands``), by an
 exonym or older name (``Tibet``/``Xizang``, ``Orissa``/``Odisha``), by a postal code
 (``TX``) or an ISO 3166-2 code (``CN-HB``, ``IN-MH``, ``US-TX``), or by a D.C. form
-(``D.C.``, ``Washington, D.C.``). :class:`RegionNames` resolves all of them to a code of
+(``D.C.``, ``Washington, D.C.``), a code written with dots or ``&`` (``M.P.``, ``J&K``,
+``N.J.``) or an AP-style US abbreviation (``Pa.``, ``Calif.``, from the **us** package).
+:class:`RegionNames` resolves all of them to a code of
 the map's own region table (:class:`groundtruth.thematic.countries.Region`), by matching
 *names*, so that it keeps working whichever codes the map declares:
 
@@ -228,6 +230,12 @@ class RegionNames:
             if main is not None and inner is not None and main != inner:
                 return None
             return main or inner
+        if self.country == "usa" and text.strip().endswith("."):
+            # "Pa.", "Calif.", "W.Va.": AP-style abbreviations, written with their dot (a
+            # name cut short, "Calif", is no abbreviation)
+            postal = ap_abbreviations().get(key)
+            if postal is not None:
+                return self._by_code.get(postal.lower())
         return None
 
     def _resolve_key(self, key: str) -> str | None:
@@ -252,11 +260,42 @@ class RegionNames:
         prefix = ISO_COUNTRY.get(self.country, "").lower()
         if len(key) == 2 and key.isalpha():  # an ISO code without its country prefix
             return self._by_iso.get(f"{prefix}-{key}")
+        initials = _INITIALS.fullmatch(key)
+        if initials:  # "M.P.", "U.P.", "J&K", "N.J.": a code written with dots or "&"
+            code = self._by_code.get("".join(g for g in initials.groups() if g))
+            if code is not None:
+                return code
         return None
 
     def resolve_all(self, texts: Iterable[str]) -> list[str | None]:
         """:meth:`resolve` of each text."""
         return [self.resolve(t) for t in texts]
+
+
+#: Single letters that fold from a code written with dots or ``&`` (``m p``, ``j and k``).
+_INITIALS = re.compile(r"([a-z])\s+(?:and\s+)?([a-z])(?:\s+(?:and\s+)?([a-z]))?")
+
+
+@cache
+def ap_abbreviations() -> dict[str, str]:
+    """Folded AP-style state abbreviation -> postal code (``"pa"`` -> ``"PA"``).
+
+    From the **us** package (``State.ap_abbr``, the Associated Press Stylebook's
+    abbreviations; BSD-3-Clause); empty when it is not installed. Only abbreviations
+    that are not the full name (``Ohio``, ``Texas`` are left out).
+
+    Examples
+    --------
+    >>> ap_abbreviations().get("pa"), ap_abbreviations().get("w va"), "ohio" in ap_abbreviations()
+    ('PA', 'WV', False)
+    """
+    try:
+        import us
+    except ImportError:  # pragma: no cover - a declared dependency
+        return {}
+    return {fold_name(s.ap_abbr).strip(" ."): s.abbr
+            for s in us.states.STATES_AND_TERRITORIES
+            if s.ap_abbr and fold_name(s.ap_abbr) != fold_name(s.name)}
 
 
 @lru_cache(maxsize=8)

@@ -8,6 +8,7 @@ from shapely.geometry import box
 
 from groundtruth.thematic.coast import coastal_lengths, coastal_regions
 from groundtruth.thematic.countries import load_country
+from groundtruth.thematic.parts import coast_parts
 
 #: The contiguous states on the Atlantic, the Gulf of Mexico and the Pacific (NOAA's
 #: ocean coastline states less Alaska and Hawaii).
@@ -62,3 +63,19 @@ def test_a_square_inland_has_no_coast_and_one_at_sea_is_all_coast() -> None:
     lengths = coastal_lengths({"in": box(10, 24, 12, 26), "sea": box(-30, 30, -29, 31)})
     assert lengths["in"] == 0.0
     assert lengths["sea"] == pytest.approx(2 * 111.0 + 2 * 111.3 * 0.8616, rel=0.01)
+
+
+def test_the_coast_parts_are_the_drawn_coastal_regions_and_the_rest() -> None:
+    """issue 33 (mutation seed 3306): a coastal region not drawn on the map is in
+    neither part; members are named as the map's table names them."""
+    parts = coast_parts("china", ["SH", "ZJ", "GD"], ["AH", "SH", "ZJ"])
+    coastal, sea = parts["coast_coastal"]
+    inland, land = parts["coast_inland"]
+    assert (sea, land) == (["SH", "ZJ"], ["AH"])
+    assert coastal.members == ("Shanghai", "Zhejiang") and inland.members == ("Anhui",)
+    assert coastal.phrase == "the group of coastal provinces (touching the sea)"
+    assert inland.phrase == "the group of provinces without a sea coast"
+    assert coastal.kind == inland.kind == "coast"
+    usa = coast_parts("usa", ["CA", "AK"], ["CA", "NV", "AK"])
+    assert usa["coast_coastal"][0].members == ("Alaska", "California")
+    assert usa["coast_inland"][0].phrase == "the group of states without a sea coast"

@@ -14,6 +14,7 @@ MODULES = [
     "groundtruth.junctions", "groundtruth.projection", "groundtruth.routing",
     "groundtruth.turns", "groundtruth.assets", "groundtruth.osmnx_graph", "groundtruth",
     "groundtruth.named_features", "groundtruth.relations", "groundtruth.pedestrian_areas",
+    "groundtruth.tunnels",
 ]
 
 

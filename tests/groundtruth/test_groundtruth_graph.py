@@ -41,6 +41,7 @@ def test_edge_attributes(grid: nx.MultiDiGraph) -> None:
     assert list(back["geometry"].coords) == [(24.006, 60.0), (24.003, 60.0)]
     assert grid.edges[23, 24, 0]["name"] is None
     assert grid.edges[23, 24, 0]["highway"] == "unclassified"
+    assert not any(t for _, _, t in grid.edges(data="tunnel"))   # no tunnel in grid.osm
     assert grid.graph["crs"] == "epsg:4326"
     assert grid.graph["extract_sha256"] == resolve_extract(asset_path("osm", "grid.osm")).sha256
 
@@ -234,3 +235,13 @@ def test_an_extract_already_resolved_is_loaded_as_is() -> None:
     by_path = load_road_graph(asset_path("osm", "grid.osm"))
     assert graph.graph["extract_sha256"] == extract.sha256
     assert sorted(graph.edges(keys=True)) == sorted(by_path.edges(keys=True))
+
+
+def test_a_loaded_graph_carries_its_extracts_name_and_checksum() -> None:
+    # issue 33 (mutation seed 3305): the name and checksum recorded in a dataset's
+    # provenance come from here
+    extract = resolve_extract(asset_path("osm", "grid.osm"))
+    g = load_road_graph(extract)
+    assert g.graph["name"] == extract.name == "grid.osm"
+    assert g.graph["extract_sha256"] == extract.sha256
+    assert load_road_graph(asset_path("osm", "grid.osm")).graph["name"] == "grid.osm"

@@ -165,3 +165,25 @@ def test_a_reader_graph_has_no_destination_only_edge(tmp_path: Path) -> None:
         assert {a for _, _, a in reader.edges(data="access")} == {"yes"}
         # ... and straight up Centre Avenue for a reader who ignores the sign
         assert shortest_route(reader, 611, 621).nodes == (611, 612, 622, 621)
+
+
+def test_osmnx_lists_and_missing_keys_become_our_edge_attributes() -> None:
+    """issue 33 (mutation seed 3305): osmnx keeps a list where it merged ways
+    (``ref``, ``oneway``) and leaves out keys a way lacks; the completed graph has one
+    value per edge, as :func:`load_road_graph` gives."""
+    g = nx.MultiDiGraph()
+    g.add_node(1, x=24.0, y=60.0)
+    g.add_node(2, x=24.001, y=60.0)
+    g.add_node(3, x=24.002, y=60.0)
+    g.add_edge(1, 2, name=["Main Street", "Main Street"], ref=["E 12", "E 18", "E 12"],
+               oneway=[True, False], highway=["primary", "secondary"], osmid=[7, 8],
+               length=55.0)
+    g.add_edge(2, 3, name="Main Street", highway="primary", osmid=9, length=55.0)
+    ensure_road_graph(g)
+    merged, plain = g.edges[1, 2, 0], g.edges[2, 3, 0]
+    assert (merged["name"], merged["ref"], merged["oneway"]) == ("Main Street", "E 12;E 18",
+                                                                 True)
+    assert (merged["highway"], merged["osmid"]) == ("primary", 7)
+    assert (plain["ref"], plain["oneway"]) == (None, False)
+    assert plain["oneway"] is False and merged["oneway"] is True
+    assert merged["length_osmnx"] == 55.0 and merged["length"] == pytest.approx(55.7, abs=0.2)

@@ -132,3 +132,12 @@ def test_a_view_wider_than_the_world_asks_only_for_tiles_that_exist() -> None:
     # than the whole world, and asks for those four only
     assert sorted(set(View(center=(-80.0, 0.0), zoom=1).tiles())) == [
         (1, 0, 0), (1, 0, 1), (1, 1, 0), (1, 1, 1)]
+
+
+def test_a_point_exactly_at_the_margin_is_in_the_view() -> None:
+    # issue 33 (mutation seed 3306): markers placed at the margin itself are accepted
+    view = View(center=(0.0, 0.0), zoom=1, width=256, height=256)
+    for x, y in ((10, 128), (246, 128), (128, 10), (128, 246)):
+        lat, lon = view.to_latlon(x, y)
+        assert view.contains(lat, lon, margin_px=10)
+        assert not view.contains(lat, lon, margin_px=10.5)

@@ -243,3 +243,14 @@ def test_steps_are_unambiguous(grid: nx.MultiDiGraph) -> None:
     # the one-way detour's rival via North Street is 20 % longer
     assert steps_are_unambiguous(grid, shortest_route(grid, 23, 21), within=0.19)
     assert not steps_are_unambiguous(grid, shortest_route(grid, 23, 21), within=0.21)
+
+
+@pytest.mark.parametrize(("origin", "destination", "expected"), GRID_CASES)
+def test_steps_from_the_geometry_alone_when_a_graph_has_no_bearings(
+        grid: nx.MultiDiGraph, origin: int, destination: int, expected: list[str]) -> None:
+    """issue 33 (mutation seed 3305): a graph built elsewhere has no ``start_bearing``
+    or ``end_bearing`` on its edges; the turns come from each edge's geometry, the same."""
+    bare = grid.copy()
+    for _, _, data in bare.edges(data=True):
+        del data["start_bearing"], data["end_bearing"]
+    assert route_steps(bare, shortest_route(bare, origin, destination)) == expected

@@ -5,12 +5,24 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from groundtruth.thematic.boundaries import load_us_states
 from groundtruth.thematic.classification import fisher_jenks, fisher_jenks_absorbing
 from groundtruth.thematic.mapiq_variables import mapiq_variables, theme_counts
-from groundtruth.thematic.us_catalogue import ALPHA51, SPECS, TABLES, load_table, read_spec
+from groundtruth.thematic.us_catalogue import (
+    ALPHA51,
+    SPECS,
+    TABLES,
+    column,
+    count_rows,
+    load_table,
+    mean_of,
+    ratio,
+    read_spec,
+    share,
+)
 from groundtruth.thematic.us_states import CONTIGUOUS, code_for_name
 from groundtruth.thematic.variables import THEMES
 
@@ -102,3 +114,42 @@ def test_a_lone_outlier_no_longer_makes_a_class_of_its_own() -> None:
     assert fixed.classes["DC"] == 5 and Counter(fixed.classes.values())[5] >= 2
     assert fixed.absorbed == ("DC",) and fixed.labels[4].endswith("–644")
     assert fixed.bounds[4][1] == max(robbery.values())
+
+
+# -- issue 33 (mutation seed 3305): the extractors of the catalogue on frames made by hand;
+# the real tables above reach few of their branches ---------------------------------------
+
+def _frame(**columns: list[object]) -> object:
+    return pd.DataFrame(columns)
+
+
+def test_a_column_is_read_per_state_from_the_state_column_by_default() -> None:
+    frame = _frame(state=["Texas", "ohio", "Atlantis", "NY"], v=[2.0, 3.0, 4.0, float("nan")],
+                   year=[2000, 2000, 2000, 2001])
+    # the default state column is "state"; an unknown state and a missing value are left out
+    assert column("v")(frame) == {"TX": 2.0, "OH": 3.0}
+    assert column("v", scale=10.0)(frame) == {"TX": 20.0, "OH": 30.0}
+    assert column("v", where={"year": 2001})(frame) == {}
+    named = _frame(where_=["TX", "OH"], v=[1.0, 5.0])
+    assert column("v", state="where_")(named) == {"TX": 1.0, "OH": 5.0}
+    # numbered states count in the alphabet of the 51 (1 = Alabama)
+    assert column("v", ids=True)(_frame(state=[1, 51], v=[7.0, 8.0])) == {
+        ALPHA51[0]: 7.0, ALPHA51[50]: 8.0}
+
+
+def test_a_share_is_the_percentage_of_each_states_rows_with_the_value() -> None:
+    frame = _frame(state=["Texas", "Texas", "Texas", "Texas", "Ohio", "Ohio", "7"],
+                   kind=["a", "b", "a", "a", "b", "b", "a"],
+                   year=[1, 1, 1, 2, 1, 1, 1])
+    assert share("kind", "a")(frame) == {"TX": 75.0, "OH": 0.0}
+    assert share("kind", "a", where={"year": 1})(frame) == {
+        "TX": pytest.approx(200.0 / 3), "OH": 0.0}
+
+
+def test_a_mean_and_a_count_are_per_state_over_its_rows() -> None:
+    frame = _frame(state=["Texas", "Texas", "Texas", "Ohio", "Atlantis"],
+                   v=[1.0, 2.0, float("inf"), 4.0, 9.0])
+    assert mean_of("v")(frame) == {"TX": 1.5, "OH": 4.0}  # the infinite value left out
+    assert count_rows()(frame) == {"TX": 3.0, "OH": 1.0}
+    per_row = ratio(mean_of("v"), count_rows(), scale=6.0)
+    assert per_row(frame) == {"TX": 3.0, "OH": 24.0}

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import geopandas as gpd
 import pytest
+from shapely.geometry import box
 
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency
 from groundtruth.thematic.classification import fisher_jenks
-from groundtruth.thematic.countries import COUNTRIES, load_country, region_code, region_table
+from groundtruth.thematic.countries import (
+    COUNTRIES,
+    _regions_from_frame,
+    load_country,
+    region_code,
+    region_table,
+)
 from groundtruth.thematic.country_variables import (
     city_populations,
     counterfactual,
     country_variables,
+    india_census_variables,
 )
 from groundtruth.thematic.variables import THEMES
 
@@ -181,3 +192,46 @@ def test_india_census_2011_totals_are_the_published_figures() -> None:
     assert list(vs)[:3] == ["census_population", "census_sex_ratio", "census_literacy"]
     old = [v.key for v in country_variables(load_country("india", "pre2014"))]
     assert not any(k.startswith("census_") for k in old) and "gen_literacy" in old
+
+
+# -- issue 33 (mutation seed 3305): the error a user reads, word for word ----------------
+
+def test_an_unknown_edition_or_country_says_which_to_choose() -> None:
+    for args, message, fix in (
+            (("usa", "1990"), "unknown boundary edition '1990' of usa",
+             "choose from contiguous, insets"),
+            (("india", "1990"), "unknown boundary edition '1990' of india",
+             "choose from 2014, pre2014"),
+            (("mars", None), "unknown country 'mars'", "choose from usa, india, china")):
+        with pytest.raises(GroundTruthError) as err:
+            region_table(*args)
+        assert (err.value.message, err.value.fix) == (message, fix)
+
+
+def test_a_boundary_file_with_a_region_twice_or_missing_says_to_reinstall() -> None:
+    table = {c: r for c, r in region_table("usa").items() if c in ("AL", "AR")}
+    frame = gpd.GeoDataFrame({"code": ["AL", "AL", "AR"]}, geometry=[box(0, 0, 1, 1)] * 3,
+                             crs="EPSG:4326")
+    for rows, message in ((frame, "x.json has a region twice"),
+                          (frame.iloc[:1], "x.json lacks regions ['AR']")):
+        with pytest.raises(GroundTruthError) as err:
+            _regions_from_frame("usa", rows, table, "x.json", "src", "1", "contiguous")
+        assert (err.value.message, err.value.fix) == (
+            message, "reinstall it with scripts/install.sh")
+
+
+def test_a_us_state_given_with_its_iso_prefix() -> None:
+    # issue 33 (mutation seed 3306): the USA reads names through code_for_name, after
+    # the "US-" prefix is cut from the text as typed
+    assert region_code("usa", "US-TX") == "TX" and region_code("usa", " us-ca ") == "CA"
+    assert region_code("usa", "US-") is None
+
+
+def test_census_data_without_a_drawn_region_names_what_it_lacks() -> None:
+    # issue 33 (mutation seed 3306): the 2014 map with a region the census file lacks
+    regions = load_country("india", "2014")
+    extra = dataclasses.replace(regions, lonlat={**regions.lonlat, "ZZ": regions.lonlat["OD"]})
+    with pytest.raises(GroundTruthError) as err:
+        india_census_variables(extra)
+    assert err.value.message.endswith("default_data.json lacks ['ZZ']")
+    assert err.value.fix == "install indian-fakedata 2.1.0"

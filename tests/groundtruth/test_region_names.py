@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from groundtruth.thematic.countries import Region, region_table
-from groundtruth.thematic.region_names import RegionNames, iso_subdivisions, region_names
+from groundtruth.thematic.region_names import (
+    RegionNames,
+    fold_name,
+    iso_subdivisions,
+    region_names,
+)
 
 
 @pytest.mark.parametrize(("country", "text", "name"), [
@@ -74,3 +79,32 @@ def test_pycountry_covers_every_region_of_the_maps() -> None:
         # India's 2014 map draws units merged since (DN, DD): their ISO code is new
         assert missing <= {"DN", "DD"}, (country, missing)
         assert iso_subdivisions(country)
+
+
+# -- issue 33 (mutation seed 3305): the folding every name lookup goes through ----------
+
+def test_folding_reads_underscores_and_word_hyphens_as_spaces() -> None:
+    # file and column names write "New_Mexico"; pinyin writes "Nei-Mongol"
+    assert fold_name("New_Mexico") == fold_name("new mexico") == "new mexico"
+    assert fold_name("Nei-Mongol") == "nei mongol"
+    assert fold_name("Jammu_&_Kashmir") == "jammu and kashmir"
+    # a code keeps its hyphen (the letters after it are fewer than three)
+    assert fold_name("CN-HB") == "cn-hb"
+    assert fold_name("  Jammu & Kashmīr. ") == "jammu and kashmir"
+
+
+# -- issue 33 (mutation seed 3306) --------------------------------------------------------
+
+def test_a_leading_article_is_not_part_of_the_name() -> None:
+    india = region_names("india")
+    assert india.resolve("The Punjab") == india.resolve("Punjab") == "PB"
+    assert india.resolve("the Andaman and Nicobar Islands") == "AN"
+
+
+def test_names_of_a_country_without_iso_codes_resolve_codes_and_no_bare_iso() -> None:
+    # RegionNames is not tied to the three maps: a country with no ISO 3166-2 prefix
+    # known here still resolves its own codes and names; two letters are no ISO code
+    regions = {"NO": Region("NO", "Nord"), "SU": Region("SU", "Sud")}
+    names = RegionNames("atlantis", regions)
+    assert names.resolve("Nord") == "NO" and names.resolve("su") == "SU"
+    assert names.resolve("xx") is None

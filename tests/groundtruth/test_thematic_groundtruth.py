@@ -10,7 +10,13 @@ from shapely.geometry import box
 
 from groundtruth.errors import GroundTruthError
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
-from groundtruth.thematic.classification import fisher_jenks, format_number, range_labels
+from groundtruth.thematic.classification import (
+    classes_from_breaks,
+    fisher_jenks,
+    format_number,
+    published_classes,
+    range_labels,
+)
 from groundtruth.thematic.clusters import (
     Cluster,
     clustered_regions,
@@ -229,3 +235,56 @@ def test_washington_dc_by_its_usual_spellings() -> None:
 
     for name in ("Washington D.C.", "washington dc", "D.C.", "District of Columbia"):
         assert code_for_name(name) == "DC", name
+
+
+# -- issue 33 (mutation seed 3305): what a user reads about a bad table, word for word;
+# published legends --------------------------------------------------------------------
+
+def test_a_table_that_is_not_csv_or_not_utf8_says_how_to_save_it(tmp_path: Path) -> None:
+    long_cell = tmp_path / "long.csv"
+    long_cell.write_text("state,rate\nTexas," + "1" * 1200 + "\n")
+    with pytest.raises(GroundTruthError) as err:
+        read_user_table(long_cell)
+    assert (err.value.message, err.value.fix) == (
+        f"{long_cell}: not a readable CSV table (field larger than field limit (1000))",
+        "cells may hold at most 1000 characters")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("state,rate\nTexas,1\nCalifornia,2 \xe9\n".encode("latin-1"))
+    with pytest.raises(GroundTruthError) as err:
+        read_user_table(latin)
+    assert (err.value.message, err.value.fix) == (
+        f"{latin}:3: not UTF-8 text (byte 0xe9)",
+        "save the table as UTF-8 CSV (e.g. from latin-1: iconv -f latin1 -t utf-8)")
+    headless = tmp_path / "headless.csv"
+    headless.write_text("Texas,1.5\nOhio,2\n")
+    with pytest.raises(GroundTruthError) as err:
+        read_user_table(headless)
+    assert err.value.message == (f"{headless}: needs a 'state' column and at least one "
+                                 "value column")
+
+
+def test_a_utf8_table_with_a_byte_order_mark_keeps_its_state_column(tmp_path: Path) -> None:
+    # spreadsheets save "UTF-8 CSV" with a BOM before the first header
+    p = tmp_path / "bom.csv"
+    p.write_bytes("state,rate\nTexas,1\n".encode("utf-8-sig"))
+    (rate,) = read_user_table(p)
+    assert rate.values == {"TX": 1.0}
+
+
+def test_published_ranges_are_labelled_lo_to_hi_unless_the_legend_says_otherwise() -> None:
+    ranges = [(0.25, 1.5), (2, 4), (6.5, 10)]
+    c = published_classes({"a": 0.5, "b": 7.0, "c": 2}, ranges)
+    assert c.labels == ("0.25–1.5", "2–4", "6.5–10")
+    assert c.classes == {"a": 1, "b": 3, "c": 2} and c.method == "published"
+    own = published_classes({"a": 0.5}, ranges, labels=["low", "mid", "high"])
+    assert own.labels == ("low", "mid", "high")
+    with pytest.raises(ValueError, match=r"^2 labels for 3 classes$"):
+        published_classes({"a": 0.5}, ranges, labels=["low", "high"])
+
+
+def test_a_value_on_the_top_break_is_in_the_top_class() -> None:
+    # issue 33 (mutation seed 3306)
+    c = classes_from_breaks({"a": 0.0, "b": 10.0, "c": 10.5, "d": 30.0}, [0, 10, 20, 30])
+    assert c.classes == {"a": 1, "b": 1, "c": 2, "d": 3}
+    with pytest.raises(ValueError, match="lies outside the breaks"):
+        classes_from_breaks({"e": 30.5}, [0, 10, 20, 30])

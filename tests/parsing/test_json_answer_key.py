@@ -16,7 +16,7 @@ MAPWISE_BINARY = {"task": "mapwise_binary", "request": "binary"}
 def test_restate_keys_and_shapes() -> None:
     assert restate_json_answer('{"answer": "B"}') == "Answer: B"
     assert restate_json_answer('{"final_answer": 7}') == "Answer: 7"
-    assert restate_json_answer('{"Answer": ["KY", "VA"]}') == "Answer: [KY, VA]"
+    assert restate_json_answer('{"Answer": ["KY", "VA"]}') == 'Answer: ["KY", "VA"]'
     assert restate_json_answer('{"answer": true}') == "Answer: TRUE"
 
 

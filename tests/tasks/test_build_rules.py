@@ -14,6 +14,7 @@ from cartoqa.tasks.cartomapqa.rle_rules import (
     COMPLEX_MIN_PATH_PX,
     SIMPLE_MAX_PATH_PX,
     rle_difficulty,
+    through_tunnel,
 )
 from cartoqa.tasks.cartomapqa.srn_rules import (
     MIN_LEG_PX,
@@ -149,6 +150,32 @@ def test_rle_rejects_a_u_turn_beyond_the_overlap_test() -> None:
     assert not makes_u_turn(walk((0, 100), (-100, 0), (0, -80)))
     assert not makes_u_turn(walk((0, 100), (100, 0), (0, 100)))
     assert rle.REJECT_REASONS["u_turn"].startswith("path makes a U-turn")
+
+
+def test_rle_rejects_a_path_through_a_tunnel(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # grid.osm with Centre Avenue (12-22-32) a tunnel and West Avenue's north half a
+    # building passage: OSM-Carto draws both in its tunnels layer, and a blue path
+    # drawn over them hides the road it follows (rle-0007 of seed 2718, the Kluuvi
+    # parking tunnel); the way round by East Avenue is a road the reader sees
+    text = asset_path("osm", "grid.osm").read_text("utf-8")
+    text = text.replace('<tag k="name" v="Centre Avenue"/>',
+                        '<tag k="name" v="Centre Avenue"/><tag k="tunnel" v="yes"/>')
+    text = text.replace("</osm>", """  <way id="1099" version="1">
+    <nd ref="21"/><nd ref="31"/>
+    <tag k="highway" v="service"/><tag k="tunnel" v="building_passage"/>
+  </way>
+</osm>""")
+    path = tmp_path / "tunnels.osm"
+    path.write_text(text, "utf-8")
+    g = load_road_graph(path)
+    tunnels = {(u, v) for u, v, t in g.edges(data="tunnel") if t}
+    assert tunnels == {(12, 22), (22, 12), (22, 32), (32, 22), (21, 31), (31, 21)}
+    through = shortest_route(g, 12, 32)
+    assert through.nodes == (12, 22, 32)
+    assert through_tunnel(g, through.edges)
+    assert not through_tunnel(g, shortest_route(g, 13, 33).edges)
+    assert not through_tunnel(g, shortest_route(g, 11, 13).edges)
+    assert rle.REJECT_REASONS["tunnel"].startswith("path runs through a tunnel")
 
 
 def test_turns_do_not_come_from_road_names() -> None:

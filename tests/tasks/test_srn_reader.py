@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import numpy as np
 import pytest
+from shapely.geometry import LineString, box
 
 from cartoqa.tasks.cartomapqa import srn
 from cartoqa.tasks.cartomapqa.srn_rules import (
@@ -164,3 +166,29 @@ def test_the_arrow_oracle_reads_arrows_not_names() -> None:
     assert not arrow_visible(arrow_mask(name, reference, ARROW_FILL["residential"]), road)
     # another class's colour is not this road's arrow
     assert not arrow_visible(arrow_mask(screen, reference, ARROW_FILL["secondary"]), road)
+
+
+def test_a_road_between_two_pedestrian_strips_it_does_not_touch_is_inside() -> None:
+    """issue 33 (mutation seed 3305): Aleksanterinkatu runs between the two strips of
+    its pedestrian street, touching neither; OSM-Carto draws one lilac band, so the road
+    is inside (the strips are found within twice the flank distance of the road)."""
+    lat = 1e-4  # 11 m: strips 4-11 m north and south of the road at latitude 0
+    g = nx.MultiDiGraph()
+    g.add_edge(1, 2, geometry=LineString([(0.0, 0.0), (0.001, 0.0)]))  # 111 m
+    strips = [box(0, 0.36 * lat, 0.001, lat), box(0, -lat, 0.001, -0.36 * lat)]
+    assert edges_inside(g, strips) == {(1, 2, 0)}
+    assert edges_inside(g, strips[:1]) == set()  # on one side only: beside, not inside
+
+
+def test_a_diagonal_road_between_two_strips_is_inside() -> None:
+    """issue 33 (mutation seed 3306): the flanks are looked for square to the road, also
+    for a road running north-east (a road between two strips along it)."""
+    lat = 1e-4
+    road = LineString([(0.0, 0.0), (0.0007, 0.0007)])  # about 110 m, north-east
+    # strips 4-11 m either side of the road, square to it
+    left = LineString([(-0.36 * lat, 0.36 * lat), (0.0007 - 0.36 * lat, 0.0007 + 0.36 * lat)])
+    right = LineString([(0.36 * lat, -0.36 * lat), (0.0007 + 0.36 * lat, 0.0007 - 0.36 * lat)])
+    strips = [left.buffer(0.25 * lat, cap_style="flat"), right.buffer(0.25 * lat, cap_style="flat")]
+    g = nx.MultiDiGraph()
+    g.add_edge(1, 2, geometry=road)
+    assert edges_inside(g, strips) == {(1, 2, 0)}

@@ -13,13 +13,13 @@ never repeating a label and never an entry whose image cannot be told apart from
 answer's (see :func:`interchangeable`) or that a reader seeing the answer alone could
 take it for (:func:`look_alike`: nearly the same colour and, for lines, dashes at any
 width, a line's width never telling two lines apart; for areas, pattern), nor one whose
-label is also true of the answer (a broader label or a synonym:
-:func:`cartoqa.tasks.cartomapqa.mfs_meaning.true_of`). When the
-answer's class has fewer than two other usable entries, the nearest remaining entries of
-any class take their place (role ``nearest``). Answers cycle through the categories
-(symbol, line, area) and through a seeded shuffle of each category. The correct letter
-is balanced exactly: each block of five consecutive items uses A-E once, in a seeded
-order. Everything depends only on the seed and the slot number.
+label is also true of the answer (a broader label or a synonym, the style's own
+refinements of its tags included: :func:`cartoqa.tasks.cartomapqa.mfs_meaning.true_of`).
+When the answer's class has fewer than two other usable entries, the nearest remaining
+entries of any class take their place (role ``nearest``). Answers cycle through the
+categories (symbol, line, area) and through a seeded shuffle of each category. The
+correct letter is balanced exactly: each block of five consecutive items uses A-E
+once, in a seeded order. Everything depends only on the seed and the slot number.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from cartoqa.embeddings import DEFAULT_CLIP_MODEL, DEFAULT_CLIP_PRETRAINED, Embe
 from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, parse_choice
 from cartoqa.scoring.sections import aggregate_correct, measure_choice
-from cartoqa.tasks.cartomapqa.mfs_meaning import true_of
+from cartoqa.tasks.cartomapqa.mfs_meaning import style_refinements, true_of
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
 from renderers.files import write_atomic
 from renderers.mfs.spec import CATEGORIES, FeatureImage
@@ -104,6 +104,26 @@ LOOKALIKE_MIN_PATTERN_DIFF = 0.05
 LOOKALIKE_MAX_PATTERN_RATIO = 2.0
 #: A pixel is ink when its channels differ from the background by more than this in sum.
 INK_MIN_DIFF = 30
+#: **Anti-aliasing is not a colour.** A line's outermost ink pixels are only partly
+#: covered: their colour is the line's own laid over the land at some cover between 0
+#: and 1. An edge that is such a blend of the core with the land is no casing (a
+#: stream's 216,233,237 edge is its #aad3df at 40 % cover, not a second colour a ditch
+#: lacks: mfs-0013 of seed 4141). A line at most :data:`THIN_LINE_PX` ink pixels across
+#: may have no pixel it covers fully, so even its middle may be such a blend: a thin
+#: line looks like any line whose colour, laid over the land at a cover of at least
+#: :data:`THIN_LINE_MIN_COVER`, gives the thin line's colour (OSM-Carto's power line,
+#: #888888 at 1.2 px, reads 172-185 in the middle; the city wall, #919191 at 3-5 px,
+#: 125: the same grey, told apart by width alone, mfs-0010 of seed 4141).
+THIN_LINE_PX = 3.0
+#: A pixel across a line is a casing when its colour is at least this far (CIE76) from
+#: every blend of the line's middle with the land. On OSM-Carto's lines the
+#: anti-aliased edges of uncased lines stay under 4 (a stream 2.9, the city wall's dark
+#: centre line 3.9), the faintest casing is 6.9 (road under construction), the grey
+#: road of unknown type's 8.6.
+CASING_MIN_DELTA_E = 5.0
+#: The least cover of a thin line's middle pixel (a minor power line, #888888 at 0.5 px,
+#: reads 209: 31 % cover).
+THIN_LINE_MIN_COVER = 0.25
 #: Options of the self-check sample item.
 SAMPLE_OPTIONS = {"A": "pharmacy", "B": "bank", "C": "park", "D": "river", "E": "bus stop"}
 #: How each category is described in the question.
@@ -406,7 +426,11 @@ class Appearance:
         inner pixels not in its main colour (its pattern).
     core, edge : numpy.ndarray, optional
         A line's colour in its middle row and on its outermost ink rows (its casing),
-        the median over inked columns; None: ``lab`` stands for both.
+        the median over inked columns, CIE L*a*b*; None: ``lab`` stands for both. An
+        edge that is the core blended with the land (anti-aliasing) is the core.
+    rgb_core, rgb_edge, background : numpy.ndarray, optional
+        The same two colours in sRGB, and the land's colour around the line (for
+        :func:`casing_pixel`, :func:`thin_alike`); None: no blend is considered.
     """
 
     lab: np.ndarray
@@ -414,6 +438,72 @@ class Appearance:
     coverage: float
     core: np.ndarray | None = None
     edge: np.ndarray | None = None
+    rgb_core: np.ndarray | None = None
+    rgb_edge: np.ndarray | None = None
+    background: np.ndarray | None = None
+
+    @property
+    def thin(self) -> bool:
+        """Whether the line is at most :data:`THIN_LINE_PX` ink pixels across."""
+        return 0 < self.width <= THIN_LINE_PX
+
+
+def casing_pixel(profile: np.ndarray, core: np.ndarray, background: np.ndarray) -> np.ndarray:
+    """A line's casing colour across one column: of the pixels ``profile`` (sRGB, one
+    per row) the one least like a blend of ``core`` with ``background`` (at a cover
+    between 0 and 1), when it is at least :data:`CASING_MIN_DELTA_E` from every such
+    blend; else ``core`` itself (anti-aliasing only: no casing).
+
+    Examples
+    --------
+    >>> land, white = np.array([242, 239, 233]), np.array([255, 255, 255])
+    >>> road = np.array([[215, 215, 215], [187, 187, 187], white, white, [187, 187, 187]])
+    >>> casing_pixel(road, white, land).tolist()
+    [187, 187, 187]
+    >>> grey = np.array([221, 221, 221])   # highway=road: a faint casing is a casing
+    >>> casing_pixel(np.array([[197, 197, 196], grey, grey]), grey, land).tolist()
+    [197, 197, 196]
+    >>> stream = np.array([[216, 233, 237], [170, 211, 223], [170, 211, 223]])
+    >>> casing_pixel(stream, stream[1], land).tolist()
+    [170, 211, 223]
+    """
+    c, b = np.asarray(core, dtype=np.float64), np.asarray(background, dtype=np.float64)
+    px = np.asarray(profile, dtype=np.float64)
+    d = c - b
+    norm = float(d @ d)
+    cover = np.zeros(len(px)) if norm == 0 else np.clip((px - b) @ d / norm, 0.0, 1.0)
+    residual = np.linalg.norm(srgb_to_lab(px) - srgb_to_lab(b + cover[:, None] * d), axis=1)
+    worst = int(residual.argmax())
+    if residual[worst] < CASING_MIN_DELTA_E:
+        return np.asarray(core)
+    return np.asarray(profile)[worst]
+
+
+def thin_alike(seen: np.ndarray, colour: np.ndarray, background: np.ndarray) -> bool:
+    """Whether a thin line's sRGB colour ``seen`` may be ``colour`` covering at least
+    :data:`THIN_LINE_MIN_COVER` of its pixels over ``background``: the colour it
+    unmixes to at the fitted cover is :func:`colours_alike` ``colour``.
+
+    Examples
+    --------
+    >>> land, wall = np.array([242, 239, 233]), np.array([125, 125, 125])
+    >>> thin_alike(np.array([172, 171, 169]), wall, land)   # a power line, 60 % cover
+    True
+    >>> thin_alike(np.array([209, 207, 203]), np.array([170, 211, 223]), land)  # blue
+    False
+    >>> thin_alike(np.array([232, 230, 226]), wall, land)   # under 25 % cover
+    False
+    """
+    s, c, b = (np.asarray(x, dtype=np.float64) for x in (seen, colour, background))
+    d = c - b
+    norm = float(d @ d)
+    if norm == 0:
+        return False
+    cover = float((s - b) @ d / norm)
+    if cover < THIN_LINE_MIN_COVER:
+        return False
+    unmixed = np.clip(b + (s - b) / min(cover, 1.0), 0.0, 255.0)
+    return colours_alike(srgb_to_lab(unmixed), srgb_to_lab(c))
 
 
 def appearance(data: bytes, category: str) -> Appearance:
@@ -435,14 +525,20 @@ def appearance(data: bytes, category: str) -> Appearance:
         return Appearance(srgb_to_lab(a[0, 0]), 0.0, 0.0)
     cores: list[np.ndarray] = []
     edges: list[np.ndarray] = []
+    land = a[0, 0]
     for x in np.nonzero(columns)[0]:
         rows = np.nonzero(ink[:, x])[0]
-        cores.append(a[(rows[0] + rows[-1]) // 2, x])
-        edges.extend((a[rows[0], x], a[rows[-1], x]))
+        if len(rows) <= THIN_LINE_PX:  # no middle: the most inked pixel
+            core = a[rows[int(np.abs(a[rows, x] - land).sum(axis=1).argmax())], x]
+        else:
+            core = a[(rows[0] + rows[-1]) // 2, x]
+        cores.append(core)
+        edges.append(casing_pixel(a[rows[0]:rows[-1] + 1, x], core, land))
+    core = np.median(np.array(cores), axis=0)
+    edge = np.median(np.array(edges), axis=0)
     return Appearance(srgb_to_lab(a[ink].mean(axis=0)), float(ink.sum() / columns.sum()),
-                      float(columns.mean()),
-                      core=srgb_to_lab(np.median(np.array(cores), axis=0)),
-                      edge=srgb_to_lab(np.median(np.array(edges), axis=0)))
+                      float(columns.mean()), core=srgb_to_lab(core), edge=srgb_to_lab(edge),
+                      rgb_core=core, rgb_edge=edge, background=land.astype(np.float64))
 
 
 def colours_alike(a: np.ndarray, b: np.ndarray) -> bool:
@@ -467,7 +563,9 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
     """Whether a reader seeing one of two images alone could not tell which it is.
 
     Lines: the same colour (:func:`colours_alike`) in the middle and at the edges
-    (casing) and the same dashes, whatever their widths. Areas: the same main colour
+    (casing; an anti-aliased edge is no casing) and the same dashes, whatever their
+    widths; a thin line's colour may be the other's blended with the land
+    (:data:`THIN_LINE_PX`). Areas: the same main colour
     and the same share of pattern, or both patterned with shares within
     :data:`LOOKALIKE_MAX_PATTERN_RATIO` of each other (density is not seen alone). See
     :data:`LOOKALIKE_MAX_DELTA_E` for what makes two images distinguishable.
@@ -498,7 +596,8 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
                           b.core if b.core is not None else b.lab)
         edge_a, edge_b = (a.edge if a.edge is not None else a.lab,
                           b.edge if b.edge is not None else b.lab)
-        return (colours_alike(core_a, core_b) and colours_alike(edge_a, edge_b)
+        return (_line_colours_alike(a, b, core_a, core_b, a.rgb_core, b.rgb_core)
+                and _line_colours_alike(a, b, edge_a, edge_b, a.rgb_edge, b.rgb_edge)
                 and abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_DASH_DIFF)
     if category == "area":
         if not colours_alike(a.lab, b.lab):
@@ -508,6 +607,18 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
                 or (low >= LOOKALIKE_MIN_PATTERN_DIFF
                     and high <= LOOKALIKE_MAX_PATTERN_RATIO * low))
     return False
+
+
+def _line_colours_alike(a: Appearance, b: Appearance, lab_a: np.ndarray, lab_b: np.ndarray,
+                        rgb_a: np.ndarray | None, rgb_b: np.ndarray | None) -> bool:
+    """One colour of two lines (core or edge) alike: the same colour, or a thin line's
+    colour a blend of the other's with the land (:data:`THIN_LINE_PX`)."""
+    if colours_alike(lab_a, lab_b):
+        return True
+    if rgb_a is None or rgb_b is None or a.background is None:
+        return False
+    return ((a.thin and thin_alike(rgb_a, rgb_b, a.background))
+            or (b.thin and thin_alike(rgb_b, rgb_a, a.background)))
 
 
 def look_alike(images: Sequence[bytes], category: str) -> list[set[int]]:
@@ -588,6 +699,7 @@ def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: i
     embeddings = np.asarray(embedder.embed([f.png for f in cat]), dtype=np.float64)
     cats = [f.spec.category for f in cat]
     candidates: list[list[int]] = [[] for _ in cat]
+    refinements = style_refinements(f.spec for f in cat)
     for category in CATEGORIES:
         members = [i for i, c in enumerate(cats) if c == category]
         if not members:
@@ -604,7 +716,8 @@ def make_state(catalogue: Sequence[FeatureImage], embedder: Embedder, *, seed: i
         for pos, i in enumerate(members):
             candidates[i] = [m for q, m in enumerate(members)
                              if q != pos and q not in alike[pos]
-                             and not true_of(cat[m].spec.label, cat[i].spec.label)]
+                             and not true_of(cat[m].spec.label, cat[i].spec.label,
+                                             refinements)]
     return MfsState(
         catalogue=cat,
         embeddings=embeddings,

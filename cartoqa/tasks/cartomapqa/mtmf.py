@@ -13,6 +13,7 @@ from typing import Any
 from cartoqa.declarations.prompts import prompt
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.parsing import ParseResult, parse_multi
+from cartoqa.parsing.map_names import item_map_names
 from cartoqa.scoring.sections import aggregate_multi, measure_multi
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.feature_maps import counted_features, feature_map
@@ -58,7 +59,7 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     vf = fmap.features
     answer = {"types": {t: {"count": vf.count(t), "names": vf.names(t)} for t in types}}
     prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
-                      counted=counted_features(vf, types))
+                      counted=counted_features(vf, types), map_names=vf.written_names())
     item = base_item(item_id(NAME, slot), NAME, "all", f"images/{fmap.image}",
                      question(types), answer, {"zoom": fmap.view.zoom}, prov)
     images = {} if ctx.image_exists(fmap.image) else {fmap.image: fmap.png}
@@ -66,9 +67,10 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
 
 
 def parse_answer(item: Mapping[str, Any], text: str) -> ParseResult:
-    """Read the JSON object of a response, for the types the item asks about."""
+    """Read the JSON object of a response, for the types the item asks about (the
+    names the map writes, ``provenance.map_names``, tell ``A & B`` from one name)."""
     types = list(((item.get("answer") or {}).get("types") or {}).keys())
-    return parse_multi(text, types=types)
+    return parse_multi(text, types=types, map_names=item_map_names(item))
 
 
 def answer_text(answer: Mapping[str, Any]) -> str:

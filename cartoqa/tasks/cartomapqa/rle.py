@@ -11,7 +11,9 @@ not from changes of road name. A path that overlaps itself or doubles back
 other) is rejected, and so is one with a U-turn (``u_turns`` of
 :func:`~cartoqa.tasks.common.rules.path_turns`, however far apart its two stretches run) or
 one that nearly repeats one already accepted
-(:func:`near_duplicate`). Two items per scenario: the answer in metres and in feet.
+(:func:`near_duplicate`), and so is one along a road drawn as a tunnel
+(:func:`~cartoqa.tasks.cartomapqa.rle_rules.through_tunnel`: the blue path would hide
+it). Two items per scenario: the answer in metres and in feet.
 Rejected candidates are counted by reason (:data:`REJECT_REASONS`).
 """
 
@@ -29,7 +31,7 @@ from cartoqa.errors import CartoqaError
 from cartoqa.parsing import ParseResult, format_number, parse_length
 from cartoqa.scoring.sections import aggregate_length, measure_length
 from cartoqa.settings import MAX_ZOOM, MIN_ZOOM, VIEW_HEIGHT, VIEW_WIDTH
-from cartoqa.tasks.cartomapqa.rle_rules import rle_difficulty, rle_near_duplicate
+from cartoqa.tasks.cartomapqa.rle_rules import rle_difficulty, rle_near_duplicate, through_tunnel
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.common.items import base_item, provenance
@@ -79,6 +81,7 @@ REJECT_REASONS = {
     "path_outside": "path leaves the view",
     "markers": "marker off screen or markers overlap",
     "scale_bar": "scale bar not drawn in both units",
+    "tunnel": "path runs through a tunnel (drawn over, it hides the road it follows)",
 }
 
 
@@ -170,6 +173,9 @@ def make_scenario(ctx: BuildContext, state: State, slot: int) -> Scenario | None
             continue
         if not all(marker_on_screen(p) for p in mpx) or markers_overlap(mpx):
             reject("markers")
+            continue
+        if through_tunnel(graph, route.edges):
+            reject("tunnel")
             continue
         scene = draw_scene(ctx, view, markers=markers, path=path)
         scale = scene.drawn.get("scale_bar") or {}

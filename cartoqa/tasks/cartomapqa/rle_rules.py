@@ -1,4 +1,5 @@
-"""RLE's own rules: the path's difficulty from its geometry, and its near-duplicates.
+"""RLE's own rules: the path's difficulty from its geometry, its near-duplicates, and
+the roads a reader can follow it along (no tunnels).
 
 Pure, like the shared rules of :mod:`cartoqa.tasks.common.rules` (the path's turns).
 """
@@ -6,6 +7,8 @@ Pure, like the shared rules of :mod:`cartoqa.tasks.common.rules` (the path's tur
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import networkx as nx
 
 from cartoqa.tasks.common.rules import (
     NEAR_DUPLICATE_M,
@@ -42,8 +45,29 @@ def rle_difficulty(turns: int, path_px: float) -> str | None:
         return "complex"
     return None
 
-#: longer one.
+#: Two RLE paths are near-duplicates when their lengths differ by at most this share of
+#: the longer one.
 NEAR_DUPLICATE_LENGTH_REL = 0.10
+
+
+def through_tunnel(graph: nx.MultiDiGraph, edges: Sequence[tuple[int, int, int]]) -> bool:
+    """Whether a path runs along a road OSM-Carto draws as a tunnel (edge attribute
+    ``tunnel``, :func:`groundtruth.tunnels.drawn_as_tunnel`).
+
+    The blue path is drawn over the road it follows; over a tunnel it hides the pale,
+    dashed tunnel drawing, and the reader sees a path across buildings or under a
+    street, not along a road (rle-0007 of seed 2718 through the Kluuvi parking
+    tunnel). Such a path is rejected, not routed around: every other path keeps its
+    draw.
+
+    Examples
+    --------
+    >>> g = nx.MultiDiGraph()
+    >>> _ = g.add_edge(1, 2, tunnel=False); _ = g.add_edge(2, 3, tunnel=True)
+    >>> through_tunnel(g, [(1, 2, 0)]), through_tunnel(g, [(1, 2, 0), (2, 3, 0)])
+    (False, True)
+    """
+    return any(graph.edges[u, v, k].get("tunnel", False) for u, v, k in edges)
 
 
 

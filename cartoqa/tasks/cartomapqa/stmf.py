@@ -21,6 +21,7 @@ from cartoqa.parsing import (
     parse_names,
     parse_yes_no,
 )
+from cartoqa.parsing.map_names import item_map_names
 from cartoqa.scoring.sections import (
     aggregate_count,
     aggregate_presence,
@@ -120,7 +121,7 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
         return None
     image = f"images/{fmap.image}"
     prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
-                      counted=counted_features(vf, [ftype]))
+                      counted=counted_features(vf, [ftype]), map_names=vf.written_names())
     strata = {"feature_type": ftype, "zoom": fmap.view.zoom}
     names = vf.names(ftype)
     answers: dict[str, dict[str, Any]] = {
@@ -152,6 +153,25 @@ def parse_count_of_type(item: Mapping[str, Any], text: str) -> ParseResult:
     """
     feature = (item.get("strata") or {}).get("feature_type")
     return parse_count(text, feature=str(feature) if feature else None)
+
+
+def parse_names_on_map(item: Mapping[str, Any], text: str) -> ParseResult:
+    """Read a names answer, telling ``A & B`` from one name by the names the map writes.
+
+    ``provenance.map_names`` (every legible name on the map, of any type; not the
+    answer) decides whether ``Hiisi & Lost In Helsinki`` is two names
+    (:func:`cartoqa.parsing.map_names.split_joined`); items built before it was
+    recorded read as before.
+
+    Examples
+    --------
+    >>> item = {"provenance": {"map_names": ["Hiisi", "Lost In Helsinki", "Nordea"]}}
+    >>> parse_names_on_map(item, "Answer: Hiisi & Lost In Helsinki").value
+    {'names': ['Hiisi', 'Lost In Helsinki']}
+    >>> parse_names_on_map({}, "Answer: Hiisi & Lost In Helsinki").value
+    {'names': ['Hiisi & Lost In Helsinki']}
+    """
+    return parse_names(text, map_names=item_map_names(item))
 
 
 def names_text(answer: Mapping[str, Any]) -> str:
@@ -208,7 +228,7 @@ SPEC = TaskSpec(
                     "unnamed": {"type": "integer", "minimum": 0},
                 },
             },
-            parse=text_parser(parse_names),
+            parse=parse_names_on_map,
             answer_text=names_text,
             metrics=("precision", "recall", "f1"),
             headline=("f1",),

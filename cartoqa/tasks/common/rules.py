@@ -177,8 +177,8 @@ def path_turns(path: Sequence[tuple[float, float]]) -> tuple[int, int]:
         along.append(along[-1] + geodesic_m(lat0, lon0, lat1, lon1))
     bends: list[tuple[int, int]] = []
     for i in range(1, n - 1):
-        if along[i] - along[i - 1] == 0.0 and i > 1:
-            continue
+        if along[i] - along[i - 1] == 0.0:
+            continue  # a repeated point adds no bend (at i = 1 it has no arriving bearing)
         before = arriving_bearing(coords[: i + 1], sample_m=BEARING_SAMPLE_M)
         after = leaving_bearing(coords[i:], sample_m=BEARING_SAMPLE_M)
         if abs(turn_angle(before, after)) < PATH_TURN_MIN_DEG:

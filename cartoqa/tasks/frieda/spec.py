@@ -11,12 +11,14 @@ normalisation, the same count).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from cartoqa.declarations.spec import RequestSpec, TaskSpec
 from cartoqa.metrics.frieda import parse_frieda
 from cartoqa.parsing.cardinal import DIRECTIONS
+from cartoqa.parsing.map_names import item_map_names
 from cartoqa.parsing.numbers import METRES_PER_UNIT
 from cartoqa.parsing.result import ParseResult
 from cartoqa.parsing.writing import format_number
@@ -111,11 +113,39 @@ def reference_text(answer: Mapping[str, Any]) -> str:
     return "Answer: " + "; ".join(answer["names"])
 
 
+_ASKED_UNIT = re.compile(r"\banswer\s+in\s+(?P<unit>metres|meters|kilometres|kilometers|feet|"
+                         r"miles|m|km|ft|mi)\b", re.IGNORECASE)
+_UNIT_OF_WORD = {"metres": "m", "meters": "m", "kilometres": "km", "kilometers": "km",
+                 "feet": "ft", "miles": "mi"}
+
+
+def asked_unit(item: Mapping[str, Any]) -> str:
+    """The unit a distance question asks its answer in (``Answer in miles, ...``), else
+    the item's ``answer.unit``, else metres: a bare number is read in it.
+
+    Examples
+    --------
+    >>> asked_unit({"question": "How far apart ...? Answer in miles, the scale bar's unit."})
+    'mi'
+    >>> asked_unit({"question": "How far?", "answer": {"unit": "ft"}}), asked_unit({})
+    ('ft', 'm')
+    """
+    m = _ASKED_UNIT.search(str(item.get("question") or ""))
+    if m:
+        word = m.group("unit").lower()
+        return _UNIT_OF_WORD.get(word, word)
+    answer = item.get("answer")
+    unit = answer.get("unit") if isinstance(answer, Mapping) else None
+    return str(unit) if unit in METRES_PER_UNIT else "m"
+
+
 def _parser(kind: str) -> Any:
     shape = {"type": kind, "names": []}
 
     def parse(item: Mapping[str, Any], text: str) -> ParseResult:
-        return parse_frieda(shape, text, question=str(item.get("question") or ""))
+        asked = {**shape, "unit": asked_unit(item)} if kind == "distance" else shape
+        return parse_frieda(asked, text, question=str(item.get("question") or ""),
+                            map_names=item_map_names(item))
 
     parse.__name__ = f"parse_frieda_{kind}"
     parse.__doc__ = f"Read a FRIEDA {kind} answer (cartoqa.metrics.frieda.parse_frieda)."

@@ -15,9 +15,12 @@ from cartoqa.tasks.cartomapqa.mfs import (
     LOOKALIKE_GREY_MAX_DL,
     LOOKALIKE_MAX_DELTA_E,
     LOOKALIKE_MAX_PATTERN_RATIO,
+    THIN_LINE_MIN_COVER,
+    THIN_LINE_PX,
     Appearance,
     answer_for_slot,
     answer_order,
+    appearance,
     appearances_alike,
     arrange_options,
     choose_distractors,
@@ -240,6 +243,55 @@ def test_width_alone_never_tells_two_lines_apart() -> None:
         {1, 2}, {0, 2}, {0, 1}, set(), set()]
     # the pixel rule alone passes them (their pixels differ in far more than 0.2 %)
     assert interchangeable([unclassified, tertiary]) == [set(), set()]
+
+
+def _aa_line(colour: tuple[int, int, int], width: float,
+             centre: tuple[tuple[int, int, int], float] | None = None) -> bytes:
+    """A west-east line ``width`` px wide as an anti-aliasing renderer draws it: each
+    row is ``colour`` laid over the land at the share of the row the line covers;
+    ``centre``: a second, narrower stroke (colour, width) on top (the city wall's)."""
+    a = np.zeros((256, 256, 3))
+    a[:] = BG
+    for col, w in ((colour, width), *((centre,) if centre else ())):
+        top, bottom = 128.0 - w / 2, 128.0 + w / 2
+        for y in range(256):
+            cover = max(0.0, min(y + 1, bottom) - max(y, top))
+            if cover > 0:
+                a[y, :] = a[y, :] + cover * (np.array(col) - a[y, :])
+    buf = io.BytesIO()
+    Image.fromarray(np.rint(a).astype(np.uint8)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_anti_aliased_edges_are_no_casing() -> None:
+    # mfs-0013 of seed 4141: a stream (#aad3df, about 2.9 px) and a ditch (1.8 px) are
+    # the same blue; the stream's partly covered edge rows are its blue over the land,
+    # not a casing the ditch lacks. A white road with a grey casing keeps its casing.
+    stream, ditch, canal = (_aa_line((170, 211, 223), w) for w in (2.9, 1.8, 10.0))
+    road = _cased(12)
+    assert look_alike([stream, ditch, canal, road], "line") == [
+        {1, 2}, {0, 2}, {0, 1}, set()]
+    look = appearance(stream, "line")
+    assert look.edge is not None and look.core is not None
+    assert float(np.linalg.norm(look.edge - look.core)) < 1e-9   # no casing
+    cased = appearance(road, "line")
+    assert cased.edge is not None and cased.core is not None
+    assert float(np.linalg.norm(cased.edge - cased.core)) > LOOKALIKE_MAX_DELTA_E
+
+
+def test_a_thin_line_may_be_any_line_of_its_colour() -> None:
+    # mfs-0010 of seed 4141: OSM-Carto's power line (#888888, 1.2 px) covers no pixel
+    # fully and reads a paler grey than the city wall (#919191, 4 px, a 0.4 px #444444
+    # line on top): told apart by width alone, so alike. A thin blue line, a thin green
+    # one and a line too faint to be the wall's grey (under 25 % cover) are not.
+    power = _aa_line((136, 136, 136), 1.2)
+    wall = _aa_line((145, 145, 145), 4.0, centre=((68, 68, 68), 0.4))
+    blue, green = _aa_line((170, 211, 223), 1.2), _aa_line((174, 209, 160), 1.2)
+    faint = _aa_line((136, 136, 136), 0.15)
+    assert appearance(power, "line").thin and not appearance(wall, "line").thin
+    assert look_alike([power, wall, blue, green], "line") == [{1}, {0}, set(), set()]
+    assert look_alike([faint, wall], "line") == [set(), set()]
+    assert 0 < THIN_LINE_MIN_COVER < 1 and THIN_LINE_PX == 3.0
 
 
 def test_a_small_pattern_does_not_tell_two_fills_apart() -> None:

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cartoqa.declarations.records import ConnectivityChecker, Record
-from cartoqa.declarations.spec import Aggregate, RequestSpec, TaskSpec, text_parser
+from cartoqa.declarations.spec import Aggregate, RequestSpec, TaskSpec
 from cartoqa.errors import CartoqaError
-from cartoqa.parsing.mapiq import parse_binary
+from cartoqa.parsing.mapiq import parse_binary_of_item
 from cartoqa.scoring.sections import _mean_measure, aggregate_correct
 from renderers.thematic.draw import IMAGE_SIZE
 
@@ -67,12 +67,12 @@ def aggregate_mean(key: str) -> Aggregate:
 
 def binary_request(write: Callable[[Mapping[str, Any]], str],
                    extra_strata: tuple[tuple[str, ...], ...] = ()) -> RequestSpec:
-    """The yes/no question type: ``{"value": true}``, read by ``parse_binary``, scored by
+    """The yes/no question type: ``{"value": true}``, read by ``parse_binary_of_item``, scored by
     accuracy (both suites ask it the same way)."""
     return RequestSpec(
         name="binary",
         answer_schema=answer_schema(["value"], {"value": {"type": "boolean"}}),
-        parse=text_parser(parse_binary),
+        parse=parse_binary_of_item,
         answer_text=answer_writer(write, "binary"),
         metrics=("accuracy",), headline=("accuracy",),
         measure=measure_binary, aggregate=aggregate_correct,

@@ -1,0 +1,204 @@
+"""The names a map writes, and splitting ``A & B`` / ``A and B`` by them.
+
+A name answer such as ``Hiisi & Lost In Helsinki`` may be two names joined by ``&`` or
+``and``, or one name that holds the word (``Day & Nite Sushi Bar``, ``Fish and Chips``).
+The text alone cannot tell them apart; the map can. An item records the names its map
+writes (:func:`item_map_names`): ``provenance.map_names`` for the street feature maps
+(STMF, MTMF: every legible name of every catalogue type in the view, whatever type is
+asked) and the legend labels of FRIEDA's maps. These are what the image shows a reader,
+never the item's answer: the reader does not see the gold.
+
+:func:`split_joined` then reads a joined item as the parts the map writes: the split of
+the item into consecutive pieces that names the most names of the map wins, and the
+whole item stays one name when it is itself a name of the map (so a reference answer
+always reads back whole); when no part is one, the caller's default applies. Items
+without recorded names (older builds) read as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from itertools import combinations
+from typing import Any
+
+from cartoqa.parsing.names import normalise_name
+
+# " and ", " & ": the joins a name list may use between two names
+_JOIN = re.compile(r"(\s+(?:and|&)\s+)", re.IGNORECASE)
+#: At most this many joins in one item are tried (2**n splits).
+MAX_JOINS = 5
+
+
+def item_map_names(item: Mapping[str, Any]) -> frozenset[str]:
+    """The normalised names an item's map writes (empty when the item records none).
+
+    Parameters
+    ----------
+    item : mapping
+        The item: ``provenance.map_names`` (street feature maps, since issue 24), else
+        the ``label``/``name`` of every feature in ``provenance.maps`` and their
+        ``legend_categories`` (FRIEDA's legends and legend boxes).
+
+    Returns
+    -------
+    frozenset of str
+        Names after :func:`cartoqa.parsing.names.normalise_name`.
+
+    Examples
+    --------
+    >>> sorted(item_map_names({"provenance": {"map_names": ["Hiisi", "Day & Nite"]}}))
+    ['day and nite', 'hiisi']
+    >>> sorted(item_map_names({"provenance": {"maps": [{"features": [{"label": "Soopeli"}]}]}}))
+    ['soopeli']
+    >>> item_map_names({"provenance": {"counted": [{"name": "Hiisi"}]}})
+    frozenset()
+    """
+    prov = item.get("provenance") if isinstance(item, Mapping) else None
+    if not isinstance(prov, Mapping):
+        return frozenset()
+    names: list[str] = []
+    listed = prov.get("map_names")
+    if isinstance(listed, list):
+        names.extend(str(n) for n in listed if isinstance(n, str))
+    maps = prov.get("maps")
+    if isinstance(maps, list):
+        for m in maps:
+            if not isinstance(m, Mapping):
+                continue
+            features = m.get("features")
+            for f in features if isinstance(features, list) else ():
+                if isinstance(f, Mapping):
+                    names.extend(str(f[k]) for k in ("label", "name")
+                                 if isinstance(f.get(k), str))
+                elif isinstance(f, str):
+                    names.append(f)
+            categories = m.get("legend_categories")  # a legend box naming each fill
+            names.extend(str(c) for c in (categories if isinstance(categories, list) else ())
+                         if isinstance(c, str))
+    return frozenset(k for k in (normalise_name(n) for n in names) if k)
+
+
+def split_joined(item: str, known: Iterable[str], *,
+                 default: bool) -> list[str]:
+    """Split one list item on ``&`` / ``and`` by the names the map writes.
+
+    Parameters
+    ----------
+    item : str
+        One item as written (``Hiisi & Lost In Helsinki``).
+    known : iterable of str
+        Normalised names the map writes (:func:`item_map_names`); empty for none.
+    default : bool
+        Whether to split when the map's names do not decide (the list rules: the
+        last item of ``A, B and C`` is split, a name on its own line is not).
+
+    Returns
+    -------
+    list of str
+        The parts, as written.
+
+    Examples
+    --------
+    >>> known = {"hiisi", "lost in helsinki", "day and nite sushi bar"}
+    >>> split_joined("Hiisi & Lost In Helsinki", known, default=False)
+    ['Hiisi', 'Lost In Helsinki']
+    >>> split_joined("Day & Nite Sushi Bar", known, default=True)
+    ['Day & Nite Sushi Bar']
+    >>> split_joined("Hiisi and Porthania", known, default=False)
+    ['Hiisi', 'Porthania']
+    >>> split_joined("Fish and Chips", known, default=False)
+    ['Fish and Chips']
+    >>> split_joined("Fish and Chips", set(), default=True)
+    ['Fish', 'Chips']
+    >>> split_joined("Fish and Chips", {"fish", "chips", "fish and chips"}, default=True)
+    ['Fish and Chips']
+    """
+    pieces = _JOIN.split(item)  # name, join, name, join, name ...
+    joins = len(pieces) // 2
+    if joins == 0:
+        return [item]
+    known = set(known)
+    if known and _key(item) in known:
+        return [item]  # a name the map writes is never split
+    if known and joins <= MAX_JOINS:
+        best: tuple[int, int] | None = None
+        best_parts: list[str] = [item]
+        for n_cuts in range(joins + 1):
+            for cuts in combinations(range(joins), n_cuts):
+                parts = _parts(pieces, cuts)
+                hits = sum(_key(p) in known for p in parts)
+                score = (hits, -len(parts))  # most names of the map, then fewest parts
+                if best is None or score > best:
+                    best, best_parts = score, parts
+        if best is not None and best[0] > 0:
+            return best_parts
+    return [p for p in _parts(pieces, tuple(range(joins)))] if default else [item]
+
+
+def _parts(pieces: list[str], cuts: tuple[int, ...]) -> list[str]:
+    """The item cut at the joins numbered ``cuts`` (the others kept inside a part)."""
+    parts: list[str] = []
+    current = pieces[0]
+    for j in range(len(pieces) // 2):
+        if j in cuts:
+            parts.append(current)
+            current = pieces[2 * j + 2]
+        else:
+            current += pieces[2 * j + 1] + pieces[2 * j + 2]
+    parts.append(current)
+    return [p.strip() for p in parts]
+
+
+def _key(part: str) -> str:
+    return normalise_name(part.strip(" .;,!\"'*"))
+
+
+#: English generic words a reader may add after a name the map writes (``Mikonkatu
+#: street``, ``commercial land category``).
+GENERIC_TAILS = ("street", "road", "avenue", "lane", "square", "category", "class", "area",
+                 "zone", "type", "fill", "building", "feature")
+
+
+def snap_to_map(name: str, known: Iterable[str]) -> str:
+    """A name read as the name of the map it evidently means, else the name unchanged.
+
+    Two forms, decided only by the names the map writes (``known``, normalised):
+
+    - an English generic word after a name of the map (``Mikonkatu street``,
+      ``commercial land category``): the name without it;
+    - words abbreviated with a dot (``Pohj. Makasiinikatu``): the one name of the map
+      whose words start with them, the others equal (several such names: unchanged).
+
+    Examples
+    --------
+    >>> known = {"mikonkatu", "pohjoinen makasiinikatu", "commercial land", "vuorikatu"}
+    >>> snap_to_map("Mikonkatu street", known), snap_to_map("Pohj. Makasiinikatu", known)
+    ('Mikonkatu', 'pohjoinen makasiinikatu')
+    >>> snap_to_map("commercial land category", known), snap_to_map("Kaivokatu street", known)
+    ('commercial land', 'Kaivokatu street')
+    >>> snap_to_map("Mikonkatu", known), snap_to_map("Pohj. Esplanadi", known)
+    ('Mikonkatu', 'Pohj. Esplanadi')
+    """
+    known = set(known)
+    if not known or _key(name) in known:
+        return name
+    words = name.split()
+    if len(words) >= 2 and words[-1].strip(".,").lower() in GENERIC_TAILS:
+        rest = " ".join(words[:-1])
+        if _key(rest) in known:
+            return rest
+    if any(w.endswith(".") and len(w) > 1 for w in words):
+        wanted = [(normalise_name(w), w.endswith(".")) for w in words]
+        hits = [k for k in known if _abbreviates(wanted, k.split())]
+        if len(hits) == 1:
+            return hits[0]
+    return name
+
+
+def _abbreviates(wanted: list[tuple[str, bool]], label: list[str]) -> bool:
+    """Whether words (each normalised, and whether it was cut with a dot) spell a label."""
+    if len(wanted) != len(label):
+        return False
+    return all(word and (part.startswith(word) if cut else part == word)
+               for (word, cut), part in zip(wanted, label, strict=True))
