@@ -14,6 +14,7 @@ Geometries stay in ``(lon, lat)``; the margins are measured in a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,7 @@ from groundtruth.relations import LocalFrame
 #: ``(family, key, values, category)``: an area with ``key`` in ``values`` is drawn as
 #: ``category`` on maps of ``family``; the first rule of a family that matches wins.
 LEGEND_RULES: tuple[tuple[str, str, frozenset[str], str], ...] = (
-    ("land use", "leisure", frozenset({"park", "garden"}), "park or garden"),
+    ("land use", "leisure", frozenset({"park", "garden"}), "park and garden"),
     ("land use", "boundary", frozenset({"protected_area", "national_park"}),
      "protected area"),
     ("land use", "leisure", frozenset({"nature_reserve"}), "protected area"),
@@ -42,7 +43,7 @@ LEGEND_RULES: tuple[tuple[str, str, frozenset[str], str], ...] = (
     ("land use", "landuse", frozenset({"commercial", "retail"}), "commercial land"),
     ("land use", "landuse", frozenset({"residential"}), "residential land"),
     ("land use", "landuse", frozenset({"industrial", "railway", "construction"}),
-     "industrial or works land"),
+     "industrial and works land"),
     ("building use", "building", frozenset({"apartments", "residential", "house", "dormitory"}),
      "residential building"),
     ("building use", "building", frozenset({"office", "commercial", "retail", "kiosk",
@@ -59,9 +60,26 @@ INSIDE_MIN_M = 8.0
 #: A point lies clearly outside a category when every area of it is at least this far
 #: away (about 30 px at zoom 17 in Helsinki), metres.
 OUTSIDE_MIN_M = 20.0
-#: Areas smaller than this are not drawn (a fill of a few pixels has no readable hatch),
-#: square metres.
+#: Areas smaller than this are left out of the legend layers (:func:`build_category_areas`):
+#: a fill of a few pixels has no readable hatch, so no map draws them and no answer
+#: rests on them, square metres.
 MIN_AREA_M2 = 150.0
+#: Metres per degree of latitude (for :func:`ground_area_m2`).
+_M_PER_DEG = 111_320.0
+
+
+def ground_area_m2(geometry: BaseGeometry) -> float:
+    """The ground area of a ``(lon, lat)`` polygon in square metres (equirectangular at its
+    centroid's latitude: within 0.1% for areas under a kilometre across).
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> round(ground_area_m2(box(24.0, 60.0, 24.001, 60.0001)))  # 55.7 m x 11.1 m
+    620
+    """
+    k = math.cos(math.radians(geometry.centroid.y))
+    return float(geometry.area * _M_PER_DEG * _M_PER_DEG * k)
 
 
 @dataclass(frozen=True)
@@ -109,7 +127,8 @@ def legend_keys() -> set[str]:
 
 
 def build_category_areas(objects: Iterable[RawObject]) -> list[CategoryArea]:
-    """The areas of every legend category (pure), sorted by family, category, id.
+    """The areas of every legend category (pure), sorted by family, category, id; areas
+    under :data:`MIN_AREA_M2` are left out.
 
     Parameters
     ----------
@@ -128,6 +147,8 @@ def build_category_areas(objects: Iterable[RawObject]) -> list[CategoryArea]:
         if geom.is_empty or geom.area == 0:
             continue
         geom = geom.buffer(0) if geom.geom_type not in ("Polygon", "MultiPolygon") else geom
+        if geom.is_empty or ground_area_m2(geom) < MIN_AREA_M2:
+            continue
         for family, category in categories_of(obj.tags):
             out.append(CategoryArea(family, category, obj.ref, geom))
     out.sort(key=lambda a: (FAMILIES.index(a.family), a.category, a.osm_id))

@@ -7,10 +7,12 @@ from shapely.geometry import Point, box
 from groundtruth._osm_reader import RawObject
 from groundtruth.legend_areas import (
     INSIDE_MIN_M,
+    MIN_AREA_M2,
     OUTSIDE_MIN_M,
     CategoryArea,
     build_category_areas,
     categories_of,
+    ground_area_m2,
     point_in_category,
 )
 from groundtruth.relations import LocalFrame
@@ -29,7 +31,7 @@ def _pt(x: float, y: float):
 def test_tags_give_one_category_per_family() -> None:
     assert categories_of({"landuse": "commercial"}) == [("land use", "commercial land")]
     assert categories_of({"leisure": "park", "landuse": "grass"}) == [
-        ("land use", "park or garden")]  # first rule wins within a family
+        ("land use", "park and garden")]  # first rule wins within a family
     assert categories_of({"building": "apartments"}) == [
         ("building use", "residential building")]
     assert categories_of({"boundary": "protected_area"}) == [("land use", "protected area")]
@@ -88,3 +90,28 @@ def test_point_categories_equals_point_in_category() -> None:
         assert got == want, (x, y)
         seen.update(want.values())
     assert seen == {True, False, None}  # the layout reaches every answer
+
+
+def test_areas_under_min_area_are_left_out() -> None:
+    # 12 m x 12 m = 144 m2 (under 150: no readable hatch, not drawn, not asked about);
+    # 13 m x 12 m = 156 m2 is kept
+    assert MIN_AREA_M2 == 150.0
+    assert abs(ground_area_m2(_area(0, 0, 12, 12)) - 144.0) < 0.5
+    objs = [
+        RawObject("area", 1, {"building": "office"}, _area(0, 0, 12, 12), "way/1"),
+        RawObject("area", 2, {"building": "office"}, _area(50, 0, 63, 12), "way/2"),
+    ]
+    assert [a.osm_id for a in build_category_areas(objs)] == ["way/2"]
+
+
+def test_every_category_name_reads_back_as_one_answer() -> None:
+    """A category is an answer (``category_of``, ``area_category``): written as the legend
+    writes it, it must score as itself. "park or garden" was read as two alternatives
+    ("park" or "garden") and scored invalid (frieda27e's build, 2 items)."""
+    from cartoqa.metrics.frieda import frieda_correct, parse_frieda
+    from groundtruth.legend_areas import LEGEND_RULES
+
+    for _, _, _, category in LEGEND_RULES:
+        answer = {"type": "textual", "names": [category]}
+        got = parse_frieda(answer, f"Answer: {category}")
+        assert frieda_correct(answer, got), (category, got)

@@ -28,6 +28,7 @@ from cartoqa.errors import CartoqaError
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.legend_questions import (
+    area_category_plans,
     area_count_plans,
     category_count_plans,
     category_of_plans,
@@ -60,6 +61,7 @@ from cartoqa.tasks.frieda.questions import (
     legend_plans,
     point_plans,
     topological_plans,
+    two_relation_plans,
 )
 from groundtruth import relations as rel
 from groundtruth.legend_areas import CategoryArea
@@ -202,6 +204,7 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
         rng = slot_rng(seed, task_name(relation), "plans")
         single: list[QuestionPlan] = []
         multi: list[QuestionPlan] = []
+        legend_first: list[QuestionPlan] = []
         if relation in TOPOLOGICAL:
             # subjects go to the one- and two-map lists as the slots ask (MULTI_PATTERN)
             got = topological_plans(pairs, relation, rng=rng, multi=MULTI_PATTERN[relation],
@@ -212,6 +215,13 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             multi = [p for p in got if p.map_count == "multi"]
         elif relation == "equal":
             multi = equal_plans(features, rng=rng, ledger=ledger)
+            # the legend's plans, with their own subject keys (an area may be asked in
+            # both equal templates, which ask different things) and their own random
+            # stream (same_area's plans stay those of a build without them)
+            if index is not None:
+                legend_first = area_category_plans(
+                    features, index, rng=slot_rng(seed, task_name(relation), "legend"),
+                    count=min(count, LEGEND_PLANS_MAX), ledger=ledger)
         else:
             got = point_plans(features, rng=rng, count=count, ledger=ledger,
                               templates=[t for t in TEMPLATES[relation]
@@ -227,10 +237,19 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
         legend_single: list[QuestionPlan] = []
         legend_multi: list[QuestionPlan] = []
         if relation in TOPOLOGICAL and index is not None:
-            legend_single = area_count_plans(features, index, relation, rng=rng,
-                                             count=legend_count, ledger=ledger)
+            # on one map and on two, as the slots ask (MULTI_PATTERN)
+            counts = area_count_plans(features, index, relation, rng=rng,
+                                      count=legend_count, ledger=ledger,
+                                      multi=MULTI_PATTERN[relation])
+            legend_single = [p for p in counts if p.map_count == "single"]
+            legend_multi = [p for p in counts if p.map_count == "multi"]
+        if relation == "equal" and index is not None:
+            legend_multi = legend_first
         if relation == "within":
-            # two_relation_plans are not built: see docs/frieda.md ("two_relations")
+            # which feature lies within A and borders B (one map, no legend): first among
+            # the non-legend one-map plans, which come one in LEGEND_WEIGHTS["within"] + 1
+            # (shuffled among them, none came in two seed-0 builds of 10 per task)
+            single = two_relation_plans(pairs, rng=rng, ledger=ledger) + single
             legend_single += legend_plans(features, areas, rng=rng, count=legend_count,
                                           ledger=ledger) if areas else []
             if index is not None:
@@ -238,23 +257,39 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
                                                       ledger=ledger)
                 legend_single += category_of_plans(index, rng=rng, count=legend_count,
                                                    ledger=ledger, multi=False)
-                legend_multi = category_of_plans(index, rng=rng, count=legend_count,
-                                                 ledger=ledger, multi=True)
+                legend_multi += category_of_plans(index, rng=rng, count=legend_count,
+                                                  ledger=ledger, multi=True)
         elif relation in ("distance", "orientation") and index is not None:
             legend_single = legend_pick_plans(index, relation, rng=rng, count=legend_count,
                                               ledger=ledger, multi=False)
             legend_multi = legend_pick_plans(index, relation, rng=rng, count=legend_count,
                                              ledger=ledger, multi=True)
         rng.shuffle(legend_single)
-        rng.shuffle(legend_multi)
-        out[relation] = (_mix(legend_single, single, LEGEND_WEIGHT),
-                         _mix(legend_multi, multi, LEGEND_WEIGHT))
+        if relation != "equal":
+            # area_category's answers come in turn (category by category); shuffled,
+            # the slots of a build drew "commercial land" for 6 of 7 questions (seed 0)
+            rng.shuffle(legend_multi)
+        weight = LEGEND_WEIGHTS.get(relation, LEGEND_WEIGHT)
+        lead: list[QuestionPlan] = []
+        if relation == "equal" and multi:
+            # the first slot asks same_area (a small extract may have no more equal
+            # plans, and area_category plans fail there more often: past the data)
+            lead, multi = multi[:1], multi[1:]
+        out[relation] = (_mix(legend_single, single, weight),
+                         lead + _mix(legend_multi, multi, weight))
     return out
 
 
 #: Of every ``LEGEND_WEIGHT + 1`` questions of a relation that has legend templates,
 #: ``LEGEND_WEIGHT`` read the legend (while its legend plans last).
 LEGEND_WEIGHT = 3
+#: Relations whose legend plans come more often (``LEGEND_WEIGHTS[r]`` of every
+#: ``LEGEND_WEIGHTS[r] + 1``): within has five legend templates (none dominates it);
+#: orientation's ``legend_pick`` plans are rejected more often at render time (dots
+#: whose ring shows a second category), so at 3 they made 6 of 10 orientation
+#: questions of a seed-0 build (frieda27e). Border and intersect have too few legend
+#: plans on Helsinki for a weight to matter (5 and 4 ``area_count`` plans).
+LEGEND_WEIGHTS: dict[str, int] = {"within": 5, "orientation": 5}
 #: Most plans per legend template and relation (they are many; rendering tries only a
 #: few per slot).
 LEGEND_PLANS_MAX = 120
@@ -550,7 +585,7 @@ def example_key(plan: QuestionPlan) -> str:
 def _example_key(kind: str, relation: str, template: str) -> str:
     if kind != "textual":
         return kind
-    if relation == "equal":
+    if relation == "equal" and template != "area_category":
         return "letter"
     return "names" if template == "list" else "name"
 

@@ -65,6 +65,11 @@ PICK_DISTANCE_M: tuple[float, float] = (150.0, 320.0)
 #: ``category_count``: a count may run ahead of the least given one by at most this many
 #: questions (a count the extract rarely allows then holds the others back).
 COUNT_SLACK = 2
+#: Styles of map 1 of a two-map legend question whose answer is the category of what map 1
+#: draws (``category_of``, ``area_count``, ``area_category``): label-free, and not
+#: ``print``, whose own land-use fills and legend ("Public and education", ...) would
+#: tell the category on map 1 (seen in frieda27e's build, ``equal-0006``).
+FIRST_MAP_STYLES: tuple[str, ...] = tuple(s for s in UNLABELLED_STYLES if s != "print")
 #: Turns of the maps (north clockwise from the top, degrees).
 TURNS: tuple[float, ...] = (0.0, 30.0, 75.0, 120.0, 160.0, 210.0, 250.0, 300.0, 330.0)
 
@@ -351,7 +356,7 @@ def category_of_plans(index: LegendIndex, *, rng: random.Random, count: int,
             maps: tuple[MapPlan, ...]
             if multi:
                 maps = (MapPlan((x,), (x.name,), angle_deg=rng.choice(TURNS),
-                                style=rng.choice(UNLABELLED_STYLES)),
+                                style=rng.choice(FIRST_MAP_STYLES)),
                         MapPlan((), (), angle_deg=rng.choice(TURNS), context=(x,),
                                 style=rng.choice(UNLABELLED_STYLES), categories=layer,
                                 category_checks=checks, min_legend=MIN_LEGEND_CHOICES))
@@ -610,7 +615,8 @@ def area_relations(subject_m: BaseGeometry, parts: Sequence[BaseGeometry]
 
 
 def area_count_plans(features: Sequence[NamedFeature], index: LegendIndex, relation: str, *,
-                     rng: random.Random, count: int, ledger: PairLedger) -> list[QuestionPlan]:
+                     rng: random.Random, count: int, ledger: PairLedger,
+                     multi: bool | Sequence[bool] = False) -> list[QuestionPlan]:
     """``<relation>`` / ``area_count``: how many separate areas shown as <category>
     border (lie within, partly overlap) X?
 
@@ -635,11 +641,17 @@ def area_count_plans(features: Sequence[NamedFeature], index: LegendIndex, relat
         Most plans.
     ledger : PairLedger
         The build's pairs already asked (updated): a subject once per relation.
+    multi : bool or sequence of bool, optional
+        Two maps (for successive plans, in turn, when a sequence): map 1 outlines X in
+        red on a label-free basemap, map 2 shades the same place by the family at
+        another zoom and turn without X (:attr:`MapPlan.context`), so the reader
+        finds X's ground on map 2 by its streets and buildings.
 
     Returns
     -------
     list of QuestionPlan
     """
+    turns = [multi] if isinstance(multi, bool) else list(multi)
     subjects = uniquely_named(features, "polygon", count_edge=False)
     options: list[tuple[int, str, NamedFeature, str, list[BaseGeometry]]] = []
     for fam in index.families.values():
@@ -684,13 +696,14 @@ def area_count_plans(features: Sequence[NamedFeature], index: LegendIndex, relat
         ledger.take(relation, f.key, [f"category:{category}"])
         ledger.subjects.add((relation, key))
         given[n] += 1
-        plans.append(_area_count_plan(index, family, relation, f, category, counted, rng))
+        plans.append(_area_count_plan(index, family, relation, f, category, counted, rng,
+                                      multi=turns[len(plans) % len(turns)]))
     return plans
 
 
 def _area_count_plan(index: LegendIndex, family: str, relation: str, f: NamedFeature,
-                     category: str, counted: Sequence[BaseGeometry], rng: random.Random
-                     ) -> QuestionPlan:
+                     category: str, counted: Sequence[BaseGeometry], rng: random.Random,
+                     multi: bool = False) -> QuestionPlan:
     fam = index.families[family]
     sm = index.frame.to_metric(f.geometry)
     drawn: dict[str, list[BaseGeometry]] = defaultdict(list)
@@ -705,18 +718,160 @@ def _area_count_plan(index: LegendIndex, family: str, relation: str, f: NamedFea
     layer = tuple((c, tuple(drawn[c])) for c in legend)
     ci = legend.index(category)
     what = f"{f.name} (the {f.category})"
-    ask = (f"{_intro(family)} How many separate areas shown as {category} "
-           f"{AREA_COUNT_VERBS[relation]} {what}, outlined in red? Touching areas of one "
-           "fill count as one. Answer with a number.")
+    checks = tuple((ci, index.frame.to_lonlat(p)) for p in counted)
+    maps: tuple[MapPlan, ...]
+    if multi:
+        maps = (MapPlan((f,), (f.name,), angle_deg=rng.choice(TURNS),
+                        style=rng.choice(FIRST_MAP_STYLES)),
+                MapPlan((), (), angle_deg=rng.choice(TURNS), context=(f,),
+                        style=rng.choice(UNLABELLED_STYLES), categories=layer,
+                        keep_categories=(ci,), area_checks=checks))
+        ask = (f"Map 1 outlines {what} in red. {_intro(family, True)} It shows the same "
+               f"place (its scale, turn and style may differ) without the outline. How "
+               f"many separate areas shown as {category} on map 2 "
+               f"{AREA_COUNT_VERBS[relation]} {f.name}? Touching areas of one fill count "
+               "as one. Answer with a number.")
+        ctx = (f"One of the maps outlines {f.name} alone in red; another shows the same "
+               f"place shaded by {family}, with a legend box naming each fill. How many "
+               f"separate areas shown as {category} there {AREA_COUNT_VERBS[relation]} "
+               f"{f.name}? Touching areas of one fill count as one. Answer with a number.")
+    else:
+        maps = (MapPlan((f,), (f.name,), style=rng.choice(UNLABELLED_STYLES),
+                        categories=layer, keep_categories=(ci,), area_checks=checks),)
+        ask = (f"{_intro(family)} How many separate areas shown as {category} "
+               f"{AREA_COUNT_VERBS[relation]} {what}, outlined in red? Touching areas of one "
+               "fill count as one. Answer with a number.")
+        ctx = (f"Find the map that outlines {f.name} in red over areas shaded by "
+               f"{family}. How many separate areas shown as {category} "
+               f"{AREA_COUNT_VERBS[relation]} it? Touching areas of one fill count "
+               "as one. Answer with a number.")
     return QuestionPlan(
         relation, ask, {"type": "count", "count": len(counted)},
-        (MapPlan((f,), (f.name,), style=rng.choice(UNLABELLED_STYLES), categories=layer,
-                 keep_categories=(ci,),
-                 area_checks=tuple((ci, index.frame.to_lonlat(p)) for p in counted)),),
+        maps,
         {"subject": f.key, "template": "area_count", "answer_type": "count",
          "family": family, "category": category, "legend": legend,
          "counted_m2": [round(p.area, 1) for p in counted]},
-        contextual=(f"Find the map that outlines {f.name} in red over areas shaded by "
-                    f"{family}. How many separate areas shown as {category} "
-                    f"{AREA_COUNT_VERBS[relation]} it? Touching areas of one fill count "
-                    "as one. Answer with a number."))
+        contextual=ctx)
+
+
+#: ``equal`` / ``area_category``: areas of the legend's other categories may cover at most
+#: this share of the subject (its spot on map 2 shows one fill).
+AREA_CATEGORY_OTHER_MAX = 0.05
+
+
+def area_category_plans(features: Sequence[NamedFeature], index: LegendIndex, *,
+                        rng: random.Random, count: int, ledger: PairLedger
+                        ) -> list[QuestionPlan]:
+    """``equal`` / ``area_category``: map 1 outlines X; which legend category is the area
+    of map 2 that covers exactly the same ground?
+
+    X (a named polygon) equals one legend area of a family
+    (:func:`groundtruth.relations.area_relation` is ``equal``: the same OSM outline
+    drawn as a category, e.g. a building drawn as *public building*), and areas of
+    the family's other categories cover at most :data:`AREA_CATEGORY_OTHER_MAX` of it.
+    Map 1 outlines X in red on a label-free basemap; map 2 shades the same place by
+    the family at another zoom and turn, X not drawn (:attr:`MapPlan.context`): the
+    reader finds X's area on map 2 by its shape and the streets and reads its fill in
+    the legend (at least :data:`MIN_LEGEND_CHOICES` categories). The answer is the
+    legend's words; categories come in turn, so that no fixed guess does well.
+
+    Parameters
+    ----------
+    features : sequence of NamedFeature
+        The extract's named features (polygons with a unique name, not at the edge).
+    index : LegendIndex
+        The legend areas (its families).
+    rng : random.Random
+        Seeded.
+    count : int
+        Most plans.
+    ledger : PairLedger
+        The build's pairs already asked (updated): a subject once in this template
+        (keyed ``area_category:<key>``: the same area may also be a ``same_area``
+        subject, a different question).
+
+    Returns
+    -------
+    list of QuestionPlan
+    """
+    subjects = uniquely_named(features, "polygon", count_edge=False)
+    queues: dict[tuple[str, str], list[tuple[NamedFeature, BaseGeometry]]] = defaultdict(list)
+    for fam in index.families.values():
+        tree = shapely.STRtree(fam.metric)
+        for f in subjects:
+            sm = index.frame.to_metric(f.geometry)
+            if sm.area <= 0:
+                continue
+            hits = [int(i) for i in tree.query(sm, predicate="intersects")]
+            same = [i for i in hits if rel.area_relation(fam.metric[i], sm) == "equal"]
+            if len({fam.areas[i].category for i in same}) != 1:
+                continue
+            category = fam.areas[same[0]].category
+            other = sum(fam.metric[i].intersection(sm).area for i in hits
+                        if fam.areas[i].category != category)
+            if other > AREA_CATEGORY_OTHER_MAX * sm.area:
+                continue
+            queues[(fam.family, category)].append((f, sm))
+    for q in queues.values():
+        rng.shuffle(q)
+    plans: list[QuestionPlan] = []
+    while len(plans) < count and any(queues.values()):
+        for (family, category), q in sorted(queues.items()):
+            if not q or len(plans) >= count:
+                continue
+            f, sm = q.pop()
+            # its own subject key: an area asked as same_area may be asked here too (the
+            # question differs), and on a small extract same_area keeps its subjects
+            key = f"area_category:{f.key}"
+            if ("equal", key) in ledger.subjects:
+                continue
+            fam = index.families[family]
+            layer = _layer_around(fam, sm, category)
+            legend = [c for c, _ in layer]
+            if len(legend) < MIN_LEGEND_CHOICES:
+                continue
+            ledger.take("equal", key, [f"category:{category}"])
+            plans.append(_area_category_plan(family, f, category, layer, rng))
+    return plans
+
+
+def _layer_around(fam: FamilyIndex, around_m: BaseGeometry, category: str
+                  ) -> tuple[tuple[str, tuple[BaseGeometry, ...]], ...]:
+    """The asked category and the nearest others around a metric geometry, in
+    alphabetical legend order (as :func:`legend_layer` around points)."""
+    drawn: dict[str, list[BaseGeometry]] = defaultdict(list)
+    dist: dict[str, float] = {}
+    for a, g in zip(fam.areas, fam.metric, strict=True):
+        d = g.distance(around_m)
+        if d <= LEGEND_DRAW_RADIUS_M:
+            drawn[a.category].append(a.geometry)
+            dist[a.category] = min(dist.get(a.category, d), d)
+    others = sorted((c for c in drawn if c != category), key=dist.__getitem__)
+    legend = sorted([category, *others[:MAX_LEGEND_CATEGORIES - 1]])
+    return tuple((c, tuple(drawn[c])) for c in legend)
+
+
+def _area_category_plan(family: str, f: NamedFeature, category: str,
+                        layer: tuple[tuple[str, tuple[BaseGeometry, ...]], ...],
+                        rng: random.Random) -> QuestionPlan:
+    ci = [c for c, _ in layer].index(category)
+    fmt = "Answer with the category's name as the legend writes it."
+    maps = (MapPlan((f,), (f.name,), style=rng.choice(FIRST_MAP_STYLES)),
+            MapPlan((), (), angle_deg=rng.choice(TURNS[1:]), context=(f,),
+                    style=rng.choice(UNLABELLED_STYLES), categories=layer,
+                    min_legend=MIN_LEGEND_CHOICES, keep_categories=(ci,),
+                    area_checks=((ci, f.geometry),)))
+    ask = (f"Map 1 outlines {f.name} in red. {_intro(family, True)} It shows the same place "
+           "(its scale, turn and style may differ) without the outline; one shaded area of "
+           f"map 2 covers exactly the same ground as {f.name}. Which category does the "
+           f"legend give that area? {fmt}")
+    ctx = (f"One of the maps outlines {f.name} alone in red; another shows the same place "
+           f"shaded by {family}, with a legend box naming each fill. One shaded area there "
+           f"covers exactly the same ground as {f.name}. Which category does the legend "
+           f"give that area? {fmt}")
+    return QuestionPlan(
+        "equal", ask, {"type": "textual", "names": [category]}, maps,
+        {"subject": f"area_category:{f.key}", "template": "area_category",
+         "answer_type": "text",
+         "family": family, "category": category, "legend": [c for c, _ in layer]},
+        contextual=ctx)

@@ -352,6 +352,36 @@ class RenderedMap:
     plan: MapPlan | None = None
 
 
+#: A feature of :attr:`MapPlan.outset` is drawn grown outward by this many pixels: one
+#: outline width, so that its outline runs beside (not under) the outlines of the
+#: features drawn after it along its edge.
+OUTSET_PX = float(OVERLAY_WEIGHT)
+
+
+def grown(geometry: BaseGeometry, metres: float) -> BaseGeometry:
+    """A ``(lon, lat)`` polygon grown outward by ``metres`` on the ground (mitred corners,
+    so that its outline keeps the area's shape); other geometries as they are.
+
+    Examples
+    --------
+    >>> from shapely.geometry import box
+    >>> g = grown(box(24.0, 60.0, 24.002, 60.001), 5.0)  # 111 x 111 m -> 121 x 121 m
+    >>> round((g.bounds[3] - g.bounds[1]) * 111_320, 1)
+    121.3
+    >>> round((g.bounds[2] - g.bounds[0]) * 111_320 * math.cos(math.radians(60.0005)), 1)
+    121.3
+    """
+    if geometry.area <= 0 or metres <= 0:
+        return geometry
+    lat = geometry.centroid.y
+    k = math.cos(math.radians(lat))
+    from shapely import affinity
+
+    metric = affinity.scale(geometry, xfact=111_320.0 * k, yfact=111_320.0, origin=(0, 0))
+    out = metric.buffer(metres, join_style="mitre")
+    return affinity.scale(out, xfact=1 / (111_320.0 * k), yfact=1 / 111_320.0, origin=(0, 0))
+
+
 def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature | None,
                gaps_m: Sequence[float], bounds: Bounds | None = None) -> RenderedMap | str:
     """Render one map of a question and verify it.
@@ -384,7 +414,11 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
         if kept is None:
             return "legend_area"
         plan = kept
-    ovs = [overlay_from_geometry(label, plan.color(i), draw_geometry(f, subject))
+    outset_m = OUTSET_PX * View(center=center, zoom=zoom, width=IMAGE_WIDTH,
+                                height=IMAGE_HEIGHT).meters_per_pixel()
+    ovs = [overlay_from_geometry(label, plan.color(i),
+                                 grown(draw_geometry(f, subject), outset_m)
+                                 if i in plan.outset else draw_geometry(f, subject))
            for i, (f, label) in enumerate(zip(plan.features, plan.labels, strict=True))]
     try:
         m = renderer.render(center, zoom, ovs, angle_deg=plan.angle_deg, style=plan.style,

@@ -14,6 +14,7 @@ those whose maps show what the question needs.
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from collections import defaultdict
@@ -49,14 +50,14 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "within": ("one", "list", "count", "category", "category_count", "category_of",
                "area_count", "two_relations"),
     "intersect": ("one", "list", "count", "area_count"),
-    "equal": ("same_area",),
+    "equal": ("same_area", "area_category"),
     "distance": ("pair", "two_maps", "closest", "furthest", "legend_pick"),
     "orientation": ("pair", "two_maps", "legend_pick"),
 }
 #: The templates whose answer needs the map's legend (a thematic layer read through its
 #: legend box: :mod:`cartoqa.tasks.frieda.legend_questions` and ``category``).
 LEGEND_TEMPLATES: frozenset[str] = frozenset({"category", "category_count", "category_of",
-                                              "legend_pick", "area_count"})
+                                              "legend_pick", "area_count", "area_category"})
 #: The templates :func:`point_plans` makes.
 POINT_TEMPLATES: tuple[str, ...] = ("pair", "two_maps", "closest", "furthest")
 #: The templates :func:`topological_plans` makes (``category`` is :func:`legend_plans`).
@@ -67,6 +68,7 @@ ANSWER_TYPES: dict[str, str] = {
     "pair": "", "two_maps": "", "closest": "text", "furthest": "text",
     "category": "text", "two_relations": "text", "category_count": "count",
     "category_of": "text", "legend_pick": "", "area_count": "count",
+    "area_category": "text",
 }
 #: Candidates drawn beside the subject (colours after red).
 CANDIDATES = 3
@@ -133,6 +135,12 @@ class MapPlan:
     scale_unit : str
         ``""``: Leaflet's metres-and-feet bars; ``m``, ``km``, ``ft`` or ``mi``: one
         bar in that unit (distance questions ask their answer in it).
+    outset : tuple of int
+        Polygon features drawn grown outward by
+        :data:`cartoqa.tasks.frieda.maps.OUTSET_PX` pixels at the chosen zoom, so that
+        their outline runs just outside their edge, clear of the features drawn after
+        them along it (``two_relations``: A's outline is not covered by the candidates
+        inside it).
     """
 
     features: tuple[NamedFeature, ...]
@@ -150,6 +158,7 @@ class MapPlan:
     area_checks: tuple[tuple[int, BaseGeometry], ...] = ()
     north: str = ""
     scale_unit: str = ""
+    outset: tuple[int, ...] = ()
 
     def north_design(self) -> str:
         """:attr:`north`, or a design picked from the features' keys (deterministic)."""
@@ -989,16 +998,51 @@ def _legend_plan(points: Sequence[NamedFeature], picks: Sequence[int], answer: i
     )
 
 
+#: ``two_relations``: the drawn features (lines clipped near A as the map draws them)
+#: must fit in this many pixels at zoom 17 (the image is 1366 x 768; room is left for
+#: the legend, compass and scale bar): a wider plan needs zoom 16 or less, whose view is
+#: wider than central Helsinki's data (the ``past_data`` rejection), metres per pixel
+#: at zoom 17 taken at the features' latitude.
+TWO_RELATION_MAX_PX: tuple[float, float] = (1000.0, 520.0)
+#: ``two_relations``: how far (degrees) around A's box a line is drawn
+#: (:data:`cartoqa.tasks.frieda.maps.LINE_CLIP_DEG`, repeated: plans stay free of maps).
+TWO_RELATION_LINE_CLIP_DEG = 0.0015
+
+
+def fits_zoom17(geoms: Sequence[BaseGeometry], frame: rel.LocalFrame,
+                max_px: tuple[float, float] = TWO_RELATION_MAX_PX) -> bool:
+    """Whether ``(lon, lat)`` geometries fit together in ``max_px`` pixels at zoom 17.
+
+    Examples
+    --------
+    >>> from shapely.geometry import Point
+    >>> frame = rel.LocalFrame(60.0, 24.0)  # 0.597 m a pixel at zoom 17
+    >>> pts = [frame.to_lonlat(Point(0, 0)), frame.to_lonlat(Point(590, 300))]
+    >>> fits_zoom17(pts, frame), fits_zoom17(pts, frame, (900.0, 520.0))
+    (True, False)
+    """
+    metric = shapely.union_all([frame.to_metric(g) for g in geoms])
+    x0, y0, x1, y1 = metric.bounds
+    lat = shapely.union_all(list(geoms)).centroid.y
+    m_px = 156_543.03392 * math.cos(math.radians(lat)) / 2 ** 17
+    return x1 - x0 <= max_px[0] * m_px and y1 - y0 <= max_px[1] * m_px
+
+
 def two_relation_plans(pairs: Sequence[TopologicalPair], *, rng: random.Random,
-                       ledger: PairLedger | None = None) -> list[QuestionPlan]:
+                       ledger: PairLedger | None = None,
+                       rejected: dict[str, int] | None = None) -> list[QuestionPlan]:
     """``within``/``two_relations``: which feature lies within A **and** borders B?
 
     One map draws A (red), B (orange) and three candidates (blue, purple, cyan):
     exactly one lies within A and borders B; one decoy lies within A but is clearly
-    apart from B, one borders B but is apart from (or only borders) A, so no single
-    relation finds the answer. Every relation is a clear one of
+    apart from B, one borders B but is clearly apart from A, so no single relation
+    finds the answer. Every relation is a clear one of
     :func:`groundtruth.relation_pairs.topological_pairs`; drawn candidates do not
-    overlap each other.
+    overlap each other. A's outline is drawn just outside its edge
+    (:attr:`MapPlan.outset`): the candidates inside A and B along it would otherwise
+    cover it (the decoy outside A is clearly apart from it, so the grown outline never
+    reaches it). A plan whose features do not fit one zoom-17 view
+    (:func:`fits_zoom17`) is not made: counted as ``too_wide`` in ``rejected``.
 
     Parameters
     ----------
@@ -1010,6 +1054,9 @@ def two_relation_plans(pairs: Sequence[TopologicalPair], *, rng: random.Random,
         The build's pairs already asked (updated): a pair A, B is asked once (a
         candidate may have been drawn beside A in another relation's question: this
         one asks two relations at once), a candidate once in this template.
+    rejected : dict, optional
+        Counts of plans not made, by reason (updated): ``too_wide``, ``names`` (two
+        drawn features share a name), ``overlap`` (two candidates overlap), ``asked``.
 
     Returns
     -------
@@ -1018,12 +1065,25 @@ def two_relation_plans(pairs: Sequence[TopologicalPair], *, rng: random.Random,
     index = relation_index(pairs)
     feats = _features(pairs)
     ledger = ledger if ledger is not None else PairLedger()
+    rejected = rejected if rejected is not None else {}
     if not feats:
         return []
     frame = rel.LocalFrame.around([f.geometry for f in feats.values()])
     metric: dict[str, BaseGeometry] = {}
     plans: list[QuestionPlan] = []
     used: set[str] = set()
+
+    def drawn(key: str, around: NamedFeature) -> BaseGeometry:
+        f = feats[key]
+        if f.kind != "line":
+            return f.geometry
+        clip = f.geometry.intersection(around.geometry.envelope.buffer(
+            TWO_RELATION_LINE_CLIP_DEG))
+        return clip if not clip.is_empty else f.geometry
+
+    def count(reason: str) -> None:
+        rejected[reason] = rejected.get(reason, 0) + 1
+
     for akey in sorted(index):
         a = feats[akey]
         if a.kind != "polygon":
@@ -1038,7 +1098,7 @@ def two_relation_plans(pairs: Sequence[TopologicalPair], *, rng: random.Random,
                 only_a = [k for k in inside if k != t and index[bkey].get(k) == "disjoint"]
                 only_b = [k for k, rb in index[bkey].items() if rb == "border"
                           and k not in (akey, t) and feats[k].kind == "polygon"
-                          and index[akey].get(k) in ("disjoint", "border")]
+                          and index[akey].get(k) == "disjoint"]
                 if only_a and only_b:
                     options.append((t, bkey, only_a, only_b))
         rng.shuffle(options)
@@ -1046,13 +1106,21 @@ def two_relation_plans(pairs: Sequence[TopologicalPair], *, rng: random.Random,
             picks = [t, rng.choice(sorted(only_a)), rng.choice(sorted(only_b))]
             keys = [akey, bkey, *picks]
             pair = f"two:{akey}+{bkey}"
-            if len({feats[k].name for k in keys}) < len(keys) or used & set(picks) \
-                    or (relation_key := ("two_relations", pair)) in ledger.subjects:
+            if len({feats[k].name for k in keys}) < len(keys):
+                count("names")
+                continue
+            if used & set(picks) or (relation_key := ("two_relations", pair)) \
+                    in ledger.subjects:
+                count("asked")
                 continue
             for k in picks:
                 if k not in metric:
                     metric[k] = frame.to_metric(feats[k].geometry)
             if not _apart(metric, picks):
+                count("overlap")
+                continue
+            if not fits_zoom17([drawn(k, a) for k in keys], frame):
+                count("too_wide")
                 continue
             rng.shuffle(picks)
             ledger.take(relation_key[0], pair, picks)
@@ -1070,12 +1138,13 @@ def _two_relation_plan(feats: dict[str, NamedFeature], index: dict[str, dict[str
     colours = ("blue", "purple", "cyan")
     listed = ", ".join(f"{f.name} ({c})" for f, c in zip(cands[:-1], colours, strict=False))
     ask = (f"Of {listed} and {cands[-1].name} (cyan): which one lies entirely within "
-           f"{_describe(a)}, drawn in red, and also borders {_describe(b)}, drawn in "
-           "orange? Answer with its name.")
+           f"{_describe(a)}, outlined in red (the red line runs just outside its edge), "
+           f"and also borders {_describe(b)}, drawn in orange? Answer with its name.")
     return QuestionPlan(
         "within", ask, {"type": "textual", "names": [feats[t].name]},
         (MapPlan((a, b, *cands), (a.name, b.name, *(f.name for f in cands)),
-                 style=rng.choice(STYLES), colors=("red", "orange", *colours)),),
+                 style=rng.choice(STYLES), colors=("red", "orange", *colours),
+                 outset=(0,)),),
         {"subject": f"two:{akey}+{bkey}", "a": akey, "b": bkey,
          "template": "two_relations", "answer_type": "text",
          # each candidate's relation to A (``contains``: it lies within A) and to B

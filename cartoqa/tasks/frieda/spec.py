@@ -40,7 +40,9 @@ SUITE = "frieda"
 _BLURBS = {
     "border": "which drawn features (one, a list, how many) share a boundary with a named "
               "area",
-    "equal": "which of two outlined areas on a second map is the named area",
+    "equal": "which of two outlined areas on a second map is the named area, and which "
+             "legend category the area covering the same ground on a second map is "
+             "shaded as",
     "intersect": "which drawn features (one, a list, how many) partly overlap a named area",
     "within": "which drawn features (one, a list, how many) lie entirely within a named "
               "area",
