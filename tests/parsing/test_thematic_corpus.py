@@ -81,7 +81,8 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
             item["question"] = entry["question"]
         return item
     task = entry["task"]
-    item = {"task": task, "request": FRIEDA_TYPES[task],
+    # (a FRIEDA count item carries ``request: count``; the others take the task's kind)
+    item = {"task": task, "request": entry.get("request", FRIEDA_TYPES[task]),
             "question": entry.get("question", FRIEDA_QUESTIONS[task])}
     if entry.get("legend") is not None:  # the labels of the item's legend(s), as built
         item["provenance"] = {"maps": [{"features": [{"label": n} for n in entry["legend"]]}]}
@@ -299,6 +300,19 @@ def test_each_tenth_fresh_response(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
 
+FRESH11 = load("fresh11")  # issue 24, session grade24m: independent grader, scored once
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH11])
+def test_each_eleventh_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -310,7 +324,7 @@ def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8", "fresh9", "fresh10"):
+                 "fresh8", "fresh9", "fresh10", "fresh11"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
