@@ -171,21 +171,75 @@ def test_regional_comparisons_on_a_crime_like_map() -> None:
                   for q in lists)
     assert got == {("higher", "Midwest", ("South",)): 6,
                    ("lower", "South", ("West", "Midwest", "Northeast")): 6}
-    # MCQ "which zones are higher than X?": the Midwest (South correct, West and
-    # Northeast wrong) or the South (three wrong: NOTA), never a one-option question.
-    for q in mcqs:
-        assert len(q.options or {}) == 4
-        shown = [v for v in (q.options or {}).values() if v != NOTA]
+    # MCQ "which zones are higher than X?" (issue 29: never the list's question again).
+    # Offers by hand: Midwest -> South correct, West and Northeast wrong (3 options);
+    # South -> three wrong (NOTA); Northeast -> South correct, West wrong (the Midwest is
+    # only 0.28 above it: left out); West -> South alone (all correct, never asked
+    # while the Northeast offers a wrong option too).
+    by_slot = {}
+    for slot in range(12):
+        qs = regional_comparison.make_questions(_crime_like(slot), random.Random(slot),
+                                                Counter())
+        by_slot[slot] = {q.request: q for q in qs}
+    for slot, qs in by_slot.items():
+        q, listed = qs["mcq"], qs["list"]
+        shown = sorted(v for v in (q.options or {}).values() if v != NOTA)
         right = [(q.options or {})[x] for x in q.answer["letters"]]
-        if q.details["zone"] == "Midwest":
-            assert sorted(shown) == ["Northeast zone", "South zone", "West zone"]
+        zone = q.details["zone"]
+        assert not (listed.details["direction"] == "higher"
+                    and listed.details["zone"] == zone), slot
+        if zone == "Midwest":
+            assert shown == ["Northeast zone", "South zone", "West zone"]
             assert right == ["South zone"]
+        elif zone == "Northeast":
+            assert listed.details["zone"] == "Midwest"  # asked instead of the Midwest
+            assert shown == ["South zone", "West zone"] and right == ["South zone"]
         else:
-            assert q.details["zone"] == "South" and right == [NOTA]
-    # NOTA at the quota's 1 in 4 (12 strata, 3 options): 3 of 12; the South's letter
-    # spread over a, b, c.
-    letters = Counter(q.answer["letters"][0] for q in mcqs)
-    assert letters == {"a": 3, "b": 3, "c": 3, "d": 3}
+            assert zone == "South" and right == [NOTA]
+    # Letters from the quota (12 strata; its draws for slots 0-11 of seed 1 are
+    # .79 .38 .46 .71 .04 .21 .13 .29 .63 .88 .96 .54): South (NOTA, d) where the draw
+    # asks NOTA of a 3-zone MCQ (>= .75: slots 0, 9, 10) or the list took the Midwest
+    # and no 2-zone MCQ fits (slot 3, .71); the Northeast's South at int(draw * 3)
+    # (slots 1, 5, 6, 8: b, a, a, b); the Midwest's South at int(draw * 4) (slots 2, 4,
+    # 7, 11: b, a, b, c).
+    letters = Counter(by_slot[s]["mcq"].answer["letters"][0] for s in range(12))
+    assert letters == {"a": 3, "b": 4, "c": 1, "d": 4}
+
+
+def _far_below(slot: int) -> MapContext:
+    """One zone far below the rest: the Northeast's states all class 1, the West's and
+    the Midwest's class 4, the South's 4 with four in class 5 (mean about 4.25)."""
+    zoning = us_zones()
+    south = sorted(s for s, z in zoning.items() if z == "South")
+    classes = {s: 1 if z == "Northeast" else 4 for s, z in zoning.items()}
+    classes.update({s: 5 for s in south[:4]})
+    c = Classification(classes, tuple((k, k) for k in range(1, 6)),
+                       tuple(f"{k}–{k}" for k in range(1, 6)),
+                       tuple((float(k), float(k)) for k in range(1, 6)))
+    return MapContext("choropleth", "baseline", "T", c, dict(zoning), {}, seed=2, slot=slot)
+
+
+def test_regional_list_and_mcq_differ_when_one_zone_is_far_below() -> None:
+    # By hand: the list's clear questions are "higher than the Northeast" (West,
+    # Midwest, South) and "lower than the West / Midwest" (Northeast; the South is only
+    # 0.25 above them). The MCQ "higher than X": the Northeast offers three correct
+    # zones (a, b, c), every other zone only zones not higher (NOTA). Before, a letter
+    # quota asked the Northeast whatever the list asked: "higher than the Northeast"
+    # twice on the same map.
+    for slot in range(24):
+        qs = {q.request: q for q in regional_comparison.make_questions(
+            _far_below(slot), random.Random(slot), Counter())}
+        listed, q = qs["list"], qs["mcq"]
+        if listed.details["direction"] == "higher":
+            assert listed.details["zone"] == "Northeast"
+            assert listed.answer["items"] == ["West", "Midwest", "South"]
+            assert q.details["zone"] != "Northeast" and q.answer["letters"] == [
+                max(q.options or {})]  # NOTA, the last letter
+        else:
+            assert listed.details["zone"] in ("West", "Midwest")
+            assert listed.answer["items"] == ["Northeast"]
+        if q.details["zone"] == "Northeast":
+            assert q.answer["letters"] == ["a", "b", "c"]
 
 
 def test_regional_list_asks_both_directions_and_varies() -> None:

@@ -9,16 +9,21 @@ from collections import Counter
 
 import pytest
 
-from cartoqa.tasks.mapwise import binary, count
-from cartoqa.tasks.mapwise.build import colour_bar
+from cartoqa.tasks.mapwise import binary, build, count, region_forms
+from cartoqa.tasks.mapwise.build import STYLES, colour_bar
 from cartoqa.tasks.mapwise.common import MapwiseContext
 from groundtruth.thematic.classification import fisher_jenks
 from groundtruth.thematic.countries import INDIA
+from groundtruth.thematic.variables import Variable
+from renderers.thematic.design import HATCH_SETS
 
 # Seven regions, as in test_mapwise_tasks: {BR, UP} {MH} {GA, KL} {TN} {AP}.
 VALUES = {"BR": 1.0, "UP": 2.0, "MH": 30.0, "GA": 50.0, "KL": 50.5, "TN": 70.0, "AP": 95.0}
 _ROW = list(VALUES)
 ADJ = {c: frozenset(_ROW[max(0, i - 1):i] + _ROW[i + 1:i + 2]) for i, c in enumerate(_ROW)}
+
+
+STYLES_KIND = {style: kind[0] for style, kind in STYLES.items()}
 
 
 def _ctx(continuous: bool) -> MapwiseContext:
@@ -73,3 +78,60 @@ def test_above_tick_counts_spread_over_the_counts_the_ticks_give() -> None:
     assert set(seen) == set(given) and sum(seen.values()) == 400
     # before: each clear tick as likely, so count 1 in given.count(1) / len(given)
     assert all(abs(n / 400 - 1 / len(set(given))) < 0.07 for n in seen.values()), seen
+
+
+def test_compound_higher_draws_yes_or_no_first() -> None:
+    # Discrete map: classes BR, UP 1; MH 2; GA, KL 3; TN 4; AP 5. By hand, of the 210
+    # ordered trios of distinct regions, x is clearly apart from y and z (other classes)
+    # in 2 * 5 * 4 + 6 * 5 + 2 * 5 * 4 + 6 * 5 + 6 * 5 = 170, and the highest of the
+    # three in 0 + 2 * 1 + 2 * 3 * 2 + 5 * 4 + 6 * 5 = 64 of those: a random clear trio
+    # answers yes 38 % of the time. Drawn first, yes comes half the time, every answer
+    # right.
+    ctx = _ctx(False)
+    codes = list(VALUES)
+    clear = [(x, y, z) for x in codes for y in codes for z in codes
+             if len({x, y, z}) == 3 and ctx.classes[x] not in (ctx.classes[y], ctx.classes[z])]
+    yes = [t for t in clear if ctx.classes[t[0]] > max(ctx.classes[t[1]], ctx.classes[t[2]])]
+    assert (len(clear), len(yes)) == (170, 64)
+    answers = []
+    for seed in range(400):
+        q = region_forms.compound(ctx, random.Random(seed), Counter())
+        assert q is not None
+        x, y, z = q.asked
+        assert q.answer["value"] == (ctx.classes[x] > ctx.classes[y]
+                                     and ctx.classes[x] > ctx.classes[z])
+        answers.append(q.answer["value"])
+    assert 0.44 <= sum(answers) / len(answers) <= 0.56
+
+
+def test_above_tick_count_not_asked_when_its_answer_is_fixed() -> None:
+    # One lone high value: values 1-10 and 95 on ticks 0, 20, ..., 100; the ticks clear of
+    # every region are 20, 40, 60 and 80, each with 1 region above (AP): the count would
+    # be 1 whatever tick is asked, so the map asks none and says why.
+    values = {"BR": 1.0, "UP": 2.0, "MH": 4.0, "GA": 6.0, "KL": 8.0, "TN": 10.0, "AP": 95.0}
+    ctx = MapwiseContext("india", INDIA, "Test", values, fisher_jenks(values),
+                         colour_bar(values, "gradient"), ADJ)
+    bar = ctx.colour_bar
+    assert bar is not None
+    given = {sum(1 for v in values.values() if v > bar.ticks[i]) for i in count.clear_ticks(ctx)}
+    assert given == {1}
+    skipped: Counter[str] = Counter()
+    qs = [q for q in count.make_questions(ctx, random.Random(0), skipped)
+          if q.template == "above_tick"]
+    assert qs == [] and skipped["count_one_answer"] == 1
+
+
+def test_class_counts_spread_over_the_styles_choices() -> None:
+    # The default build's plan: 14 maps per country, 10 real (each style once) and 4
+    # counterfactual (discrete_light, continuous_gradient, twice each). Discrete maps per
+    # country: light x3, hatched, dark, annotated (3-5), grey (3-4), gradient (6-8); over
+    # three countries 21 maps share 3, 4, 5 (seven each, the least used first) and the
+    # three viridis maps take 6, 7 and 8. Before: 4 on 9, 5 on 9, 3 on 3, 8 on 3.
+    plans = build.plan_maps({c: [Variable("x", "X", "test", {"a": 1.0, "b": 2.0}, "t", "t")]
+                             for c in ("usa", "india", "china")}, 14, 0)
+    ks = Counter(p.k for p in plans if STYLES_KIND[p.style] == "discrete")
+    assert ks == {3: 7, 4: 7, 5: 7, 6: 1, 7: 1, 8: 1}
+    assert all(p.k in build.STYLE_CLASS_CHOICES[p.style] for p in plans
+               if STYLES_KIND[p.style] == "discrete")
+    hatched = [p.k for p in plans if p.style == "hatched"]
+    assert all(k in HATCH_SETS for k in hatched)

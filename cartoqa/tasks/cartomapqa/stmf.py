@@ -1,13 +1,19 @@
 """STMF: single-type map features on zoom-19 maps (presence, count, names).
 
-Each scenario is one map (:mod:`cartoqa.tasks.cartomapqa.feature_maps`) and one feature type,
-asked three ways. Even slots pick a type the map shows, odd slots a type it does not
-show, so presence has both answers; the type rotates with the slot over the 22 types.
-Answers count only what the rendering shows (:mod:`cartoqa.visibility`).
+Each scenario is one map (:mod:`cartoqa.tasks.cartomapqa.feature_maps`) asked three
+questions, each about one feature type. Presence: even slots pick a type the map shows,
+odd slots a type it does not show, so presence has both answers; the type rotates with
+the slot over the 22 types. Count and names ask about the slot's absent type on one slot
+in :data:`ABSENT_COUNT_PERIOD` (:data:`ABSENT_NAMES_PERIOD`) only, and otherwise about a
+type the map shows (count: the count drawn first, :func:`count_type`; names: a type
+with a written name, :func:`names_type`), so that a blind "0" or "none" answer scores
+little (issue 29). Answers count only what the rendering shows
+(:mod:`cartoqa.visibility`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,8 +38,9 @@ from cartoqa.scoring.sections import (
 )
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH
 from cartoqa.tasks.cartomapqa.feature_maps import counted_features, feature_map
-from cartoqa.tasks.common.base import BuildContext, Scenario, item_id
+from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng
 from cartoqa.tasks.common.items import base_item, provenance
+from cartoqa.tasks.common.sampling import choose_by_answer
 from groundtruth.catalogue import feature_type_names
 
 NAME = "stmf"
@@ -44,6 +51,38 @@ REQUESTS = ("presence", "count", "names")
 
 #: Step through the eligible types from one slot to the next (coprime to 22).
 TYPE_STRIDE = 5
+#: The count question asks about the slot's absent type (answer 0) on the slots ``s``
+#: with ``s % ABSENT_COUNT_PERIOD == 1`` (odd slots, whose presence question asks about
+#: a type the map does not show): at most 1/6 of the counts are 0 (the limit of issue
+#: 29 is 1/3), no more than the commonest count of a shown type (about 1/5 of the
+#: other questions, see :func:`count_weight`). The other slots ask about a shown type.
+ABSENT_COUNT_PERIOD = 6
+#: The names question asks about the slot's absent type (answer: no names) on the slots
+#: with ``s % ABSENT_NAMES_PERIOD == 1``, and otherwise about a shown type with at least
+#: one written name where the map has one. An empty answer to an empty truth scores
+#: F1 1 (CartoMapQA's convention, kept) and 0 against any written name, so a reader who
+#: answers "none" every time scores the share of empty truths: 1/10 here, no more than
+#: the margin (0.10) by which the shortcut table flags a blind baseline over chance.
+ABSENT_NAMES_PERIOD = 10
+
+
+def count_weight(count: int) -> float:
+    """Weight of a count when the count question draws its answer first: ``count ** 2``.
+
+    On a zoom-19 map most shown types appear once; drawing uniformly among the counts a
+    map's types give would still make 1 about half the answers (measured on the 40
+    maps of the default demo: 47 %), since many maps offer no other count. Weighting a
+    count by its square asks the larger counts where a map has them: 1 and 2 then hold
+    about 21 % each (the same maps), at the cost of asking more often about the types
+    that come in numbers (restaurants about half the time).
+
+    Examples
+    --------
+    >>> count_weight(1), count_weight(3)
+    (1.0, 9.0)
+    """
+    return float(count * count)
+
 
 #: Plural of each type name as the questions use it.
 PLURALS: dict[str, str] = {
@@ -100,6 +139,71 @@ def choose_type(types: list[str], slot: int, *, counts: dict[str, int],
     return eligible[(slot // 2) * TYPE_STRIDE % len(eligible)]
 
 
+def _shown(types: list[str], counts: dict[str, int], ambiguous: set[str]) -> list[str]:
+    return [t for t in types if t not in ambiguous and counts.get(t, 0) > 0]
+
+
+def count_type(types: list[str], slot: int, rng: random.Random, *, counts: dict[str, int],
+               in_data: dict[str, int], ambiguous: set[str]) -> str | None:
+    """The feature type a slot's count question asks about (pure but for ``rng``).
+
+    On the slots with ``slot % ABSENT_COUNT_PERIOD == 1``, the presence question's absent
+    type (:func:`choose_type`); on the others a shown type, its count drawn first with
+    weight :func:`count_weight` among the counts the shown types give
+    (:func:`~cartoqa.tasks.common.sampling.choose_by_answer`), then a type giving it.
+    A map with no unambiguous shown type falls back to the absent type.
+
+    Examples
+    --------
+    >>> import random
+    >>> t = ["a", "b", "c", "d"]
+    >>> c = {"a": 1, "b": 1, "c": 3, "d": 0}
+    >>> count_type(t, 1, random.Random(0), counts=c, in_data={}, ambiguous=set())
+    'd'
+    >>> picks = [count_type(t, 2, random.Random(s), counts=c, in_data={}, ambiguous=set())
+    ...          for s in range(1000)]
+    >>> round(picks.count("c") / 1000, 1)  # weight 9 against 1
+    0.9
+    """
+    shown = _shown(types, counts, ambiguous)
+    if slot % ABSENT_COUNT_PERIOD == 1 or not shown:
+        absent_slot = slot if slot % 2 == 1 else slot + 1
+        return choose_type(types, absent_slot, counts=counts, in_data=in_data,
+                           ambiguous=ambiguous)
+    return choose_by_answer(rng, shown, lambda t: counts[t], weight=count_weight)
+
+
+def names_type(types: list[str], slot: int, *, counts: dict[str, int],
+               in_data: dict[str, int], ambiguous: set[str],
+               named: dict[str, int]) -> str | None:
+    """The feature type a slot's names question asks about (pure).
+
+    On the slots with ``slot % ABSENT_NAMES_PERIOD == 1``, the presence question's absent
+    type (:func:`choose_type`); on the others a shown type with at least one written
+    name (``named``), rotating with the slot as :func:`choose_type` does; a map without
+    any written name of an unambiguous shown type asks about a shown type (its answer
+    is then empty too), one without any shown type about the absent type.
+
+    Examples
+    --------
+    >>> t = ["a", "b", "c", "d"]
+    >>> c = {"a": 2, "b": 1, "c": 1, "d": 0}
+    >>> kw = dict(counts=c, in_data={}, ambiguous=set(), named={"a": 0, "b": 1, "c": 2})
+    >>> names_type(t, 1, **kw), names_type(t, 11, **kw)
+    ('d', 'd')
+    >>> [names_type(t, s, **kw) for s in (0, 2, 3)]
+    ['b', 'c', 'c']
+    """
+    shown = _shown(types, counts, ambiguous)
+    with_names = [t for t in shown if named.get(t, 0) > 0]
+    if slot % ABSENT_NAMES_PERIOD == 1 or not shown:
+        absent_slot = slot if slot % 2 == 1 else slot + 1
+        return choose_type(types, absent_slot, counts=counts, in_data=in_data,
+                           ambiguous=ambiguous)
+    pool = with_names or shown
+    return pool[(slot // 2) * TYPE_STRIDE % len(pool)]
+
+
 def prepare(ctx: BuildContext) -> Any:
     """Load the features (the maps are made per slot)."""
     ctx.features()
@@ -107,7 +211,8 @@ def prepare(ctx: BuildContext) -> Any:
 
 
 def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
-    """Three STMF items (presence, count, names) about one type on map ``slot``."""
+    """Three STMF items (presence, count, names) on map ``slot``, each about the type
+    its own sampler picks (:func:`choose_type`, :func:`count_type`, :func:`names_type`)."""
     fmap = feature_map(ctx, slot)
     if fmap is None:
         return None
@@ -116,25 +221,32 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     counts = {t: vf.count(t) for t in types}
     in_data = {t: vf.in_data(t) for t in types}
     ambiguous = {t for t in types if vf.ambiguous(t, names=True)}
-    ftype = choose_type(types, slot, counts=counts, in_data=in_data, ambiguous=ambiguous)
-    if ftype is None:
+    named = {t: len(vf.names(t)) for t in types if counts[t] > 0}
+    chosen = {
+        "presence": choose_type(types, slot, counts=counts, in_data=in_data,
+                                ambiguous=ambiguous),
+        "count": count_type(types, slot, slot_rng(ctx.seed, NAME, "count", slot),
+                            counts=counts, in_data=in_data, ambiguous=ambiguous),
+        "names": names_type(types, slot, counts=counts, in_data=in_data,
+                            ambiguous=ambiguous, named=named),
+    }
+    if chosen["presence"] is None:
         return None
     image = f"images/{fmap.image}"
-    prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
-                      counted=counted_features(vf, [ftype]), map_names=vf.written_names())
-    strata = {"feature_type": ftype, "zoom": fmap.view.zoom}
-    names = vf.names(ftype)
-    answers: dict[str, dict[str, Any]] = {
-        "presence": {"present": counts[ftype] > 0},
-        "count": {"count": counts[ftype]},
-        "names": {"names": names, "unnamed": vf.unnamed(ftype)},
-    }
-    items = [
-        base_item(item_id(NAME, slot, req), NAME, req, image,
-                  prompt(f"stmf_{req}", feature=ftype, feature_plural=plural(ftype)),
-                  answers[req], dict(strata), prov)
-        for req in REQUESTS
-    ]
+    items = []
+    for req in REQUESTS:
+        ftype = chosen[req] or str(chosen["presence"])
+        answer: dict[str, Any] = (
+            {"present": counts[ftype] > 0} if req == "presence"
+            else {"count": counts[ftype]} if req == "count"
+            else {"names": vf.names(ftype), "unnamed": vf.unnamed(ftype)})
+        prov = provenance(ctx, fmap.view, slot=slot, attempt=fmap.attempt,
+                          counted=counted_features(vf, [ftype]),
+                          map_names=vf.written_names())
+        items.append(base_item(
+            item_id(NAME, slot, req), NAME, req, image,
+            prompt(f"stmf_{req}", feature=ftype, feature_plural=plural(ftype)),
+            answer, {"feature_type": ftype, "zoom": fmap.view.zoom}, prov))
     images = {} if ctx.image_exists(fmap.image) else {fmap.image: fmap.png}
     return Scenario(items=items, images=images)
 

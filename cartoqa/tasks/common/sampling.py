@@ -64,13 +64,17 @@ def pick_round(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int,
 
 
 def choose_by_answer(rng: random.Random, options: Sequence[T],
-                     answer_of: Callable[[T], Hashable]) -> T:
+                     answer_of: Callable[[T], Hashable], *,
+                     weight: Callable[[Any], float] | None = None) -> T:
     """One of ``options``, drawn so that each distinct answer they give is as likely.
 
     Draws an answer uniformly among those the options give, then an option giving it:
     a question whose valid candidates mostly share one answer (a count of 1, say) asks
     the rarer answers as often as that one, instead of repeating the common answer
     (issue 29: a blind guess of the usual answer then scores no more than chance).
+    With ``weight``, answer ``a`` is drawn with weight ``weight(a)`` instead (answers
+    that few scenarios can give at all made more likely where one can, so that they
+    are as common over a whole build).
 
     Parameters
     ----------
@@ -92,9 +96,19 @@ def choose_by_answer(rng: random.Random, options: Sequence[T],
     >>> picks = [choose_by_answer(random.Random(s), counts, lambda c: c) for s in range(400)]
     >>> round(picks.count(3) / 400, 1)
     0.5
+
+    Weighted by the square of the count, 3 is asked nine times as often as 1:
+
+    >>> picks = [choose_by_answer(random.Random(s), counts, lambda c: c,
+    ...                           weight=lambda c: c * c) for s in range(400)]
+    >>> round(picks.count(3) / 400, 1)
+    0.9
     """
     groups: dict[Hashable, list[T]] = {}
     for option in options:
         groups.setdefault(answer_of(option), []).append(option)
     answers = sorted(groups, key=repr)
-    return rng.choice(groups[rng.choice(answers)])
+    if weight is None:
+        return rng.choice(groups[rng.choice(answers)])
+    chosen = rng.choices(answers, weights=[float(weight(a)) for a in answers])[0]
+    return rng.choice(groups[chosen])

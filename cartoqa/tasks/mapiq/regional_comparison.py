@@ -7,7 +7,9 @@ on a few states one class apart, too little for "generally higher".
 Binary: is zone A generally higher (lower) than zone B? MCQ: which zones are generally
 higher than zone A (offered: the zones clearly higher and those not higher at all)?
 List: the zones generally higher (or lower, as the quota says) than zone A, asked when
-every other zone is clearly beyond A that way or not beyond it at all.
+every other zone is clearly beyond A that way or not beyond it at all. The MCQ never
+asks the list's question again (a list "higher than A" keeps A out of the MCQ), and
+avoids a zone whose options are all correct where another zone offers a wrong one too.
 """
 
 from __future__ import annotations
@@ -87,21 +89,47 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         None, {"value": mean[a] > mean[b] if higher else mean[a] < mean[b]}, everyone,
         needs_zones=True, details={"zones": [a, b], "direction": word}))
 
+    # List (chosen before the MCQ, asked after it): the quota names the direction (higher
+    # or lower); the asked zone is one whose answer is clear: every other zone clearly
+    # beyond it that way, or not beyond it at all, and at least one clearly beyond.
+    want = "higher" if quota(ctx, "mapiq_rc", "list", BINARY_STRATA) < 0.5 else "lower"
+    listed = None
+    for word in (want, "lower" if want == "higher" else "higher"):
+        fits = [z for z in zones if decided(mean, z, word)[0]
+                and sum(map(len, decided(mean, z, word))) == len(zones) - 1]
+        if fits:
+            listed = word, pick(rng, fits)
+            break
+
     # MCQ: "which zones are generally higher than Z?" offers every zone whose answer is
     # clear: clearly higher (correct) or not higher at all (a mean class no higher than
     # Z's: wrong). A zone a little higher (less than MIN_GAP) is neither, so it is left
     # out. Zones offering the most options come first (on crime maps, where only the
     # South stands apart, the top zone of the other three offers all three); the quota
-    # names the letter, NOTA meaning that none of the options is higher.
+    # names the letter, NOTA meaning that none of the options is higher. Never the
+    # list's question again: a list "higher than Z" takes Z out of the MCQ (its correct
+    # options would be the list; 87 of 249 maps of the default build asked it twice).
     target = quota(ctx, "mapiq_rc", "mcq", 12)
     offer = {z: decided(mean, z, "higher") for z in zones}
     askable = [z for z in zones  # at least one option clearly apart from Z
                if any(abs(mean[o] - mean[z]) >= MIN_GAP for o in offer[z][0] + offer[z][1])]
+    same_as_list = listed is not None and listed[0] == "higher" and listed[1] in askable
+    if same_as_list:
+        askable.remove(listed[1])  # type: ignore[index]
     if askable:
         size = {z: len(offer[z][0]) + len(offer[z][1]) for z in askable}
         fitting = [z for z in askable if wants_nota(target, size[z]) == (not offer[z][0])]
         pool = fitting or askable
-        pool = [z for z in pool if size[z] == max(size[y] for y in pool)]
+        widest = [z for z in pool if size[z] == max(size[y] for y in pool)]
+        # A zone whose every option is correct (the lowest zone when the others are all
+        # clearly above it) answers "all of them" (a, b, c, or a alone on a one-zone
+        # MCQ, whatever the quota): when the widest zones are all such, a zone of the
+        # pool offering a wrong option too is asked instead (issue 29: 110 of 333 MCQs
+        # of the default build answered every offered zone, letter a 44 %).
+        mixed = [z for z in pool if offer[z][0] and offer[z][1]]
+        if mixed and all(offer[z][0] and not offer[z][1] for z in widest):
+            widest = [z for z in mixed if size[z] == max(size[y] for y in mixed)]
+        pool = widest
         # All options are shown, so the zone fixes how many are correct: that number is
         # drawn as for the other MCQs (mostly one), among the numbers the pool offers.
         counts = sorted({len(offer[z][0]) for z in pool})
@@ -117,18 +145,7 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
                         f"class than the {z} zone?", "mcq", options),
             options, {"letters": letters}, everyone, needs_zones=True, details={"zone": z}))
     else:
-        rejected["rc_mcq_zones_too_close"] += 1
-    # List: the quota names the direction (higher or lower); the asked zone is one whose
-    # answer is clear: every other zone clearly beyond it that way, or not beyond it at
-    # all, and at least one clearly beyond.
-    want = "higher" if quota(ctx, "mapiq_rc", "list", BINARY_STRATA) < 0.5 else "lower"
-    listed = None
-    for word in (want, "lower" if want == "higher" else "higher"):
-        fits = [z for z in zones if decided(mean, z, word)[0]
-                and sum(map(len, decided(mean, z, word))) == len(zones) - 1]
-        if fits:
-            listed = word, pick(rng, fits)
-            break
+        rejected["rc_mcq_same_as_list" if same_as_list else "rc_mcq_zones_too_close"] += 1
     if listed is not None:
         word, z = listed
         out.append(Question(

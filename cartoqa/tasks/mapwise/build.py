@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,13 +87,24 @@ STYLES: dict[str, tuple[str, str, bool, str, bool]] = {
 #: values, drawn as no data (MapWise's tables have such gaps; missing-data questions).
 GAPS_AT = 6
 MISSING_PER_MAP = 3
-#: Classes of each discrete style's legend (publishers draw 3 to 8); others have five.
+#: Classes of each discrete style's legend when a plan draws none (publishers draw 3 to
+#: 8); others have five. :func:`plan_maps` draws each map's count from
+#: :data:`STYLE_CLASS_CHOICES` instead.
 #: Each count keeps neighbouring class colours about ΔE 15 or more apart on its ramp
 #: (dark: 19 at four classes, 14.7 at six, too close by eye; viridis: 30 at eight).
 #: Hatched maps draw four (:data:`~renderers.thematic.design.HATCH_SETS` has patterns for
 #: three to five classes).
 STYLE_CLASSES: dict[str, int] = {"discrete_dark": 4, "annotated": 4, "discrete_gradient": 8,
                                  "grey": 3, "hatched": 4}
+#: The class counts each discrete style may draw, one per map in turn (issue 29: with one
+#: count per style, ``legend_class_count`` answered 4 or 5 on 18 of 24 maps). Smallest
+#: neighbouring-class ΔE*ab of the ramps (:func:`~renderers.thematic.design.ramp_classes`):
+#: light 23.4 / 15.6 / 12.0 at 3 / 4 / 5 classes (9.5 at six), dark 37.3 / 24.4 / 18.5
+#: (14.6 at six, too close by eye), viridis 41.9 / 35.3 / 30.2 at 6 / 7 / 8; hatches exist
+#: for three to five classes; ``grey`` (light ramp on grey paper) keeps to 3 and 4.
+STYLE_CLASS_CHOICES: dict[str, tuple[int, ...]] = {
+    "discrete_light": (3, 4, 5), "hatched": (3, 4, 5), "discrete_dark": (3, 4, 5),
+    "annotated": (3, 4, 5), "discrete_gradient": (6, 7, 8), "grey": (3, 4)}
 #: Which real maps of each country (0-based) are drawn without region labels (MapWise's
 #: ``wo_annotations`` maps: no codes, no callouts; a reader knows the regions by shape
 #: and position). Regions too small to see there are never asked about
@@ -127,12 +138,16 @@ class MapPlan:
     counterfactual: str = "none"
     spec: TableSpec | None = None
     labelled: bool = True
+    classes: int | None = None
 
     @property
     def k(self) -> int:
-        """Classes of a discrete legend (the style's count, or the spec's)."""
+        """Classes of a discrete legend (the spec's; else the count drawn for this map,
+        :func:`class_counts`; else the style's)."""
         if self.spec is not None:
             return self.spec.k
+        if self.classes is not None:
+            return self.classes
         return STYLE_CLASSES.get(self.style, DEFAULT_K)
 
     @property
@@ -241,12 +256,45 @@ def short_number(x: float) -> str:
     return format_number(x, 6)
 
 
+def class_counts(styles: Sequence[str], seed: int) -> list[int | None]:
+    """The class count of each map, in plan order (``None`` for a style without a
+    choice: colour bars).
+
+    Each discrete map takes, among its style's :data:`STYLE_CLASS_CHOICES`, a count used
+    least so far in the build (ties broken in a seeded order): the answer of
+    ``legend_class_count`` is balanced over the build instead of fixed by the style (the
+    default build's 21 light, dark, hatched, annotated and grey maps draw 3, 4 and 5
+    seven times each, its three viridis maps 6, 7 and 8 once).
+
+    Examples
+    --------
+    >>> ks = class_counts(["discrete_light", "hatched", "continuous_gradient",
+    ...                    "discrete_dark", "grey", "annotated"], 0)
+    >>> ks[2] is None, sorted(ks[i] for i in (0, 1, 3)), ks[4] in (3, 4)
+    (True, [3, 4, 5], True)
+    """
+    rng = slot_rng(seed, "mapwise-classes")
+    used: Counter[int] = Counter()
+    out: list[int | None] = []
+    for style in styles:
+        choices = STYLE_CLASS_CHOICES.get(style)
+        if choices is None:
+            out.append(None)
+            continue
+        least = min(used[k] for k in choices)
+        k = rng.choice([c for c in choices if used[c] == least])
+        used[k] += 1
+        out.append(k)
+    return out
+
+
 def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
               seed: int, spec: TableSpec | None = None) -> list[MapPlan]:
     """Per country: ``maps_per_country`` maps cycling through the variables and the
     styles, the last :data:`COUNTERFACTUALS` of them counterfactual versions of the
     first real variable (shuffled in a discrete style, inverted on a colour bar); the
-    map at :data:`GAPS_AT` withholds :data:`MISSING_PER_MAP` regions' values."""
+    map at :data:`GAPS_AT` withholds :data:`MISSING_PER_MAP` regions' values. Discrete
+    maps take their class counts from :func:`class_counts`."""
     plans: list[MapPlan] = []
     styles = list(STYLES)
     if spec is not None:  # a publisher's legend: its kind; hatches only with five classes
@@ -268,6 +316,10 @@ def plan_maps(variables: dict[str, list[Variable]], maps_per_country: int,
             plans.append(MapPlan(len(plans), country, cf_var,
                                  (cf_styles or styles)[j % len(cf_styles or styles)], mode,
                                  spec=spec))
+    if spec is None:  # a publisher's legend keeps its own classes
+        ks = class_counts([p.style for p in plans], seed)
+        plans = [p if k is None else replace(p, classes=k) for p, k in zip(plans, ks,
+                                                                           strict=True)]
     return plans
 
 
