@@ -42,7 +42,7 @@ def load_corpus() -> list[dict[str, Any]]:
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
-                 "fresh24k"):
+                 "fresh24k", "fresh24m"):
         held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -195,7 +195,8 @@ def main() -> int:
                              for b in ("holdout", "holdout2", "issue24", "fresh24",
                                        "fresh24b", "fresh24c", "fresh24d",
                                        "fresh24e", "fresh24f", "fresh24g",
-                                       "fresh24h", "fresh24i"))):
+                                       "fresh24h", "fresh24i", "fresh24k",
+                                       "fresh24m"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -81,7 +81,8 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
             item["question"] = entry["question"]
         return item
     task = entry["task"]
-    item = {"task": task, "request": FRIEDA_TYPES[task],
+    # (a FRIEDA count item carries ``request: count``; the others take the task's kind)
+    item = {"task": task, "request": entry.get("request", FRIEDA_TYPES[task]),
             "question": entry.get("question", FRIEDA_QUESTIONS[task])}
     if entry.get("legend") is not None:  # the labels of the item's legend(s), as built
         item["provenance"] = {"maps": [{"features": [{"label": n} for n in entry["legend"]]}]}
@@ -230,6 +231,21 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "qualifier (judgement call; both score 0 against south-west). "
                        "Decided in grade24l: kept invalid, doubt after the answer is a hedge "
                        "(docs/scoring.md, grade24l rules)",
+    # ``fresh11.yaml`` (issue 24, session grade24m; independent grader, committed before
+    # scoring in 7245cbd, first try MapIQ 10/10, MapWise 10/10, FRIEDA 57/60 in
+    # docs/rounds/2026-12-01/grade24m.md): its three disagreements, each with what a fix needs.
+    "fresh11.yaml#10": "FRIEDA border 'Kompassitaso is bordered by Kaivokatu, the street running "
+                       "along its south side.' reads two names (Kaivokatu and the description "
+                       "after the comma); a grader reads Kaivokatu: a clause after the comma that "
+                       "is no legend name describes the name before it",
+    "fresh11.yaml#17": "FRIEDA count, truncated reasoning ('Map 4 shows it ... The commercial "
+                       "land areas adjacent to it are') reads 4 from 'Map 4'; a grader reads "
+                       "invalid (output cut off before the answer; a map's number is no count). "
+                       "Score unchanged (0 both ways against gold 1)",
+    "fresh11.yaml#23": "FRIEDA within 'Answer: park or garden' is invalid (alternatives 'park' "
+                       "or 'garden'); the item's legend writes the category 'park or garden', so "
+                       "a grader reads that one category (correct): a legend name containing "
+                       "' or ' is one name, not alternatives",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
@@ -299,6 +315,19 @@ def test_each_tenth_fresh_response(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
 
+FRESH11 = load("fresh11")  # issue 24, session grade24m: independent grader, scored once
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH11])
+def test_each_eleventh_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -310,7 +339,7 @@ def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8", "fresh9", "fresh10"):
+                 "fresh8", "fresh9", "fresh10", "fresh11"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
