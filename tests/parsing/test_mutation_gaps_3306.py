@@ -101,3 +101,65 @@ def test_sentence_answer_is_the_last_of_three():
 def test_hash_comments_stripped_from_json():
     assert _strip_comments('{"a": 1 # note\n}') == '{"a": 1\n}'
     assert find_structured('{"a": 1, # note\n "b": 2}') == {"a": 1, "b": 2}
+
+
+# --- regions: a multi-word name before a verb, an empty strict list ---------------------
+
+@pytest.fixture(scope="module")
+def usa():
+    from groundtruth.thematic.region_names import region_names
+
+    return region_names("usa")
+
+
+def test_two_word_region_before_a_verb(usa):
+    from cartoqa.parsing.kinds import _resolve_region
+
+    assert _resolve_region("New York has the highest value", usa, ()) == ["NY"]
+
+
+def test_empty_list_read_strictly_is_no_answer(usa):
+    from cartoqa.parsing.kinds import read_regions
+
+    # read whole without a cue, "[]" is not taken as the empty list
+    assert read_regions("[]", usa, strict=True) is None
+
+
+# --- counts and lengths ------------------------------------------------------------------
+
+def test_length_in_centimetres_only_is_the_answer():
+    from cartoqa.parsing.numbers import parse_length
+
+    got = parse_length("The line measures 3 cm on the image.")
+    assert got.value == {"value": 0.03, "unit": "m", "raw_value": 3.0, "raw_unit": "cm"}
+
+
+def test_unitless_length_in_words_is_not_read():
+    from cartoqa.parsing.numbers import parse_length
+
+    # digits only: "two hundred" with no unit is not taken for 200 m
+    assert parse_length("Answer: two hundred") == Invalid("no length found")
+
+
+@pytest.mark.parametrize("text", [
+    "120 m\nI compared it with 50 m and 200 m stretches.",
+    "~120 m\nIt is longer than 50 m but shorter than 200 m.",
+])
+def test_bare_length_on_the_first_line_is_the_answer(text):
+    from cartoqa.parsing.numbers import parse_length
+
+    assert parse_length(text).value["value"] == 120.0
+
+
+def test_count_from_the_last_line_when_the_body_has_several():
+    from cartoqa.parsing.numbers import parse_count
+
+    assert parse_count("Top: 3, bottom: 4\n7").value == {"count": 7}
+
+
+# --- cue rules ------------------------------------------------------------------------------
+
+def test_cued_answer_loses_a_trailing_colon():
+    from cartoqa.parsing.text import answer_segments
+
+    assert answer_segments("Answer: Kerala:") == ["Kerala"]
