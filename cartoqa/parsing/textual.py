@@ -121,8 +121,17 @@ def _read_names(segment: str, question: str = "",
     if keyed is not None:
         return Parsed({"names": [keyed]},
                       (f"{segment.strip()!r} read as the name the question marks so",))
+    whole = _WRAPPING.sub("", segment.strip())
+    if map_names and normalise_name(whole) in map_names:
+        # the legend writes the whole answer as one name: "park or garden" is a category,
+        # not a choice between two (an "or" inside a name the map shows)
+        return Parsed({"names": [whole]}, ("the legend writes the whole answer as one name",))
+    probe = segment  # an "or" inside a legend name ("industrial or works land") is no choice
+    for name in map_names:
+        if " or " in name:
+            probe = re.sub(rf"\b{re.escape(name)}\b", "", probe, flags=re.IGNORECASE)
     alt = alternatives(segment, lambda s: s.strip(" .") or None) if re.search(
-        r"\s(?:or|and/or)\s", segment, re.IGNORECASE) else None
+        r"\s(?:or|and/or)\s", probe, re.IGNORECASE) else None
     if alt is not None:
         return alt
     text = segment
@@ -139,6 +148,12 @@ def _read_names(segment: str, question: str = "",
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
     names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
     notes = list(found.notes)
+    described = [n for n in names[1:] if _APPOSITIVE.match(n)
+                 and normalise_name(n) not in map_names]
+    if described:  # "Kaivokatu, the street running along its south side": one name
+        names = [n for n in names if n not in described]
+        notes.append("a description after a name is not a second name: "
+                     + "; ".join(repr(d) for d in described))
     for i, name in enumerate(names):  # "residential" for the legend's "residential land"
         means = category_short_form(name, map_names, question)
         if len(means) > 1:
@@ -148,6 +163,14 @@ def _read_names(segment: str, question: str = "",
             names[i] = means[0]
             notes.append(f"{name!r} read as the legend's category {means[0]!r}")
     return Parsed({"names": names}, tuple(notes)) if names else None
+
+
+#: Quotes, bold and a closing period around a whole answer.
+_WRAPPING = re.compile(r"^[\s*_\"'`]+|[\s*_\"'`.]+$")
+#: A part of a name list that describes the name before it ("the street running along
+#: its south side", "which borders it"): an article or relative word, then a lower-case
+#: word. "the Esplanade" (a capital after the article) stays a name.
+_APPOSITIVE = re.compile(r"(?:the|a|an|which|that|where|whose|located|running)\s+[a-z]")
 
 
 _NEGATION = re.compile(r"\b(?:not|no|none|neither|nor|never|without)\b|n't\b", re.IGNORECASE)

@@ -234,18 +234,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh11.yaml`` (issue 24, session grade24m; independent grader, committed before
     # scoring in 7245cbd, first try MapIQ 10/10, MapWise 10/10, FRIEDA 57/60 in
     # docs/rounds/2026-12-01/grade24m.md): its three disagreements, each with what a fix needs.
-    "fresh11.yaml#10": "FRIEDA border 'Kompassitaso is bordered by Kaivokatu, the street running "
-                       "along its south side.' reads two names (Kaivokatu and the description "
-                       "after the comma); a grader reads Kaivokatu: a clause after the comma that "
-                       "is no legend name describes the name before it",
+    # (#10 and #23 agree since the coordinator's fix after it: a description after a
+    # comma is not a second name; a whole answer the legend writes is one name.)
     "fresh11.yaml#17": "FRIEDA count, truncated reasoning ('Map 4 shows it ... The commercial "
                        "land areas adjacent to it are') reads 4 from 'Map 4'; a grader reads "
                        "invalid (output cut off before the answer; a map's number is no count). "
                        "Score unchanged (0 both ways against gold 1)",
-    "fresh11.yaml#23": "FRIEDA within 'Answer: park or garden' is invalid (alternatives 'park' "
-                       "or 'garden'); the item's legend writes the category 'park or garden', so "
-                       "a grader reads that one category (correct): a legend name containing "
-                       "' or ' is one name, not alternatives",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
