@@ -161,16 +161,7 @@ def legend_layer(index: LegendIndex, fam: FamilyIndex, around: Sequence[int],
     others (at most :data:`~cartoqa.tasks.frieda.questions.MAX_LEGEND_CATEGORIES`), in
     alphabetical legend order, each with its ``(lon, lat)`` areas."""
     centre = shapely.union_all([index.xy[i] for i in around]).centroid
-    drawn: dict[str, list[BaseGeometry]] = defaultdict(list)
-    dist: dict[str, float] = {}
-    for a, g in zip(fam.areas, fam.metric, strict=True):
-        d = g.distance(centre)
-        if d <= LEGEND_DRAW_RADIUS_M:
-            drawn[a.category].append(a.geometry)
-            dist[a.category] = min(dist.get(a.category, d), d)
-    others = sorted((c for c in drawn if c != category), key=dist.__getitem__)
-    legend = sorted([category, *others[:MAX_LEGEND_CATEGORIES - 1]])
-    return tuple((c, tuple(drawn[c])) for c in legend)
+    return _layer_around(fam, centre, category)
 
 
 def _intro(family: str, second: bool = False) -> str:
