@@ -697,16 +697,8 @@ def _area_count_plan(index: LegendIndex, family: str, relation: str, f: NamedFea
                      multi: bool = False) -> QuestionPlan:
     fam = index.families[family]
     sm = index.frame.to_metric(f.geometry)
-    drawn: dict[str, list[BaseGeometry]] = defaultdict(list)
-    dist: dict[str, float] = {}
-    for a, g in zip(fam.areas, fam.metric, strict=True):
-        d = g.distance(sm)
-        if d <= LEGEND_DRAW_RADIUS_M:
-            drawn[a.category].append(a.geometry)
-            dist[a.category] = min(dist.get(a.category, d), d)
-    others = sorted((c for c in drawn if c != category), key=dist.__getitem__)
-    legend = sorted([category, *others[:MAX_LEGEND_CATEGORIES - 1]])
-    layer = tuple((c, tuple(drawn[c])) for c in legend)
+    layer = _layer_around(fam, sm, category)
+    legend = [c for c, _ in layer]
     ci = legend.index(category)
     what = f"{f.name} (the {f.category})"
     checks = tuple((ci, index.frame.to_lonlat(p)) for p in counted)
