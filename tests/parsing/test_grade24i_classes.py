@@ -4,12 +4,11 @@ alternatives, no pick, the bar's own length)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from helpers.parsed import invalid, value
 
 from cartoqa.declarations.dispatch import parse_response
-from cartoqa.parsing.result import Invalid, Parsed
+from cartoqa.parsing.result import Invalid
 from cartoqa.parsing.rules import cut_off, rejected_then_picked
 
 MFS = {"task": "mfs", "request": "choice", "options": {"A": "cinema", "B": "palace", "C": "castle",
@@ -37,16 +36,6 @@ INTERSECT = {"task": "frieda_intersect", "request": "textual", "question": INTER
 DIST_Q = "How far apart are Roberts Coffee and Hiljaisuuden jalanjäljet? Answer in metres."
 DIST = {"task": "frieda_distance", "request": "distance", "question": DIST_Q,
         "answer": {"unit": "m"}}
-
-
-def value(item: dict[str, Any], text: str) -> Any:
-    r = parse_response(item, text)
-    assert isinstance(r, Parsed), (text, r)
-    return r.value
-
-
-def invalid(item: dict[str, Any], text: str) -> bool:
-    return isinstance(parse_response(item, text), Invalid)
 
 
 # 1. a later correction cue wins ------------------------------------------------------

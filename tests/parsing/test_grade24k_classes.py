@@ -7,10 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers.parsed import invalid, value
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing.map_names import category_short_form
-from cartoqa.parsing.result import Invalid, Parsed
+from cartoqa.parsing.result import Invalid
 from cartoqa.parsing.text import retracts
 from cartoqa.parsing.textual import colour_key_name
 
@@ -42,16 +43,6 @@ DOTS_Q = ("The map shades areas by land use. Which of Bik Bok (blue dot), Pihlaj
           "Answer with its name.")
 DOTS = frieda("frieda_within", DOTS_Q, ["Bik Bok", "Pihlajalinna", "Vepsäläinen",
                                          "commercial land", "grass"])
-
-
-def value(item: dict[str, Any], text: str) -> Any:
-    r = parse_response(item, text)
-    assert isinstance(r, Parsed), (text, r)
-    return r.value
-
-
-def invalid(item: dict[str, Any], text: str) -> bool:
-    return isinstance(parse_response(item, text), Invalid)
 
 
 # 1. a second answer after a correction phrase wins -----------------------------------
