@@ -342,10 +342,10 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         alternatives = _alternatives(body, nums)
         if alternatives:
             return Invalid(alternatives)
-        if len(lines) <= 1:
-            hedged = hedge(body)
-            if hedged:
-                return Invalid(f"a hedged answer ({hedged})")
+        hedged = hedge(body if len(lines) <= 1 else lines[-1])
+        if hedged and (len(lines) <= 1 or find_numbers(lines[-1])):
+            # a hedge on the concluding line: "I count 3 here and 4 there.\nSo maybe 7"
+            return Invalid(f"a hedged answer ({hedged})")
         kinds = _kinds_counted(body, nums, feature)
         if kinds is not None:
             return kinds
@@ -415,13 +415,70 @@ _STATED = re.compile(r"\b(?:there\s+(?:are|is|(?:appears?|seems?)\s+to\s+be)|i\s
                      re.IGNORECASE)
 
 
+# a concluding sentence or line after the working: "So 7", "That makes 7", "= 7",
+# "Therefore the count is 7", "which gives 7 areas"
+_CONCLUSION = re.compile(
+    r"(?:^|[.!?;:\n]|,[ \t]*(?:and[ \t]+)?|\band[ \t]+)[ \t*_]*"
+    r"(?:(?:so|thus|therefore|hence|overall|altogether|in\s+all)\b[ \t,]*"
+    r"|(?:that|this|which|it)\s+(?:makes|gives|is)\b|(?:that|it)'s\b|making\b|giving\b"
+    r"|(?:adding|summing)\s+(?:them\s+|these\s+|those\s+)?up\b[ \t,]*(?:gives\b)?)"
+    r"(?P<rest>[^\d\n.!?;]{0,40})$",
+    re.IGNORECASE)
+# the words between a concluding word and its number: "so there are", "the total is"
+_CONCLUSION_REST = re.compile(
+    r"^[ \t,]*(?:(?:there\s+are|there\s+is|i\s+count|we\s+have|we\s+get|(?:a\s+)?total\s+of|"
+    r"the\s+(?:final\s+)?(?:count|answer|total|distance|length|number(?:\s+of\s+[\w\s-]{1,30}?)?)"
+    r"\s+(?:is|=|:)|in\s+total|altogether|exactly|about|around|approximately|roughly|"
+    r"approx\.?|~|\u2248|=|:)[ \t]*)*$",
+    re.IGNORECASE)
+# the result of a sum written out: "3 + 4 = 7", "2+1+1 = 4"
+# ("120 m + 80 m = 200 m": a unit may follow each number)
+_SUM_RESULT = re.compile(r"\d[\d.,]*\s*(?:[a-z]{1,11}\.?\s*)?"
+                         r"(?:[+]\s*\d[\d.,]*\s*(?:[a-z]{1,11}\.?\s*)?)+=\s*$", re.IGNORECASE)
+# a number that is an operand of a sum ("3 + 4", "so 120 m + 80 m"), not its result
+_OPERAND = re.compile(r"^\s*(?:[a-z]{1,11}\.?\s*)?\+\s*\d", re.IGNORECASE)
+
+
+def concluded(text: str, start: int, end: int) -> bool:
+    r"""Whether the number at ``text[start:end]`` is the conclusion of the working before it.
+
+    Two forms: the result of a sum written out (``3 + 4 = 7``), or a number opening a
+    concluding sentence or line (``So 7``, ``That makes 7``, ``Therefore there are 7``,
+    ``= 7``) that is not itself added to another (``so 3 + 4``). Shared by counts and
+    lengths: after such working the concluding number is the answer.
+
+    Examples
+    --------
+    >>> t = "I count 3 here and 4 there.\nSo 7"
+    >>> [concluded(t, m.start(), m.end()) for m in re.finditer(r"\d", t)]
+    [False, False, True]
+    >>> t = "3 + 4 = 7"
+    >>> [concluded(t, m.start(), m.end()) for m in re.finditer(r"\d", t)]
+    [False, False, True]
+    >>> concluded("There are 3 here, so maybe 4", 26, 27)
+    False
+    """
+    if _OPERAND.match(text, end):
+        return False
+    before = text[max(0, start - 60):start]
+    if _SUM_RESULT.search(before) or re.search(r"(?:^|\n)[ \t*_]*=\s*$", before):
+        return True
+    m = _CONCLUSION.search(before)
+    return m is not None and bool(_CONCLUSION_REST.match(m.group("rest")))
+
+
 def _stated_count(text: str, nums: list[Number]) -> float | None:
     """The count a sentence states, when the other numbers are details.
 
-    A total (``so 3 in total``, ``a total of 3``) wins; else a count stated as
+    A conclusion after the working (``So 7``, ``That makes 7``, ``3 + 4 = 7``:
+    :func:`concluded`) wins, the last one when the numbers after it only repeat it;
+    then a total (``so 3 in total``, ``a total of 3``); else a count stated as
     ``There are 3`` / ``I count 3`` when all such statements agree. (``I see 3 at zoom
     19`` states nothing: ``see`` is too loose a verb to pick one number.)
     """
+    ends = [n for n in nums if concluded(text, n.start, n.end)]
+    if ends and all(n.value == ends[-1].value for n in nums if n.start > ends[-1].start):
+        return ends[-1].value
     totals = [n.value for n in nums
               if _TOTAL_BEFORE.search(text[max(0, n.start - 40) : n.start])
               or _TOTAL_AFTER.match(text, n.end)]
@@ -531,6 +588,9 @@ def _count_in(segment: str, feature: str | None = None) -> ParseResult | None:
             else None
         if kinds is not None:
             return kinds
+        ends = [n for n in nums[1:] if concluded(segment, n.start, n.end)]
+        if ends and len({n.value for n in nums}) > 1:  # "Answer: 3 + 4 = 7", "... so 7"
+            return _count_result(ends[-1].value)
         return _count_result(nums[0].value)
     if _ZERO_SENTENCE.search(segment):
         return Parsed({"count": 0})
@@ -668,6 +728,10 @@ def _total(text: str, qs: list[Quantity]) -> Quantity | None:
     ...     "90 m on A, then about 240 m in total.")).value
     240.0
     """
+    ends = [q for q in qs if concluded(text, q.start, q.end)]  # "so 200 m", "= 200 m"
+    if ends and all(abs(q.metres - ends[-1].metres) <= 0.01 * q.metres
+                    for q in qs if q.start > ends[-1].start):
+        return ends[-1]
     marked = [q for q in qs if _LENGTH_TOTAL_AFTER.match(text[q.end:])
               or _LENGTH_TOTAL_BEFORE.search(text[max(0, q.start - 40):q.start])]
     if marked and _single_value([q.metres for q in marked], rel_tol=0.01) is not None:
@@ -772,6 +836,9 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
         return None
     if qs:
         same = _single_value([q.metres for q in qs], rel_tol=0.01) is not None
+        ends = [q for q in qs[1:] if concluded(segment, q.start, q.end)]
+        if not same and ends:  # "Answer: 120 m + 80 m = 200 m"
+            return _length_result(ends[-1], unit)
         return _length_result(_in_unit(qs, unit) if same else qs[0], unit)
     nums = find_numbers(segment, words=False)
     if nums:
