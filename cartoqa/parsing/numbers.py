@@ -166,6 +166,11 @@ def _digits_value(token: str) -> float:
     return float(token.replace(",", "").replace(" ", ""))
 
 
+# where "point two" opens a number ("Answer: point two km", "about point five miles")
+_POINT_LEAD = re.compile(r"(?:^|[:=]|\b(?:is|about|approximately|roughly|around))\s*$",
+                         re.IGNORECASE)
+
+
 def _word_numbers(text: str) -> list[Number]:
     """Find numbers written in words (``"twenty-one"``, ``"one hundred and five"``)."""
     found: list[Number] = []
@@ -173,8 +178,9 @@ def _word_numbers(text: str) -> list[Number]:
     i = 0
     while i < len(words):
         total = 0
-        current = 0
+        current: float = 0
         seen = False
+        last = ""  # the kind of the word before: "units", "tens", "scale"
         start = words[i].start()
         end = start
         j = i
@@ -183,11 +189,33 @@ def _word_numbers(text: str) -> list[Number]:
             gap = text[end : words[j].start()] if seen else ""
             if seen and gap.strip(" -") != "":
                 break
+            lead = not seen and bool(_POINT_LEAD.search(text[: words[j].start()]))
+            if w == "point" and (seen or lead) and j + 1 < len(words) and \
+                    _UNITS_WORDS.get(words[j + 1].group().lower(), 10) < 10:
+                # "zero point three", "point two nine": the digits after the point
+                digits = ""
+                while j + 1 < len(words) and _UNITS_WORDS.get(
+                        words[j + 1].group().lower(), 10) < 10 and not text[
+                        words[j].end():words[j + 1].start()].strip(" -"):
+                    j += 1
+                    digits += str(_UNITS_WORDS[words[j].group().lower()])
+                current += float(f"0.{digits}")
+                seen = True
+                end = words[j].end()
+                j += 1
+                break
             if w in _UNITS_WORDS:
+                if last == "units" or (last == "tens" and _UNITS_WORDS[w] >= 10):
+                    break  # "two nine" is two numbers, not eleven
                 current += _UNITS_WORDS[w]
+                last = "units"
             elif w in _TENS_WORDS:
+                if last in ("units", "tens"):
+                    break
                 current += _TENS_WORDS[w]
+                last = "tens"
             elif w in _SCALE_WORDS and seen:
+                last = "scale"
                 scale = _SCALE_WORDS[w]
                 if scale == 100:
                     current = max(current, 1) * 100
@@ -238,6 +266,12 @@ def find_numbers(text: str, *, words: bool = True) -> list[Number]:
     return found
 
 
+# the unit alone in brackets after a number: "290 (metres)", "0.3 [km]"
+_UNIT_IN_BRACKETS = re.compile(
+    r"\s*[(\[]\s*(?:in\s+)?(?P<unit>kilomet(?:er|re)s?|kms?|met(?:er|re)s?|m|feet|ft|yards?|"
+    r"yds?|miles?|mi)\s*[)\]]", re.IGNORECASE)
+
+
 def find_quantities(text: str) -> list[Quantity]:
     """Find every length written with a unit (``850m``, ``1.2 km``, ``3,280 ft``).
 
@@ -255,10 +289,12 @@ def find_quantities(text: str) -> list[Quantity]:
     --------
     >>> [(q.value, q.unit) for q in find_quantities("850m or 0.5 miles, not 3 cats")]
     [(850.0, 'm'), (0.5, 'mi')]
+    >>> [(q.value, q.unit) for q in find_quantities("Answer: 290 (metres)")]
+    [(290.0, 'm')]
     """
     out = []
     for number in find_numbers(text):
-        unit = _UNIT.match(text, number.end)
+        unit = _UNIT.match(text, number.end) or _UNIT_IN_BRACKETS.match(text, number.end)
         if unit:
             canonical = _UNIT_SPELLINGS[unit.group("unit").lower()]
             out.append(Quantity(number.value, canonical, number.start, unit.end()))

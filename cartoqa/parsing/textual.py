@@ -139,9 +139,13 @@ def _read_names(segment: str, question: str = "",
     elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b"
                                             r"|\b(?:it|that|this)'s\b", segment, re.IGNORECASE):
         text = sentence
+    if _NONE_NAMED.match(text.strip()):  # "None of them borders it.", "Neither A nor B."
+        return Parsed({"names": []}, ("the answer names none of the features",))
     found = parse_names(text, map_names=map_names)
     if isinstance(found, Invalid):
         return None
+    if not found.value["names"] and _NONE_NAMED.match(_WRAPPING.sub("", text.strip()) + "."):
+        return Parsed({"names": []}, ("the answer names none of the features",))
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
     names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
     notes = list(found.notes)
@@ -162,6 +166,14 @@ def _read_names(segment: str, question: str = "",
     return Parsed({"names": names}, tuple(notes)) if names else None
 
 
+#: An answer that names no feature: "None", "None of them borders it.", "No feature
+#: borders Makasiinit.", "Neither Eteläranta nor Kaivokatu borders it."
+_NONE_NAMED = re.compile(
+    r"^(?:nothing|none(?:\s+of\s+(?:them|these|those|the\s+\w+(?:\s+\w+)?))?|neither\b[^.\n]*\bnor\b"
+    r"|no\s+(?:feature|features|one|name|names|area|areas|other\s+feature)"
+    r"|there\s+(?:is|are)\s+no\s+(?:such\s+)?(?:feature|features|area|areas))"
+    r"(?:\s+(?:of\s+them\s+)?(?:\w+\s+){0,2}(?:borders?|overlaps?|touches|touch|lies?|intersects?|"
+    r"is|are|does|do|fits?|matches?|qualif(?:y|ies))\b[^\n]*)?[.!]?$", re.IGNORECASE)
 #: Quotes, bold and a closing period around a whole answer.
 _WRAPPING = re.compile(r"^[\s*_\"'`]+|[\s*_\"'`.]+$")
 #: A part of a name list that describes the name before it ("the street running along

@@ -16,6 +16,7 @@ import pytest
 from helpers.parsed import invalid, value
 
 from cartoqa.declarations.dispatch import parse_response
+from cartoqa.parsing.cardinal import parse_cardinal
 from cartoqa.parsing.map_names import offers_alternatives
 from cartoqa.parsing.numbers import parse_count, parse_length
 
@@ -187,3 +188,65 @@ def parse_response_names(item: dict, text: str) -> list[str] | None:
     """The names read, or ``None`` when the response is invalid."""
     r = parse_response(item, text)
     return sorted(n.casefold() for n in r.value["names"]) if r.valid else None
+
+
+# ---------------------------------------------------------------- 4. more classes found here
+
+@pytest.mark.parametrize(("text", "direction"), [
+    ("Answer: N45E", "north-east"),                 # a quadrant bearing
+    ("Answer: S 30° W", "south-west"),
+    ("Answer: N10W", "north"),
+    ("Answer: bearing 90°", "east"),                # an azimuth
+    ("It lies on a bearing of about 135 degrees from the hotel.", "south-east"),
+])
+def test_bearings_name_the_nearest_of_eight(text, direction):
+    assert parse_cardinal(text).value == {"direction": direction}
+
+
+@pytest.mark.parametrize("text", ["Answer: N22.5E", "Answer: bearing 67.5°", "Answer: NNE",
+                                  "Answer: towards the top-left"])
+def test_bearings_half_way_and_screen_directions_stay_invalid(text):
+    assert not parse_cardinal(text).valid
+
+
+@pytest.mark.parametrize(("text", "metres"), [
+    ("Answer: zero point three km", 300.0),         # a decimal in words
+    ("Answer: 290 (metres)", 290.0),                # the unit in brackets
+    ("Answer: 0.29 [km]", 290.0),
+    ("Answer: 0.29 km.\nActually, re-measuring, 0.35 km.", 350.0),   # a trailing correction
+    ("Answer: 0.29 km\nSorry, 0.35 km.", 350.0),
+    ("Answer: 0.29 km\n\nActually, the scale bar shows 100 m.", 290.0),  # an explanation
+])
+def test_length_forms(text, metres):
+    found = parse_length(text, unit="m")
+    assert found.value["value"] == pytest.approx(metres)
+
+
+def test_digit_words_in_a_row_are_not_summed():
+    assert parse_length("Answer: point two nine kilometres", unit="m").value["value"] == \
+        pytest.approx(290.0)
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Answer: A\nWait, no - B.", ["b"]),
+    ("Answer: A\nActually, B.", ["b"]),
+    ("Answer: A\n\nActually, both look similar.", ["a"]),       # no correction
+    ("Answer: B\nSorry for any confusion.", ["b"]),
+])
+def test_a_trailing_correction_line(text, names):
+    item = _frieda("Map 2 outlines two areas, A and B. Which of them covers exactly the same "
+                   "ground as Kotka? Answer A or B.", LAND_USE)
+    assert _names(item, text) == names
+
+
+@pytest.mark.parametrize("text", ["None of them borders it.", "None.", "Answer: none",
+                                  "No feature borders Makasiinit.", "Nothing borders it.",
+                                  "Neither Eteläranta nor Pohjoinen Makasiinikatu border it."])
+def test_an_answer_naming_no_feature_is_an_empty_list(text):
+    assert value(LIST, text) == {"names": []}
+
+
+@pytest.mark.parametrize("text", ["Answer: Eteläranta;\nPohjoinen Makasiinikatu",
+                                  "Answer: Eteläranta,\nPohjoinen Makasiinikatu\n\nBoth touch it."])
+def test_a_cued_list_cut_after_a_separator_goes_on_below(text):
+    assert _names(LIST, text) == ["eteläranta", "pohjoinen makasiinikatu"]
