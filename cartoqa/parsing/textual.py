@@ -309,8 +309,11 @@ def parse_textual(text: str, *, question: str = "",
         # no cue, and the sentence was taken as names the legend does not write, though it
         # holds legend names: "Inside Esplanadinpuisto you find Espan lava."
         read = [normalise_name(n) for n in found.value["names"]]
-        if not any(n in map_names for n in read) and any(
-                f" {m} " in f" {n} " for n in read for m in map_names):
+        # (or the legend name stood in a description dropped after the subject: "The dot
+        # sits in a green area, which the legend calls park or garden.")
+        if not any(n in map_names for n in read) and (any(
+                f" {m} " in f" {n} " for n in read for m in map_names) or any(
+                "description after a name" in note for note in found.notes)):
             named = legend_name_in_sentence(text, question, map_names)
             if named is not None:
                 return Parsed({"names": [snap_to_map(named, map_names)]},

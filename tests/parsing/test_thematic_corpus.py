@@ -329,6 +329,20 @@ def test_each_issue_example(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", result
 
 
+TUNED24N = load("tuned24n")  # issue 24, session grade24n: written by the reader's fixer (tuned)
+
+
+def test_tuned24n_size() -> None:
+    assert len(TUNED24N) >= 40
+    assert {e["task"] for e in TUNED24N} >= set(FRIEDA_TYPES)
+
+
+@pytest.mark.parametrize("entry", TUNED24N, ids=[e["where"] for e in TUNED24N])
+def test_each_tuned24n_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
