@@ -78,7 +78,11 @@ _UNIT = re.compile(
 _ZERO_SENTENCE = re.compile(
     r"^\W*(?:none|no|zero|nothing|nil)\b(?!\s+(?:way|idea|one\s+can))"
     r"|\bthere\s+(?:are|is)\s+no\s+(?!way\b|idea\b)\w"
-    r"|\bno\s+\w+(?:\s+\w+)?\s+(?:are|is)\s+(?:shown|visible|present|marked|on)\b",
+    r"|\bno\s+\w+(?:\s+\w+)?\s+(?:are|is)\s+(?:shown|visible|present|marked|on)\b"
+    # a sentence saying none relate: "No commercial land areas border it."
+    r"|(?:^|[.!?]\s+|\n)(?:none\s+of\s+(?:them|the\s+\w+(?:\s+\w+){0,3})|no\s+(?:\w+\s+){0,4}?"
+    r"(?:areas?|features?|dots?|places?|ones?))\s+(?:(?:do|does)\s+)?(?:border|borders|overlap|"
+    r"overlaps|touch|touches|lie|lies|intersect|intersects|fall|falls)\b",
     re.IGNORECASE,
 )
 
@@ -373,13 +377,13 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
     first = _count_in(lines[0], feature) if lines and _BARE.match(lines[0]) else None
     if first is not None:
         return first
-    nums = find_numbers(body)
+    nums = count_candidates(body)
     if nums:
         alternatives = _alternatives(body, nums)
         if alternatives:
             return Invalid(alternatives)
         hedged = hedge(body if len(lines) <= 1 else lines[-1])
-        if hedged and (len(lines) <= 1 or find_numbers(lines[-1])):
+        if hedged and (len(lines) <= 1 or count_candidates(lines[-1])):
             # a hedge on the concluding line: "I count 3 here and 4 there.\nSo maybe 7"
             return Invalid(f"a hedged answer ({hedged})")
         kinds = _kinds_counted(body, nums, feature)
@@ -389,7 +393,7 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         if value is None:
             value = _stated_count(body, nums)
         if value is None:
-            value = _single_value([n.value for n in find_numbers(lines[-1])])
+            value = _single_value([n.value for n in count_candidates(lines[-1])])
         if value is None:
             shown = ", ".join(sorted({_fmt(n.value) for n in nums}))
             return Invalid(f"several numbers ({shown}) and no 'Answer:' line")
@@ -503,6 +507,37 @@ def concluded(text: str, start: int, end: int) -> bool:
     return m is not None and bool(_CONCLUSION_REST.match(m.group("rest")))
 
 
+# a map's or a picture's number ("Map 3", "map #2", "image 4"): a label, never a count
+_LABEL_NUMBER = re.compile(r"\b(?:maps?|images?|figures?|panels?|pictures?)\s*(?:no\.?\s*|#\s*)?$",
+                           re.IGNORECASE)
+# the whole a count is part of: "2 of the 3 dots", "2 out of 3", "out of the three, two"
+_WHOLE = re.compile(r"(?:\d|\b[a-z]+)\s+(?:out\s+)?of\s+(?:the\s+|these\s+|those\s+|all\s+)?$"
+                    r"|(?:^|[^\w\s]\s*|\n)\s*out\s+of\s+(?:the\s+|these\s+|those\s+|all\s+)?$",
+                    re.IGNORECASE)
+
+
+def count_candidates(text: str) -> list[Number]:
+    """The numbers of a text that may be a count: not a map's number, not the whole.
+
+    ``Map 3 shows it ...``: 3 names a map. ``2 of the 3 dots``, ``2 out of 3``, ``Out of
+    the three, two ...``: 3 is how many were asked about, the count is 2. The whole is
+    dropped only when another number is left.
+
+    Examples
+    --------
+    >>> [n.value for n in count_candidates("Map 3 shows it; 2 of the 3 dots lie there.")]
+    [2.0]
+    >>> [n.value for n in count_candidates("Out of the three, two lie within it.")]
+    [2.0]
+    >>> [n.value for n in count_candidates("I count 3.")]
+    [3.0]
+    """
+    nums = [n for n in find_numbers(text)
+            if not _LABEL_NUMBER.search(text[max(0, n.start - 20):n.start])]
+    parts = [n for n in nums if not _WHOLE.search(text[max(0, n.start - 30):n.start])]
+    return parts if parts and len(parts) < len(nums) else nums
+
+
 def _stated_count(text: str, nums: list[Number]) -> float | None:
     """The count a sentence states, when the other numbers are details.
 
@@ -613,7 +648,7 @@ def _count_in(segment: str, feature: str | None = None) -> ParseResult | None:
     hedged = hedge(segment)
     if hedged:
         return Invalid(f"a hedged answer ({hedged})")
-    nums = find_numbers(segment)
+    nums = count_candidates(segment)
     if nums:
         alternatives = _alternatives(segment, nums)
         if alternatives:

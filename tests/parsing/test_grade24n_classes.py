@@ -250,3 +250,54 @@ def test_an_answer_naming_no_feature_is_an_empty_list(text):
                                   "Answer: Eteläranta,\nPohjoinen Makasiinikatu\n\nBoth touch it."])
 def test_a_cued_list_cut_after_a_separator_goes_on_below(text):
     assert _names(LIST, text) == ["eteläranta", "pohjoinen makasiinikatu"]
+
+
+# ---------------------------------------------------------------- 5. counts: map numbers, wholes
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("Map 3 shows Pikkudami. No commercial land areas border it.", 0),   # a map's number
+    ("Pikkudami (map 5) borders 0 commercial areas.", 0),
+    ("The map that shows Pikkudami is Map 6. Count: 0", 0),
+    ("None of the commercial land areas border Pikkudami in Map 2.", 0),
+    ("In Map 4 there are 2 such areas.", 2),
+    ("2 of the 3 dots lie in commercial land.", 2),                      # the whole asked
+    ("Out of the three, two lie within commercial land.", 2),
+    ("Answer: 2 out of 3", 2),
+])
+def test_map_numbers_and_wholes_are_no_counts(text, count):
+    assert parse_count(text).value == {"count": count}
+
+
+@pytest.mark.parametrize("text", [
+    "Map 4 shows it over land-use shading. The commercial land areas adjacent to it are",
+    "Looking at map 2 and map 3.",
+])
+def test_only_map_numbers_is_no_count(text):
+    assert not parse_count(text).valid
+
+
+# ---------------------------------------------------------------- 6. options with a description
+
+EQUAL = _frieda("Map 1 outlines Kaisa-talo in red. Map 2 outlines two areas, A and B, on a "
+                "turned map, perhaps at another scale. Which of them covers exactly the same "
+                "ground as Kaisa-talo? Answer A or B.", ["Kaisa-talo"])
+
+
+@pytest.mark.parametrize(("text", "letter"), [
+    ("Area B (the one on the right)", "b"),
+    ("Answer: Area A (left)", "a"),
+    ("Answer: B (rotated 90°)", "b"),
+    ("A - it has the same notch.", "a"),
+    ("The red outline of Kaisa-talo matches Area A", "a"),
+    ("A is the match; B is rotated differently.", "a"),
+    ("Area B is the answer.", "b"),
+])
+def test_an_option_with_a_description(text, letter):
+    assert _names(EQUAL, text) == [letter]
+
+
+@pytest.mark.parametrize("text", ["Answer: A (or maybe B)", "Answer: A or B (not sure)",
+                                  "Kaisa-talo does not match Area A.",
+                                  "Kaisa-talo matches Area A or Area B."])
+def test_options_with_doubt_or_negation_stay_invalid(text):
+    assert invalid(EQUAL, text)
