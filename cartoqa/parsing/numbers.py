@@ -181,7 +181,7 @@ def _word_numbers(text: str) -> list[Number]:
     words = list(_WORD.finditer(text))
     i = 0
     while i < len(words):
-        total = 0
+        total: float = 0
         current: float = 0
         seen = False
         last = ""  # the kind of the word before: "units", "tens", "scale"

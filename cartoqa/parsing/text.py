@@ -457,9 +457,9 @@ def answer_segments(text: str) -> list[str]:
         out.append(corrected)
         previous_end = end
     if out and previous_end is not None:
-        late = _trailing_correction(text[previous_end:])
-        if late is not None:  # "Answer: 0.29 km.\nActually, re-measuring, 0.35 km."
-            out = [late]
+        corrects = _trailing_correction(text[previous_end:])
+        if corrects is not None:  # "Answer: 0.29 km.\nActually, re-measuring, 0.35 km."
+            out = [corrects]
     return out
 
 
