@@ -196,7 +196,9 @@ def _key(part: str) -> str:
 #: English generic words a reader may add after a name the map writes (``Mikonkatu
 #: street``, ``commercial land category``).
 GENERIC_TAILS = ("street", "road", "avenue", "lane", "square", "category", "class", "area",
-                 "zone", "type", "fill", "building", "feature")
+                 "zone", "type", "fill", "building", "feature", "restaurant", "cafe", "café",
+                 "bar", "shop", "store", "hotel", "museum", "church", "school", "park",
+                 "statue", "monument", "dot", "marker")
 
 
 def snap_to_map(name: str, known: Iterable[str]) -> str:

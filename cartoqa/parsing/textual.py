@@ -149,6 +149,14 @@ def _read_names(segment: str, question: str = "",
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
     names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
     notes = list(found.notes)
+    if map_names:
+        names = [_legend_form(n, map_names) for n in names]
+        markers = [n for n in names if _MARKER.fullmatch(n.strip(" .")) and
+                   normalise_name(n) not in map_names]
+        if markers and len(markers) < len(names):  # "The purple dot, Grand Shanghai."
+            names = [n for n in names if n not in markers]
+            notes.append("a marker named beside its name is no second name: "
+                         + "; ".join(repr(m) for m in markers))
     described = [n for n in names[1:] if _APPOSITIVE.match(n)
                  and normalise_name(n) not in map_names]
     if described:  # "Kaivokatu, the street running along its south side": one name
@@ -174,6 +182,36 @@ _NONE_NAMED = re.compile(
     r"|there\s+(?:is|are)\s+no\s+(?:such\s+)?(?:feature|features|area|areas))"
     r"(?:\s+(?:of\s+them\s+)?(?:\w+\s+){0,2}(?:borders?|overlaps?|touches|touch|lies?|intersects?|"
     r"is|are|does|do|fits?|matches?|qualif(?:y|ies))\b[^\n]*)?[.!]?$", re.IGNORECASE)
+#: a marker named instead of or beside a name: "The purple dot", "the red outline"
+_MARKER = re.compile(r"(?:the\s+)?(?:[a-z]+\s+)?(?:dot|marker|point|circle|outline|pin)",
+                     re.IGNORECASE)
+#: a word before a name that is no part of it: "Only Grand Shanghai", "Both Vanha kirkko"
+_LEAD_WORD = re.compile(r"^(?:only|just|solely|both|also)\s+", re.IGNORECASE)
+
+
+def _legend_form(name: str, map_names: Collection[str]) -> str:
+    """A name read as the legend's when it differs only by a leading ``only``/``both`` or by
+    ``/`` for the ``or`` of a legend name (``park/garden`` for *park or garden*).
+
+    Examples
+    --------
+    >>> known = {"grand shanghai", "park or garden"}
+    >>> _legend_form("Only Grand Shanghai", known), _legend_form("park/garden", known)
+    ('Grand Shanghai', 'park or garden')
+    >>> _legend_form("Only Fans", known)
+    'Only Fans'
+    """
+    if normalise_name(name) in map_names:
+        return name
+    bare = _LEAD_WORD.sub("", name)
+    if bare != name and normalise_name(bare) in map_names:
+        return bare
+    slashed = re.sub(r"\s*/\s*", " or ", name)
+    if slashed != name and normalise_name(slashed) in map_names:
+        return slashed
+    return name
+
+
 #: Quotes, bold and a closing period around a whole answer.
 _WRAPPING = re.compile(r"^[\s*_\"'`]+|[\s*_\"'`.]+$")
 #: A part of a name list that describes the name before it ("the street running along

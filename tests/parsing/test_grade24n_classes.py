@@ -301,3 +301,37 @@ def test_an_option_with_a_description(text, letter):
                                   "Kaisa-talo matches Area A or Area B."])
 def test_options_with_doubt_or_negation_stay_invalid(text):
     assert invalid(EQUAL, text)
+
+
+# ---------------------------------------------------------------- 7. names with extra words
+
+DOTS = _frieda("The map shades areas by land use: its legend box at the bottom right names each "
+               "fill. Which of Jääpuiston kahvila (blue dot), Grand Shanghai (purple dot) and "
+               "Gasthaus Omapohja (orange dot) lies within an area shown as commercial land? "
+               "Answer with its name.",
+               ["Grand Shanghai", "Jääpuiston kahvila", "Gasthaus Omapohja", "commercial land",
+                "park or garden", "grass"], task="frieda_within")
+
+
+@pytest.mark.parametrize("text", [
+    "The purple dot, Grand Shanghai.",             # the marker beside the name
+    "Only Grand Shanghai lies within commercial land; the others do not.",
+    "Answer: Only Grand Shanghai",
+    "Answer: Grand Shanghai restaurant",           # an English generic word after it
+])
+def test_extra_words_around_a_legend_name(text):
+    assert _names(DOTS, text) == ["grand shanghai"]
+
+
+@pytest.mark.parametrize("text", ["Answer: park/garden", "Answer: park / garden"])
+def test_a_slash_for_the_or_of_a_legend_name(text):
+    assert _names(CATEGORY, text) == ["park or garden"]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Answer: Only Fans", ["only fans"]),                       # not a legend name: as written
+    ("The green dot, Grand Shanghai.", ["grand shanghai"]),
+    ("Answer: Grand Shanghai; Gasthaus Omapohja", ["gasthaus omapohja", "grand shanghai"]),
+])
+def test_extra_word_rules_keep_other_names(text, names):
+    assert _names(DOTS, text) == names
