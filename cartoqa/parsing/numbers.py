@@ -467,8 +467,9 @@ _CONCLUSION = re.compile(
 # the words between a concluding word and its number: "so there are", "the total is"
 _CONCLUSION_REST = re.compile(
     r"^[ \t,]*(?:(?:there\s+are|there\s+is|i\s+count|we\s+have|we\s+get|(?:a\s+)?total\s+of|"
-    r"the\s+(?:final\s+)?(?:count|answer|total|distance|length|number(?:\s+of\s+[\w\s-]{1,30}?)?)"
-    r"\s+(?:is|=|:)|in\s+total|altogether|exactly|about|around|approximately|roughly|"
+    r"(?:it|that|this)(?:'s|\s+is|\s+comes\s+to)|"
+    r"the\s+(?:[\w-]+\s+){0,3}?(?:count|answer|total|distance|length|number|route|walk|path|"
+    r"result)(?:\s+of\s+[\w\s-]{1,30}?)?\s+(?:is|=|:|comes\s+to)|in\s+total|altogether|exactly|about|around|approximately|roughly|"
     r"approx\.?|~|\u2248|=|:)[ \t]*)*$",
     re.IGNORECASE)
 # the result of a sum written out: "3 + 4 = 7", "2+1+1 = 4"

@@ -110,6 +110,9 @@ def test_offers_alternatives_is_decided_by_the_legend():
     "There are 3 north of it and 4 south of it. Therefore, the answer is 7.",
     "Answer: 3 + 4 = 7",
     "**Count:** 3 west + 4 east = 7",
+    "I count 3 here and 4 there.\nSo it is 7.",
+    "3 states in the West and 4 in the South, making 7 states in total.",   # MapWise's form
+    "In the top half I see 3 cafes, in the bottom half 4 cafes. So 7 cafes.",  # STMF's
 ])
 def test_the_concluding_count_wins(text):
     assert parse_count(text).value == {"count": 7}
@@ -140,6 +143,8 @@ def test_no_firm_conclusion_stays_invalid(text):
     "Map 1 gives 150 m to the shared dot and map 2 gives 60 m from it; so roughly 200 m.",
     "Answer: 120 m + 80 m = 200 m",
     "A is 150 m from C and C is 90 m from B, so the distance is about 0.2 km.",
+    "The route is 120 m, then turn and go 80 m. So it is about 200 m.",     # RLE's form
+    "120 m on A and 80 m on B. So the total length of the route is 200 m.",
 ])
 def test_the_concluding_length_wins(text):
     assert parse_length(text, unit="m").value["value"] == pytest.approx(200.0)
