@@ -30,10 +30,12 @@ from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.legend_questions import (
     area_category_plans,
     area_count_plans,
+    area_pick_plans,
     category_count_plans,
     category_of_plans,
     legend_index,
     legend_pick_plans,
+    legend_rank_plans,
 )
 from cartoqa.tasks.frieda.maps import (
     POOL_COLOURS,
@@ -234,48 +236,62 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
         if relation == "equal":
             # A or B in seeded pairs over the order the slots take the plans
             multi = balance_area_letters(multi, rng)
-        legend_single: list[QuestionPlan] = []
-        legend_multi: list[QuestionPlan] = []
+        # the legend templates' plans, one list per template
+        singles: list[list[QuestionPlan]] = []
+        multis: list[list[QuestionPlan]] = []
         if relation in TOPOLOGICAL and index is not None:
             # on one map and on two, as the slots ask (MULTI_PATTERN)
             counts = area_count_plans(features, index, relation, rng=rng,
                                       count=legend_count, ledger=ledger,
                                       multi=MULTI_PATTERN[relation])
-            legend_single = [p for p in counts if p.map_count == "single"]
-            legend_multi = [p for p in counts if p.map_count == "multi"]
+            singles.append([p for p in counts if p.map_count == "single"])
+            multis.append([p for p in counts if p.map_count == "multi"])
+            if relation in ("border", "intersect"):
+                # which of three outlined places borders (partly overlaps) an area of
+                # <category>: area_count's plans run out on Helsinki (5 and 4)
+                singles.append(area_pick_plans(features, index, relation, rng=rng,
+                                               count=legend_count, ledger=ledger))
         if relation == "equal" and index is not None:
-            legend_multi = legend_first
+            multis.append(legend_first)
+        two_rel: list[QuestionPlan] = []
         if relation == "within":
-            # which feature lies within A and borders B (one map, no legend): first among
-            # the non-legend one-map plans, which come one in LEGEND_WEIGHTS["within"] + 1
-            # (shuffled among them, none came in two seed-0 builds of 10 per task)
-            single = two_relation_plans(pairs, rng=rng, ledger=ledger) + single
-            legend_single += legend_plans(features, areas, rng=rng, count=legend_count,
-                                          ledger=ledger) if areas else []
+            # which feature lies within A and borders B (one map, no legend): its first
+            # plan is the second one-map plan (index 1: the second one-map slot tries it
+            # first); among the non-legend plans, one in LEGEND_WEIGHTS["within"] + 1,
+            # no build of 10 per task reached one (frieda27e)
+            two_rel = two_relation_plans(pairs, rng=rng, ledger=ledger)
+            single = two_rel[1:] + single
+            singles.append(legend_plans(features, areas, rng=rng, count=legend_count,
+                                        ledger=ledger) if areas else [])
             if index is not None:
-                legend_single += category_count_plans(index, rng=rng, count=legend_count,
-                                                      ledger=ledger)
-                legend_single += category_of_plans(index, rng=rng, count=legend_count,
-                                                   ledger=ledger, multi=False)
-                legend_multi += category_of_plans(index, rng=rng, count=legend_count,
-                                                  ledger=ledger, multi=True)
+                singles.append(category_count_plans(index, rng=rng, count=legend_count,
+                                                    ledger=ledger))
+                singles.append(category_of_plans(index, rng=rng, count=legend_count,
+                                                 ledger=ledger, multi=False))
+                multis.append(category_of_plans(index, rng=rng, count=legend_count,
+                                                ledger=ledger, multi=True))
         elif relation in ("distance", "orientation") and index is not None:
-            legend_single = legend_pick_plans(index, relation, rng=rng, count=legend_count,
-                                              ledger=ledger, multi=False)
-            legend_multi = legend_pick_plans(index, relation, rng=rng, count=legend_count,
-                                             ledger=ledger, multi=True)
-        rng.shuffle(legend_single)
-        if relation != "equal":
-            # area_category's answers come in turn (category by category); shuffled,
-            # the slots of a build drew "commercial land" for 6 of 7 questions (seed 0)
-            rng.shuffle(legend_multi)
+            # two legend templates on one map: legend_pick and legend_rank (distance) /
+            # legend_direction (orientation)
+            singles.append(legend_pick_plans(index, relation, rng=rng, count=legend_count,
+                                             ledger=ledger, multi=False))
+            singles.append(legend_rank_plans(index, relation, rng=rng, count=legend_count,
+                                             ledger=ledger))
+            multis.append(legend_pick_plans(index, relation, rng=rng, count=legend_count,
+                                            ledger=ledger, multi=True))
+        # the templates in turn, each keeping its own order (counts, categories and
+        # answer colours come in turn within a template; shuffled together, the slots
+        # of a build drew "commercial land" for 3 of 3 category_of questions, frieda27e)
+        legend_single = _interleave(singles, rng)
+        legend_multi = _interleave(multis, rng)
         weight = LEGEND_WEIGHTS.get(relation, LEGEND_WEIGHT)
         lead: list[QuestionPlan] = []
         if relation == "equal" and multi:
             # the first slot asks same_area (a small extract may have no more equal
             # plans, and area_category plans fail there more often: past the data)
             lead, multi = multi[:1], multi[1:]
-        out[relation] = (_mix(legend_single, single, weight),
+        mixed = _mix(legend_single, single, weight)
+        out[relation] = (mixed[:1] + two_rel[:1] + mixed[1:],
                          lead + _mix(legend_multi, multi, weight))
     return out
 
@@ -289,10 +305,31 @@ LEGEND_WEIGHT = 3
 #: whose ring shows a second category), so at 3 they made 6 of 10 orientation
 #: questions of a seed-0 build (frieda27e). Border and intersect have too few legend
 #: plans on Helsinki for a weight to matter (5 and 4 ``area_count`` plans).
-LEGEND_WEIGHTS: dict[str, int] = {"within": 5, "orientation": 5}
+LEGEND_WEIGHTS: dict[str, int] = {"within": 5, "orientation": 8, "distance": 6,
+                                   "equal": 5}
 #: Most plans per legend template and relation (they are many; rendering tries only a
 #: few per slot).
 LEGEND_PLANS_MAX = 120
+
+
+def _interleave(lists: Sequence[list[QuestionPlan]], rng: random.Random
+                ) -> list[QuestionPlan]:
+    """One plan of each list in turn (the lists in a seeded order each round), each list
+    keeping its own order, then the rest of the longer ones.
+
+    Examples
+    --------
+    >>> _interleave([[1, 2, 3], [7], []], random.Random(0))  # type: ignore[list-item]
+    [1, 7, 2, 3]
+    """
+    out: list[QuestionPlan] = []
+    queues = [list(q) for q in lists if q]
+    while queues:
+        rng.shuffle(queues)
+        for q in queues:
+            out.append(q.pop(0))
+        queues = [q for q in queues if q]
+    return out
 
 
 def _mix(a: list[QuestionPlan], b: list[QuestionPlan], weight: int) -> list[QuestionPlan]:
