@@ -9,6 +9,7 @@ import random
 
 from shapely.geometry import LineString, Point, box
 
+from cartoqa.tasks.frieda.build import REQUESTS
 from cartoqa.tasks.frieda.legend_questions import (
     PICK_DISTANCE_M,
     area_category_plans,
@@ -135,6 +136,7 @@ def test_legend_rank_names_the_closest_dot_within_the_category() -> None:
                               ledger=PairLedger())
     (p,) = plans
     assert p.relation == "distance" and p.meta["template"] == "legend_rank"
+    assert p.answer["type"] in REQUESTS["distance"]
     assert p.meta["rank"] == "closest" and p.meta["answer_type"] == "text"
     assert p.answer == {"type": "textual", "names": ["Park cafe"]}
     (m,) = p.maps
@@ -168,6 +170,9 @@ def test_legend_direction_names_the_dot_within_the_category_in_that_direction() 
                               ledger=PairLedger())
     (p,) = plans
     assert p.relation == "orientation" and p.meta["template"] == "legend_direction"
+    # a request of the orientation task (frieda27f's first build refused to write its
+    # legend_direction items: the task's schema allowed cardinal answers only)
+    assert p.answer["type"] in REQUESTS["orientation"]
     assert p.meta["direction"] == "north"
     assert p.answer == {"type": "textual", "names": ["Park cafe"]}
     assert "to the north of X (red dot)" in p.question and "use its compass" in p.question
@@ -210,6 +215,7 @@ def test_area_pick_names_the_street_along_the_category() -> None:
     assert len(plans) == 1
     (p,) = plans
     assert p.relation == "border" and p.meta["template"] == "area_pick"
+    assert p.answer["type"] in REQUESTS["border"] and p.answer["type"] in REQUESTS["intersect"]
     assert p.answer == {"type": "textual", "names": ["Edge street"]}
     (m,) = p.maps
     assert {f.name for f in m.features} == {"Edge street", "Far street", "Far hall"}

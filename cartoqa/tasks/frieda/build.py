@@ -81,7 +81,7 @@ TOPOLOGICAL: tuple[str, ...] = ("border", "intersect", "within")
 REQUESTS: dict[str, tuple[str, ...]] = {
     "border": ("textual", "count"), "equal": ("textual",),
     "intersect": ("textual", "count"), "within": ("textual", "count"),
-    "distance": ("distance", "textual"), "orientation": ("cardinal",),
+    "distance": ("distance", "textual"), "orientation": ("cardinal", "textual"),
 }
 #: Which slots ask on two maps, in turn (slot ``k`` uses ``MULTI_PATTERN[r][k % len]``):
 #: two of three questions of every relation but equal, every equal question (FRIEDA:
