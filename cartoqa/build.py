@@ -393,12 +393,15 @@ def _item_repeat_reason(spec: TaskSpec, item: Mapping[str, Any],
                         accepted: Sequence[Mapping[str, Any]], planned: int) -> str | None:
     """Why a new scenario's first item repeats the accepted ones, or None: a
     near-duplicate (``spec.near_duplicate``) or a place used too often in a build of
-    ``planned`` scenarios (``spec.overused``), as the build log counts them."""
+    ``planned`` scenarios (``spec.overused``: its own reason where it gives one), as
+    the build log counts them."""
     if spec.near_duplicate is not None and any(spec.near_duplicate(item, earlier)
                                                for earlier in accepted):
         return NEAR_DUPLICATE_REASON
-    if spec.overused is not None and spec.overused(item, accepted, planned):
-        return OVERUSED_REASON
+    if spec.overused is not None:
+        why = spec.overused(item, accepted, planned)
+        if why:
+            return why if isinstance(why, str) else OVERUSED_REASON
     return None
 
 
