@@ -386,6 +386,11 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         if hedged and (len(lines) <= 1 or count_candidates(lines[-1])):
             # a hedge on the concluding line: "I count 3 here and 4 there.\nSo maybe 7"
             return Invalid(f"a hedged answer ({hedged})")
+        ends = [n for n in nums if concluded(body, n.start, n.end)]
+        if ends and len({k for n in nums if (k := _kind_of(body, n)) is not None}) <= 1 and all(
+                n.value == ends[-1].value for n in nums if n.start > ends[-1].start):
+            # one kind at most: "1 clothes shop in the top half and 2 in the bottom. So 3"
+            return _count_result(ends[-1].value)
         kinds = _kinds_counted(body, nums, feature)
         if kinds is not None:
             return kinds
@@ -756,10 +761,10 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
         return Invalid("a range, not one length")
     qs = _answer_quantities(body)
     if qs:
-        if len(lines) <= 1:
-            hedged = hedge(body)
-            if hedged:
-                return Invalid(f"a hedged answer ({hedged})")
+        hedged = hedge(body if len(lines) <= 1 else lines[-1])
+        if hedged and (len(lines) <= 1 or _answer_quantities(lines[-1])):
+            # as for counts, a hedge on the concluding line: "... \nSo maybe 110 m"
+            return Invalid(f"a hedged answer ({hedged})")
         chosen = _in_unit(qs, unit) if _single_value([q.metres for q in qs], rel_tol=0.01
                                                      ) is not None else None
         if chosen is None:

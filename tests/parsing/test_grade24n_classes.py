@@ -136,6 +136,14 @@ def test_no_firm_conclusion_stays_invalid(text):
     assert not parse_count(text).valid
 
 
+def test_a_conclusion_beats_the_one_kind_named():
+    text = "I count 1 clothes shop in the top half and 2 in the bottom half.\nSo 3"
+    assert parse_count(text, feature="clothes shop").value == {"count": 3}
+    # two kinds named: the asked kind's count, not the sum
+    assert parse_count("There are 3 banks and 5 cafes, so 8 shops.", feature="bank"
+                       ).value == {"count": 3}
+
+
 @pytest.mark.parametrize("text", [
     "120 m on Mikonkatu and 80 m on Kaivokatu.\nSo 200 m",
     "120 m + 80 m = 200 m",
@@ -154,6 +162,7 @@ def test_the_concluding_length_wins(text):
     "The scale bar shows 100 m.",
     "120 m on A and 80 m on B.",
     "120 m on A and 80 m on B, so maybe 200 m.",
+    "About 60 m on the first street and 50 m on the second.\nSo maybe 110 m",
 ])
 def test_lengths_without_a_firm_conclusion_stay_invalid(text):
     assert not parse_length(text, unit="m").valid
