@@ -238,6 +238,16 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # comma is not a second name; a whole answer the legend writes is one name. #17 agrees
     # since grade24n: a map's number ("Map 4") is no count, so the cut-off reasoning holds
     # no number and is invalid, as its label says.)
+    # ``fresh12.yaml`` (issue 24, session grade24o; independent grader, committed before
+    # scoring in 47fc8b0, first try after merging grade24n: MapIQ 15/15, MapWise 14/15,
+    # FRIEDA 79/80 in docs/rounds/2026-12-02/grade24o.md): its two disagreements.
+    "fresh12.yaml#50": "FRIEDA legend category in the plural: 'Answer: commercial buildings' "
+                       "is kept as the name 'commercial buildings'; a grader reads the legend's "
+                       "'commercial building' (correct). Score changes: correct -> wrong",
+    "fresh12.yaml#106": "MapWise list answered in a sentence with no cue: 'Among the states "
+                        "bordering Canada, only Maine has a value above 1.25k.' is invalid "
+                        "(no list); a grader reads [Maine] (correct). Score changes: "
+                        "correct -> invalid",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
@@ -320,6 +330,19 @@ def test_each_eleventh_fresh_response(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
 
+FRESH12 = load("fresh12")  # issue 24, session grade24o: independent grader, scored once
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH12])
+def test_each_twelfth_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -346,7 +369,7 @@ def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8", "fresh9", "fresh10", "fresh11"):
+                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
