@@ -395,6 +395,8 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         if kinds is not None:
             return kinds
         value = _single_value([n.value for n in nums])
+        if value is None and _ASIDE.search(body):  # "3 (2 north of it, 1 south)"
+            value = _single_value([n.value for n in count_candidates(_ASIDE.sub(" ", body))])
         if value is None:
             value = _stated_count(body, nums)
         if value is None:
@@ -513,6 +515,8 @@ def concluded(text: str, start: int, end: int) -> bool:
     return m is not None and bool(_CONCLUSION_REST.match(m.group("rest")))
 
 
+# working in brackets beside an answer: "820 ft (map 1: 400 ft, map 2: 500 ft)"
+_ASIDE = re.compile(r"\s*\([^()\n]*\)")
 # a map's or a picture's number ("Map 3", "map #2", "image 4"): a label, never a count
 _LABEL_NUMBER = re.compile(r"\b(?:maps?|images?|figures?|panels?|pictures?)\s*(?:no\.?\s*|#\s*)?$",
                            re.IGNORECASE)
@@ -771,6 +775,11 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
             last = _answer_quantities(lines[-1])
             if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
                 chosen = _in_unit(last, unit)
+        if chosen is None:  # "820 ft (map 1: 400 ft, map 2: 500 ft)": the working in brackets
+            plain = _ASIDE.sub(" ", body)
+            rest = _answer_quantities(plain) if plain != body else []
+            if rest and _single_value([q.metres for q in rest], rel_tol=0.01) is not None:
+                chosen = _in_unit(rest, unit)
         if chosen is None:
             chosen = _total(body, qs)
         if chosen is None:
