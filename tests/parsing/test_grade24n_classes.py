@@ -400,3 +400,14 @@ def test_a_trailing_correction_to_an_option_letter():
     assert parse_options("My answer is [a]\nActually, c.", options).value == {"letters": ["c"]}
     assert parse_options("My answer is [a]\nActually, a different class fits.", options
                          ).value == {"letters": ["a"]}
+
+
+@pytest.mark.parametrize("text", ['{"answer": "Grand Shanghai"}',
+                                  '```json\n{"answer": "Grand Shanghai", "reason": "orange"}\n```'])
+def test_a_json_answer_value_is_read_whole(text):
+    assert value(DOTS, text) == {"names": ["Grand Shanghai"]}
+
+
+@pytest.mark.parametrize("text", ['{"answer": ""}', '{"answer": "maybe Grand Shanghai"}'])
+def test_an_empty_or_hedged_json_answer_is_invalid(text):
+    assert invalid(DOTS, text)
