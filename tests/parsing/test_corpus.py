@@ -188,6 +188,19 @@ def test_each_response(entry: dict[str, Any]) -> None:
         f"{parse_response(_item(entry), entry['response'])} (expected {entry['expect']!r})")
 
 
+TUNED24N = [{**e, "batch": "tuned24n_street", "where": f"tuned24n_street.yaml#{i}"}
+            for i, e in enumerate(yaml.safe_load((CORPUS / "tuned24n_street.yaml").read_text(
+                encoding="utf-8")), start=1)]  # issue 24, grade24n: the fixer's own (tuned)
+
+
+@pytest.mark.parametrize("entry", TUNED24N, ids=[e["where"] for e in TUNED24N])
+def test_each_tuned24n_street_response(entry: dict[str, Any]) -> None:
+    outcome = judge(entry)
+    assert outcome == "agree", (
+        f"{entry['where']}: {outcome}: {entry['response'][:80]!r} -> "
+        f"{parse_response(_item(entry), entry['response'])} (expected {entry['expect']!r})")
+
+
 def main() -> int:
     """Print the agreement per task, for the whole corpus and for the held-out file."""
     for title, entries in (("all files", ENTRIES),

@@ -238,16 +238,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # comma is not a second name; a whole answer the legend writes is one name. #17 agrees
     # since grade24n: a map's number ("Map 4") is no count, so the cut-off reasoning holds
     # no number and is invalid, as its label says.)
-    # ``fresh12.yaml`` (issue 24, session grade24o; independent grader, committed before
-    # scoring in 47fc8b0, first try after merging grade24n: MapIQ 15/15, MapWise 14/15,
-    # FRIEDA 79/80 in docs/rounds/2026-12-02/grade24o.md): its two disagreements.
-    "fresh12.yaml#50": "FRIEDA legend category in the plural: 'Answer: commercial buildings' "
-                       "is kept as the name 'commercial buildings'; a grader reads the legend's "
-                       "'commercial building' (correct). Score changes: correct -> wrong",
-    "fresh12.yaml#106": "MapWise list answered in a sentence with no cue: 'Among the states "
-                        "bordering Canada, only Maine has a value above 1.25k.' is invalid "
-                        "(no list); a grader reads [Maine] (correct). Score changes: "
-                        "correct -> invalid",
+    # ``fresh12.yaml`` (issue 24, session grade24o): its two first-try disagreements
+    # (#50 a legend name in the plural, #106 a list in a sentence led by "only") are fixed
+    # since (fix24q; tests/parsing/test_grade24o_classes.py); first try in
+    # docs/rounds/2026-12-02/grade24o.md.
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
@@ -367,8 +361,9 @@ TUNED24N = load("tuned24n")  # issue 24, session grade24n: written by the reader
 
 
 def test_tuned24n_size() -> None:
-    assert len(TUNED24N) >= 40
-    assert {e["task"] for e in TUNED24N} >= set(FRIEDA_TYPES)
+    frieda = [e for e in TUNED24N if e["suite"] == "frieda"]
+    assert len(frieda) >= 40
+    assert {e["task"] for e in frieda} >= set(FRIEDA_TYPES)
 
 
 @pytest.mark.parametrize("entry", TUNED24N, ids=[e["where"] for e in TUNED24N])
