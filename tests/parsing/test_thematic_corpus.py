@@ -362,6 +362,19 @@ def test_each_thirteenth_fresh_response(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
 
+FRESH14 = load("fresh14")  # issue 24, session grade24q: independent grader, scored once
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH14])
+def test_each_fourteenth_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -388,7 +401,7 @@ def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13"):
+                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
