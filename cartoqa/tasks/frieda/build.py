@@ -250,8 +250,10 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             # the non-legend one-map plans, which come one in LEGEND_WEIGHTS["within"] + 1
             # (shuffled among them, none came in two seed-0 builds of 10 per task)
             single = two_relation_plans(pairs, rng=rng, ledger=ledger) + single
+            statuses = ({f: fam.status for f, fam in index.families.items()}
+                        if index is not None else None)
             legend_single += legend_plans(features, areas, rng=rng, count=legend_count,
-                                          ledger=ledger) if areas else []
+                                          ledger=ledger, statuses=statuses) if areas else []
             if index is not None:
                 legend_single += category_count_plans(index, rng=rng, count=legend_count,
                                                       ledger=ledger)
