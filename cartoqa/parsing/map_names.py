@@ -79,6 +79,45 @@ def item_map_names(item: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(k for k in (normalise_name(n) for n in names) if k)
 
 
+#: "A or B", "A and/or B": alternatives offered between two answers
+_OR_JOIN = re.compile(r"\s(?:or|and/or)\s", re.IGNORECASE)
+
+
+def offers_alternatives(text: str, known: Iterable[str] = ()) -> bool:
+    """Whether ``or`` (``and/or``) joins two answers in a text, outside the map's names.
+
+    A legend may write a name that holds ``or`` (FRIEDA's land-use categories *park or
+    garden*, *industrial or works land*): that ``or`` is part of the name, not a choice,
+    wherever the name stands (alone or in a list). Every name of the map that holds
+    `` or `` is taken out of the text first; an ``or`` left is a choice.
+
+    Parameters
+    ----------
+    text : str
+        One answer (a name, a list of names, a sentence).
+    known : iterable of str
+        The normalised names the map writes (:func:`item_map_names`); empty for none.
+
+    Examples
+    --------
+    >>> known = {"park or garden", "residential land", "industrial or works land"}
+    >>> offers_alternatives("park or garden; residential land", known)
+    False
+    >>> offers_alternatives("Industrial or works land, Park or garden", known)
+    False
+    >>> offers_alternatives("park or garden or residential land", known)
+    True
+    >>> offers_alternatives("park or garden", set()), offers_alternatives("A or B", known)
+    (True, True)
+    """
+    probe = text
+    for name in known:
+        if " or " in name:
+            words = r"\s+".join(re.escape(w) for w in name.split())
+            probe = re.sub(rf"(?<!\w){words}(?!\w)", "\u2060", probe, flags=re.IGNORECASE)
+    return bool(_OR_JOIN.search(probe))
+
+
 def split_joined(item: str, known: Iterable[str], *,
                  default: bool) -> list[str]:
     """Split one list item on ``&`` / ``and`` by the names the map writes.
@@ -157,7 +196,9 @@ def _key(part: str) -> str:
 #: English generic words a reader may add after a name the map writes (``Mikonkatu
 #: street``, ``commercial land category``).
 GENERIC_TAILS = ("street", "road", "avenue", "lane", "square", "category", "class", "area",
-                 "zone", "type", "fill", "building", "feature")
+                 "zone", "type", "fill", "building", "feature", "restaurant", "cafe", "café",
+                 "bar", "shop", "store", "hotel", "museum", "church", "school", "park",
+                 "statue", "monument", "dot", "marker")
 
 
 def snap_to_map(name: str, known: Iterable[str]) -> str:
