@@ -208,6 +208,9 @@ def snap_to_map(name: str, known: Iterable[str]) -> str:
 
     - an English generic word after a name of the map (``Mikonkatu street``,
       ``commercial land category``): the name without it;
+    - a name the map writes with its last word in the English plural (``commercial
+      buildings`` for *commercial building*, ``cemeteries`` for *cemetery*): that name,
+      when exactly one fits;
     - words abbreviated with a dot (``Pohj. Makasiinikatu``): the one name of the map
       whose words start with them, the others equal (several such names: unchanged).
 
@@ -220,6 +223,10 @@ def snap_to_map(name: str, known: Iterable[str]) -> str:
     ('commercial land', 'Kaivokatu street')
     >>> snap_to_map("Mikonkatu", known), snap_to_map("Pohj. Esplanadi", known)
     ('Mikonkatu', 'Pohj. Esplanadi')
+    >>> snap_to_map("Commercial lands", known), snap_to_map("Vuorikadut", known)
+    ('commercial land', 'Vuorikadut')
+    >>> snap_to_map("cemeteries", {"cemetery"}), snap_to_map("churches", {"church"})
+    ('cemetery', 'church')
     """
     known = set(known)
     if not known or _key(name) in known:
@@ -229,12 +236,28 @@ def snap_to_map(name: str, known: Iterable[str]) -> str:
         rest = " ".join(words[:-1])
         if _key(rest) in known:
             return rest
+    singular = [k for k in known if _plural_of(_key(name), k)]
+    if len(singular) == 1:
+        return singular[0]
     if any(w.endswith(".") and len(w) > 1 for w in words):
         wanted = [(normalise_name(w), w.endswith(".")) for w in words]
         hits = [k for k in known if _abbreviates(wanted, k.split())]
         if len(hits) == 1:
             return hits[0]
     return name
+
+
+def _plural_of(key: str, name: str) -> bool:
+    """Whether ``key`` is ``name`` (both normalised) with its last word in the English
+    plural (``-s``, ``-es``, ``-ies`` for ``-y``); the other words equal."""
+    words, label = key.split(), name.split()
+    if not words or len(words) != len(label) or words[:-1] != label[:-1]:
+        return False
+    last, base = words[-1], label[-1]
+    forms = {base + "s", base + "es"}
+    if base.endswith("y") and len(base) > 1 and base[-2] not in "aeiou":
+        forms.add(base[:-1] + "ies")
+    return last in forms
 
 
 def _abbreviates(wanted: list[tuple[str, bool]], label: list[str]) -> bool:

@@ -42,7 +42,7 @@ def load_corpus() -> list[dict[str, Any]]:
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
-                 "fresh24k", "fresh24m"):
+                 "fresh24k", "fresh24m", "fresh24o"):
         held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -188,6 +188,19 @@ def test_each_response(entry: dict[str, Any]) -> None:
         f"{parse_response(_item(entry), entry['response'])} (expected {entry['expect']!r})")
 
 
+TUNED24N = [{**e, "batch": "tuned24n_street", "where": f"tuned24n_street.yaml#{i}"}
+            for i, e in enumerate(yaml.safe_load((CORPUS / "tuned24n_street.yaml").read_text(
+                encoding="utf-8")), start=1)]  # issue 24, grade24n: the fixer's own (tuned)
+
+
+@pytest.mark.parametrize("entry", TUNED24N, ids=[e["where"] for e in TUNED24N])
+def test_each_tuned24n_street_response(entry: dict[str, Any]) -> None:
+    outcome = judge(entry)
+    assert outcome == "agree", (
+        f"{entry['where']}: {outcome}: {entry['response'][:80]!r} -> "
+        f"{parse_response(_item(entry), entry['response'])} (expected {entry['expect']!r})")
+
+
 def main() -> int:
     """Print the agreement per task, for the whole corpus and for the held-out file."""
     for title, entries in (("all files", ENTRIES),
@@ -196,7 +209,7 @@ def main() -> int:
                                        "fresh24b", "fresh24c", "fresh24d",
                                        "fresh24e", "fresh24f", "fresh24g",
                                        "fresh24h", "fresh24i", "fresh24k",
-                                       "fresh24m"))):
+                                       "fresh24m", "fresh24o"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
