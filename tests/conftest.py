@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
@@ -32,13 +33,38 @@ def dataset(tmp_path: Path) -> Path:
     return write_synthetic_dataset(tmp_path / "ds", copies=2)
 
 
-@pytest.fixture(scope="session")
-def shared_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedBuilds]:
-    """End-to-end builds made once per configuration for the session (one PostGIS cache)."""
+SHARED_CACHE = pytest.StashKey[Path]()
+"""The run's PostGIS cache for shared builds (one for all xdist workers)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller (or a run without xdist) makes the shared cache; workers are told it."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # an xdist worker: the controller made it
+        config.stash[SHARED_CACHE] = Path(workerinput["cartoqa_shared_cache"])
+        return
     from helpers.postgis_cache import postgis_cache_dir  # imported here: starts no cluster
 
-    with postgis_cache_dir("cartoqa-test-shared-") as cache:
-        yield SharedBuilds(cache, tmp_path_factory.mktemp("shared-builds"))
+    stack = contextlib.ExitStack()
+    config.stash[SHARED_CACHE] = stack.enter_context(postgis_cache_dir("cartoqa-test-shared-"))
+    config.add_cleanup(stack.close)  # after every worker has finished: cluster destroyed
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: object) -> None:
+    """pytest-xdist, controller side: each worker builds into the controller's cache."""
+    node.workerinput["cartoqa_shared_cache"] = str(  # type: ignore[attr-defined]
+        node.config.stash[SHARED_CACHE])  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def shared_builds(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """End-to-end builds made once per configuration for the run (one PostGIS cache)."""
+    base = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):
+        base = base.parent  # xdist: the controller's folder, above each worker's
+    return SharedBuilds(request.config.stash[SHARED_CACHE], base / "shared-builds")
 
 
 @pytest.fixture(scope="module")
