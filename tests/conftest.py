@@ -77,9 +77,18 @@ def shared_env(shared_builds: SharedBuilds) -> Iterator[dict[str, str]]:
 SHARED_BUILD_FIXTURES = {"shared_builds", "shared_env"}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that reads a shared end-to-end build (or its cache) is slow, marked or not."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that reads a shared end-to-end build (or its cache) is slow, marked or not.
+
+    In a pytest-xdist worker, files with slow tests come first (the same stable order in
+    every worker, as xdist requires): ``--dist loadfile`` hands files out in this order,
+    so the long end-to-end files start early and the short ones fill in at the end,
+    instead of one worker starting the MFS build while the other has nothing left.
+    """
     for item in items:
         uses = SHARED_BUILD_FIXTURES & set(getattr(item, "fixturenames", ()))
         if uses and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
+    if hasattr(config, "workerinput"):
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)  # stable: order kept
