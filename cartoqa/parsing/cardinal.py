@@ -40,6 +40,56 @@ _NOT_AN_ANSWER = re.compile(
     re.IGNORECASE)
 
 
+# a quadrant bearing "N45E", "N 45° E", "S30W", "S 12.5°W"
+_QUADRANT = re.compile(r"(?<![A-Za-z])(?P<from>[NS])\s?(?P<deg>\d{1,2}(?:\.\d+)?)\s?°?\s?"
+                       r"(?P<to>[EW])(?![A-Za-z])")
+# an azimuth: "bearing 45°", "a bearing of 045 degrees", "azimuth: 135°", "heading 90°"
+_AZIMUTH = re.compile(r"\b(?:bearing|azimuth|heading)\s*(?:of\s+|:\s*|=\s*|is\s+|at\s+)?"
+                      r"(?:about\s+|approximately\s+|~\s*)?(?P<deg>\d{1,3}(?:\.\d+)?)\s*"
+                      r"(?:°|degrees?|deg\b)", re.IGNORECASE)
+
+
+#: what a bearing half-way between two of the eight directions reads as (no direction)
+_HALF_WAY = "(a bearing half-way between two directions)"
+
+
+def _nearest(degrees: float) -> str | None:
+    """The one of the eight directions nearest an azimuth; ``None`` half-way between two."""
+    steps = (degrees % 360) / 45
+    if abs(steps - round(steps)) > 0.49:  # 22.5°: as near one neighbour as the other
+        return None
+    return DIRECTIONS[round(steps) % 8]
+
+
+def bearings_as_words(text: str) -> str:
+    """A text with each compass bearing replaced by the nearest of the eight directions.
+
+    A quadrant bearing (``N45E``: 45° east of north) or an azimuth (``bearing 135°``)
+    names one direction when it is nearer one of the eight than its neighbours; one
+    half-way between two (``N22.5E``) names none.
+
+    Examples
+    --------
+    >>> bearings_as_words("Answer: N45E"), bearings_as_words("S 30° W")
+    ('Answer: north-east', 'south-west')
+    >>> bearings_as_words("It lies on a bearing of 100°."), bearings_as_words("N22.5E")
+    ('It lies on a east.', '(a bearing half-way between two directions)')
+    """
+    def quadrant(m: re.Match[str]) -> str:
+        deg = float(m["deg"])
+        if deg > 90:
+            return m.group(0)
+        base = 0.0 if m["from"] == "N" else 180.0
+        sign = 1 if (m["from"] == "N") == (m["to"] == "E") else -1
+        return _nearest(base + sign * deg) or _HALF_WAY
+
+    def azimuth(m: re.Match[str]) -> str:
+        deg = float(m["deg"])
+        return (_nearest(deg) or _HALF_WAY) if deg <= 360 else m.group(0)
+
+    return _AZIMUTH.sub(azimuth, _QUADRANT.sub(quadrant, text))
+
+
 def canonical_direction(token: str) -> str | None:
     """One of :data:`DIRECTIONS` for a spelling of it, or ``None``.
 
@@ -134,7 +184,7 @@ def parse_cardinal(text: str) -> ParseResult:
     >>> parse_cardinal("north or south?").valid
     False
     """
-    t = _NOT_AN_ANSWER.sub(" ", clean(text))
+    t = bearings_as_words(_NOT_AN_ANSWER.sub(" ", clean(text)))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_read(seg) for seg in answer_segments(t)],

@@ -168,8 +168,22 @@ class Options:
 
 _LEADING_OPTION = re.compile(
     r"^\s*(?:the\s+)?(?P<x>[^,.;:\n]{1,40}?)\s+(?:is\s+(?:the\s+same|identical|exactly|"
-    r"the\s+(?:correct|right|matching)\b|correct|right\b|the\s+one\b)|matches|covers\s+"
-    r"(?:exactly\s+)?the\s+same|corresponds\s+to|has\s+the\s+same)", re.IGNORECASE)
+    r"the\s+(?:correct|right|matching)\b|the\s+(?:match|answer)\b|correct|right\b|"
+    r"the\s+one\b)|matches|covers\s+(?:exactly\s+)?the\s+same|corresponds\s+to|"
+    r"has\s+the\s+same)", re.IGNORECASE)
+_NEGATED_VERB = re.compile(r"\b(?:not|never|no\s+longer)\b|n't\b", re.IGNORECASE)
+# an option named as the object: "The red outline of Kaisa-talo matches Area A."
+_TRAILING_OPTION = re.compile(
+    r"\b(?:matches|corresponds\s+to|is\s+(?:the\s+same\s+as|identical\s+to)|covers\s+"
+    r"(?:exactly\s+)?the\s+same\s+ground\s+as)\s+(?:the\s+)?(?P<x>[^,.;:\n]{1,40}?)\s*[.!]?$",
+    re.IGNORECASE)
+
+
+# a description after an option: "(the one on the right)", "(left)", " - it has the notch",
+# ", the L-shaped one" (lower-case: a description, not another option)
+_OPTION_GLOSS = re.compile(r"\s*(?:\((?=[a-z0-9])[^()]*\)|\[(?=[a-z])[^\[\]]*\]"
+                           r"|\s[\u2014\u2013-]\s+(?=[a-z]|it\b|It\b)[^\n]*"
+                           r"|,\s+(?:the|which|that|as)\s+[a-z][^\n]*)\s*[.!]?\s*$")
 
 
 def read_options(segment: str, options: Options, *, strict: bool = False) -> ParseResult | None:
@@ -205,7 +219,12 @@ def read_options(segment: str, options: Options, *, strict: bool = False) -> Par
     inner = re.sub(r"(?:\bnot|n't|\brather\s+than|\bexcept)\s+(?:option\s+)?[(\[]?[A-Ha-h]"
                    r"[)\]]?(?![\w'])", "", inner)
     whole = options.letter(inner)
-    if whole is not None:
+    if whole is None:  # "Area B (the one on the right)", "A - it has the same notch."
+        bare = _OPTION_GLOSS.sub("", inner)
+        whole = options.letter(bare) if bare != inner and bare.strip() else None
+        if whole is not None:
+            return Parsed({"letters": [whole]}, ("a description after the option left out",))
+    else:
         return Parsed({"letters": [whole]})
     alt = alternatives(inner, lambda s: options.letter(s))
     if alt is not None:
@@ -239,6 +258,9 @@ def read_options(segment: str, options: Options, *, strict: bool = False) -> Par
         # "Area A is the same as Hauki.": an option named as the subject of a sentence
         m = _LEADING_OPTION.match(inner)
         lead = options.letter(m.group("x")) if m else None
+        if lead is None and not _NEGATED_VERB.search(inner):
+            t = _TRAILING_OPTION.search(inner)
+            lead = options.letter(t.group("x")) if t else None
         return Parsed({"letters": [lead]}) if lead is not None else None
     if strict and unknown:
         return None

@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection
 
 from cartoqa.parsing.feature_types import canonical_type
-from cartoqa.parsing.map_names import split_joined
+from cartoqa.parsing.map_names import offers_alternatives, split_joined
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import find_structured
@@ -255,12 +255,12 @@ def bold_names(text: str, map_names: Collection[str] = frozenset()) -> list[str]
     if "*" not in t and "__" not in t:
         return None
     plain = clean(t)
-    if answer_segments(plain) or hedge(plain) or _OR.search(plain):
+    known = frozenset(map_names)
+    if answer_segments(plain) or hedge(plain) or offers_alternatives(plain, known):
         return None
     lines = nonempty_lines(t)
     if any(_BULLET.match(ln.strip()) for ln in lines) or _UNREADABLE.search(plain):
         return None
-    known = frozenset(map_names)
     found: list[str] = []
     for line in lines:
         spans = list(_BOLD.finditer(line))
@@ -275,7 +275,8 @@ def bold_names(text: str, map_names: Collection[str] = frozenset()) -> list[str]
             if _NEGATED.search(line[start:stop.start() if stop else len(line)]):
                 continue  # "There are no restaurants, only the café **Kuu**."
             name = raw.strip(" .,:;\"'")
-            if (not name or not (name[:1].isupper() or name[:1].isdigit())
+            if (not name or not (name[:1].isupper() or name[:1].isdigit()
+                                 or normalise_name(name) in known)  # "**park or garden**"
                     or len(name.split()) > MAX_NAME_WORDS
                     or (known and normalise_name(name) not in known)):
                 continue
@@ -350,7 +351,7 @@ def _names_in(segment: str, known: Collection[str] = frozenset()) -> ParseResult
         hedged = hedge(segment)
         if hedged:
             return Invalid(f"a hedged answer ({hedged})")
-        if _OR.search(segment):
+        if offers_alternatives(segment, known):  # not the "or" of "park or garden"
             return Invalid(f"alternatives ({segment.strip()}), not one list")
     return _as_result(_items(segment, split_and=False, known=known), "names")
 

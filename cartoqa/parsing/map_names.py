@@ -79,6 +79,45 @@ def item_map_names(item: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(k for k in (normalise_name(n) for n in names) if k)
 
 
+#: "A or B", "A and/or B": alternatives offered between two answers
+_OR_JOIN = re.compile(r"\s(?:or|and/or)\s", re.IGNORECASE)
+
+
+def offers_alternatives(text: str, known: Iterable[str] = ()) -> bool:
+    """Whether ``or`` (``and/or``) joins two answers in a text, outside the map's names.
+
+    A legend may write a name that holds ``or`` (FRIEDA's land-use categories *park or
+    garden*, *industrial or works land*): that ``or`` is part of the name, not a choice,
+    wherever the name stands (alone or in a list). Every name of the map that holds
+    `` or `` is taken out of the text first; an ``or`` left is a choice.
+
+    Parameters
+    ----------
+    text : str
+        One answer (a name, a list of names, a sentence).
+    known : iterable of str
+        The normalised names the map writes (:func:`item_map_names`); empty for none.
+
+    Examples
+    --------
+    >>> known = {"park or garden", "residential land", "industrial or works land"}
+    >>> offers_alternatives("park or garden; residential land", known)
+    False
+    >>> offers_alternatives("Industrial or works land, Park or garden", known)
+    False
+    >>> offers_alternatives("park or garden or residential land", known)
+    True
+    >>> offers_alternatives("park or garden", set()), offers_alternatives("A or B", known)
+    (True, True)
+    """
+    probe = text
+    for name in known:
+        if " or " in name:
+            words = r"\s+".join(re.escape(w) for w in name.split())
+            probe = re.sub(rf"(?<!\w){words}(?!\w)", "\u2060", probe, flags=re.IGNORECASE)
+    return bool(_OR_JOIN.search(probe))
+
+
 def split_joined(item: str, known: Iterable[str], *,
                  default: bool) -> list[str]:
     """Split one list item on ``&`` / ``and`` by the names the map writes.
@@ -157,7 +196,9 @@ def _key(part: str) -> str:
 #: English generic words a reader may add after a name the map writes (``Mikonkatu
 #: street``, ``commercial land category``).
 GENERIC_TAILS = ("street", "road", "avenue", "lane", "square", "category", "class", "area",
-                 "zone", "type", "fill", "building", "feature")
+                 "zone", "type", "fill", "building", "feature", "restaurant", "cafe", "café",
+                 "bar", "shop", "store", "hotel", "museum", "church", "school", "park",
+                 "statue", "monument", "dot", "marker")
 
 
 def snap_to_map(name: str, known: Iterable[str]) -> str:
@@ -167,6 +208,9 @@ def snap_to_map(name: str, known: Iterable[str]) -> str:
 
     - an English generic word after a name of the map (``Mikonkatu street``,
       ``commercial land category``): the name without it;
+    - a name the map writes with its last word in the English plural (``commercial
+      buildings`` for *commercial building*, ``cemeteries`` for *cemetery*): that name,
+      when exactly one fits;
     - words abbreviated with a dot (``Pohj. Makasiinikatu``): the one name of the map
       whose words start with them, the others equal (several such names: unchanged).
 
@@ -179,6 +223,10 @@ def snap_to_map(name: str, known: Iterable[str]) -> str:
     ('commercial land', 'Kaivokatu street')
     >>> snap_to_map("Mikonkatu", known), snap_to_map("Pohj. Esplanadi", known)
     ('Mikonkatu', 'Pohj. Esplanadi')
+    >>> snap_to_map("Commercial lands", known), snap_to_map("Vuorikadut", known)
+    ('commercial land', 'Vuorikadut')
+    >>> snap_to_map("cemeteries", {"cemetery"}), snap_to_map("churches", {"church"})
+    ('cemetery', 'church')
     """
     known = set(known)
     if not known or _key(name) in known:
@@ -188,12 +236,28 @@ def snap_to_map(name: str, known: Iterable[str]) -> str:
         rest = " ".join(words[:-1])
         if _key(rest) in known:
             return rest
+    singular = [k for k in known if _plural_of(_key(name), k)]
+    if len(singular) == 1:
+        return singular[0]
     if any(w.endswith(".") and len(w) > 1 for w in words):
         wanted = [(normalise_name(w), w.endswith(".")) for w in words]
         hits = [k for k in known if _abbreviates(wanted, k.split())]
         if len(hits) == 1:
             return hits[0]
     return name
+
+
+def _plural_of(key: str, name: str) -> bool:
+    """Whether ``key`` is ``name`` (both normalised) with its last word in the English
+    plural (``-s``, ``-es``, ``-ies`` for ``-y``); the other words equal."""
+    words, label = key.split(), name.split()
+    if not words or len(words) != len(label) or words[:-1] != label[:-1]:
+        return False
+    last, base = words[-1], label[-1]
+    forms = {base + "s", base + "es"}
+    if base.endswith("y") and len(base) > 1 and base[-2] not in "aeiou":
+        forms.add(base[:-1] + "ies")
+    return last in forms
 
 
 def _abbreviates(wanted: list[tuple[str, bool]], label: list[str]) -> bool:

@@ -78,7 +78,11 @@ _UNIT = re.compile(
 _ZERO_SENTENCE = re.compile(
     r"^\W*(?:none|no|zero|nothing|nil)\b(?!\s+(?:way|idea|one\s+can))"
     r"|\bthere\s+(?:are|is)\s+no\s+(?!way\b|idea\b)\w"
-    r"|\bno\s+\w+(?:\s+\w+)?\s+(?:are|is)\s+(?:shown|visible|present|marked|on)\b",
+    r"|\bno\s+\w+(?:\s+\w+)?\s+(?:are|is)\s+(?:shown|visible|present|marked|on)\b"
+    # a sentence saying none relate: "No commercial land areas border it."
+    r"|(?:^|[.!?]\s+|\n)(?:none\s+of\s+(?:them|the\s+\w+(?:\s+\w+){0,3})|no\s+(?:\w+\s+){0,4}?"
+    r"(?:areas?|features?|dots?|places?|ones?))\s+(?:(?:do|does)\s+)?(?:border|borders|overlap|"
+    r"overlaps|touch|touches|lie|lies|intersect|intersects|fall|falls)\b",
     re.IGNORECASE,
 )
 
@@ -166,15 +170,21 @@ def _digits_value(token: str) -> float:
     return float(token.replace(",", "").replace(" ", ""))
 
 
+# where "point two" opens a number ("Answer: point two km", "about point five miles")
+_POINT_LEAD = re.compile(r"(?:^|[:=]|\b(?:is|about|approximately|roughly|around))\s*$",
+                         re.IGNORECASE)
+
+
 def _word_numbers(text: str) -> list[Number]:
     """Find numbers written in words (``"twenty-one"``, ``"one hundred and five"``)."""
     found: list[Number] = []
     words = list(_WORD.finditer(text))
     i = 0
     while i < len(words):
-        total = 0
-        current = 0
+        total: float = 0
+        current: float = 0
         seen = False
+        last = ""  # the kind of the word before: "units", "tens", "scale"
         start = words[i].start()
         end = start
         j = i
@@ -183,11 +193,33 @@ def _word_numbers(text: str) -> list[Number]:
             gap = text[end : words[j].start()] if seen else ""
             if seen and gap.strip(" -") != "":
                 break
+            lead = not seen and bool(_POINT_LEAD.search(text[: words[j].start()]))
+            if w == "point" and (seen or lead) and j + 1 < len(words) and \
+                    _UNITS_WORDS.get(words[j + 1].group().lower(), 10) < 10:
+                # "zero point three", "point two nine": the digits after the point
+                digits = ""
+                while j + 1 < len(words) and _UNITS_WORDS.get(
+                        words[j + 1].group().lower(), 10) < 10 and not text[
+                        words[j].end():words[j + 1].start()].strip(" -"):
+                    j += 1
+                    digits += str(_UNITS_WORDS[words[j].group().lower()])
+                current += float(f"0.{digits}")
+                seen = True
+                end = words[j].end()
+                j += 1
+                break
             if w in _UNITS_WORDS:
+                if last == "units" or (last == "tens" and _UNITS_WORDS[w] >= 10):
+                    break  # "two nine" is two numbers, not eleven
                 current += _UNITS_WORDS[w]
+                last = "units"
             elif w in _TENS_WORDS:
+                if last in ("units", "tens"):
+                    break
                 current += _TENS_WORDS[w]
+                last = "tens"
             elif w in _SCALE_WORDS and seen:
+                last = "scale"
                 scale = _SCALE_WORDS[w]
                 if scale == 100:
                     current = max(current, 1) * 100
@@ -238,6 +270,12 @@ def find_numbers(text: str, *, words: bool = True) -> list[Number]:
     return found
 
 
+# the unit alone in brackets after a number: "290 (metres)", "0.3 [km]"
+_UNIT_IN_BRACKETS = re.compile(
+    r"\s*[(\[]\s*(?:in\s+)?(?P<unit>kilomet(?:er|re)s?|kms?|met(?:er|re)s?|m|feet|ft|yards?|"
+    r"yds?|miles?|mi)\s*[)\]]", re.IGNORECASE)
+
+
 def find_quantities(text: str) -> list[Quantity]:
     """Find every length written with a unit (``850m``, ``1.2 km``, ``3,280 ft``).
 
@@ -255,10 +293,12 @@ def find_quantities(text: str) -> list[Quantity]:
     --------
     >>> [(q.value, q.unit) for q in find_quantities("850m or 0.5 miles, not 3 cats")]
     [(850.0, 'm'), (0.5, 'mi')]
+    >>> [(q.value, q.unit) for q in find_quantities("Answer: 290 (metres)")]
+    [(290.0, 'm')]
     """
     out = []
     for number in find_numbers(text):
-        unit = _UNIT.match(text, number.end)
+        unit = _UNIT.match(text, number.end) or _UNIT_IN_BRACKETS.match(text, number.end)
         if unit:
             canonical = _UNIT_SPELLINGS[unit.group("unit").lower()]
             out.append(Quantity(number.value, canonical, number.start, unit.end()))
@@ -337,15 +377,15 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
     first = _count_in(lines[0], feature) if lines and _BARE.match(lines[0]) else None
     if first is not None:
         return first
-    nums = find_numbers(body)
+    nums = count_candidates(body)
     if nums:
         alternatives = _alternatives(body, nums)
         if alternatives:
             return Invalid(alternatives)
-        if len(lines) <= 1:
-            hedged = hedge(body)
-            if hedged:
-                return Invalid(f"a hedged answer ({hedged})")
+        hedged = hedge(body if len(lines) <= 1 else lines[-1])
+        if hedged and (len(lines) <= 1 or count_candidates(lines[-1])):
+            # a hedge on the concluding line: "I count 3 here and 4 there.\nSo maybe 7"
+            return Invalid(f"a hedged answer ({hedged})")
         kinds = _kinds_counted(body, nums, feature)
         if kinds is not None:
             return kinds
@@ -353,7 +393,7 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         if value is None:
             value = _stated_count(body, nums)
         if value is None:
-            value = _single_value([n.value for n in find_numbers(lines[-1])])
+            value = _single_value([n.value for n in count_candidates(lines[-1])])
         if value is None:
             shown = ", ".join(sorted({_fmt(n.value) for n in nums}))
             return Invalid(f"several numbers ({shown}) and no 'Answer:' line")
@@ -415,13 +455,102 @@ _STATED = re.compile(r"\b(?:there\s+(?:are|is|(?:appears?|seems?)\s+to\s+be)|i\s
                      re.IGNORECASE)
 
 
+# a concluding sentence or line after the working: "So 7", "That makes 7", "= 7",
+# "Therefore the count is 7", "which gives 7 areas"
+_CONCLUSION = re.compile(
+    r"(?:^|[.!?;:\n]|,[ \t]*(?:and[ \t]+)?|\band[ \t]+)[ \t*_]*"
+    r"(?:(?:so|thus|therefore|hence|overall|altogether|in\s+all)\b[ \t,]*"
+    r"|(?:that|this|which|it)\s+(?:makes|gives|is)\b|(?:that|it)'s\b|making\b|giving\b"
+    r"|(?:adding|summing)\s+(?:them\s+|these\s+|those\s+)?up\b[ \t,]*(?:gives\b)?)"
+    r"(?P<rest>[^\d\n.!?;]{0,40})$",
+    re.IGNORECASE)
+# the words between a concluding word and its number: "so there are", "the total is"
+_CONCLUSION_REST = re.compile(
+    r"^[ \t,]*(?:(?:there\s+are|there\s+is|i\s+count|we\s+have|we\s+get|(?:a\s+)?total\s+of|"
+    r"(?:it|that|this)(?:'s|\s+is|\s+comes\s+to)|"
+    r"the\s+(?:[\w-]+\s+){0,3}?(?:count|answer|total|distance|length|number|route|walk|path|"
+    r"result)(?:\s+of\s+[\w\s-]{1,30}?)?\s+(?:is|=|:|comes\s+to)|in\s+total|altogether|exactly|about|around|approximately|roughly|"
+    r"approx\.?|~|\u2248|=|:)[ \t]*)*$",
+    re.IGNORECASE)
+# the result of a sum written out: "3 + 4 = 7", "2+1+1 = 4"
+# ("120 m + 80 m = 200 m": a unit may follow each number)
+_SUM_RESULT = re.compile(r"\d[\d.,]*\s*(?:[a-z]{1,11}\.?\s*)?"
+                         r"(?:[+]\s*\d[\d.,]*\s*(?:[a-z]{1,11}\.?\s*)?)+=\s*$", re.IGNORECASE)
+# a number that is an operand of a sum ("3 + 4", "so 120 m + 80 m"), not its result
+_OPERAND = re.compile(r"^\s*(?:[a-z]{1,11}\.?\s*)?\+\s*\d", re.IGNORECASE)
+
+
+def concluded(text: str, start: int, end: int) -> bool:
+    r"""Whether the number at ``text[start:end]`` is the conclusion of the working before it.
+
+    Two forms: the result of a sum written out (``3 + 4 = 7``), or a number opening a
+    concluding sentence or line (``So 7``, ``That makes 7``, ``Therefore there are 7``,
+    ``= 7``) that is not itself added to another (``so 3 + 4``). Shared by counts and
+    lengths: after such working the concluding number is the answer.
+
+    Examples
+    --------
+    >>> t = "I count 3 here and 4 there.\nSo 7"
+    >>> [concluded(t, m.start(), m.end()) for m in re.finditer(r"\d", t)]
+    [False, False, True]
+    >>> t = "3 + 4 = 7"
+    >>> [concluded(t, m.start(), m.end()) for m in re.finditer(r"\d", t)]
+    [False, False, True]
+    >>> concluded("There are 3 here, so maybe 4", 26, 27)
+    False
+    """
+    if _OPERAND.match(text, end):
+        return False
+    before = text[max(0, start - 60):start]
+    if _SUM_RESULT.search(before) or re.search(r"(?:^|\n)[ \t*_]*=\s*$", before):
+        return True
+    m = _CONCLUSION.search(before)
+    return m is not None and bool(_CONCLUSION_REST.match(m.group("rest")))
+
+
+# a map's or a picture's number ("Map 3", "map #2", "image 4"): a label, never a count
+_LABEL_NUMBER = re.compile(r"\b(?:maps?|images?|figures?|panels?|pictures?)\s*(?:no\.?\s*|#\s*)?$",
+                           re.IGNORECASE)
+# the whole a count is part of: "2 of the 3 dots", "2 out of 3", "out of the three, two"
+_WHOLE = re.compile(r"(?:\d|\b[a-z]+)\s+(?:out\s+)?of\s+(?:the\s+|these\s+|those\s+|all\s+)?$"
+                    r"|(?:^|[^\w\s]\s*|\n)\s*out\s+of\s+(?:the\s+|these\s+|those\s+|all\s+)?$",
+                    re.IGNORECASE)
+
+
+def count_candidates(text: str) -> list[Number]:
+    """The numbers of a text that may be a count: not a map's number, not the whole.
+
+    ``Map 3 shows it ...``: 3 names a map. ``2 of the 3 dots``, ``2 out of 3``, ``Out of
+    the three, two ...``: 3 is how many were asked about, the count is 2. The whole is
+    dropped only when another number is left.
+
+    Examples
+    --------
+    >>> [n.value for n in count_candidates("Map 3 shows it; 2 of the 3 dots lie there.")]
+    [2.0]
+    >>> [n.value for n in count_candidates("Out of the three, two lie within it.")]
+    [2.0]
+    >>> [n.value for n in count_candidates("I count 3.")]
+    [3.0]
+    """
+    nums = [n for n in find_numbers(text)
+            if not _LABEL_NUMBER.search(text[max(0, n.start - 20):n.start])]
+    parts = [n for n in nums if not _WHOLE.search(text[max(0, n.start - 30):n.start])]
+    return parts if parts and len(parts) < len(nums) else nums
+
+
 def _stated_count(text: str, nums: list[Number]) -> float | None:
     """The count a sentence states, when the other numbers are details.
 
-    A total (``so 3 in total``, ``a total of 3``) wins; else a count stated as
+    A conclusion after the working (``So 7``, ``That makes 7``, ``3 + 4 = 7``:
+    :func:`concluded`) wins, the last one when the numbers after it only repeat it;
+    then a total (``so 3 in total``, ``a total of 3``); else a count stated as
     ``There are 3`` / ``I count 3`` when all such statements agree. (``I see 3 at zoom
     19`` states nothing: ``see`` is too loose a verb to pick one number.)
     """
+    ends = [n for n in nums if concluded(text, n.start, n.end)]
+    if ends and all(n.value == ends[-1].value for n in nums if n.start > ends[-1].start):
+        return ends[-1].value
     totals = [n.value for n in nums
               if _TOTAL_BEFORE.search(text[max(0, n.start - 40) : n.start])
               or _TOTAL_AFTER.match(text, n.end)]
@@ -520,7 +649,7 @@ def _count_in(segment: str, feature: str | None = None) -> ParseResult | None:
     hedged = hedge(segment)
     if hedged:
         return Invalid(f"a hedged answer ({hedged})")
-    nums = find_numbers(segment)
+    nums = count_candidates(segment)
     if nums:
         alternatives = _alternatives(segment, nums)
         if alternatives:
@@ -531,6 +660,9 @@ def _count_in(segment: str, feature: str | None = None) -> ParseResult | None:
             else None
         if kinds is not None:
             return kinds
+        ends = [n for n in nums[1:] if concluded(segment, n.start, n.end)]
+        if ends and len({n.value for n in nums}) > 1:  # "Answer: 3 + 4 = 7", "... so 7"
+            return _count_result(ends[-1].value)
         return _count_result(nums[0].value)
     if _ZERO_SENTENCE.search(segment):
         return Parsed({"count": 0})
@@ -668,6 +800,10 @@ def _total(text: str, qs: list[Quantity]) -> Quantity | None:
     ...     "90 m on A, then about 240 m in total.")).value
     240.0
     """
+    ends = [q for q in qs if concluded(text, q.start, q.end)]  # "so 200 m", "= 200 m"
+    if ends and all(abs(q.metres - ends[-1].metres) <= 0.01 * q.metres
+                    for q in qs if q.start > ends[-1].start):
+        return ends[-1]
     marked = [q for q in qs if _LENGTH_TOTAL_AFTER.match(text[q.end:])
               or _LENGTH_TOTAL_BEFORE.search(text[max(0, q.start - 40):q.start])]
     if marked and _single_value([q.metres for q in marked], rel_tol=0.01) is not None:
@@ -772,6 +908,9 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
         return None
     if qs:
         same = _single_value([q.metres for q in qs], rel_tol=0.01) is not None
+        ends = [q for q in qs[1:] if concluded(segment, q.start, q.end)]
+        if not same and ends:  # "Answer: 120 m + 80 m = 200 m"
+            return _length_result(ends[-1], unit)
         return _length_result(_in_unit(qs, unit) if same else qs[0], unit)
     nums = find_numbers(segment, words=False)
     if nums:

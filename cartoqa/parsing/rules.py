@@ -69,8 +69,9 @@ _SENTENCE_FORMS = (
     # "Porthania is bordered by Yliopistonkatu."
     re.compile(r"^.*?\b(?:is|are)\s+(?:(?:partly|partially|fully|entirely|only|also)\s+)?"
                r"[a-z]+ed\s+by\s+(?:the\s+)?(?P<x>[^.\n]+?)\s*[.!]?$", re.IGNORECASE),
-    # "Illinois (IL) has the highest ...", "Kerala shows the darkest shade"
-    re.compile(r"^\s*(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
+    # "Illinois (IL) has the highest ...", "Kerala shows the darkest shade", "Only Maine
+    # and Ohio have ..." (the "only" is no part of the answer)
+    re.compile(r"^\s*(?:(?i:only|just)\s+)?(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
                r"stands\s+out|leads|borders|overlaps|touches|intersects|crosses|lies|sits|runs)"
                r"\b"),
     # "The lowest value is in the union territory of Daman and Diu.", "... is found in Goa."
@@ -257,6 +258,8 @@ def sentence_answer(text: str) -> str | None:
     'Illinois (IL)'
     >>> sentence_answer("It is B.")
     'B'
+    >>> sentence_answer("Among the states bordering Canada, only Maine has a value above 1k.")
+    'Maine'
     """
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
     tried = (sentences[-1:] + sentences[:1]) if sentences else []

@@ -408,9 +408,10 @@ def answer_segments(text: str) -> list[str]:
             seg_end = offset + stop
             if _POINTS_BELOW.match(rest):
                 rest = ""
-            if (not rest or rest.endswith(":")) and k + 1 == len(starts):
+            if (not rest or rest.endswith((":", ";", ","))) and k + 1 == len(starts):
+                # (a list cut after ";" or "," goes on below: "Answer: A;\nB")
                 block = block_after(lines, i + 1)
-                rest = (rest + "\n" + block).strip() if block else rest.rstrip(":").strip()
+                rest = (rest + "\n" + block).strip() if block else rest.rstrip(":;,").strip()
                 seg_end = offset + len(line) + 1 + len(block)
             if rest and not _question(rest):
                 found.append((offset + begin, seg_end, final, decides, rest))
@@ -455,7 +456,60 @@ def answer_segments(text: str) -> list[str]:
             out = []
         out.append(corrected)
         previous_end = end
+    if out and previous_end is not None:
+        corrects = _trailing_correction(text[previous_end:])
+        if corrects is not None:  # "Answer: 0.29 km.\nActually, re-measuring, 0.35 km."
+            out = [corrects]
     return out
+
+
+# a line after the last answer that takes it back and gives another: "Actually, re-measuring,
+# 0.35 km.", "Wait, it's Mikonkatu.", "Oops — B."
+_TRAILING_CORRECTION = re.compile(
+    r"^(?:wait|oops|sorry|correction|actually|scratch\s+that|on\s+second\s+thought)\b"
+    r"[\s,.!:;\u2014\u2013-]*(?:(?:actually|no|wait)\b[\s,.!:;\u2014\u2013-]*)?"
+    r"(?:(?:re-?(?:measuring|counting|checking|reading|examining)|looking\s+again|"
+    r"(?:up)?on\s+(?:a\s+)?closer\s+look)\b[\s,.!:;\u2014\u2013-]*)?"
+    r"(?P<form>(?:it'?s|it\s+is|that'?s|make\s+(?:it|that)|it\s+should\s+be|(?:the\s+)?"
+    r"(?:correct\s+)?answer\s+(?:is|should\s+be)|i\s+meant?)\s+)?(?P<rest>\S[^\n]*)$",
+    re.IGNORECASE)
+
+
+def _trailing_correction(tail: str) -> str | None:
+    """The answer a line after the last cued answer corrects it to, else ``None``.
+
+    Only the first line after the answer, opening with a word that takes it back, and
+    then either a correction form (``it's``, ``make it``, ``the answer is``) or a short
+    answer of at most four words (``0.35 km``): ``Actually, the count includes one
+    hidden area.`` explains, it corrects nothing.
+
+    Examples
+    --------
+    >>> _trailing_correction("\\nActually, re-measuring, 0.35 km.")
+    '0.35 km'
+    >>> _trailing_correction("\\nWait, it's Mikonkatu.")
+    'Mikonkatu'
+    >>> _trailing_correction("\\nActually, the count includes one partly hidden area.") is None
+    True
+    >>> _trailing_correction("\\nSorry for any confusion.") is None
+    True
+    >>> _trailing_correction("\\nWait, no - B.")
+    'B'
+    """
+    lines = [ln.strip(" \t.") for ln in tail.split("\n") if ln.strip(" \t.")]
+    m = _TRAILING_CORRECTION.match(lines[0]) if lines else None
+    if m is None:
+        return None
+    rest = m.group("rest").strip()
+    if m.group("form") or (len(rest.rstrip(".!").split()) <= 4 and _SHORT_VALUE.match(rest)
+                           and not _CLAUSE_VERB.search(rest)):
+        return rest
+    return None
+
+
+# what a short correction opens with: a number, a name or letter, a compass direction
+_SHORT_VALUE = re.compile(r"(?:\d|[A-Z]|(?:north|south|east|west)|(?:yes|no|true|false)\b)")
+_CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|look|looks|seem|seems|shows?|for)\b", re.I)
 
 
 def drop_notes(text: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Collection
 
 from cartoqa.parsing.kinds import Options, parse_options
 from cartoqa.parsing.lists import bold_names, parse_names
-from cartoqa.parsing.map_names import category_short_form, snap_to_map
+from cartoqa.parsing.map_names import category_short_form, offers_alternatives, snap_to_map
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
@@ -126,12 +126,9 @@ def _read_names(segment: str, question: str = "",
         # the legend writes the whole answer as one name: "park or garden" is a category,
         # not a choice between two (an "or" inside a name the map shows)
         return Parsed({"names": [whole]}, ("the legend writes the whole answer as one name",))
-    probe = segment  # an "or" inside a legend name ("industrial or works land") is no choice
-    for name in map_names:
-        if " or " in name:
-            probe = re.sub(rf"\b{re.escape(name)}\b", "", probe, flags=re.IGNORECASE)
-    alt = alternatives(segment, lambda s: s.strip(" .") or None) if re.search(
-        r"\s(?:or|and/or)\s", probe, re.IGNORECASE) else None
+    # an "or" inside a legend name ("industrial or works land") is no choice
+    alt = alternatives(segment, lambda s: s.strip(" .") or None) if offers_alternatives(
+        segment, map_names) else None
     if alt is not None:
         return alt
     text = segment
@@ -142,12 +139,24 @@ def _read_names(segment: str, question: str = "",
     elif sentence is not None and re.search(r"\b(?:is|are|has|have|lies|borders?)\b"
                                             r"|\b(?:it|that|this)'s\b", segment, re.IGNORECASE):
         text = sentence
+    if _NONE_NAMED.match(text.strip()):  # "None of them borders it.", "Neither A nor B."
+        return Parsed({"names": []}, ("the answer names none of the features",))
     found = parse_names(text, map_names=map_names)
     if isinstance(found, Invalid):
         return None
+    if not found.value["names"] and _NONE_NAMED.match(_WRAPPING.sub("", text.strip()) + "."):
+        return Parsed({"names": []}, ("the answer names none of the features",))
     names = [n for part in found.value["names"] for n in part.split(";") if n.strip()]
     names = [snap_to_map(_GLOSS.sub("", n.strip()), map_names) for n in names]
     notes = list(found.notes)
+    if map_names:
+        names = [_legend_form(n, map_names) for n in names]
+        markers = [n for n in names if _MARKER.fullmatch(n.strip(" .")) and
+                   normalise_name(n) not in map_names]
+        if markers and len(markers) < len(names):  # "The purple dot, Grand Shanghai."
+            names = [n for n in names if n not in markers]
+            notes.append("a marker named beside its name is no second name: "
+                         + "; ".join(repr(m) for m in markers))
     described = [n for n in names[1:] if _APPOSITIVE.match(n)
                  and normalise_name(n) not in map_names]
     if described:  # "Kaivokatu, the street running along its south side": one name
@@ -163,6 +172,44 @@ def _read_names(segment: str, question: str = "",
             names[i] = means[0]
             notes.append(f"{name!r} read as the legend's category {means[0]!r}")
     return Parsed({"names": names}, tuple(notes)) if names else None
+
+
+#: An answer that names no feature: "None", "None of them borders it.", "No feature
+#: borders Makasiinit.", "Neither Eteläranta nor Kaivokatu borders it."
+_NONE_NAMED = re.compile(
+    r"^(?:nothing|none(?:\s+of\s+(?:them|these|those|the\s+\w+(?:\s+\w+)?))?|neither\b[^.\n]*\bnor\b"
+    r"|no\s+(?:feature|features|one|name|names|area|areas|other\s+feature)"
+    r"|there\s+(?:is|are)\s+no\s+(?:such\s+)?(?:feature|features|area|areas))"
+    r"(?:\s+(?:of\s+them\s+)?(?:\w+\s+){0,2}(?:borders?|overlaps?|touches|touch|lies?|intersects?|"
+    r"is|are|does|do|fits?|matches?|qualif(?:y|ies))\b[^\n]*)?[.!]?$", re.IGNORECASE)
+#: a marker named instead of or beside a name: "The purple dot", "the red outline"
+_MARKER = re.compile(r"(?:the\s+)?(?:[a-z]+\s+)?(?:dot|marker|point|circle|outline|pin)",
+                     re.IGNORECASE)
+#: a word before a name that is no part of it: "Only Grand Shanghai", "Both Vanha kirkko"
+_LEAD_WORD = re.compile(r"^(?:only|just|solely|both|also)\s+", re.IGNORECASE)
+
+
+def _legend_form(name: str, map_names: Collection[str]) -> str:
+    """A name read as the legend's when it differs only by a leading ``only``/``both`` or by
+    ``/`` for the ``or`` of a legend name (``park/garden`` for *park or garden*).
+
+    Examples
+    --------
+    >>> known = {"grand shanghai", "park or garden"}
+    >>> _legend_form("Only Grand Shanghai", known), _legend_form("park/garden", known)
+    ('Grand Shanghai', 'park or garden')
+    >>> _legend_form("Only Fans", known)
+    'Only Fans'
+    """
+    if normalise_name(name) in map_names:
+        return name
+    bare = _LEAD_WORD.sub("", name)
+    if bare != name and normalise_name(bare) in map_names:
+        return bare
+    slashed = re.sub(r"\s*/\s*", " or ", name)
+    if slashed != name and normalise_name(slashed) in map_names:
+        return slashed
+    return name
 
 
 #: Quotes, bold and a closing period around a whole answer.
@@ -199,10 +246,32 @@ def legend_name_in_sentence(text: str, question: str,
     sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n", text) if x.strip()]
     if not sentences:
         return None
-    sentence = sentences[-1]
-    if hedged(sentence) or _NEGATION.search(sentence) or re.search(
-            r"\s(?:or|and/or)\s|/", sentence, re.IGNORECASE):
-        return None
+    keys = legend_names_in_sentence(sentences[-1], question, map_names)
+    return keys[0] if len(keys) == 1 else None
+
+
+def legend_names_in_sentence(sentence: str, question: str,
+                             map_names: Collection[str]) -> list[str]:
+    """The legend names a sentence names besides the question's own, in their order.
+
+    Empty when the sentence negates, hedges or offers alternatives (an ``or`` inside a
+    legend name, as in *park or garden*, is no alternative). A name inside a longer name
+    found is not counted apart.
+
+    Examples
+    --------
+    >>> legend_names_in_sentence("Eteläranta and Pohjoinen Makasiinikatu border Makasiinit.",
+    ...     "Which border Makasiinit?", {"etelaranta", "pohjoinen makasiinikatu", "makasiinit"})
+    ['Eteläranta', 'Pohjoinen Makasiinikatu']
+    >>> legend_names_in_sentence("The area is park or garden.", "Which category?",
+    ...                          {"park or garden", "grass"})
+    ['park or garden']
+    >>> legend_names_in_sentence("It is not grass.", "Which category?", {"grass"})
+    []
+    """
+    if hedged(sentence) or _NEGATION.search(sentence) or offers_alternatives(
+            sentence, map_names) or "/" in sentence:
+        return []
     asked = f" {normalise_name(question)} "
     words = sentence.split()
     found: dict[str, str] = {}
@@ -213,7 +282,18 @@ def legend_name_in_sentence(text: str, question: str,
             if key in map_names and f" {key} " not in asked:
                 found.setdefault(key, span)
     keys = [k for k in found if not any(k != o and f" {k} " in f" {o} " for o in found)]
-    return found[keys[0]] if len(keys) == 1 else None
+    return [found[k] for k in keys]
+
+
+#: a question asking for every name that fits ("Name every one that does (one or more),
+#: separated by semicolons"), not for one
+_ASKS_SEVERAL = re.compile(r"\bname\s+every\s+one\b|\bone\s+or\s+more\b|"
+                           r"\bseparated\s+by\s+semicolons\b", re.IGNORECASE)
+
+
+def _last_sentence(text: str) -> str:
+    parts = [x for x in re.split(r"(?<=[.!?])\s+|\n", text.strip()) if x.strip()]
+    return parts[-1] if parts else ""
 
 
 def parse_textual(text: str, *, question: str = "",
@@ -267,16 +347,34 @@ def parse_textual(text: str, *, question: str = "",
         # no cue, and the sentence was taken as names the legend does not write, though it
         # holds legend names: "Inside Esplanadinpuisto you find Espan lava."
         read = [normalise_name(n) for n in found.value["names"]]
-        if not any(n in map_names for n in read) and any(
-                f" {m} " in f" {n} " for n in read for m in map_names):
+        # (or the legend name stood in a description dropped after the subject: "The dot
+        # sits in a green area, which the legend calls park or garden.")
+        if not any(n in map_names for n in read) and (any(
+                f" {m} " in f" {n} " for n in read for m in map_names) or any(
+                "description after a name" in note for note in found.notes)):
             named = legend_name_in_sentence(text, question, map_names)
             if named is not None:
                 return Parsed({"names": [snap_to_map(named, map_names)]},
                               ("the one legend name in the answer sentence",))
+        # a legend name with the sentence's verb still on it, beside another legend name
+        # or on a question asking for several: "Eteläranta and Pohjoinen Makasiinikatu
+        # border Makasiinit.", "Both A and B border it."
+        if (any(n in map_names for n in read) or _ASKS_SEVERAL.search(question)) and any(
+                n not in map_names and any(f" {m} " in f" {n} " for m in map_names)
+                for n in read):
+            names = legend_names_in_sentence(_last_sentence(text), question, map_names)
+            if len(names) >= max(1, len([n for n in read if n in map_names])):
+                return Parsed({"names": [snap_to_map(n, map_names) for n in names]},
+                              ("the legend names in the answer sentence",))
     if isinstance(found, Invalid) and found.reason == "no answer found":
         named = legend_name_in_sentence(text, question, map_names)
         if named is not None:  # 'The feature inside Espa is "Espan lava".'
             return Parsed({"names": [snap_to_map(named, map_names)]},
                           ("the one legend name in the answer sentence",))
+        names = legend_names_in_sentence(_last_sentence(text), question, map_names) \
+            if _ASKS_SEVERAL.search(question) else []
+        if names:  # "Name every one": "The ones bordering it are A and B."
+            return Parsed({"names": [snap_to_map(n, map_names) for n in names]},
+                          ("the legend names in the answer sentence",))
         return Invalid("no list of names found")
     return found

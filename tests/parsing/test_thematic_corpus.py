@@ -237,11 +237,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # scoring in 7245cbd, first try MapIQ 10/10, MapWise 10/10, FRIEDA 57/60 in
     # docs/rounds/2026-12-01/grade24m.md): its three disagreements, each with what a fix needs.
     # (#10 and #23 agree since the coordinator's fix after it: a description after a
-    # comma is not a second name; a whole answer the legend writes is one name.)
-    "fresh11.yaml#17": "FRIEDA count, truncated reasoning ('Map 4 shows it ... The commercial "
-                       "land areas adjacent to it are') reads 4 from 'Map 4'; a grader reads "
-                       "invalid (output cut off before the answer; a map's number is no count). "
-                       "Score unchanged (0 both ways against gold 1)",
+    # comma is not a second name; a whole answer the legend writes is one name. #17 agrees
+    # since grade24n: a map's number ("Map 4") is no count, so the cut-off reasoning holds
+    # no number and is invalid, as its label says.)
+    # ``fresh12.yaml`` (issue 24, session grade24o): its two first-try disagreements
+    # (#50 a legend name in the plural, #106 a list in a sentence led by "only") are fixed
+    # since (fix24q; tests/parsing/test_grade24o_classes.py); first try in
+    # docs/rounds/2026-12-02/grade24o.md.
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
@@ -324,6 +326,19 @@ def test_each_eleventh_fresh_response(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
 
+FRESH12 = load("fresh12")  # issue 24, session grade24o: independent grader, scored once
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH12])
+def test_each_twelfth_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -331,11 +346,25 @@ def test_each_issue_example(entry: dict[str, Any]) -> None:
     assert judge(entry) == "agree", result
 
 
+TUNED24N = load("tuned24n")  # issue 24, session grade24n: written by the reader's fixer (tuned)
+
+
+def test_tuned24n_size() -> None:
+    assert len(TUNED24N) >= 40
+    assert {e["task"] for e in TUNED24N} >= set(FRIEDA_TYPES)
+
+
+@pytest.mark.parametrize("entry", TUNED24N, ids=[e["where"] for e in TUNED24N])
+def test_each_tuned24n_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8", "fresh9", "fresh10", "fresh11"):
+                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
