@@ -26,7 +26,7 @@ from cartoqa.declarations.registry import load_spec
 from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, OVERUSED_REASON, TaskSpec
 from cartoqa.declarations.suites import DEFAULT_TASKS
 from cartoqa.errors import CartoqaError
-from cartoqa.parallel import SlotPool, TaskPlan, prepared_bundle, start_worker_server
+from cartoqa.parallel import SlotPool, TaskPlan
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH, cache_root, web_assets_dir
 from cartoqa.tasks.common.base import BuildContext, slot_stride
 from groundtruth.extracts import Extract, resolve_extract
@@ -169,8 +169,8 @@ def build_dataset(
         Options some tasks read from ``ctx.options`` (MFS: ``embedding``,
         ``clip_model``, ``clip_pretrained``); part of the build key and the manifest.
     workers : int, optional
-        Processes that make scenarios (see :mod:`cartoqa.parallel`); the dataset is
-        byte-identical whatever the number.
+        Processes that make scenarios, this one included (see :mod:`cartoqa.parallel`);
+        the dataset is byte-identical whatever the number.
     extract_source : dict, optional
         Where a downloaded or clipped extract came from (URL, checksum, box: see
         :func:`cartoqa.download.obtain_extract`); recorded as the manifest's
@@ -229,8 +229,6 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
     ctx.options = dict(task_options or {})
     pool: Any = None
     try:
-        if workers > 1:  # the workers' imports run while this process prepares
-            start_worker_server([s.make_scenario.__module__ for s in specs])
         if any(s.needs_roads for s in specs):
             _check_roads(ctx, say)
         # Prepared here in both modes: preparing records what the extract cannot give
@@ -297,15 +295,15 @@ def _build_locked(writer: DatasetWriter, ext: Extract, specs: list[TaskSpec], *,
 
 def _slot_pool(workers: int, specs: Sequence[TaskSpec], ctx: BuildContext,
                writer: DatasetWriter, *, per_task: int, states: dict[str, Any]) -> Any:
-    """Start the worker processes of a ``--workers N`` build (:mod:`cartoqa.parallel`),
-    handing them the graphs and task states prepared here."""
+    """Start the ``N - 1`` worker processes of a ``--workers N`` build
+    (:mod:`cartoqa.parallel`; this process makes scenarios too), handing them the
+    graphs and task states prepared here."""
     plans = []
     for spec in specs:
         per = spec.items_per_scenario
         plans.append(TaskPlan(spec.name, math.ceil(per_task / per), slot_stride(per_task, per)))
     return SlotPool(workers, ctx, writer.images, plans,
-                    lambda task, slot: writer.done(task, slot) is not None,
-                    bundle=prepared_bundle(ctx, states))
+                    lambda task, slot: writer.done(task, slot) is not None, states=states)
 
 
 def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWriter, *,
@@ -395,12 +393,15 @@ def _item_repeat_reason(spec: TaskSpec, item: Mapping[str, Any],
                         accepted: Sequence[Mapping[str, Any]], planned: int) -> str | None:
     """Why a new scenario's first item repeats the accepted ones, or None: a
     near-duplicate (``spec.near_duplicate``) or a place used too often in a build of
-    ``planned`` scenarios (``spec.overused``), as the build log counts them."""
+    ``planned`` scenarios (``spec.overused``: its own reason where it gives one), as
+    the build log counts them."""
     if spec.near_duplicate is not None and any(spec.near_duplicate(item, earlier)
                                                for earlier in accepted):
         return NEAR_DUPLICATE_REASON
-    if spec.overused is not None and spec.overused(item, accepted, planned):
-        return OVERUSED_REASON
+    if spec.overused is not None:
+        why = spec.overused(item, accepted, planned)
+        if why:
+            return why if isinstance(why, str) else OVERUSED_REASON
     return None
 
 

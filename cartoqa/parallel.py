@@ -3,31 +3,34 @@
 A scenario is a pure function of the extract, the seed, the task and its slot
 (:func:`cartoqa.tasks.common.base.slot_rng`): that is what lets an interrupted build redo a
 slot on its own. :class:`SlotPool` uses the same property to make scenarios ahead of
-time in ``N`` worker processes, each with its own
-:class:`~cartoqa.tasks.common.base.BuildContext` (its own browser and Mapnik map; the tile
-cache and the PostgreSQL cluster are shared and already safe for several processes).
-The builder still walks the slots in order and applies the same stop rules as a
-single-process build, taking each slot's result from the pool; results of slots it
-never reaches are thrown away. Images and journal lines are written only by the
-builder, in slot order, so the dataset (items, images, manifest) is byte-identical to
-``--workers 1`` and the journal resumes a killed build exactly as before.
+time: ``N - 1`` worker processes and the builder itself, each with its own
+:class:`~cartoqa.tasks.common.base.BuildContext` (its own browser and Mapnik maps; the
+tile cache and the PostgreSQL cluster are shared and already safe for several
+processes). The builder walks the slots in order and applies the same stop rules as a
+single-process build, taking each slot's result from the pool; while the slot it needs
+is in a worker's hands it makes the next slot no worker has started itself. Results of
+slots it never reaches are thrown away. Images and journal lines are written only by
+the builder, in slot order, so the dataset (items, images, manifest) is byte-identical
+to ``--workers 1`` and the journal resumes a killed build exactly as before.
 
-Start-up is kept cheap, since on a small build it costs more than the scenarios:
+Start-up is paid once, since on a small build it costs more than the scenarios:
 
 * the builder loads the road graphs and features and prepares every task once (it
-  does so in every mode, for the manifest) and hands the workers that prepared state,
-  pickled once (:func:`prepared_bundle`), instead of each worker doing it again; a
-  task whose state does not pickle (or is too large) is prepared by each worker;
-* on Linux the workers are forked from a ``forkserver`` started before the builder
-  prepares (:func:`start_worker_server`), which imports the rendering stack and the
-  task modules once, in parallel with the builder's preparation, instead of each
-  spawned worker importing them again (about 3 CPU seconds each). The server is a
-  fresh interpreter that has loaded modules only, never a Mapnik map or a browser.
+  does so in every mode, for the manifest), imports the rendering stack (it renders
+  too), and only then forks its workers (:func:`fork_is_safe`): a worker starts with
+  the builder's imports, graphs and prepared task states in its memory, with nothing
+  imported again and nothing pickled, and starts its browser and loads its Mapnik
+  maps while the builder starts its own, on the other core;
+* where forking is not safe (no ``fork`` on the platform; a thread, PyTorch or a
+  Mapnik map already in the builder, e.g. an MFS build with CLIP) the workers come
+  from a ``forkserver`` (or are spawned) and get the prepared state as one pickle
+  (:func:`prepared_bundle`; a task state that does not pickle, or is too large, is
+  prepared by each worker).
 
 Workers die with the builder: each asks the kernel for ``SIGKILL`` when its parent
-(the fork server, which exits as soon as the builder is gone) dies
-(``PR_SET_PDEATHSIG``; its browser, driven over a pipe, dies with it), and closes
-its browser and tile pipeline on ``SIGTERM`` and at a normal exit.
+dies (``PR_SET_PDEATHSIG``; a forkserver's worker also watches the builder, see
+:func:`_follow_the_builder`; its browser, driven over a pipe, dies with it), and
+closes its browser and tile pipeline on ``SIGTERM`` and at a normal exit.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -64,11 +68,70 @@ WORKER_MODULES = ("cartoqa.parallel", "cartoqa.tasks.common.drawing", "cartoqa.v
                   "renderers.map_render", "renderers.tiles", "renderers.browser")
 
 
+#: Modules whose presence in the builder rules out forking it (PyTorch's OpenMP and
+#: CUDA threads do not survive a fork); checked by :func:`fork_is_safe`.
+FORK_UNSAFE_MODULES = ("torch",)
+
+
 def _start_method() -> str:
-    """``forkserver`` where the platform has it, else ``spawn`` (Mapnik and browsers
-    must not be forked from a process that runs them)."""
+    """``forkserver`` where the platform has it, else ``spawn`` (the start method when
+    the builder itself cannot be forked, see :func:`fork_is_safe`)."""
     return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
         else "spawn"
+
+
+def fork_is_safe(ctx: BuildContext) -> bool:
+    """Whether the builder may fork its workers from itself, now.
+
+    True on Linux while the builder runs no other thread, has not imported PyTorch
+    (:data:`FORK_UNSAFE_MODULES`) or Mapnik, and has started no renderer: a Mapnik map
+    keeps pooled PostgreSQL connections and a browser its pipes, which a forked copy
+    must not share. A ``--workers`` builder has done none of these before it forks
+    (it starts its own renderer afterwards); an MFS build that embeds with CLIP or
+    renders its catalogue has, and uses :func:`start_worker_server` instead.
+
+    Parameters
+    ----------
+    ctx : BuildContext
+        The builder's context after preparing its tasks.
+    """
+    return (sys.platform.startswith("linux")
+            and "fork" in multiprocessing.get_all_start_methods()
+            and threading.active_count() == 1
+            and not any(name in sys.modules for name in (*FORK_UNSAFE_MODULES, "mapnik"))
+            and ctx._renderer is None and ctx._tiles is None)
+
+
+def import_worker_modules(task_modules: Sequence[str] = ()) -> None:
+    """Import what a process that makes scenarios needs (:data:`WORKER_MODULES`, the
+    task modules and Mapnik's module; no map is loaded), before forking workers that
+    inherit it.
+
+    Parameters
+    ----------
+    task_modules : sequence of str
+        Modules of the tasks of the build.
+    """
+    import importlib
+
+    for name in (*WORKER_MODULES, *task_modules, "mapnik"):
+        importlib.import_module(name)
+
+
+def prewarm_styles(ctx: BuildContext) -> None:
+    """Check the style's SVG assets once (0.17 CPU s), before workers are forked that
+    remember it, instead of in every process at each of its two OSM-Carto loads.
+
+    Parameters
+    ----------
+    ctx : BuildContext
+        The builder's context (its extract and cache folder).
+    """
+    # imported here: the rendering stack, imported by import_worker_modules just before
+    from renderers.style import write_style_assets
+    from renderers.tiles import TileRenderer
+
+    write_style_assets(TileRenderer(ctx.extract, cache_dir=ctx.cache_dir).assets_dir)
 
 
 def start_worker_server(task_modules: Sequence[str] = ()) -> None:
@@ -177,12 +240,15 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
                  assets_dir: Path, options: dict[str, Any], images_dir: Path,
-                 bundle: bytes | None = None, env: dict[str, str] | None = None) -> None:
+                 bundle: bytes | dict[str, Any] | None = None,
+                 env: dict[str, str] | None = None) -> None:
     """Worker start: its own build context, closed when the process ends.
 
-    ``bundle`` is :func:`prepared_bundle` (graphs, features and task states prepared by
-    the builder); ``env`` the builder's ``CARTOQA_*`` variables (a forked worker has the
-    environment of the fork server, which may be older).
+    ``bundle`` is what the builder prepared (graphs, features and task states): the
+    objects themselves in a worker forked from the builder, :func:`prepared_bundle`'s
+    pickle in a worker of the fork server; ``env`` the builder's ``CARTOQA_*``
+    variables (a worker of the fork server has the environment of the server, which
+    may be older).
     """
     from multiprocessing.util import Finalize
 
@@ -200,7 +266,7 @@ def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
     ctx.image_exists = lambda name: (images_dir / name).is_file()
     states: dict[str, Any] = {}
     if bundle is not None:
-        prepared = pickle.loads(bundle)
+        prepared = pickle.loads(bundle) if isinstance(bundle, bytes) else bundle
         ctx._graph = prepared["graph"]
         ctx._naive_graph = prepared["naive_graph"]
         ctx._features = prepared["features"]
@@ -210,18 +276,30 @@ def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
     Finalize(ctx, ctx.close, exitpriority=10)
 
 
-def _make_slot(task: str, slot: int) -> SlotResult:
-    """Worker entry: make one scenario (preparing the task on first use)."""
-    ctx: BuildContext = _WORKER["ctx"]
-    states: dict[str, Any] = _WORKER["states"]
+def _make_with(ctx: BuildContext, states: dict[str, Any], task: str, slot: int) -> SlotResult:
+    """Make one scenario with ``ctx`` (preparing the task on first use); the candidates
+    it rejected are returned, not counted in ``ctx.rejections`` (the builder counts
+    them when, and only if, it commits the slot)."""
     spec = load_spec(task)
     if task not in states:
         states[task] = spec.prepare(ctx)
-    before = Counter(ctx.rejections)
-    scenario = spec.make_scenario(ctx, states[task], slot)
-    delta = Counter(ctx.rejections)
-    delta.subtract(before)
-    return scenario, {k: n for k, n in delta.items() if n}
+    counted = ctx.rejections
+    ctx.rejections = Counter()
+    try:
+        scenario = spec.make_scenario(ctx, states[task], slot)
+        rejected = ctx.rejections
+    finally:
+        ctx.rejections = counted
+    return scenario, {k: n for k, n in rejected.items() if n}
+
+
+def _make_slot(task: str, slot: int) -> SlotResult:
+    """Worker entry: make one scenario (preparing the task on first use)."""
+    return _make_with(_WORKER["ctx"], _WORKER["states"], task, slot)
+
+
+def _started() -> None:
+    """Worker entry that does nothing: submitted to start the workers at once."""
 
 
 @dataclass
@@ -234,46 +312,76 @@ class TaskPlan:
 
 
 class SlotPool:
-    """N worker processes making scenarios ahead of the builder, in slot order.
+    """The builder and ``N - 1`` worker processes making scenarios, committed in slot order.
 
     Parameters
     ----------
     workers : int
-        Worker processes (at least 2; one build process makes its own scenarios).
+        Processes that make scenarios, the builder included (at least 2; one build
+        process makes its own scenarios without a pool).
     ctx : BuildContext
-        The builder's context (extract, seed, size, cache and asset folders, options).
+        The builder's context (extract, seed, size, cache and asset folders, options),
+        after preparing its tasks; the builder makes its own share of the slots with
+        it.
     images_dir : pathlib.Path
         The dataset's image folder (workers skip images already there, as the builder).
     plans : sequence of TaskPlan
         The tasks in build order.
     done : callable
         ``(task, slot) -> bool``: whether the journal already holds the slot.
-    bundle : bytes, optional
-        :func:`prepared_bundle` of the builder; without it each worker loads the
-        graphs and prepares its tasks itself.
+    states : dict
+        ``task -> state`` prepared by the builder.
+    fork : bool, optional
+        Fork the workers from the builder (default: where :func:`fork_is_safe`); else
+        they come from the fork server (or are spawned) and get :func:`prepared_bundle`.
     """
 
     def __init__(self, workers: int, ctx: BuildContext, images_dir: Path,
-                 plans: Sequence[TaskPlan], done: Callable[[str, int], bool],
-                 bundle: bytes | None = None) -> None:
+                 plans: Sequence[TaskPlan], done: Callable[[str, int], bool], *,
+                 states: dict[str, Any], fork: bool | None = None) -> None:
         if workers < 2:
             raise ValueError("a SlotPool needs at least 2 workers")
         self.workers = workers
         # Slots are consumed in order, so one slow scenario (an SRN slot that rejects
         # many routes) holds back the results behind it: a deep window keeps the other
-        # workers busy meanwhile (Helsinki srn+mml, 2 workers: 8 per worker took 5 %
+        # processes busy meanwhile (Helsinki srn+mml, 2 workers: 8 per worker took 5 %
         # less wall time than 2 per worker; 16 per worker no less than 8).
         self.window = 8 * workers
         self._plans = list(plans)
         self._done = done
+        self._ctx = ctx
+        self._states = dict(states)
         self._pending: dict[tuple[str, int], Future[SlotResult]] = {}
+        #: Slots the builder made ahead while the one it needed was in a worker's hands.
+        self._own: dict[tuple[str, int], SlotResult] = {}
         self._finished: set[str] = set()
-        context = multiprocessing.get_context(_start_method())
+        #: Slots made by the builder and by the workers (for benchmarks and tests).
+        self.made: Counter[str] = Counter()
+        task_modules = [load_spec(plan.name).make_scenario.__module__ for plan in self._plans]
+        self.forked = fork_is_safe(ctx) if fork is None else fork
+        bundle: bytes | dict[str, Any]
+        context: multiprocessing.context.BaseContext
+        if self.forked:
+            # The builder renders too: its imports are needed here anyway, and a
+            # worker forked after them starts with them (and with the graphs and
+            # states in its memory: nothing pickled, nothing imported again).
+            import_worker_modules(task_modules)
+            prewarm_styles(ctx)
+            context = multiprocessing.get_context("fork")
+            bundle = {"graph": ctx._graph, "naive_graph": ctx._naive_graph,
+                      "features": ctx._features, "states": self._states}
+        else:
+            start_worker_server(task_modules)
+            context = multiprocessing.get_context(_start_method())
+            bundle = prepared_bundle(ctx, self._states)
         env = {k: v for k, v in os.environ.items() if k.startswith("CARTOQA_")}
         self._pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_init_worker,
+            max_workers=workers - 1, mp_context=context, initializer=_init_worker,
             initargs=(ctx.extract, ctx.seed, ctx.per_task, ctx.cache_dir, ctx.assets_dir,
                       dict(ctx.options), images_dir, bundle, env))
+        # Start the workers now, before the builder starts a browser or loads a map of
+        # its own (a forked worker must not share them); they start theirs meanwhile.
+        self._pool.submit(_started)
 
     def _wanted(self, plan: TaskPlan, start: int, needed: int) -> list[int]:
         """The next ``needed`` slots of a task from ``start`` not yet in the journal."""
@@ -290,7 +398,7 @@ class SlotPool:
         order = [p.name for p in self._plans]
         index = order.index(name)
         for i, plan in enumerate(self._plans[index:]):
-            if len(self._pending) >= self.window:
+            if len(self._pending) + len(self._own) >= self.window:
                 return
             if plan.name in self._finished:
                 continue
@@ -300,13 +408,18 @@ class SlotPool:
                 done_ok = sum(1 for s in range(plan.max_slots) if self._done(plan.name, s))
                 slots = self._wanted(plan, 0, max(plan.n_slots - done_ok, 0))
             for s in slots:
-                if len(self._pending) >= self.window:
+                if len(self._pending) + len(self._own) >= self.window:
                     return
-                if (plan.name, s) not in self._pending:
-                    self._pending[(plan.name, s)] = self._pool.submit(_make_slot, plan.name, s)
+                key = (plan.name, s)
+                if key not in self._pending and key not in self._own:
+                    self._pending[key] = self._pool.submit(_make_slot, plan.name, s)
 
     def get(self, name: str, slot: int, ok_slots: int) -> SlotResult:
-        """The result of a slot (waiting for it), after queueing the slots after it.
+        """The result of a slot, after queueing the slots after it.
+
+        The builder makes the slot itself when no worker has started it; while a
+        worker has it in hand, the builder makes the next queued slot no worker has
+        started (kept for later) rather than wait.
 
         Parameters
         ----------
@@ -317,17 +430,41 @@ class SlotPool:
         ok_slots : int
             Slots of this task accepted so far (how many more it may need).
         """
-        self._top_up(name, slot, ok_slots)
-        future = self._pending.pop((name, slot), None)
-        if future is None:
-            future = self._pool.submit(_make_slot, name, slot)
-        return future.result()
+        key = (name, slot)
+        while True:
+            self._top_up(name, slot, ok_slots)
+            if key in self._own:
+                return self._own.pop(key)
+            future = self._pending.get(key)
+            if future is None or future.cancel():  # in no worker's hands: make it here
+                self._pending.pop(key, None)
+                return self._make_here(name, slot)
+            if future.done() or not self._make_ahead():
+                self._pending.pop(key)
+                self.made["workers"] += 1
+                return future.result()
+
+    def _make_here(self, name: str, slot: int) -> SlotResult:
+        self.made["builder"] += 1
+        return _make_with(self._ctx, self._states, name, slot)
+
+    def _make_ahead(self) -> bool:
+        """Make the first queued slot no worker has started, here; False if none is left."""
+        order = {plan.name: i for i, plan in enumerate(self._plans)}
+        for key in sorted(self._pending, key=lambda k: (order[k[0]], k[1])):
+            if self._pending[key].cancel():
+                del self._pending[key]
+                self._own[key] = self._make_here(*key)
+                return True
+        return False
 
     def finish_task(self, name: str) -> None:
-        """The builder is done with a task: drop its slots still queued."""
+        """The builder is done with a task: drop its slots still queued or made ahead."""
         self._finished.add(name)
         for key in [k for k in self._pending if k[0] == name]:
             self._pending.pop(key).cancel()
+        for key in [k for k in self._own if k[0] == name]:
+            del self._own[key]
 
     def close(self, *, wait: bool = True) -> None:
         """Stop the workers (each closes its browser and tile pipeline).
@@ -342,6 +479,7 @@ class SlotPool:
         for future in self._pending.values():
             future.cancel()
         self._pending.clear()
+        self._own.clear()
         if wait:
             self._pool.shutdown(wait=True, cancel_futures=True)
             return

@@ -92,6 +92,11 @@ TITLES: tuple[str, ...] = (
 )
 #: Title box: width and height, pixels; centred at the top.
 TITLE_SIZE: tuple[float, float] = (430.0, 50.0)
+#: The title's font size: the largest of this range that fits the box (a long title,
+#: "PLANNING MAP: LAND AND BUILDINGS", ran past the box at 19 px: frieda27e), pixels;
+#: and the room left clear inside each side of the box.
+TITLE_FONT_PX: tuple[int, int] = (12, 19)
+TITLE_PAD_PX = 10
 #: The base legend (land use, water, buildings): at most this many rows, each this tall.
 BASE_LEGEND_ROWS = 7
 BASE_ROW_PX = 24
@@ -349,6 +354,45 @@ def frame_boxes(width: int, height: int) -> tuple[Box, Box, Box, Box]:
     t = float(NEAT_INSET + NEAT_WIDTH)
     w, h = float(width), float(height)
     return ((0.0, 0.0, w, t), (w - t, 0.0, w, h), (0.0, h - t, w, h), (0.0, 0.0, t, h))
+
+
+def title_size(draw: ImageDraw.ImageDraw, title: str, width: float,
+               sizes: tuple[int, int] = TITLE_FONT_PX) -> int:
+    """The largest font size (bold, within ``sizes``) at which ``title`` is at most
+    ``width`` pixels wide (the smallest size when none is).
+
+    Parameters
+    ----------
+    draw : ImageDraw.ImageDraw
+        Any drawing context (it measures the text).
+    title : str
+        The text.
+    width : float
+        Room, pixels.
+    sizes : tuple of int, optional
+        Smallest and largest font size, pixels.
+
+    Returns
+    -------
+    int
+    """
+    lo, hi = sizes
+    for size in range(hi, lo - 1, -1):
+        if draw.textlength(title, font=_font(size, bold=True)) <= width:
+            return size
+    return lo
+
+
+def draw_title(draw: ImageDraw.ImageDraw, box: Box, title: str) -> None:
+    """The title box: a white frame, the title fitted inside it (:func:`title_size`:
+    :data:`TITLE_PAD_PX` clear of each side) and the subtitle."""
+    draw.rectangle(box, fill="#ffffff", outline="#111111", width=2)
+    cx = (box[0] + box[2]) / 2
+    size = title_size(draw, title, box[2] - box[0] - 2 * TITLE_PAD_PX)
+    draw.text((cx, box[1] + 17), title, fill="#111111", font=_font(size, bold=True),
+              anchor="mm")
+    draw.text((cx, box[1] + 38), "Existing situation (base map)",
+              fill="#333333", font=_font(11), anchor="mm")
 
 
 def title_box(width: int) -> Box:
@@ -629,12 +673,8 @@ def draw_print_map(layers: PrintLayers, view: View, angle_deg: float,
     boxes: dict[str, Box] = dict(zip(("frame_top", "frame_right", "frame_bottom",
                                       "frame_left"), frame, strict=True))
     tb = title_box(w)
-    draw.rectangle(tb, fill="#ffffff", outline="#111111", width=2)
-    cx = (tb[0] + tb[2]) / 2
     title = TITLES[int(abs(view.center[0] * 1e4 + view.center[1] * 1e4)) % len(TITLES)]
-    draw.text((cx, tb[1] + 17), title, fill="#111111", font=_font(19, bold=True), anchor="mm")
-    draw.text((cx, tb[1] + 38), "Existing situation (base map)",
-              fill="#333333", font=_font(11), anchor="mm")
+    draw_title(draw, tb, title)
     boxes["title"] = tb
     legend = _overlay_legend(draw, overlays, w)
     if legend is not None:

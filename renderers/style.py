@@ -169,8 +169,16 @@ def shield_svg(fill: str, stroke: str, chars: int, lines: int, *, z16: bool = Fa
     )
 
 
+#: Asset folders this process (or the builder it was forked from) has written.
+_ASSETS_WRITTEN: set[Path] = set()
+
+
 def write_style_assets(folder: Path) -> Path:
     """Write the replacement pattern and shield SVGs under ``folder`` (idempotent).
+
+    Checked once per process and folder (reading back about 800 SVGs costs 0.17 CPU s,
+    and a process that renders loads OSM-Carto twice); a folder written before is
+    checked again only when it has gone.
 
     Returns
     -------
@@ -179,6 +187,8 @@ def write_style_assets(folder: Path) -> Path:
     """
     patterns = folder / "patterns"
     shields = folder / "shields"
+    if folder in _ASSETS_WRITTEN and patterns.is_dir() and shields.is_dir():
+        return folder
     patterns.mkdir(parents=True, exist_ok=True)
     shields.mkdir(parents=True, exist_ok=True)
     files: dict[Path, str] = {}
@@ -195,6 +205,7 @@ def write_style_assets(folder: Path) -> Path:
             # Several processes (build workers, a Dask cluster) may write the same
             # shared cache folder at once: each writes its own temporary file.
             write_atomic(path, text.encode("utf-8"))
+    _ASSETS_WRITTEN.add(folder)
     return folder
 
 

@@ -182,6 +182,11 @@ class TileRenderer:
     # -- public API ----------------------------------------------------------------
 
     @property
+    def assets_dir(self) -> Path:
+        """The style's replacement SVGs (:func:`renderers.style.write_style_assets`)."""
+        return self.cache_dir / "style-assets" / self.style_version
+
+    @property
     def url_template(self) -> str:
         """A ``file:///…/{z}/{x}/{y}.png`` template Leaflet can load."""
         return self.tile_dir.as_uri() + "/{z}/{x}/{y}.png"
@@ -459,7 +464,7 @@ class TileRenderer:
                 dbname=self._database or "",
                 pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
                            "connect_timeout": str(timeout)},
-                assets_dir=self.cache_dir / "style-assets" / self.style_version,
+                assets_dir=self.assets_dir,
                 transform=lambda patched: mark_label_rules(
                     keep_layers(patched, layers)),
             )
@@ -514,7 +519,7 @@ class TileRenderer:
             dbname=database,
             pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
                        "connect_timeout": str(timeout)},
-            assets_dir=self.cache_dir / "style-assets" / self.style_version,
+            assets_dir=self.assets_dir,
         )
         self._map.buffer_size = BUFFER_PX
 

@@ -1,32 +1,45 @@
-"""Benchmark of ``cartoqa build``: cost per accepted item by stage, and the speed-up of
-``--workers 2`` and of ``build-many`` on a LocalCluster against ``--workers 1``.
+"""Benchmark of ``cartoqa build``: CPU seconds per accepted item against the render
+floor, and the speed-up of ``--workers 2`` (and of ``build-many`` on a LocalCluster)
+against ``--workers 1``, for the current code and, with ``--old TREE``, an older one.
 
 All figures come from one run, side by side, on the same warm cache:
 
 1. a warm-up ``build-many`` of every "city" (fills the tile cache and the road-graph
    cache, so that no timed build renders tiles or builds a road graph);
-2. an instrumented ``--workers 1`` build of the first city in this process, with timers
-   around the stages (tile rendering, browser screenshot, label-free reference render,
-   visibility analysis; slots that found no acceptable scenario are counted as
-   rejected), printed per accepted item against the render floor (one screenshot and
-   one reference render per accepted scenario);
+2. an instrumented ``--workers 1`` build of the first city in this process (current
+   code), with timers around the stages (tile rendering, browser screenshot,
+   label-free reference render, road-name render, visibility analysis, road-name
+   judging; slots that found no acceptable scenario are counted as rejected): wall
+   and CPU seconds per accepted item by stage, and the **render floor**, the renders
+   an accepted item cannot do without (one screenshot and one reference render per
+   accepted scenario), in wall seconds and in CPU seconds (this process, Chromium's
+   processes and the PostgreSQL server during those calls);
 3. every city built with ``python -m cartoqa build --workers 1``, then with
-   ``--workers 2``, then all of them with ``python -m cartoqa build-many`` on a
-   LocalCluster of 2 workers, each as a fresh process as a user runs it: wall time,
-   and the CPU seconds of each class of process (the builder, its worker processes,
-   Chromium, the PostgreSQL server), sampled every 0.2 s from ``/proc``;
-4. the speed-ups, the bound the CPU seconds put on them on this machine's cores, and
-   whether the three outputs of every city are byte-identical.
+   ``--workers 2`` (and, unless ``--no-many``, all of them with ``python -m cartoqa
+   build-many`` on a LocalCluster of 2 workers), each as a fresh process as a user runs
+   it, first with the old code (``--old``: a source tree, e.g. a ``git worktree`` of
+   an older commit; its builds run with ``PYTHONPATH`` set to it), then with the
+   current one: wall time; the CPU seconds of each class of process (the builder, its
+   worker processes, Chromium, the PostgreSQL server), sampled every 0.2 s from
+   ``/proc``; and the exact user+sys seconds of the whole process tree from the
+   kernel (``wait4``; the builder, its workers and browsers) plus the server's growth;
+4. per run: CPU seconds per item and their ratio to the CPU render floor, the
+   speed-up against ``--workers 1`` of the same code, the bound the CPU seconds put
+   on it on this machine's cores, and whether every output of every city is
+   byte-identical (old and new alike).
 
 The bench holds the PostgreSQL cluster for its whole run (as a machine that builds
 often keeps it running), so no build pays for starting the server. The "cities" are
 one extract with different seeds (equal-sized jobs); ``--extract`` chooses another.
-The machine's load average is printed first and last: on a shared machine the
-figures are only as good as the idle cores.
+The machine's load average is printed first and last: on a shared machine the wall
+figures are only as good as the idle cores; CPU seconds hold under load (within the
+noise of a busy machine's caches).
 
-Usage (the issue's figures; estimated 6-9 minutes on 2 idle cores)::
+Usage (the issue's figures; estimated 6-9 minutes on 2 idle cores, twice that with
+``--old``)::
 
-    nice -n 10 python scripts/bench_build.py --tasks mml,rle --per-task 20
+    git worktree add /tmp/cartoqa-old aa2dbd7
+    nice -n 10 python scripts/bench_build.py --tasks mml,rle --per-task 20 --old /tmp/cartoqa-old
 """
 
 from __future__ import annotations
@@ -56,23 +69,74 @@ STAGES = ("tiles", "screenshot", "reference render", "road-name render",
           "visibility analysis", "road-name judging")
 
 
+class CpuMeter:
+    """CPU seconds of this process, its child processes (Chromium) and the PostgreSQL
+    server, read from ``/proc`` around a call.
+
+    The list of processes is taken again every 25 calls (a browser started inside a
+    call counts from the next one); a call is measured over the same list at its
+    start and its end.
+    """
+
+    def __init__(self, server_pid: Callable[[], int | None]) -> None:
+        self._server_pid = server_pid
+        self._procs: list[Any] = []
+        self._calls = 0
+
+    def procs(self) -> list[Any]:
+        import psutil
+
+        if self._calls % 25 == 0:
+            procs = psutil.Process().children(recursive=True)
+            pm = self._server_pid()
+            if pm is not None:
+                try:
+                    server = psutil.Process(pm)
+                    procs += [server, *server.children(recursive=True)]
+                except psutil.NoSuchProcess:
+                    pass
+            self._procs = procs
+        self._calls += 1
+        return self._procs
+
+    @staticmethod
+    def cpu(procs: list[Any]) -> float:
+        import psutil
+
+        total = time.process_time()
+        for proc in procs:
+            try:
+                times = proc.cpu_times()
+                total += times.user + times.system
+            except psutil.Error:
+                pass
+        return total
+
+
 def _timed(totals: dict[str, float], counts: dict[str, int], stage: str,
-           fn: Callable[..., Any]) -> Callable[..., Any]:
+           fn: Callable[..., Any], cpu_totals: dict[str, float] | None = None,
+           meter: CpuMeter | None = None) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        procs = meter.procs() if meter is not None else []
+        cpu0 = meter.cpu(procs) if meter is not None else 0.0
         start = time.perf_counter()
         try:
             return fn(*args, **kwargs)
         finally:
             totals[stage] += time.perf_counter() - start
             counts[stage] += 1
+            if meter is not None and cpu_totals is not None:
+                cpu_totals[stage] += meter.cpu(procs) - cpu0
     return wrapper
 
 
 def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
-                       seed: int) -> tuple[float, dict[str, float], dict[str, int], int, int]:
+                       seed: int, meter: CpuMeter | None = None
+                       ) -> tuple[float, dict[str, float], dict[str, int], int, int,
+                                  dict[str, float]]:
     """One ``--workers 1`` build in this process with stage timers; returns
-    ``(wall, totals, counts, items, accepted scenarios)``.
+    ``(wall, totals, counts, items, accepted scenarios, CPU totals)``.
 
     The stages are disjoint calls: tile rendering (``ensure_tiles``), the browser's
     screenshot, the label-free reference render, the Mapnik render of the asked road
@@ -88,13 +152,14 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
     for task in tasks:  # import the task modules, whose imported names are patched
         build.load_spec(task)
     totals: dict[str, float] = defaultdict(float)
+    cpu_totals: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     patches: list[tuple[Any, str, Any]] = []
 
     def patch(owner: Any, name: str, stage: str) -> None:
         original = getattr(owner, name)
         patches.append((owner, name, original))
-        setattr(owner, name, _timed(totals, counts, stage, original))
+        setattr(owner, name, _timed(totals, counts, stage, original, cpu_totals, meter))
 
     patch(TileRenderer, "ensure_tiles", "tiles")
     patch(TileRenderer, "render_label_marks_pixels", "road-name render")
@@ -134,7 +199,8 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
     finally:
         for owner, name, original in reversed(patches):
             setattr(owner, name, original)
-    return wall, dict(totals), dict(counts), report.total, counts["accepted scenarios"]
+    return (wall, dict(totals), dict(counts), report.total, counts["accepted scenarios"],
+            dict(cpu_totals))
 
 
 #: Process classes whose CPU seconds are reported.
@@ -151,12 +217,16 @@ def _classify(proc: Any, root: int) -> str:
 
 
 def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
-                 poll: float = 0.2) -> tuple[float, dict[str, float], int]:
-    """Run a command; return ``(wall seconds, CPU seconds by class, exit status)``.
+                 poll: float = 0.2, env: dict[str, str] | None = None
+                 ) -> tuple[float, dict[str, float], int, float]:
+    """Run a command; return ``(wall seconds, CPU seconds by class, exit status, CPU
+    seconds of its tree)``.
 
     The command's process tree and the PostgreSQL server's processes are sampled
     every ``poll`` seconds; each process counts with the last CPU times seen (a
-    process's last ``poll`` seconds may be missed).
+    process's last ``poll`` seconds may be missed). The tree's CPU seconds are exact:
+    user+sys of the command and every descendant it waited for, from ``wait4``, plus
+    the server's growth as sampled.
     """
     import psutil
 
@@ -192,19 +262,27 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 pass
 
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    start = time.perf_counter()
-    while proc.poll() is None:
-        sample(proc.pid)
-        time.sleep(poll)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    with tempfile.TemporaryFile() as err_file:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file, env=env)
+        start = time.perf_counter()
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            sample(proc.pid)
+            time.sleep(poll)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        sample(proc.pid)  # the server's last growth
+        err_file.seek(0)
+        err = err_file.read().decode(errors="replace")
     if proc.returncode != 0:
         print(err[-2000:], file=sys.stderr)
     totals: dict[str, float] = dict.fromkeys(CLASSES, 0.0)
     for cls, base, last in seen.values():
         totals[cls] = totals.get(cls, 0.0) + last - base
-    return wall, totals, proc.returncode
+    tree = usage.ru_utime + usage.ru_stime + totals["postgres"]
+    return wall, totals, proc.returncode, tree
 
 
 def _cli_build(extract: str, out: Path, tasks: list[str], per_task: int, seed: int,
@@ -230,14 +308,47 @@ def _load() -> str:
     return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
+def _code_env(tree: Path | None) -> dict[str, str]:
+    """The environment of a build of the code in ``tree`` (None: this checkout)."""
+    env = dict(os.environ)
+    root = tree if tree is not None else Path(__file__).resolve().parent.parent
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(root), *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
+    return env
+
+
+def _same_outputs(root: Path, folders: list[str], seeds: list[int]) -> tuple[bool, bool]:
+    """Whether ``items.jsonl`` and every image of each city agree across ``folders``."""
+    first = folders[0]
+    same = all(len({(root / d / f"city-{s}" / "items.jsonl").read_bytes() for d in folders}) == 1
+               for s in seeds)
+    images = all(
+        sorted((root / first / f"city-{s}" / "images").iterdir()) and all(
+            (root / d / f"city-{s}" / "images" / f.name).read_bytes() == f.read_bytes()
+            for d in folders[1:]
+            for f in sorted((root / first / f"city-{s}" / "images").iterdir()))
+        and all(len(list((root / d / f"city-{s}" / "images").iterdir()))
+                == len(list((root / first / f"city-{s}" / "images").iterdir()))
+                for d in folders[1:])
+        for s in seeds)
+    return same, images
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--extract", default="kotka")
     parser.add_argument("--tasks", default="mml,rle")
     parser.add_argument("--per-task", type=int, default=20)
     parser.add_argument("--seeds", default="1,2", help="one city per seed (default 1,2)")
+    parser.add_argument("--old", type=Path, default=None,
+                        help="source tree of an older cartoqa (e.g. a git worktree of an "
+                             "older commit) to measure before the current code")
+    parser.add_argument("--no-many", action="store_true",
+                        help="leave out the build-many runs (the warm-up still uses it)")
     parser.add_argument("--keep", action="store_true", help="keep the output folders")
     args = parser.parse_args()
+    if args.old is not None and not (args.old / "cartoqa" / "__main__.py").is_file():
+        raise SystemExit(f"--old {args.old}: not a cartoqa source tree")
 
     tasks = parse_tasks(args.tasks)
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -254,20 +365,23 @@ def main() -> None:
 
         many_cmd = [sys.executable, "-m", "cartoqa", "build-many", "--no-progress"]
         warm = _many_spec(root, "warm", args.extract, tasks, args.per_task, seeds)
-        wall, _, rc = run_measured([*many_cmd, str(warm)], postmaster)
+        wall, _, rc, _ = run_measured([*many_cmd, str(warm)], postmaster, env=_code_env(None))
         print(f"warm-up (build-many of every city): {wall:.1f} s", flush=True)
         if rc != 0:
             raise SystemExit("the warm-up failed")
 
-        wall, totals, counts, items, accepted = instrumented_build(
-            args.extract, root / "staged", tasks, args.per_task, seeds[0])
+        meter = CpuMeter(postmaster)
+        wall, totals, counts, items, accepted, cpu_totals = instrumented_build(
+            args.extract, root / "staged", tasks, args.per_task, seeds[0], meter)
         print(f"\ncost per accepted item ({items} items, {accepted} accepted scenarios, "
               f"{counts.get('rejected scenarios', 0)} rejected slots), warm cache, "
-              "one process:")
+              "one process, current code (CPU: this process, Chromium and PostgreSQL "
+              "during the calls):")
         per_item = {k: v / max(items, 1) for k, v in totals.items()}
+        cpu_item = {k: v / max(items, 1) for k, v in cpu_totals.items()}
         for stage in STAGES:
             print(f"  {stage:<22} {per_item.get(stage, 0.0):7.3f} s/item  "
-                  f"({counts.get(stage, 0)} calls)")
+                  f"{cpu_item.get(stage, 0.0):7.3f} CPU s/item  ({counts.get(stage, 0)} calls)")
         other = (wall - sum(totals.get(stage, 0.0) for stage in STAGES)) / max(items, 1)
         print(f"  {'other':<22} {other:7.3f} s/item  (start-up: imports, road graph, "
               "browser, Mapnik styles; ground truth, candidates, image writing)")
@@ -277,81 +391,96 @@ def main() -> None:
               " s/item")
         shots = counts.get("screenshot", 0)
         refs = counts.get("reference render", 0)
+        floor = cpu_floor = 0.0
         if shots and refs and accepted:
             floor = (totals["screenshot"] / shots + totals["reference render"] / refs) \
                 * accepted / max(items, 1)
+            cpu_floor = (cpu_totals["screenshot"] / shots
+                         + cpu_totals["reference render"] / refs) * accepted / max(items, 1)
             print(f"  render floor (one screenshot + one reference per accepted "
-                  f"scenario): {floor:.3f} s/item; total / floor = "
-                  f"{wall / max(items, 1) / floor:.2f}x", flush=True)
+                  f"scenario): {floor:.3f} s/item, {cpu_floor:.3f} CPU s/item; "
+                  f"total / floor = {wall / max(items, 1) / floor:.2f}x (wall)", flush=True)
 
-        runs: dict[str, tuple[float, dict[str, float]]] = {}
-        for label, workers in (("--workers 1", 1), ("--workers 2", 2)):
-            wall_sum, cpu = 0.0, dict.fromkeys(CLASSES, 0.0)
-            for seed in seeds:
-                out = root / f"w{workers}" / f"city-{seed}"
-                wall, by_class, rc = run_measured(
-                    _cli_build(args.extract, out, tasks, args.per_task, seed, workers),
-                    postmaster)
+        codes: list[tuple[str, Path | None]] = []
+        if args.old is not None:
+            codes.append(("old", args.old))
+        codes.append(("new", None))
+        # label -> (wall, CPU by class, CPU of the tree, folder)
+        runs: dict[str, tuple[float, dict[str, float], float, str]] = {}
+        for code, tree in codes:
+            env = _code_env(tree)
+            for workers in (1, 2):
+                label = f"{code} --workers {workers}"
+                wall_sum, cpu, tree_sum = 0.0, dict.fromkeys(CLASSES, 0.0), 0.0
+                for seed in seeds:
+                    out = root / f"{code}-w{workers}" / f"city-{seed}"
+                    wall, by_class, rc, tree_cpu = run_measured(
+                        _cli_build(args.extract, out, tasks, args.per_task, seed, workers),
+                        postmaster, env=env)
+                    if rc != 0:
+                        raise SystemExit(f"{label} seed {seed} failed")
+                    wall_sum += wall
+                    tree_sum += tree_cpu
+                    for k, v in by_class.items():
+                        cpu[k] = cpu.get(k, 0.0) + v
+                runs[label] = (wall_sum, cpu, tree_sum, f"{code}-w{workers}")
+                print(f"  {label}: {wall_sum:.1f} s, {tree_sum:.1f} CPU s", flush=True)
+            if not args.no_many:
+                spec = _many_spec(root, f"{code}-many", args.extract, tasks, args.per_task,
+                                  seeds)
+                wall, cpu, rc, tree_cpu = run_measured([*many_cmd, str(spec)], postmaster,
+                                                       env=env)
                 if rc != 0:
-                    raise SystemExit(f"{label} seed {seed} failed")
-                wall_sum += wall
-                for k, v in by_class.items():
-                    cpu[k] = cpu.get(k, 0.0) + v
-            runs[label] = (wall_sum, cpu)
-        spec = _many_spec(root, "many", args.extract, tasks, args.per_task, seeds)
-        wall, cpu, rc = run_measured([*many_cmd, str(spec)], postmaster)
-        if rc != 0:
-            raise SystemExit("build-many failed")
-        runs["build-many (2 workers)"] = (wall, cpu)
+                    raise SystemExit(f"{code} build-many failed")
+                runs[f"{code} build-many (2)"] = (wall, cpu, tree_cpu, f"{code}-many")
 
         cores = os.cpu_count() or 1
-        n_items = sum((root / "w1" / f"city-{s}" / "items.jsonl").read_text("utf-8").count("\n")
-                      for s in seeds)
-        one_wall, one_cpu = runs["--workers 1"]
-        print(f"\n{len(seeds)} cities, warm cache, each run a fresh process; CPU seconds "
-              "by process class:")
-        print("  builder = the `python -m cartoqa` process (with --workers 1 it makes every "
-              "scenario;\n  with --workers 2 it prepares the tasks and writes what the "
-              "workers made; for build-many\n  it is the Dask client), workers = its other "
-              "Python processes (fork server and\n  workers, or the Dask nannies and "
-              "workers), chromium = every browser process,\n  postgres = the PostgreSQL "
-              "server's growth during the run. CPU seconds hold under load;\n  wall "
-              "seconds and speed-ups only on idle cores.")
+        n_items = sum((root / "new-w1" / f"city-{s}" / "items.jsonl").read_text("utf-8")
+                      .count("\n") for s in seeds)
+        print(f"\n{len(seeds)} cities, {n_items} items, warm cache, each run a fresh "
+              "process; CPU seconds by process class:")
+        print("  builder = the `python -m cartoqa` process (old code: with --workers 2 it "
+              "prepares the tasks\n  and writes what its 2 workers made; new code: it "
+              "makes scenarios too, beside 1 worker;\n  for build-many it is the Dask "
+              "client), workers = its other Python processes (fork server\n  and "
+              "workers, or the Dask nannies and workers), chromium = every browser "
+              "process, postgres =\n  the PostgreSQL server's growth during the run; "
+              "sampled = their sum (misses each process's\n  last 0.2 s); tree = "
+              "user+sys of every process the build waited for, from the kernel, plus\n  "
+              "postgres (misses processes nobody waited for: the old fork server's "
+              "workers). Both are\n  lower bounds: CPU s = the larger, per item and "
+              f"against the CPU render floor ({cpu_floor:.3f} CPU s\n  per item). "
+              "CPU seconds hold under load; wall seconds and speed-ups only on idle cores.")
         print(f"  {'run':<24} {'wall s':>7} " + " ".join(f"{c:>9}" for c in CLASSES)
-              + f" {'CPU s':>7} {'cores busy':>10} {'speed-up':>9}")
-        for label, (wall, cpu) in runs.items():
-            total = sum(cpu.values())
+              + f" {'sampled':>7} {'tree':>7} {'CPU s/item':>10} {'x floor':>7} "
+              f"{'cores busy':>10} {'speed-up':>9} {'bound':>6}")
+
+        def best(run: tuple[float, dict[str, float], float, str]) -> float:
+            return max(sum(run[1].values()), run[2])
+
+        for label, run in runs.items():
+            wall, cpu, tree_cpu, _ = run
+            code = label.split()[0]
+            one_wall = runs[f"{code} --workers 1"][0]
+            per = best(run) / max(n_items, 1)
+            bound = one_wall * cores / max(best(run), 1e-9)
             print(f"  {label:<24} {wall:7.1f} " + " ".join(f"{cpu[c]:9.1f}" for c in CLASSES)
-                  + f" {total:7.1f} {total / wall:10.2f} {one_wall / wall:8.2f}x")
-        two_wall, two_cpu = runs["--workers 2"]
-        many_wall, many_cpu = runs["build-many (2 workers)"]
-        one_total = sum(one_cpu.values())
-        print("  CPU seconds per item by class: " + "; ".join(
-            f"{label} " + ", ".join(f"{c} {cpu[c] / max(n_items, 1):.3f}" for c in CLASSES)
-            for label, (_, cpu) in runs.items()))
-        print(f"  CPU seconds per item: --workers 1 {one_total / max(n_items, 1):.2f}, "
-              f"--workers 2 {sum(two_cpu.values()) / max(n_items, 1):.2f}, build-many "
-              f"{sum(many_cpu.values()) / max(n_items, 1):.2f} ({n_items} items in all)")
-        print(f"  bound on {cores} idle cores (speed-up <= cores x wall(--workers 1) / CPU "
-              f"seconds): --workers 2 {one_wall * cores / max(sum(two_cpu.values()), 1e-9):.2f}x, "
-              f"build-many {one_wall * cores / max(sum(many_cpu.values()), 1e-9):.2f}x; "
-              "meaningless under load, where the wall time stretches")
-        print(f"  build-many takes {many_wall / two_wall:.2f}x the time of --workers 2 "
-              "(within 10 %: 0.90-1.10, or faster)")
-        same = all(
-            (root / "w1" / f"city-{s}" / "items.jsonl").read_bytes()
-            == (root / "w2" / f"city-{s}" / "items.jsonl").read_bytes()
-            == (root / "many" / f"city-{s}" / "items.jsonl").read_bytes()
-            == (root / "warm" / f"city-{s}" / "items.jsonl").read_bytes()
-            for s in seeds)
-        images = all(
-            sorted((root / "w1" / f"city-{s}" / "images").iterdir()) and all(
-                (root / d / f"city-{s}" / "images" / f.name).read_bytes() == f.read_bytes()
-                for d in ("w2", "many")
-                for f in sorted((root / "w1" / f"city-{s}" / "images").iterdir()))
-            for s in seeds)
-        print(f"items.jsonl identical across --workers 1, --workers 2 and build-many: {same}; "
-              f"images identical: {images}")
+                  + f" {sum(cpu.values()):7.1f} {tree_cpu:7.1f} {per:10.3f} "
+                  f"{per / cpu_floor if cpu_floor else float('nan'):6.2f}x "
+                  f"{best(run) / wall:10.2f} {one_wall / wall:8.2f}x {bound:5.2f}x")
+        print("  speed-up = wall(--workers 1 of the same code) / wall; bound = cores x "
+              "wall(--workers 1) / CPU s\n  (what the CPU seconds allow on idle "
+              "cores; meaningless under load, where the wall time stretches)")
+        for code, _ in codes:
+            one = best(runs[f"{code} --workers 1"])
+            two = best(runs[f"{code} --workers 2"])
+            print(f"  {code}: CPU s per item --workers 1 {one / max(n_items, 1):.3f}, "
+                  f"--workers 2 {two / max(n_items, 1):.3f} "
+                  f"({(two - one) / max(n_items, 1):+.3f} for the second process)")
+        folders = ["warm", *[folder for *_, folder in runs.values()]]
+        same, images = _same_outputs(root, folders, seeds)
+        print(f"items.jsonl identical across the warm-up and every run ({', '.join(runs)}): "
+              f"{same}; images identical: {images}")
         print(_load())
     finally:
         cluster.stop()

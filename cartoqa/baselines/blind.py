@@ -93,6 +93,49 @@ def _truth(leaf: Leaf, item: Mapping[str, Any]) -> Any:
     return get_path(item.get("answer") or {}, leaf.path)[1]
 
 
+def question_stem(item: Mapping[str, Any]) -> str:
+    """The id of the question an item asks, the same for each setting it is asked in.
+
+    FRIEDA asks one question twice, alone (``direct``) and among other maps
+    (``contextual``): ``frieda_distance-0003-direct`` and ``-contextual`` share the stem
+    ``frieda_distance-0003``. Other items are their own stem.
+
+    Examples
+    --------
+    >>> question_stem({"id": "frieda_within-0002-contextual",
+    ...                "strata": {"setting": "contextual"}})
+    'frieda_within-0002'
+    >>> question_stem({"id": "mml-0004", "strata": {"zoom": 18}})
+    'mml-0004'
+    """
+    ident = str(item.get("id"))
+    setting = (item.get("strata") or {}).get("setting")
+    suffix = f"-{setting}"
+    return ident[: -len(suffix)] if setting and ident.endswith(suffix) else ident
+
+
+def own_answers(leaf: Leaf, item: Mapping[str, Any],
+                twins: Sequence[Mapping[str, Any]] = ()) -> list[Any]:
+    """An item's value of a leaf and those of its twins (the same question in another
+    setting, :func:`question_stem`), flattened: what a vocabulary taken from the
+    dataset's answers must leave out, so that no baseline finds an item's answer
+    because its twin gives it."""
+    out: list[Any] = []
+    for it in (item, *twins):
+        value = _truth(leaf, it)
+        out.extend(value if isinstance(value, list) else [value])
+    return out
+
+
+def twins_of(items: Items) -> dict[str, list[Mapping[str, Any]]]:
+    """Each item's twins: the other items asking its question (:func:`question_stem`)."""
+    by_stem: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for item in items:
+        by_stem[question_stem(item)].append(item)
+    return {str(item["id"]): [t for t in by_stem[question_stem(item)] if t is not item]
+            for item in items}
+
+
 def random_choice(rng: random.Random) -> Chooser:
     """Uniform choice over a leaf's space (see docs/baselines.md for each kind)."""
 
@@ -337,8 +380,10 @@ def _typical_length(leaf: Leaf) -> int:
     return max(1, round(statistics.median(lengths))) if lengths else 1
 
 
-def text_prior_choice(leaf: Leaf, item: Mapping[str, Any]) -> Any:
-    """A leaf's value guessed from the question text alone (docs/baselines.md)."""
+def text_prior_choice(leaf: Leaf, item: Mapping[str, Any],
+                      twins: Sequence[Mapping[str, Any]] = ()) -> Any:
+    """A leaf's value guessed from the question text alone (docs/baselines.md); names
+    come from the other questions' answers (not the item's nor its ``twins``')."""
     body = question_body(item)
     if leaf.kind == "boolean":
         return True
@@ -356,7 +401,7 @@ def text_prior_choice(leaf: Leaf, item: Mapping[str, Any]) -> Any:
         return numbers[0] if numbers else DEFAULT_NUMBER
     if leaf.kind == "order":
         return mentioned(body, [str(v) for v in _truth(leaf, item) or []])
-    named = mentioned(body, leaf.strings(without=_truth(leaf, item)))
+    named = mentioned(body, leaf.strings(without=own_answers(leaf, item, twins)))
     example = leaf.values[0] if leaf.values else ""
     if isinstance(example, list):
         if example and not isinstance(example[0], str):
@@ -390,10 +435,16 @@ def text_prior_baseline(items: Items, extra: Items = ()) -> dict[str, str]:
         Response per item id.
     """
     spaces = spaces_of(items, extra)
+    twins = twins_of(items)
     out = {}
     for item in items:
         space = spaces.get((str(item.get("task")), str(item.get("request"))))
         if space is not None:
-            out[str(item["id"])] = write_response(item, assemble(space, item,
-                                                                 text_prior_choice))
+            mine = twins[str(item["id"])]
+
+            def choose(leaf: Leaf, it: Mapping[str, Any],
+                       mine: list[Mapping[str, Any]] = mine) -> Any:
+                return text_prior_choice(leaf, it, mine)
+
+            out[str(item["id"])] = write_response(item, assemble(space, item, choose))
     return out

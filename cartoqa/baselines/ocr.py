@@ -24,13 +24,15 @@ from typing import Any
 from cartoqa.baselines.blind import (
     Items,
     assemble,
+    own_answers,
     spaces_of,
     text_prior_choice,
+    twins_of,
     write_response,
 )
 from cartoqa.baselines.question import mentioned, normalise, question_body
 from cartoqa.dataset.reader import item_images
-from cartoqa.declarations.answer_space import Leaf, get_path
+from cartoqa.declarations.answer_space import Leaf
 from cartoqa.errors import CartoqaError
 
 
@@ -139,15 +141,17 @@ def _marker(item: Mapping[str, Any]) -> tuple[float, float] | None:
     return None
 
 
-def ocr_candidates(item: Mapping[str, Any], words: Sequence[Word], leaf: Leaf) -> list[str]:
+def ocr_candidates(item: Mapping[str, Any], words: Sequence[Word], leaf: Leaf,
+                   twins: Sequence[Mapping[str, Any]] = ()) -> list[str]:
     """The leaf's vocabulary read on the image, best first: nearest the marker when the
     item has one, else in reading order; the question's own names left out.
 
     The vocabulary is the names and labels the *other* items answer (a name only this
-    item answers is not in it): OCR must read a name some other question also uses, so
-    the item's own truth never steers the match.
+    item answers, nor its ``twins`` (the same question in another setting), is not in
+    it): OCR must read a name some other question also uses, so the item's own truth
+    never steers the match.
     """
-    vocabulary = leaf.strings(without=get_path(item.get("answer") or {}, leaf.path)[1])
+    vocabulary = leaf.strings(without=own_answers(leaf, item, twins))
     named = set(mentioned(question_body(item), vocabulary))
     hits = [(c, w) for c, w in found_in(words, vocabulary) if c not in named]
     marker = _marker(item)
@@ -187,15 +191,18 @@ def ocr_baseline(items: Items, dataset: Path, *, reader: Reader | None = None,
     if not todo:
         return {}
     read = reader or tesseract_reader()
+    twins = twins_of(items)
     out = {}
     for item in todo:
         space = spaces[(str(item.get("task")), str(item.get("request")))]
         words = [w for rel in item_images(item) for w in read(dataset / rel)]
+        mine = twins[str(item["id"])]
 
-        def choose(leaf: Leaf, it: Mapping[str, Any], words: list[Word] = words) -> Any:
+        def choose(leaf: Leaf, it: Mapping[str, Any], words: list[Word] = words,
+                   mine: list[Mapping[str, Any]] = mine) -> Any:
             if not leaf.is_text():
-                return text_prior_choice(leaf, it)
-            found = ocr_candidates(it, words, leaf)
+                return text_prior_choice(leaf, it, mine)
+            found = ocr_candidates(it, words, leaf, mine)
             example = leaf.values[0] if leaf.values else ""
             if isinstance(example, list):
                 lengths = sorted(len(v) for v in leaf.values if isinstance(v, list))

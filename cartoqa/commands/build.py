@@ -82,9 +82,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "maps, 9.5 on average, as in FRIEDA); both: one item of each "
                              f"per question, to compare them (default: {DEFAULT_SETTING})")
     parser.add_argument("--workers", type=_positive_int, default=1,
-                        help="processes that make scenarios, each with its own browser "
-                             "(tile cache and database shared); the dataset is "
-                             "byte-identical whatever the number (default: 1)")
+                        help="processes that make scenarios, this one and N - 1 workers "
+                             "forked from it, each with its own browser (tile cache and "
+                             "database shared); the dataset is byte-identical whatever "
+                             "the number (default: 1)")
     mapiq = parser.add_argument_group("MapIQ thematic maps (--suite mapiq; see docs/mapiq.md)")
     mapiq.add_argument("--data", type=Path, default=None,
                        help="CSV with a state column (name, code or FIPS) and value columns "

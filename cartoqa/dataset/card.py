@@ -8,6 +8,12 @@ from typing import Any
 from cartoqa.dataset import ATTRIBUTION, DATA_LICENSE
 from cartoqa.declarations.registry import task_spec
 
+#: What the card says of MFS's zooms: it draws no map, only each catalogue entry alone,
+#: at the zoom of its category (``renderers.mfs.swatches.SWATCH_ZOOMS``; the tests
+#: check the two agree), whatever the extract.
+MFS_ZOOMS = ("no map; each line drawn alone at zoom 19, each area at zoom 18, each "
+             "symbol as the style's icon (any extract)")
+
 
 def task_blurb(task: str) -> str:
     """Return the card's line about a task: its declared blurb (empty if unknown).
@@ -95,10 +101,12 @@ def render_card(manifest: Mapping[str, Any]) -> str:
         lines.append("")
     covered = {task: sorted(keys["zoom"], key=int)
                for task, keys in strata.items() if "zoom" in keys}
-    if covered:
+    if covered or "mfs" in strata:
         lines += ["## Zooms each task covers", ""]
         for task, zooms in covered.items():
             lines.append(f"- {task}: zoom {', '.join(str(z) for z in zooms)}")
+        if "mfs" in strata:
+            lines.append(f"- mfs: {MFS_ZOOMS}")
         lines.append("")
     unfilled = manifest.get("zooms_not_filled", {})
     if unfilled:

@@ -175,7 +175,9 @@ class TaskSpec:
         item reuses a place that the accepted items (first items, in slot order)
         already use as often as a build of ``planned`` scenarios allows (SRN: a
         junction in at most 2 items or 10 % of the build); turned down like a
-        near-duplicate, counted with :data:`OVERUSED_REASON`.
+        near-duplicate, counted with :data:`OVERUSED_REASON`, or with the string it
+        returns instead of True (SRN: a marker on the junction and road of an
+        accepted item's marker).
     remake_avoiding : callable, optional
         ``remake_avoiding(ctx, state, slot, avoid, after) -> Scenario | None``: the
         slot's scenario made again from its candidates after attempt ``after`` (the
@@ -205,7 +207,8 @@ class TaskSpec:
     provenance_required: tuple[str, ...] = ()
     sample_provenance: dict[str, Any] | None = None
     near_duplicate: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
-    overused: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], int], bool] | None = None
+    overused: Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], int],
+                       bool | str] | None = None
     remake_avoiding: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:

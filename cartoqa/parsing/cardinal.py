@@ -87,7 +87,16 @@ def bearings_as_words(text: str) -> str:
         deg = float(m["deg"])
         return (_nearest(deg) or _HALF_WAY) if deg <= 360 else m.group(0)
 
+    text = _SIXTEEN_POINT.sub(_BETWEEN_TWO, text)
     return _AZIMUTH.sub(azimuth, _QUADRANT.sub(quadrant, text))
+
+
+# a point of the sixteen-point rose, between two of the eight: "north-northeast", "NNE"
+_SIXTEEN_POINT = re.compile(
+    r"(?<![A-Za-z])(?:(?:north|south)[\s-]?(?:north|south)[\s-]?(?:east|west)"
+    r"|(?:east|west)[\s-]?(?:north|south)[\s-]?(?:east|west))(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?:NNE|ENE|ESE|SSE|SSW|WSW|WNW|NNW)(?![A-Za-z])", re.IGNORECASE)
+_BETWEEN_TWO = "(a point between two of the eight directions)"
 
 
 def canonical_direction(token: str) -> str | None:
@@ -154,6 +163,13 @@ def _read(segment: str, *, words_only: bool = False) -> ParseResult | None:
 _LISTED = re.compile(r"(?:north|south|east|west|\b[NSEW]{1,2}\b)[\w-]*\s*(?:,|;|\band\b)\s*"
                      r"(?:north|south|east|west|\b[NSEW]{1,2}\b)", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\s+or\s+|\s*/\s*", re.IGNORECASE)
+# a direction that concludes the working: "so overall north", "Therefore, it is north-east."
+_CONCLUDED = re.compile(
+    r"(?:^|[.!?;,\n])\s*(?:and\s+)?(?:so|thus|therefore|hence|overall|altogether|combined|"
+    r"(?:that|this|which)\s+(?:gives|makes|means))\b[\s,]*(?:overall\s+|altogether\s+)?"
+    r"(?:(?:it(?:'s|\s+is)|the\s+(?:overall\s+)?(?:direction|answer|result)\s+is|it\s+lies)\s+)?"
+    r"(?:(?:to\s+the|due)\s+)?(?P<rest>(?:north|south|east|west)[\w-]*)[^.\n]{0,40}[.!]?\s*$",
+    re.IGNORECASE)
 
 
 def parse_cardinal(text: str) -> ParseResult:
@@ -200,9 +216,15 @@ def parse_cardinal(text: str) -> ParseResult:
     found = _found(t, abbreviations=False)
     if len(set(found)) == 1:
         return Parsed({"direction": found[0]})
+    concluded = list(_CONCLUDED.finditer(t))  # "..., so overall north."
+    if len(set(found)) > 1 and concluded and not hedge(concluded[-1].group(0)):
+        last = _found(concluded[-1].group("rest"), abbreviations=False)
+        if last and not _found(t[concluded[-1].end():], abbreviations=False):
+            return Parsed({"direction": last[0]}, ("the direction the working concludes",))
     last = _found(nonempty_lines(t)[-1], abbreviations=True)
     if len(set(last)) == 1:
         return Parsed({"direction": last[0]})
     if not found:
-        return Invalid("no compass direction found")
+        return Invalid("a point between two of the eight directions (NNE, ENE, ...)"
+                       if _BETWEEN_TWO in t else "no compass direction found")
     return Invalid(f"several different directions ({len(set(found))}) and no 'Answer:' line")

@@ -386,10 +386,17 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         if hedged and (len(lines) <= 1 or count_candidates(lines[-1])):
             # a hedge on the concluding line: "I count 3 here and 4 there.\nSo maybe 7"
             return Invalid(f"a hedged answer ({hedged})")
+        ends = [n for n in nums if concluded(body, n.start, n.end)]
+        if ends and len({k for n in nums if (k := _kind_of(body, n)) is not None}) <= 1 and all(
+                n.value == ends[-1].value for n in nums if n.start > ends[-1].start):
+            # one kind at most: "1 clothes shop in the top half and 2 in the bottom. So 3"
+            return _count_result(ends[-1].value)
         kinds = _kinds_counted(body, nums, feature)
         if kinds is not None:
             return kinds
         value = _single_value([n.value for n in nums])
+        if value is None and _ASIDE.search(body):  # "3 (2 north of it, 1 south)"
+            value = _single_value([n.value for n in count_candidates(_ASIDE.sub(" ", body))])
         if value is None:
             value = _stated_count(body, nums)
         if value is None:
@@ -508,6 +515,8 @@ def concluded(text: str, start: int, end: int) -> bool:
     return m is not None and bool(_CONCLUSION_REST.match(m.group("rest")))
 
 
+# working in brackets beside an answer: "820 ft (map 1: 400 ft, map 2: 500 ft)"
+_ASIDE = re.compile(r"\s*\([^()\n]*\)")
 # a map's or a picture's number ("Map 3", "map #2", "image 4"): a label, never a count
 _LABEL_NUMBER = re.compile(r"\b(?:maps?|images?|figures?|panels?|pictures?)\s*(?:no\.?\s*|#\s*)?$",
                            re.IGNORECASE)
@@ -756,16 +765,21 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
         return Invalid("a range, not one length")
     qs = _answer_quantities(body)
     if qs:
-        if len(lines) <= 1:
-            hedged = hedge(body)
-            if hedged:
-                return Invalid(f"a hedged answer ({hedged})")
+        hedged = hedge(body if len(lines) <= 1 else lines[-1])
+        if hedged and (len(lines) <= 1 or _answer_quantities(lines[-1])):
+            # as for counts, a hedge on the concluding line: "... \nSo maybe 110 m"
+            return Invalid(f"a hedged answer ({hedged})")
         chosen = _in_unit(qs, unit) if _single_value([q.metres for q in qs], rel_tol=0.01
                                                      ) is not None else None
         if chosen is None:
             last = _answer_quantities(lines[-1])
             if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
                 chosen = _in_unit(last, unit)
+        if chosen is None:  # "820 ft (map 1: 400 ft, map 2: 500 ft)": the working in brackets
+            plain = _ASIDE.sub(" ", body)
+            rest = _answer_quantities(plain) if plain != body else []
+            if rest and _single_value([q.metres for q in rest], rel_tol=0.01) is not None:
+                chosen = _in_unit(rest, unit)
         if chosen is None:
             chosen = _total(body, qs)
         if chosen is None:

@@ -508,7 +508,8 @@ def _trailing_correction(tail: str) -> str | None:
 
 
 # what a short correction opens with: a number, a name or letter, a compass direction
-_SHORT_VALUE = re.compile(r"(?:\d|[A-Z]|(?:north|south|east|west)|(?:yes|no|true|false)\b)")
+_SHORT_VALUE = re.compile(r"(?:\d|[A-Z]|(?:north|south|east|west)|(?:yes|no|true|false)\b"
+                          r"|[a-h][.)]?$)")  # "Actually, c." (an option's letter)
 _CLAUSE_VERB = re.compile(r"\b(?:is|are|was|were|look|looks|seem|seems|shows?|for)\b", re.I)
 
 

@@ -20,7 +20,7 @@ from cartoqa.parsing.map_names import category_short_form, offers_alternatives, 
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
-from cartoqa.parsing.text import answer_segments, clean
+from cartoqa.parsing.text import answer_segments, clean, json_answer, normalize_text
 
 # "Area A and Area B", "Map 2 outlines two areas, A and B", "Answer A or B."
 _NAMED = re.compile(r"\b(?P<word>Area|Option|Feature|Place|Region|Polygon|Candidate)\s+"
@@ -338,6 +338,11 @@ def parse_textual(text: str, *, question: str = "",
         if isinstance(found, Parsed):
             return Parsed({"names": list(found.value["letters"])}, found.notes)
         return found
+    data = json_answer(normalize_text(text))
+    if isinstance(data, str):  # '{"answer": "Kasvimuseo"}': its value
+        if not data.strip():
+            return Invalid("the JSON answer is empty")
+        text = data
     bold = bold_names(text, map_names)  # no cue: "only **Asema-aukio** touches Sokos; ..."
     if bold is not None:
         return Parsed({"names": [snap_to_map(n, map_names) for n in bold]})

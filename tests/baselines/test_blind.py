@@ -92,3 +92,29 @@ def test_text_prior_reads_the_question_only():
     assert answers["o-1"] == "Answer: south-west"  # the first direction the body names
     assert answers["mapwise_single-0"] == "My answer is [IA]"  # first region named
     assert answers["mml-0"] == ""                  # no road named: nothing to answer
+
+
+def _rank_item(item_id: str, setting: str, answer: str) -> dict:
+    question = ("Of UniCafe Rotunda (blue dot), Ateneum Bistro (purple dot) and GLO Hotel "
+                "Kluuvi (orange dot), which one lies within an area shown as public "
+                "building and is closest to Pancho Villa (red dot)? Answer with its name.")
+    one = item(item_id, "frieda_distance", "textual",
+               {"type": "textual", "names": [answer]}, question)
+    one["strata"] = {"setting": setting, "template": "legend_rank"}
+    return one
+
+
+def test_text_prior_never_takes_an_answer_from_the_same_question_in_another_setting():
+    # the direct and contextual items ask one question (answer: UniCafe Rotunda, named
+    # first); another question answers Ateneum Bistro. The text prior may only name what
+    # *other* questions answer: Ateneum Bistro for both twins, never their own UniCafe
+    # Rotunda (before, each twin's answer was in the other's vocabulary and, named first,
+    # was picked: 1.0 on such templates in frieda27f's build)
+    items = [_rank_item("frieda_distance-0003-direct", "direct", "UniCafe Rotunda"),
+             _rank_item("frieda_distance-0003-contextual", "contextual", "UniCafe Rotunda"),
+             _rank_item("frieda_distance-0004-direct", "direct", "Ateneum Bistro")]
+    answers = text_prior_baseline(items)
+    assert answers["frieda_distance-0003-direct"] == "Answer: Ateneum Bistro"
+    assert answers["frieda_distance-0003-contextual"] == "Answer: Ateneum Bistro"
+    # the third item has no twin: the others' answer, UniCafe Rotunda, named first
+    assert answers["frieda_distance-0004-direct"] == "Answer: UniCafe Rotunda"

@@ -97,8 +97,9 @@ def test_the_task_declarations_read_their_items() -> None:
     assert not srn.near_duplicate(_srn_item(other, north(ORIG, 90.0), DEST, (3, 4)), a)
     assert srn.SPEC.near_duplicate is srn.near_duplicate
     # a junction in at most MAX_JUNCTION_USES items (one was in 4 of 12 at seed 4242)
-    one, two = _srn_item(STEPS, ORIG, DEST, junctions=(7, 8)), _srn_item(
-        other, ORIG, DEST, junctions=(7, 9))
+    # (each item its own markers: (1, 5, 2) everywhere would repeat a marker's road)
+    one, two = _srn_item(STEPS, ORIG, DEST, (21, 22), junctions=(7, 8)), _srn_item(
+        other, ORIG, DEST, (23, 24), junctions=(7, 9))
     assert MAX_JUNCTION_USES == 2
     assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7, 10)), [one])
     assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(10, 7)), [one, two])
@@ -106,7 +107,8 @@ def test_the_task_declarations_read_their_items() -> None:
     assert srn.SPEC.overused is srn.overused
     # a larger build allows 10 % of its items: the 21st item may be the third on a
     # junction, the 20th may not; 40 items allow 4 uses (the demo's 40 from 61 junctions)
-    filler = [_srn_item(other, ORIG, DEST, junctions=(100 + i,)) for i in range(18)]
+    filler = [_srn_item(other, ORIG, DEST, (200 + i, 300 + i), junctions=(100 + i,))
+              for i in range(18)]
     assert not srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler])
     assert srn.overused(_srn_item(STEPS, ORIG, DEST, junctions=(7,)), [one, two, *filler[:17]])
     assert [junction_use_limit(n) for n in (12, 15, 20, 21, 40)] == [2, 2, 2, 3, 4]
@@ -120,6 +122,49 @@ def test_the_task_declarations_read_their_items() -> None:
     assert rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(300.0, "m", path))
     assert not rle.near_duplicate(_rle_item(1000.0, "ft", path), _rle_item(250.0, "m", path))
     assert rle.SPEC.near_duplicate is rle.near_duplicate
+
+
+def test_srn_markers_do_not_repeat_an_accepted_markers_road() -> None:
+    # seed 5353 before the rule: srn-0008 began where srn-0002 began (junction
+    # 4435014128) with the same "turn right, Yliopistonkatu"; srn-0007 ended on
+    # srn-0005's origin (1380411607) with Korkeavuorenkatu, its legs driven back
+    s0002 = _srn_item(["blue", "turn right", "Yliopistonkatu", "turn right",
+                       "Fabianinkatu", "red"], ORIG, DEST, (4435014128, 4435014132, 4435014131),
+                      junctions=(4435014128, 4435014132, 4435014131))
+    s0008 = _srn_item(["blue", "turn right", "Yliopistonkatu", "turn right",
+                       "Unioninkatu", "red"], ORIG, DEST, (4435014128, 25469824, 4435014130),
+                      junctions=(4435014128, 25469824, 4435014130))
+    s0005 = _srn_item(["blue", "continue straight", "Korkeavuorenkatu", "turn right",
+                       "Rikhardinkatu", "red"], ORIG, DEST, (1380411607, 1380411608, 1380411630),
+                      junctions=(1380411607, 1380411608, 1380411630))
+    s0007 = _srn_item(["blue", "continue straight", "Kasarmikatu", "turn left",
+                       "Rikhardinkatu", "turn left", "Korkeavuorenkatu", "red"], ORIG, DEST,
+                      (1380323660, 1380411630, 1380411608, 1380411607),
+                      junctions=(1380323660, 1380411630, 1380411608, 1380411607))
+    reason = srn.REJECT_REASONS["marker_reused"]
+    assert srn.overused(s0008, [s0002], 16) == reason
+    assert srn.overused(s0007, [s0002, s0005], 16) == reason
+    # the same junction as a marker on another road is another start
+    s_other = _srn_item(["blue", "turn left", "Vuorikatu", "turn right", "Kirkkokatu", "red"],
+                        ORIG, DEST, (4435014128, 77, 78), junctions=(4435014128, 77, 78))
+    assert srn.overused(s_other, [s0002], 16) is False
+    # 40 items allow a marker's road twice (5 %), not three times
+    assert srn.overused(s0008, [s0002], 40) is False
+    s_third = _srn_item(["blue", "turn right", "Yliopistonkatu", "turn left", "Vuorikatu",
+                         "red"], ORIG, DEST, (4435014128, 79, 80), junctions=(4435014128, 79, 80))
+    assert srn.overused(s_third, [s0002, s0008], 40) == reason
+
+
+def test_a_task_s_own_overuse_reason_is_counted(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def odd_slots_repeat(item: Any, accepted: Any, planned: int) -> bool | str:
+        return "repeats a marker" if int(item["id"][-4:]) % 2 else False
+
+    spec = _task(lambda s: True, overused=odd_slots_repeat)
+    report, notices = _build(tmp_path, monkeypatch, spec, per_task=3)
+    assert report.by_task == {"mml": 3}
+    assert report.rejections == {("mml", "repeats a marker"): 2}
+    assert any("repeats a marker" in n for n in notices)
 
 
 def test_stop_rule_is_the_failed_slot_budget() -> None:

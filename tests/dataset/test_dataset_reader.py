@@ -14,13 +14,14 @@ import pytest
 from helpers.written_slots import KEY, finalise, mml_item, png, write_slot
 
 from cartoqa.dataset import versions
-from cartoqa.dataset.card import render_card, task_blurb
+from cartoqa.dataset.card import MFS_ZOOMS, render_card, task_blurb
 from cartoqa.dataset.manifest import count_items
 from cartoqa.dataset.reader import image_file, image_mime, read_items
 from cartoqa.dataset.schema import item_errors
 from cartoqa.dataset.validate import checksum_problems, count_problems, validate_dataset
 from cartoqa.dataset.writer import STAGING_DIR, DatasetWriter, sha256_bytes
 from cartoqa.errors import CartoqaError
+from renderers.mfs.swatches import SWATCH_ZOOMS
 
 ITEM = {"id": "mml-0000", "task": "mml", "request": "roads", "image": "images/mml-0000.png",
         "question": "Q", "answer": {"roads": ["A", "B"]}}
@@ -238,6 +239,11 @@ def test_the_card_says_what_made_the_dataset(tmp_path: Path) -> None:
     assert "\n## Strata\n\n- **mml**: zoom (17: 2)\n" in card
     # the zooms each task covers, read off its items
     assert "\n## Zooms each task covers\n\n- mml: zoom 17\n" in card
+    # MFS draws no map: the card says at which zoom its lines and areas are drawn
+    assert f"line drawn alone at zoom {SWATCH_ZOOMS['line']}" in MFS_ZOOMS
+    assert f"area at zoom {SWATCH_ZOOMS['area']}" in MFS_ZOOMS
+    manifest["counts"]["by_stratum"]["mfs"] = {"category": {"line": 1}}
+    assert f"\n- mml: zoom 17\n- mfs: {MFS_ZOOMS}\n" in render_card(manifest)
     assert ("\n## Zooms the extract cannot fill\n\n"
             "- mml, zoom 15: the extract covers 40 % of a view\n") in card
     # the manifest itself is indented JSON a reader can read

@@ -46,3 +46,17 @@ def test_free_values_pool_the_suites_other_tasks():
     space = answer_space([a, b], "mapwise_list", "list")
     assert space.leaves[0].kind == "free"
     assert space.leaves[0].strings() == ["TX", "OH", "IA"]
+
+
+def test_a_list_of_another_vocabulary_does_not_widen():
+    # MapIQ's Regional Comparisons list zones, its other tasks states: a zone list
+    # widened by states made the random baseline answer with states (issue 29)
+    zones = [item(f"mapiq_rc-{i}", "mapiq_rc", "list", {"items": v}, "List?")
+             for i, v in enumerate([["South"], ["West", "Midwest"]])]
+    states = [item(f"mapiq_{t}-0", f"mapiq_{t}", "list", {"items": v}, "List?")
+              for t, v in (("rv", ["TX", "OK"]), ("se", ["OK", "CA"]))]
+    rc = answer_space([*zones, *states], "mapiq_rc", "list").leaves[0]
+    assert rc.elements() == ["South", "West", "Midwest"]
+    # state lists of two tasks share a state: the other task's widen the space
+    rv = answer_space([*zones, *states], "mapiq_rv", "list").leaves[0]
+    assert rv.elements() == ["TX", "OK", "CA"]

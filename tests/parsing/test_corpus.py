@@ -45,7 +45,7 @@ def load_corpus() -> list[dict[str, Any]]:
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
-                 "fresh24k", "fresh24m", "fresh24o"):
+                 "fresh24k", "fresh24m", "fresh24o", "fresh24p"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -176,6 +176,18 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (fresh24i.yaml#7, MFS 'Answer: B ... Wait ... Corrected answer: C', agrees since
     # grade24j: "Corrected/Revised/Updated/Amended/New answer:" is a final cue that
     # replaces earlier ones, at a line start or inside a line.)
+    # ``fresh24p.yaml`` (issue 24, session grade24p; independent grader, committed before
+    # scoring in 50fe024, scored once after merging main: 18/20 in
+    # docs/rounds/2026-12-02/grade24p.md): its two disagreements, each with its class.
+    "fresh24p.yaml#12": "SRN route as a numbered list of sentences, no JSON: '1. Start at blue, "
+                        "facing north.' is kept as the first step 'Start at blue, facing north' "
+                        "(not 'blue'); a grader reads the route [blue, turn left, Lönnrotinkatu, "
+                        "turn right, Annankatu, red] (correct). Score changes: exact 1 -> 0, "
+                        "step accuracy 1.0 -> 0.0",
+    "fresh24p.yaml#16": "RLE self-correction after 'Hmm, re-measuring': 'Answer: 250 m ... "
+                        "Answer: 300 m' is invalid (several lengths); a grader reads the "
+                        "corrected 300 m (the last cue). Score changes: a 46.6 m (18 %) error "
+                        "-> invalid",
 }
 
 
@@ -191,6 +203,19 @@ def test_each_response(entry: dict[str, Any]) -> None:
         f"{parse_response(_item(entry), entry['response'])} (expected {entry['expect']!r})")
 
 
+TUNED24N = [{**e, "batch": "tuned24n_street", "where": f"tuned24n_street.yaml#{i}"}
+            for i, e in enumerate(yaml.safe_load((CORPUS / "tuned24n_street.yaml").read_text(
+                encoding="utf-8")), start=1)]  # issue 24, grade24n: the fixer's own (tuned)
+
+
+@pytest.mark.parametrize("entry", TUNED24N, ids=[e["where"] for e in TUNED24N])
+def test_each_tuned24n_street_response(entry: dict[str, Any]) -> None:
+    outcome = judge(entry)
+    assert outcome == "agree", (
+        f"{entry['where']}: {outcome}: {entry['response'][:80]!r} -> "
+        f"{parse_response(_item(entry), entry['response'])} (expected {entry['expect']!r})")
+
+
 def main() -> int:
     """Print the agreement per task, for the whole corpus and for the held-out file."""
     for title, entries in (("all files", ENTRIES),
@@ -199,7 +224,7 @@ def main() -> int:
                                        "fresh24b", "fresh24c", "fresh24d",
                                        "fresh24e", "fresh24f", "fresh24g",
                                        "fresh24h", "fresh24i", "fresh24k",
-                                       "fresh24m", "fresh24o"))):
+                                       "fresh24m", "fresh24o", "fresh24p"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -17,6 +17,7 @@ from helpers.parsed import invalid, value
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing.cardinal import parse_cardinal
+from cartoqa.parsing.kinds import Options, parse_options
 from cartoqa.parsing.map_names import offers_alternatives
 from cartoqa.parsing.numbers import parse_count, parse_length
 
@@ -136,6 +137,14 @@ def test_no_firm_conclusion_stays_invalid(text):
     assert not parse_count(text).valid
 
 
+def test_a_conclusion_beats_the_one_kind_named():
+    text = "I count 1 clothes shop in the top half and 2 in the bottom half.\nSo 3"
+    assert parse_count(text, feature="clothes shop").value == {"count": 3}
+    # two kinds named: the asked kind's count, not the sum
+    assert parse_count("There are 3 banks and 5 cafes, so 8 shops.", feature="bank"
+                       ).value == {"count": 3}
+
+
 @pytest.mark.parametrize("text", [
     "120 m on Mikonkatu and 80 m on Kaivokatu.\nSo 200 m",
     "120 m + 80 m = 200 m",
@@ -154,6 +163,7 @@ def test_the_concluding_length_wins(text):
     "The scale bar shows 100 m.",
     "120 m on A and 80 m on B.",
     "120 m on A and 80 m on B, so maybe 200 m.",
+    "About 60 m on the first street and 50 m on the second.\nSo maybe 110 m",
 ])
 def test_lengths_without_a_firm_conclusion_stay_invalid(text):
     assert not parse_length(text, unit="m").valid
@@ -340,3 +350,64 @@ def test_a_slash_for_the_or_of_a_legend_name(text):
 ])
 def test_extra_word_rules_keep_other_names(text, names):
     assert _names(DOTS, text) == names
+
+
+# ---------------------------------------------------------------- 8. directions, asides
+
+@pytest.mark.parametrize(("text", "direction"), [
+    ("Kuvatehdas is north of Vagabond, and Vagabond is north-east of Hotel St. George, so "
+     "overall north.", "north"),
+    ("Map 1: west. Map 2: south-west. Therefore, it is south-west of the hotel.", "south-west"),
+    ("north of A and east of B, so north-east.", "north-east"),
+])
+def test_the_direction_the_working_concludes(text, direction):
+    assert parse_cardinal(text).value == {"direction": direction}
+
+
+@pytest.mark.parametrize("text", [
+    "Map 1: west. Map 2: south-west. So maybe west.",      # a hedged conclusion
+    "It is north, not south.",                              # no conclusion word: as before
+    "Answer: North-northeast",                              # sixteen-point, spelled out
+    "It lies east-northeast.",
+])
+def test_no_firm_direction_stays_invalid(text):
+    assert not parse_cardinal(text).valid
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("820 ft (map 1: 400 ft, map 2: 500 ft)", 820.0),
+    ("About 820 feet (400 ft on map 1 plus 500 ft on map 2, at an angle).", 820.0),
+])
+def test_working_in_brackets_beside_a_length(text, value):
+    assert parse_length(text, unit="ft").value["value"] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("2 (1 blue, 1 orange)", 2),
+    ("2 (Café Artist and Splizzeria; vero moda is on grass, 1 dot)", 2),
+])
+def test_working_in_brackets_beside_a_count(text, count):
+    assert parse_count(text).value == {"count": count}
+
+
+def test_lengths_outside_brackets_that_disagree_stay_invalid():
+    assert not parse_length("400 ft (map 1) and 500 ft (map 2)", unit="ft").valid
+
+
+def test_a_trailing_correction_to_an_option_letter():
+
+    options = Options({"a": "590–705", "b": "120–266", "c": "412–530"})
+    assert parse_options("My answer is [a]\nActually, c.", options).value == {"letters": ["c"]}
+    assert parse_options("My answer is [a]\nActually, a different class fits.", options
+                         ).value == {"letters": ["a"]}
+
+
+@pytest.mark.parametrize("text", ['{"answer": "Grand Shanghai"}',
+                                  '```json\n{"answer": "Grand Shanghai", "reason": "orange"}\n```'])
+def test_a_json_answer_value_is_read_whole(text):
+    assert value(DOTS, text) == {"names": ["Grand Shanghai"]}
+
+
+@pytest.mark.parametrize("text", ['{"answer": ""}', '{"answer": "maybe Grand Shanghai"}'])
+def test_an_empty_or_hedged_json_answer_is_invalid(text):
+    assert invalid(DOTS, text)

@@ -36,10 +36,14 @@ from renderers.print_map import (
     AREA_CLASSES,
     BUILDING_FILL,
     PRINT_STYLE,
+    TITLE_PAD_PX,
+    TITLES,
     PrintLayers,
     classify_area,
     draw_print_map,
+    draw_title,
     line_class,
+    title_box,
     view_affine,
 )
 
@@ -293,3 +297,26 @@ def test_drawing_a_print_map_leaves_matplotlib_settings_alone(
     view = View(center=CENTRE, zoom=16, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
     draw_print_map(renderer._print(), view, 0.0, [])
     assert dict(matplotlib.rcParams) == before
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_the_title_is_drawn_inside_its_box(title: str) -> None:
+    """Each title drawn in its box on a blank sheet: the ink outside the box is none,
+    and the title's ink (the box's inner rows, its frame left out) keeps
+    ``TITLE_PAD_PX - 2`` pixels clear of each side. ("PLANNING MAP: LAND AND
+    BUILDINGS" at 19 px ran about 10 px past both sides: frieda27e's by-eye review.)"""
+    from PIL import ImageDraw
+
+    image = Image.new("RGB", (IMAGE_WIDTH, 120), "white")
+    tb = title_box(IMAGE_WIDTH)
+    draw_title(ImageDraw.Draw(image), tb, title)
+    ink = np.asarray(image.convert("L")) < 160
+    x0, y0, x1, y1 = (round(v) for v in tb)
+    outside = ink.copy()
+    outside[y0:y1 + 1, x0:x1 + 1] = False
+    assert not outside.any()
+    inner = ink[y0 + 3:y1 - 2, x0 + 3:x1 - 2]  # inside the 2 px frame
+    cols = np.flatnonzero(inner.any(axis=0))
+    assert cols.size, "no title drawn"
+    margin = TITLE_PAD_PX - 2
+    assert cols.min() >= margin and cols.max() <= inner.shape[1] - 1 - margin

@@ -4,9 +4,11 @@ its answer names."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from dataclasses import replace
 
-from cartoqa.tasks.frieda.build import plan_all
+from cartoqa.tasks.frieda.build import FriedaState, _candidates, area_letter, plan_all
 from cartoqa.tasks.frieda.questions import (
     QuestionPlan,
     balance_area_letters,
@@ -55,3 +57,23 @@ def test_balance_keeps_the_plans_and_their_order() -> None:
     assert [p.meta["subject"] for p in balanced] == [p.meta["subject"] for p in plans]
     counts = [p.answer["names"][0] for p in balanced]
     assert abs(counts.count("A") - counts.count("B")) <= 1
+
+
+def test_same_area_letters_alternate_over_the_slots_that_ask_it() -> None:
+    """Between legend plans (here five ``area_category`` stand-ins before each
+    ``same_area`` one, as ``LEGEND_WEIGHTS["equal"]`` puts them), the slots whose first
+    plan is ``same_area`` answer A and B in turn, from a seeded start; a slot's answer
+    depends on its number only."""
+    feats = load_named_features("helsinki")
+    same = equal_plans(feats, rng=random.Random(0))[:6]
+    other = replace(same[0], meta={**same[0].meta, "template": "area_category"})
+    multi = [p for s in same for p in (s, other, other, other, other, other)]
+    state = FriedaState("equal", [], multi)
+    for seed in (0, 1, 2):
+        asked = [slot for slot in range(20)
+                 if multi[_candidates(state, slot, 20)[1][0]].meta["template"] == "same_area"]
+        assert len(asked) >= 3
+        letters = [area_letter(state, slot, 20, seed) for slot in asked]
+        assert all(a != b for a, b in itertools.pairwise(letters)), letters
+    starts = {area_letter(state, asked[0], 20, seed) for seed in range(6)}
+    assert starts == {"A", "B"}

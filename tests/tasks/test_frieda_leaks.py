@@ -262,7 +262,9 @@ def test_legend_share_and_templates(plans: list[QuestionPlan]) -> None:
                 ("within", "category_of", "multi"), ("distance", "legend_pick", "single"),
                 ("distance", "legend_pick", "multi"), ("orientation", "legend_pick", "single"),
                 ("orientation", "legend_pick", "multi"), ("border", "area_count", "single"),
-                ("within", "area_count", "single"), ("equal", "area_category", "multi")):
+                ("within", "area_count", "single"), ("equal", "area_category", "multi"),
+                ("distance", "legend_rank", "single"),
+                ("orientation", "legend_direction", "single"), ("border", "area_pick", "single")):
         assert table[key] >= 3, (key, table[key])
     # area_count on one map and on two (few on Helsinki: the rest of the slots)
     for relation in ("border", "intersect"):
@@ -330,6 +332,45 @@ def test_category_of_answers(plans: list[QuestionPlan]) -> None:
         if p.map_count == "multi":
             assert not p.maps[0].categories and layered.features == ()
             assert layered.context == (x,)
+
+
+def test_legend_rank_and_direction_answers(plans: list[QuestionPlan]) -> None:
+    """``legend_rank`` / ``legend_direction``: two of the three dots lie within the
+    category, re-measured from the drawn geometries; the answer is the closest
+    (furthest) of those two, or the one in the asked direction, and the dot outside is
+    closer (further) still, or in that direction too: naming the closest dot, or the
+    one in that direction, without reading the legend, scores as wrong."""
+    fams = _areas_by_family()
+    for template in ("legend_rank", "legend_direction"):
+        got = [p for p in plans if p.meta["template"] == template]
+        assert len(got) >= 20, template
+        places: collections.Counter[int] = collections.Counter()
+        for p in got:
+            (mp,) = p.maps
+            x, *cands = mp.features
+            inside = [_inside(p, f, fams[p.meta["family"]]) for f in cands]
+            assert sorted(inside, key=str) == [False, True, True], p.question
+            frame = rel.LocalFrame.around([f.geometry for f in mp.features])
+            cx = rel.centre_and_radius(x.geometry, frame)
+            o = [rel.orientation_between(rel.centre_and_radius(f.geometry, frame), cx)
+                 for f in cands]
+            names = p.answer["names"]
+            (k,) = [i for i, f in enumerate(cands) if [f.name] == names]
+            places[k] += 1
+            assert inside[k]
+            other = next(i for i in range(3) if i != k and inside[i])
+            out = inside.index(False)
+            d = [v.distance.meters for v in o]
+            if template == "legend_rank":
+                sign = 1 if p.meta["rank"] == "closest" else -1
+                assert sign * d[other] > sign * d[k] > sign * d[out], p.question
+            else:
+                assert o[k].direction == p.meta["direction"] == o[out].direction
+                assert o[other].direction != o[k].direction
+            assert _score(p, f"Answer: {cands[k].name}")
+            assert not _score(p, f"Answer: {cands[out].name}")
+        # the answer's colour in turn
+        assert max(places.values()) - min(places.values()) <= 1 + len(got) // 10, places
 
 
 def test_legend_pick_answers(plans: list[QuestionPlan]) -> None:

@@ -1,16 +1,23 @@
-"""Legend templates on a hand-made town (issue 27): ``equal``/``area_category`` and the
-two-map ``area_count``, with answers worked out by hand."""
+"""Legend templates on a hand-made town (issue 27): ``equal``/``area_category``, the
+two-map ``area_count``, ``border``/``area_pick``, ``distance``/``legend_rank``,
+``orientation``/``legend_direction`` and ``legend_pick``'s distance windows, with
+answers worked out by hand."""
 
 from __future__ import annotations
 
 import random
 
-from shapely.geometry import Point, box
+from shapely.geometry import LineString, Point, box
 
+from cartoqa.tasks.frieda.build import REQUESTS
 from cartoqa.tasks.frieda.legend_questions import (
+    PICK_DISTANCE_M,
     area_category_plans,
     area_count_plans,
+    area_pick_plans,
     legend_index,
+    legend_pick_plans,
+    legend_rank_plans,
 )
 from cartoqa.tasks.frieda.questions import PairLedger
 from groundtruth.legend_areas import CategoryArea
@@ -97,3 +104,125 @@ def test_area_count_on_two_maps_counts_merged_areas() -> None:
     assert first.features[0].name == "Block" and not first.categories
     assert second.features == () and second.context == first.features
     assert len(second.area_checks) == 2 and "Map 1 outlines Block" in p.question
+
+
+def _pt(name: str, x: float, y: float) -> NamedFeature:
+    return NamedFeature(name, "point", "cafe", (f"node/{name}",), FRAME.to_lonlat(Point(x, y)))
+
+
+def _around(x: float, y: float, r: float = 25.0):  # a square area around a spot
+    return _sq(x - r, y - r, x + r, y + r)
+
+
+def test_legend_rank_names_the_closest_dot_within_the_category() -> None:
+    """X at the origin; Park cafe (100 m east) and Lawn kiosk (200 m north) lie in grass,
+    Shop corner (70 m west) in commercial land: of the dots within grass the closest
+    to X is Park cafe, though Shop corner is closer still (a reader who skips the
+    legend names it). No other point can be X (it would need two grass dots at
+    distances 1.35 apart and a closer non-grass one), so the one plan is X's."""
+    fam = "land use"
+    areas = [_area(fam, "grass", "way/1", _around(100, 0)),
+             _area(fam, "grass", "way/2", _around(0, 200)),
+             _area(fam, "commercial land", "way/3", _around(-70, 0))]
+    feats = [_pt("X", 0, 0), _pt("Park cafe", 100, 0), _pt("Lawn kiosk", 0, 200),
+             _pt("Shop corner", -70, 0)]
+    index = legend_index(feats, areas)
+    assert index is not None
+    for seed in range(6):  # whichever way round the dots are drawn
+        got = legend_rank_plans(index, "distance", rng=random.Random(seed), count=2,
+                                ledger=PairLedger())
+        assert [q.answer["names"] for q in got] == [["Park cafe"]]
+    plans = legend_rank_plans(index, "distance", rng=random.Random(0), count=2,
+                              ledger=PairLedger())
+    (p,) = plans
+    assert p.relation == "distance" and p.meta["template"] == "legend_rank"
+    assert p.answer["type"] in REQUESTS["distance"]
+    assert p.meta["rank"] == "closest" and p.meta["answer_type"] == "text"
+    assert p.answer == {"type": "textual", "names": ["Park cafe"]}
+    (m,) = p.maps
+    assert m.features[0].name == "X" and m.colors[0] == "red"
+    assert [c for c, _ in m.categories] == ["commercial land", "grass"]
+    inside = {f.name: ok for f, (_, ci, ok) in zip(m.features[1:], m.category_checks,
+                                                     strict=True)
+              if m.categories[ci][0] == "grass"}
+    assert inside == {"Park cafe": True, "Lawn kiosk": True, "Shop corner": False}
+    assert "closest to X (red dot)" in p.question and "within an area shown as grass" \
+        in p.question
+
+
+def test_legend_direction_names_the_dot_within_the_category_in_that_direction() -> None:
+    """X at the origin; Park cafe 150 m north and Lawn kiosk 150 m east lie in grass,
+    Shop corner 80 m north in commercial land: the dot within grass to the north of X
+    is Park cafe (Shop corner is north too, but not in grass)."""
+    fam = "land use"
+    areas = [_area(fam, "grass", "way/1", _around(0, 150)),
+             _area(fam, "grass", "way/2", _around(150, 0)),
+             _area(fam, "commercial land", "way/3", _around(0, 80, 20))]
+    feats = [_pt("X", 0, 0), _pt("Park cafe", 0, 150), _pt("Lawn kiosk", 150, 0),
+             _pt("Shop corner", 0, 80)]
+    index = legend_index(feats, areas)
+    assert index is not None
+    for seed in range(6):
+        got = legend_rank_plans(index, "orientation", rng=random.Random(seed), count=2,
+                                ledger=PairLedger())
+        assert [q.answer["names"] for q in got] == [["Park cafe"]]
+    plans = legend_rank_plans(index, "orientation", rng=random.Random(0), count=2,
+                              ledger=PairLedger())
+    (p,) = plans
+    assert p.relation == "orientation" and p.meta["template"] == "legend_direction"
+    # a request of the orientation task (frieda27f's first build refused to write its
+    # legend_direction items: the task's schema allowed cardinal answers only)
+    assert p.answer["type"] in REQUESTS["orientation"]
+    assert p.meta["direction"] == "north"
+    assert p.answer == {"type": "textual", "names": ["Park cafe"]}
+    assert "to the north of X (red dot)" in p.question and "use its compass" in p.question
+
+
+def test_legend_pick_asks_distances_past_the_old_window() -> None:
+    """The grass dot lies 400 m from X (past frieda27e's 150-320 m window: one learned
+    distance scored 80%), its decoys 250 m from X: a plan asks 400 m."""
+    fam = "land use"
+    areas = [_area(fam, "grass", "way/1", _around(400, 0)),
+             _area(fam, "commercial land", "way/2", _around(250, 0)),
+             _area(fam, "commercial land", "way/3", _around(200, 150))]
+    feats = [_pt("X", 0, 0), _pt("Park cafe", 400, 0), _pt("Shop A", 250, 0),
+             _pt("Shop B", 200, 150)]
+    index = legend_index(feats, areas)
+    assert index is not None
+    plans = legend_pick_plans(index, "distance", rng=random.Random(0), count=3,
+                              ledger=PairLedger(), multi=False)
+    (p,) = plans
+    assert p.maps[0].features[0].name == "X" and p.meta["answer_key"] == feats[1].key
+    assert abs(p.answer["meters"] - 400.0) < 1.0 and p.answer["meters"] > PICK_DISTANCE_M[1]
+
+
+def test_area_pick_names_the_street_along_the_category() -> None:
+    """A grass square (100 m); Edge street runs along its south side 8 m off, Far street
+    100 m south, Far hall 100 m east: which of the three borders an area shown as
+    grass? Edge street (drawn as a line, the hall as an outline). Asked as "partly
+    overlaps", none does: no plan."""
+    fam = "land use"
+    areas = [_area(fam, "grass", "way/1", _sq(0, 0, 100, 100))]
+    edge = NamedFeature("Edge street", "line", "street", ("way/e",),
+                        FRAME.to_lonlat(LineString([(0, -8), (100, -8)])))
+    far = NamedFeature("Far street", "line", "street", ("way/f",),
+                       FRAME.to_lonlat(LineString([(0, -100), (100, -100)])))
+    feats = [edge, far, _poly("Far hall", _sq(200, 0, 240, 40)), *_points()]
+    index = legend_index(feats, areas)
+    assert index is not None
+    plans = area_pick_plans(feats, index, "border", rng=random.Random(0), count=3,
+                            ledger=PairLedger())
+    assert len(plans) == 1
+    (p,) = plans
+    assert p.relation == "border" and p.meta["template"] == "area_pick"
+    assert p.answer["type"] in REQUESTS["border"] and p.answer["type"] in REQUESTS["intersect"]
+    assert p.answer == {"type": "textual", "names": ["Edge street"]}
+    (m,) = p.maps
+    assert {f.name for f in m.features} == {"Edge street", "Far street", "Far hall"}
+    assert m.features[0].name == "Edge street"  # the first plan's answer is blue
+    assert [c for c, _ in m.categories] == ["grass"] and m.keep_categories == (0,)
+    assert len(m.area_checks) == 1 and m.area_checks[0][0] == 0
+    assert "Edge street (blue line)" in p.question and "Far hall (" in p.question
+    assert "outline)" in p.question and "borders an area shown as grass" in p.question
+    assert area_pick_plans(feats, index, "intersect", rng=random.Random(0), count=3,
+                           ledger=PairLedger()) == []

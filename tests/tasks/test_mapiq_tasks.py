@@ -114,9 +114,12 @@ def _check(task: str, q, ctx: MapContext) -> None:  # type: ignore[no-untyped-de
             west_first = a == "West"
             assert q.answer["value"] == (west_first == (d["direction"] == "higher"))
         elif q.request == "mcq":
-            assert _letters_text(q) == (["West zone"] if d["zone"] == "South" else [NOTA])
+            # "higher than the South": West; "lower than the West": South; else NOTA
+            beyond = {("higher", "South"): ["West zone"], ("lower", "West"): ["South zone"]}
+            assert _letters_text(q) == beyond.get((d["direction"], d["zone"]), [NOTA])
         else:
-            assert d["zone"] == "West" and q.answer["items"] == ["South"]
+            assert (d["direction"], d["zone"], q.answer["items"]) in (
+                ("lower", "West", ["South"]), ("higher", "South", ["West"]))
 
 
 @pytest.mark.parametrize("variation", ["baseline", "no_legend"])

@@ -9,7 +9,8 @@ from collections import Counter
 
 import pytest
 
-from cartoqa.tasks.mapwise import binary, build, count, region_forms
+from cartoqa.tasks.common import sampling
+from cartoqa.tasks.mapwise import binary, build, count, part_forms, region_forms
 from cartoqa.tasks.mapwise.build import STYLES, colour_bar
 from cartoqa.tasks.mapwise.common import MapwiseContext
 from groundtruth.thematic.classification import fisher_jenks
@@ -135,3 +136,27 @@ def test_class_counts_spread_over_the_styles_choices() -> None:
                if STYLES_KIND[p.style] == "discrete")
     hatched = [p.k for p in plans if p.style == "hatched"]
     assert all(k in HATCH_SETS for k in hatched)
+
+
+# A row of seven regions whose values alternate low and high: UP, GA and TN are higher
+# than both neighbours (0 higher), MH and KL lower than both (2 higher).
+ZIGZAG = {"BR": 1.0, "UP": 90.0, "MH": 2.0, "GA": 80.0, "KL": 3.0, "TN": 70.0, "AP": 4.0}
+
+
+def test_neighbour_counts_ask_zero_only_where_nothing_else_is_possible() -> None:
+    ctx = MapwiseContext("india", INDIA, "Test", dict(ZIGZAG), fisher_jenks(ZIGZAG), None,
+                         ADJ)
+    got = Counter()
+    for seed in range(200):
+        q = region_forms.neighbours_higher(ctx, random.Random(seed), Counter())
+        assert q is not None
+        (code, *_) = q.asked
+        assert q.answer["count"] == (2 if code in ("MH", "KL") else 0)
+        got[q.answer["count"]] += 1
+    # before: a count drawn uniformly among {0, 2}, 0 on about half (issue 29)
+    assert got == {2: 200}
+    # a map where every region gives 0 asks it on about a quarter of the seeds only
+    only_zero = [sampling.choose_count(random.Random(s), ["UP", "GA"], lambda c: 0,
+                                       zero_share=part_forms.ZERO_COUNT_SHARE)
+                 for s in range(400)]
+    assert 0.18 <= sum(c is not None for c in only_zero) / 400 <= 0.32

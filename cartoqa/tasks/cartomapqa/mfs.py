@@ -67,8 +67,10 @@ MAX_HISTOGRAM_L1 = 0.03
 #: * a different colour: main colours (for lines: the core, the line's middle, and the
 #:   edge, its casing) at least :data:`LOOKALIKE_MAX_DELTA_E` apart (CIE76), or for two
 #:   greys at least :data:`LOOKALIKE_GREY_MAX_DL` apart in lightness;
-#: * for lines, different dashes: dashes covering shares of the length at least
-#:   :data:`LOOKALIKE_MAX_DASH_DIFF` apart;
+#: * for lines, different dashes: solid against dashed, or two dashed lines whose
+#:   repeating pattern of marks differs (:func:`dash_pattern`: dash-dot against
+#:   dash-dot-dot-dot); a different share of the length inked (at least
+#:   :data:`LOOKALIKE_MAX_DASH_DIFF` apart) counts only with a different pattern;
 #: * for areas, a different pattern: patterned shares of the fill at least
 #:   :data:`LOOKALIKE_MIN_PATTERN_DIFF` apart (a pattern smaller than that is not seen)
 #:   and, when both are patterned, more than :data:`LOOKALIKE_MAX_PATTERN_RATIO` times
@@ -89,8 +91,17 @@ LOOKALIKE_MAX_DELTA_E = 10.0
 LOOKALIKE_GREY_MAX_CHROMA = 8.0
 LOOKALIKE_GREY_MAX_DL = 15.0
 #: Lines whose dashes cover nearly the same share of the length (within this) have the
-#: same dashes.
+#: same dashes. **A dash's length alone never tells two dashed lines apart**, as a
+#: line's width does not: two dashed lines with the same pattern of marks
+#: (:func:`dash_pattern`) look alike whatever their shares (OSM-Carto's railway under
+#: construction, grey dashes 4 on 2 off, and disused railway, grey 3 on 3 off: 67 % and
+#: 50 % inked, the same grey row of dots to a reader who sees one alone).
 LOOKALIKE_MAX_DASH_DIFF = 0.1
+#: Two marks of a dashed line are of one kind (both dashes, or both dots) unless the
+#: shorter, plus one pixel of rasterisation, is under this share of the longer: a
+#: county border's 4 px dots and 17 px dashes are two kinds, a footway's 2 and 3 px
+#: dashes (a 2.5 px dash on the pixel grid) one.
+DASH_KIND_MAX_SHARE = 0.5
 #: Area fills whose patterned pixels (dots, hatching, symbols) cover shares of the fill
 #: closer than this have the same pattern (OSM-Carto's sparsest patterns, the dots of
 #: orchards and dog parks, cover about 6 % of the fill and are seen).
@@ -431,6 +442,9 @@ class Appearance:
     rgb_core, rgb_edge, background : numpy.ndarray, optional
         The same two colours in sRGB, and the land's colour around the line (for
         :func:`casing_pixel`, :func:`thin_alike`); None: no blend is considered.
+    dashes : tuple of str
+        A dashed line's repeating pattern of marks (:func:`dash_pattern`); ``()`` for
+        a solid line, an area, or a pattern too short to read.
     """
 
     lab: np.ndarray
@@ -441,6 +455,7 @@ class Appearance:
     rgb_core: np.ndarray | None = None
     rgb_edge: np.ndarray | None = None
     background: np.ndarray | None = None
+    dashes: tuple[str, ...] = ()
 
     @property
     def thin(self) -> bool:
@@ -506,6 +521,51 @@ def thin_alike(seen: np.ndarray, colour: np.ndarray, background: np.ndarray) -> 
     return colours_alike(srgb_to_lab(unmixed), srgb_to_lab(c))
 
 
+def dash_pattern(inked: Sequence[bool]) -> tuple[str, ...]:
+    """The repeating pattern of a dashed line's marks from its inked columns (west to
+    east): each whole mark is a dash ``"D"`` or, when it plus one pixel is under
+    :data:`DASH_KIND_MAX_SHARE` of the longest, a dot ``"d"``; the shortest period of
+    that sequence, rotated to its least form (the phase is not seen). ``()`` for a
+    solid line or fewer than four whole marks.
+
+    Examples
+    --------
+    >>> def line(*period):   # on, off, on, off, ... (px), repeated across 256 px
+    ...     cols = []
+    ...     while len(cols) < 256:
+    ...         for i, n in enumerate(period):
+    ...             cols += [i % 2 == 0] * n
+    ...     return cols[:256]
+    >>> dash_pattern(line(17, 1, 4, 1))           # a county border: dash-dot
+    ('D', 'd')
+    >>> dash_pattern(line(10, 2, 2, 2, 3, 2, 2, 2))   # a municipal one: dash-dot-dot-dot
+    ('D', 'd', 'd', 'd')
+    >>> dash_pattern(line(3, 2, 2, 3)), dash_pattern(line(4, 2)), dash_pattern(line(3, 3))
+    (('D',), ('D',), ('D',))
+    >>> dash_pattern([True] * 256)
+    ()
+    """
+    marks: list[int] = []
+    run, prev = 0, None
+    for on in inked:
+        if on == prev:
+            run += 1
+            continue
+        if prev:
+            marks.append(run)
+        run, prev = 1, bool(on)
+    marks = marks[1:]   # the first mark may be cut by the image's edge (the last is
+    if len(marks) < 4:  # not counted: it runs into the edge)
+        return ()
+    longest = max(marks)
+    kinds = ["d" if m + 1 < DASH_KIND_MAX_SHARE * longest else "D" for m in marks]
+    n = len(kinds)
+    period = next(p for p in range(1, n + 1)
+                  if all(kinds[i] == kinds[i + p] for i in range(n - p)))
+    unit = kinds[:period]
+    return min(tuple(unit[i:] + unit[:i]) for i in range(period))
+
+
 def appearance(data: bytes, category: str) -> Appearance:
     """Measure an image of the line or area catalogue (:class:`Appearance`).
 
@@ -538,7 +598,8 @@ def appearance(data: bytes, category: str) -> Appearance:
     edge = np.median(np.array(edges), axis=0)
     return Appearance(srgb_to_lab(a[ink].mean(axis=0)), float(ink.sum() / columns.sum()),
                       float(columns.mean()), core=srgb_to_lab(core), edge=srgb_to_lab(edge),
-                      rgb_core=core, rgb_edge=edge, background=land.astype(np.float64))
+                      rgb_core=core, rgb_edge=edge, background=land.astype(np.float64),
+                      dashes=dash_pattern(columns.tolist()))
 
 
 def colours_alike(a: np.ndarray, b: np.ndarray) -> bool:
@@ -563,8 +624,9 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
     """Whether a reader seeing one of two images alone could not tell which it is.
 
     Lines: the same colour (:func:`colours_alike`) in the middle and at the edges
-    (casing; an anti-aliased edge is no casing) and the same dashes, whatever their
-    widths; a thin line's colour may be the other's blended with the land
+    (casing; an anti-aliased edge is no casing) and the same dashes (the same share
+    inked, or the same pattern of marks, :func:`dash_pattern`), whatever their
+    widths and dash lengths; a thin line's colour may be the other's blended with the land
     (:data:`THIN_LINE_PX`). Areas: the same main colour
     and the same share of pattern, or both patterned with shares within
     :data:`LOOKALIKE_MAX_PATTERN_RATIO` of each other (density is not seen alone). See
@@ -596,9 +658,11 @@ def appearances_alike(a: Appearance, b: Appearance, category: str) -> bool:
                           b.core if b.core is not None else b.lab)
         edge_a, edge_b = (a.edge if a.edge is not None else a.lab,
                           b.edge if b.edge is not None else b.lab)
+        same_dashes = (abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_DASH_DIFF
+                       or (bool(a.dashes) and a.dashes == b.dashes))
         return (_line_colours_alike(a, b, core_a, core_b, a.rgb_core, b.rgb_core)
                 and _line_colours_alike(a, b, edge_a, edge_b, a.rgb_edge, b.rgb_edge)
-                and abs(a.coverage - b.coverage) <= LOOKALIKE_MAX_DASH_DIFF)
+                and same_dashes)
     if category == "area":
         if not colours_alike(a.lab, b.lab):
             return False

@@ -48,11 +48,14 @@ from cartoqa.tasks.cartomapqa.srn_rules import (
     READER_VIEW_MARGIN_PX,
     in_pedestrian_area,
     junction_use_limit,
+    marker_road_use_limit,
+    marker_roads,
     on_dual_carriageway,
     one_way_stretches,
     overused_junctions,
     reader_graph,
     reader_route_differs,
+    reused_marker_roads,
     short_legs,
     srn_near_duplicate,
     srn_same_content,
@@ -133,6 +136,8 @@ REJECT_REASONS = {
     "markers": "marker off screen or markers overlap",
     "step_under_marker": "a step hidden under a marker",
     "name_not_drawn": "a road name not written in the view",
+    "marker_reused": "a marker on the junction and road of an accepted item's marker "
+                     "(repeats that item's start or end)",
 }
 
 
@@ -443,17 +448,32 @@ def near_duplicate(item: Mapping[str, Any], earlier: Mapping[str, Any]) -> bool:
 
 
 def overused(item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]],
-             planned: int | None = None) -> bool:
-    """Whether a new SRN item's junctions (markers and actions) already appear in as
-    many accepted items as a build of ``planned`` items allows
+             planned: int | None = None) -> bool | str:
+    """Whether a new SRN item reuses places of the accepted items: True when its
+    junctions (markers and actions) already appear in as many accepted items as a
+    build of ``planned`` items allows
     (:func:`~cartoqa.tasks.cartomapqa.srn_rules.junction_use_limit`: 2, or 10 % of the
-    items when that is more; without ``planned``, of the build so far)."""
+    items when that is more; without ``planned``, of the build so far); the reason
+    ``REJECT_REASONS["marker_reused"]`` when a marker stands on the junction and road
+    of an accepted item's marker
+    (:func:`~cartoqa.tasks.cartomapqa.srn_rules.reused_marker_roads`, limit
+    :func:`~cartoqa.tasks.cartomapqa.srn_rules.marker_road_use_limit`); else False."""
     def junctions(it: Mapping[str, Any]) -> list[int]:
         return [int(j) for j in it["provenance"].get("junctions", ())]
 
+    def markers(it: Mapping[str, Any]) -> list[tuple[int, str]]:
+        nodes = it["provenance"].get("route_nodes")
+        if not nodes:
+            return []
+        return marker_roads(it["answer"]["steps"], int(nodes[0]), int(nodes[-1]))
+
     most = junction_use_limit(planned) if planned else None
-    return bool(overused_junctions(junctions(item), [junctions(e) for e in accepted],
-                                   most=most))
+    if overused_junctions(junctions(item), [junctions(e) for e in accepted], most=most):
+        return True
+    limit = marker_road_use_limit(planned if planned else len(accepted) + 1)
+    if reused_marker_roads(markers(item), [markers(e) for e in accepted], most=limit):
+        return REJECT_REASONS["marker_reused"]
+    return False
 
 
 def remake_avoiding(ctx: BuildContext, state: State, slot: int,

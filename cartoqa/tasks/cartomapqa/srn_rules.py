@@ -313,6 +313,62 @@ def junction_use_limit(n_items: int, *, most: int = MAX_JUNCTION_USES,
     return max(most, math.ceil(share * n_items - 1e-9))
 
 
+#: SRN: a marker stands on a junction and starts (blue) or ends (red) on one road; the
+#: same junction with the same road as a marker of another item repeats that item's
+#: start or end (srn-0008 of seed 5353 began where srn-0002 began, with the same "turn
+#: right, Yliopistonkatu"; srn-0007 ended with srn-0005's first two legs driven back).
+#: A (junction, road) may be a marker in one item of a build, or in this share of a
+#: larger build's items (rounded up: 40 items allow 2).
+MAX_MARKER_ROAD_SHARE = 0.05
+
+
+def marker_roads(steps: Sequence[str], origin: int, destination: int,
+                 ) -> list[tuple[int, str]]:
+    """The (junction, road) of each marker: the origin with the first road driven, the
+    destination with the last.
+
+    Examples
+    --------
+    >>> marker_roads(["blue", "turn left", "A", "turn right", "B", "red"], 1, 2)
+    [(1, 'A'), (2, 'B')]
+    """
+    return [(origin, steps[2]), (destination, steps[-2])]
+
+
+def marker_road_use_limit(n_items: int, *, share: float = MAX_MARKER_ROAD_SHARE) -> int:
+    """How many of ``n_items`` items may have a marker on one (junction, road).
+
+    Examples
+    --------
+    >>> [marker_road_use_limit(n) for n in (1, 16, 20, 21, 40)]
+    [1, 1, 1, 2, 2]
+    """
+    return max(1, math.ceil(share * n_items - 1e-9))
+
+
+def reused_marker_roads(markers: Sequence[tuple[int, str]],
+                        earlier: Sequence[Sequence[tuple[int, str]]], *,
+                        most: int = 1) -> list[tuple[int, str]]:
+    """The marker (junction, road) pairs of a new item that ``most`` accepted items
+    already have as a marker (either colour: an item's end is another's start when
+    driven back).
+
+    Examples
+    --------
+    >>> reused_marker_roads([(7, "A"), (9, "C")], [[(1, "B"), (7, "A")]])
+    [(7, 'A')]
+    >>> reused_marker_roads([(7, "B"), (9, "C")], [[(1, "B"), (7, "A")]])   # other road
+    []
+    >>> reused_marker_roads([(7, "A")], [[(1, "B"), (7, "A")]], most=2)
+    []
+    """
+    counts: dict[tuple[int, str], int] = {}
+    for item in earlier:
+        for m in set(item):
+            counts[m] = counts.get(m, 0) + 1
+    return [m for m in dict.fromkeys(markers) if counts.get(m, 0) >= most]
+
+
 def srn_same_content(steps_a: Sequence[str], pair_a: tuple[int, int],
                      steps_b: Sequence[str], pair_b: tuple[int, int]) -> bool:
     """Two SRN items ask the same question by content, wherever they stand: the same

@@ -30,10 +30,12 @@ from cartoqa.tasks.common.views import extract_bounds
 from cartoqa.tasks.frieda.legend_questions import (
     area_category_plans,
     area_count_plans,
+    area_pick_plans,
     category_count_plans,
     category_of_plans,
     legend_index,
     legend_pick_plans,
+    legend_rank_plans,
 )
 from cartoqa.tasks.frieda.maps import (
     POOL_COLOURS,
@@ -62,6 +64,7 @@ from cartoqa.tasks.frieda.questions import (
     point_plans,
     topological_plans,
     two_relation_plans,
+    with_area_letter,
 )
 from groundtruth import relations as rel
 from groundtruth.legend_areas import CategoryArea
@@ -78,7 +81,7 @@ TOPOLOGICAL: tuple[str, ...] = ("border", "intersect", "within")
 REQUESTS: dict[str, tuple[str, ...]] = {
     "border": ("textual", "count"), "equal": ("textual",),
     "intersect": ("textual", "count"), "within": ("textual", "count"),
-    "distance": ("distance", "textual"), "orientation": ("cardinal",),
+    "distance": ("distance", "textual"), "orientation": ("cardinal", "textual"),
 }
 #: Which slots ask on two maps, in turn (slot ``k`` uses ``MULTI_PATTERN[r][k % len]``):
 #: two of three questions of every relation but equal, every equal question (FRIEDA:
@@ -234,48 +237,62 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
         if relation == "equal":
             # A or B in seeded pairs over the order the slots take the plans
             multi = balance_area_letters(multi, rng)
-        legend_single: list[QuestionPlan] = []
-        legend_multi: list[QuestionPlan] = []
+        # the legend templates' plans, one list per template
+        singles: list[list[QuestionPlan]] = []
+        multis: list[list[QuestionPlan]] = []
         if relation in TOPOLOGICAL and index is not None:
             # on one map and on two, as the slots ask (MULTI_PATTERN)
             counts = area_count_plans(features, index, relation, rng=rng,
                                       count=legend_count, ledger=ledger,
                                       multi=MULTI_PATTERN[relation])
-            legend_single = [p for p in counts if p.map_count == "single"]
-            legend_multi = [p for p in counts if p.map_count == "multi"]
+            singles.append([p for p in counts if p.map_count == "single"])
+            multis.append([p for p in counts if p.map_count == "multi"])
+            if relation in ("border", "intersect"):
+                # which of three outlined places borders (partly overlaps) an area of
+                # <category>: area_count's plans run out on Helsinki (5 and 4)
+                singles.append(area_pick_plans(features, index, relation, rng=rng,
+                                               count=legend_count, ledger=ledger))
         if relation == "equal" and index is not None:
-            legend_multi = legend_first
+            multis.append(legend_first)
+        two_rel: list[QuestionPlan] = []
         if relation == "within":
-            # which feature lies within A and borders B (one map, no legend): first among
-            # the non-legend one-map plans, which come one in LEGEND_WEIGHTS["within"] + 1
-            # (shuffled among them, none came in two seed-0 builds of 10 per task)
-            single = two_relation_plans(pairs, rng=rng, ledger=ledger) + single
-            legend_single += legend_plans(features, areas, rng=rng, count=legend_count,
-                                          ledger=ledger) if areas else []
+            # which feature lies within A and borders B (one map, no legend): its first
+            # plan is the second one-map plan (index 1: the second one-map slot tries it
+            # first); among the non-legend plans, one in LEGEND_WEIGHTS["within"] + 1,
+            # no build of 10 per task reached one (frieda27e)
+            two_rel = two_relation_plans(pairs, rng=rng, ledger=ledger)
+            single = two_rel[1:] + single
+            singles.append(legend_plans(features, areas, rng=rng, count=legend_count,
+                                        ledger=ledger) if areas else [])
             if index is not None:
-                legend_single += category_count_plans(index, rng=rng, count=legend_count,
-                                                      ledger=ledger)
-                legend_single += category_of_plans(index, rng=rng, count=legend_count,
-                                                   ledger=ledger, multi=False)
-                legend_multi += category_of_plans(index, rng=rng, count=legend_count,
-                                                  ledger=ledger, multi=True)
+                singles.append(category_count_plans(index, rng=rng, count=legend_count,
+                                                    ledger=ledger))
+                singles.append(category_of_plans(index, rng=rng, count=legend_count,
+                                                 ledger=ledger, multi=False))
+                multis.append(category_of_plans(index, rng=rng, count=legend_count,
+                                                ledger=ledger, multi=True))
         elif relation in ("distance", "orientation") and index is not None:
-            legend_single = legend_pick_plans(index, relation, rng=rng, count=legend_count,
-                                              ledger=ledger, multi=False)
-            legend_multi = legend_pick_plans(index, relation, rng=rng, count=legend_count,
-                                             ledger=ledger, multi=True)
-        rng.shuffle(legend_single)
-        if relation != "equal":
-            # area_category's answers come in turn (category by category); shuffled,
-            # the slots of a build drew "commercial land" for 6 of 7 questions (seed 0)
-            rng.shuffle(legend_multi)
+            # two legend templates on one map: legend_pick and legend_rank (distance) /
+            # legend_direction (orientation)
+            singles.append(legend_pick_plans(index, relation, rng=rng, count=legend_count,
+                                             ledger=ledger, multi=False))
+            singles.append(legend_rank_plans(index, relation, rng=rng, count=legend_count,
+                                             ledger=ledger))
+            multis.append(legend_pick_plans(index, relation, rng=rng, count=legend_count,
+                                            ledger=ledger, multi=True))
+        # the templates in turn, each keeping its own order (counts, categories and
+        # answer colours come in turn within a template; shuffled together, the slots
+        # of a build drew "commercial land" for 3 of 3 category_of questions, frieda27e)
+        legend_single = _interleave(singles, rng)
+        legend_multi = _interleave(multis, rng)
         weight = LEGEND_WEIGHTS.get(relation, LEGEND_WEIGHT)
         lead: list[QuestionPlan] = []
         if relation == "equal" and multi:
             # the first slot asks same_area (a small extract may have no more equal
             # plans, and area_category plans fail there more often: past the data)
             lead, multi = multi[:1], multi[1:]
-        out[relation] = (_mix(legend_single, single, weight),
+        mixed = _mix(legend_single, single, weight)
+        out[relation] = (mixed[:1] + two_rel[:1] + mixed[1:],
                          lead + _mix(legend_multi, multi, weight))
     return out
 
@@ -289,10 +306,31 @@ LEGEND_WEIGHT = 3
 #: whose ring shows a second category), so at 3 they made 6 of 10 orientation
 #: questions of a seed-0 build (frieda27e). Border and intersect have too few legend
 #: plans on Helsinki for a weight to matter (5 and 4 ``area_count`` plans).
-LEGEND_WEIGHTS: dict[str, int] = {"within": 5, "orientation": 5}
+LEGEND_WEIGHTS: dict[str, int] = {"within": 5, "orientation": 8, "distance": 6,
+                                   "equal": 5}
 #: Most plans per legend template and relation (they are many; rendering tries only a
 #: few per slot).
 LEGEND_PLANS_MAX = 120
+
+
+def _interleave(lists: Sequence[list[QuestionPlan]], rng: random.Random
+                ) -> list[QuestionPlan]:
+    """One plan of each list in turn (the lists in a seeded order each round), each list
+    keeping its own order, then the rest of the longer ones.
+
+    Examples
+    --------
+    >>> _interleave([[1, 2, 3], [7], []], random.Random(0))  # type: ignore[list-item]
+    [1, 7, 2, 3]
+    """
+    out: list[QuestionPlan] = []
+    queues = [list(q) for q in lists if q]
+    while queues:
+        rng.shuffle(queues)
+        for q in queues:
+            out.append(q.pop(0))
+        queues = [q for q in queues if q]
+    return out
 
 
 def _mix(a: list[QuestionPlan], b: list[QuestionPlan], weight: int) -> list[QuestionPlan]:
@@ -384,6 +422,41 @@ def _candidates(state: FriedaState, slot: int, per_task: int) -> tuple[list[Ques
     step = -(-stride * per_period // period)
     plans = state.multi if multi else state.single
     return plans, [index + a * step for a in range(MAX_ATTEMPTS)]
+
+
+def area_letter(state: FriedaState, slot: int, per_task: int, seed: int) -> str:
+    """The letter (A or B) a ``same_area`` question of slot ``slot`` answers.
+
+    The slots whose first plan asks ``same_area`` take A and B in turn (from a seeded
+    start), whichever plan a slot ends with: the letters of a build's ``same_area``
+    items alternate by slot. (Alternating over the plan list, :func:`~cartoqa.tasks.
+    frieda.questions.balance_area_letters`, did not reach the items: between the legend
+    plans the ``same_area`` plans a build used were not consecutive pairs, and both of
+    frieda27e's and frieda27f's first builds answered B every time.) Deterministic per
+    slot, so that ``--workers`` builds agree.
+
+    Parameters
+    ----------
+    state : FriedaState
+        The relation's plans.
+    slot : int
+        The slot.
+    per_task : int
+        The build's items per task.
+    seed : int
+        The build's seed.
+
+    Returns
+    -------
+    str
+    """
+    k = 0
+    for s in range(slot):
+        plans, indices = _candidates(state, s, per_task)
+        if indices[0] < len(plans) and plans[indices[0]].meta.get("template") == "same_area":
+            k += 1
+    start = slot_rng(seed, task_name(state.relation), "letters").randrange(2)
+    return "AB"[(k + start) % 2]
 
 
 def _gaps(plan: QuestionPlan, frame: rel.LocalFrame) -> tuple[NamedFeature | None, list[float]]:
@@ -668,6 +741,8 @@ def make_scenario(ctx: BuildContext, state: FriedaState, slot: int) -> Scenario 
             ctx.reject(name, "no further question the extract supports")
             return None
         plan = plans[index]
+        if plan.meta.get("template") == "same_area":
+            plan = with_area_letter(plan, area_letter(state, slot, ctx.per_task, ctx.seed))
         rendered = render_question(ctx, plan)
         if isinstance(rendered, str):
             ctx.reject(name, REJECT_REASONS[rendered])

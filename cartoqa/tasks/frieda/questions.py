@@ -46,18 +46,20 @@ SCALE_UNITS: dict[str, str] = {"m": "metres", "km": "kilometres", "ft": "feet",
 #: Question templates per relation: each plan records its template and answer type
 #: (``text``, ``list``, ``count``, ``distance``, ``direction``) in ``meta``.
 TEMPLATES: dict[str, tuple[str, ...]] = {
-    "border": ("one", "list", "count", "area_count"),
+    "border": ("one", "list", "count", "area_count", "area_pick"),
     "within": ("one", "list", "count", "category", "category_count", "category_of",
                "area_count", "two_relations"),
-    "intersect": ("one", "list", "count", "area_count"),
+    "intersect": ("one", "list", "count", "area_count", "area_pick"),
     "equal": ("same_area", "area_category"),
-    "distance": ("pair", "two_maps", "closest", "furthest", "legend_pick"),
-    "orientation": ("pair", "two_maps", "legend_pick"),
+    "distance": ("pair", "two_maps", "closest", "furthest", "legend_pick", "legend_rank"),
+    "orientation": ("pair", "two_maps", "legend_pick", "legend_direction"),
 }
 #: The templates whose answer needs the map's legend (a thematic layer read through its
 #: legend box: :mod:`cartoqa.tasks.frieda.legend_questions` and ``category``).
 LEGEND_TEMPLATES: frozenset[str] = frozenset({"category", "category_count", "category_of",
-                                              "legend_pick", "area_count", "area_category"})
+                                              "legend_pick", "area_count", "area_category",
+                                              "legend_rank", "legend_direction",
+                                              "area_pick"})
 #: The templates :func:`point_plans` makes.
 POINT_TEMPLATES: tuple[str, ...] = ("pair", "two_maps", "closest", "furthest")
 #: The templates :func:`topological_plans` makes (``category`` is :func:`legend_plans`).
@@ -68,7 +70,8 @@ ANSWER_TYPES: dict[str, str] = {
     "pair": "", "two_maps": "", "closest": "text", "furthest": "text",
     "category": "text", "two_relations": "text", "category_count": "count",
     "category_of": "text", "legend_pick": "", "area_count": "count",
-    "area_category": "text",
+    "area_category": "text", "legend_rank": "text", "legend_direction": "text",
+    "area_pick": "text",
 }
 #: Candidates drawn beside the subject (colours after red).
 CANDIDATES = 3

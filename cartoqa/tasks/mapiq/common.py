@@ -158,12 +158,17 @@ def scope_text(zone: str | None) -> str:
     return "the USA" if zone is None else f"the {zone} zone"
 
 
+#: The answer-format line of each question type. The MCQ line shows placeholders, not
+#: letters: a concrete example (``[a, c]``, until balance29d) is a valid answer that a
+#: reader copying it scores on (F1 0.27-0.32 against chance 0.16-0.19 on the default
+#: build, issue 29); ``[letter1, letter2, ...]`` names no option, so a copy is invalid.
 FORMATS: dict[str, str] = {
     "binary": "Answer TRUE or FALSE. Format your response as: 'My answer is [TRUE]' or "
               "'My answer is [FALSE]'.",
     "mcq": "One or more options may be correct; choose every correct option, or only the "
            "last option when none is correct. Format your response as: "
-           "'My answer is [a, c]'.",
+           "'My answer is [letter1, letter2, ...]', with the letter of each option you "
+           "choose.",
     "list": "Format your response as: 'My answer is [item1, item2, ...]'.",
     "single": "Format your response as: 'My answer is [value]'.",
 }

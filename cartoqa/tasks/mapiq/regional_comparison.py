@@ -5,10 +5,11 @@ classes than another?
 differ by less than :data:`MIN_GAP` (0.75) classes are never asked: at 0.5 a pair rests
 on a few states one class apart, too little for "generally higher".
 Binary: is zone A generally higher (lower) than zone B? MCQ: which zones are generally
-higher than zone A (offered: the zones clearly higher and those not higher at all)?
+higher (lower, as a quota says) than zone A (offered: the zones clearly higher and those
+not higher at all; "None of the above" on 1/6 of the maps, :data:`NOTA_SHARE`)?
 List: the zones generally higher (or lower, as the quota says) than zone A, asked when
 every other zone is clearly beyond A that way or not beyond it at all. The MCQ never
-asks the list's question again (a list "higher than A" keeps A out of the MCQ), and
+asks the list's question again (a list "higher than A" keeps A out of an MCQ "higher"), and
 avoids a zone whose options are all correct where another zone offers a wrong one too.
 """
 
@@ -25,7 +26,6 @@ from cartoqa.tasks.mapiq.common import (
     mcq,
     pick,
     quota,
-    wants_nota,
     with_format,
 )
 from cartoqa.tasks.mapiq.requests import mapiq_spec
@@ -39,6 +39,13 @@ SPEC = mapiq_spec("mapiq_rc", "Regional Comparisons", ("binary", "mcq", "list"),
 
 #: Smallest difference of mean classes that a question may rest on.
 MIN_GAP = 0.75
+
+#: Share of the maps whose MCQ the quota asks to answer "None of the above" (2 strata of
+#: 12). A uniform guess's share, 1 / (n + 1) per MCQ of n zones (1/4 to 1/2), left NOTA
+#: the answer of 123 of 333 MCQs of the default build with the NOTAs a map forces (the
+#: top zone offers nothing higher), and NOTA, the longest option, is what the majority
+#: and the text prior answer (0.37 against chance 0.18; issue 29).
+NOTA_SHARE = 1 / 6
 
 
 def decided(mean: dict[str, float], zone: str, word: str) -> tuple[list[str], list[str]]:
@@ -92,33 +99,53 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
     # List (chosen before the MCQ, asked after it): the quota names the direction (higher
     # or lower); the asked zone is one whose answer is clear: every other zone clearly
     # beyond it that way, or not beyond it at all, and at least one clearly beyond.
+    # A list "higher than Z" takes Z out of an MCQ "higher than" (below): where the MCQ's
+    # quota asks for a correct option and Z is the only zone with a zone beyond it, that
+    # would force the MCQ to answer NOTA (28 of 333 MCQs of the default build), so such
+    # a Z is listed only when no other list fits.
+    target = quota(ctx, "mapiq_rc", "mcq", 12)
+    nota_wanted = target >= 1 - NOTA_SHARE
+    # the MCQ asks "higher" or "lower" (a quota: half each), as the binary and the list
+    # do: asked "higher" only, "South zone" alone answered 71 of 333 MCQs of the default
+    # build (87 with NOTA at 1/6), the South standing apart, high, on many variables
+    mcq_word = "higher" if quota(ctx, "mapiq_rc", "mcq_direction", BINARY_STRATA) < 0.5 \
+        else "lower"
+    has_beyond = {z for z in zones if decided(mean, z, mcq_word)[0]}
     want = "higher" if quota(ctx, "mapiq_rc", "list", BINARY_STRATA) < 0.5 else "lower"
     listed = None
+    every_fit: list[tuple[str, list[str]]] = []
     for word in (want, "lower" if want == "higher" else "higher"):
         fits = [z for z in zones if decided(mean, z, word)[0]
                 and sum(map(len, decided(mean, z, word))) == len(zones) - 1]
+        every_fit.append((word, fits))
+        if word == mcq_word and not nota_wanted:
+            fits = [z for z in fits if has_beyond - {z}]
         if fits:
             listed = word, pick(rng, fits)
             break
+    else:
+        fallback = [(word, fits) for word, fits in every_fit if fits]
+        if fallback:
+            listed = fallback[0][0], pick(rng, fallback[0][1])
 
     # MCQ: "which zones are generally higher than Z?" offers every zone whose answer is
     # clear: clearly higher (correct) or not higher at all (a mean class no higher than
     # Z's: wrong). A zone a little higher (less than MIN_GAP) is neither, so it is left
     # out. Zones offering the most options come first (on crime maps, where only the
     # South stands apart, the top zone of the other three offers all three); the quota
-    # names the letter, NOTA meaning that none of the options is higher. Never the
-    # list's question again: a list "higher than Z" takes Z out of the MCQ (its correct
-    # options would be the list; 87 of 249 maps of the default build asked it twice).
-    target = quota(ctx, "mapiq_rc", "mcq", 12)
-    offer = {z: decided(mean, z, "higher") for z in zones}
+    # names the letter, NOTA (none of the options is higher) on :data:`NOTA_SHARE` of
+    # the maps. Never the list's question again: a list "higher than Z" takes Z out of
+    # the MCQ (its correct options would be the list; 87 of 249 maps of the default
+    # build asked it twice).
+    offer = {z: decided(mean, z, mcq_word) for z in zones}
     askable = [z for z in zones  # at least one option clearly apart from Z
                if any(abs(mean[o] - mean[z]) >= MIN_GAP for o in offer[z][0] + offer[z][1])]
-    same_as_list = listed is not None and listed[0] == "higher" and listed[1] in askable
+    same_as_list = listed is not None and listed[0] == mcq_word and listed[1] in askable
     if same_as_list:
         askable.remove(listed[1])  # type: ignore[index]
     if askable:
         size = {z: len(offer[z][0]) + len(offer[z][1]) for z in askable}
-        fitting = [z for z in askable if wants_nota(target, size[z]) == (not offer[z][0])]
+        fitting = [z for z in askable if nota_wanted == (not offer[z][0])]
         pool = fitting or askable
         widest = [z for z in pool if size[z] == max(size[y] for y in pool)]
         # A zone whose every option is correct (the lowest zone when the others are all
@@ -141,9 +168,10 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         options, letters = mcq(rng, above, below, n=len(above) + len(below), target=target)
         out.append(Question(
             "mcq", "global",
-            with_format(f"Which of the following zones generally have a higher attribute "
-                        f"class than the {z} zone?", "mcq", options),
-            options, {"letters": letters}, everyone, needs_zones=True, details={"zone": z}))
+            with_format(f"Which of the following zones generally have a {mcq_word} "
+                        f"attribute class than the {z} zone?", "mcq", options),
+            options, {"letters": letters}, everyone, needs_zones=True,
+            details={"zone": z, "direction": mcq_word}))
     else:
         rejected["rc_mcq_same_as_list" if same_as_list else "rc_mcq_zones_too_close"] += 1
     if listed is not None:

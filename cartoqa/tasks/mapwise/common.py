@@ -51,11 +51,16 @@ REGION_WORDS: dict[str, tuple[str, str]] = {
 }
 COUNTRY_NAMES: dict[str, str] = {"usa": "the USA", "india": "India", "china": "China"}
 
+#: The answer-format line of each request. Examples are placeholders where a concrete
+#: one would be a valid answer (count showed ``[3]`` until balance29d: copied, it
+#: scored 0.167 against chance 0.035 on the default build, issue 29); binary shows
+#: ``[Yes]``, which a copy scores only at the share of yes (balanced by the samplers).
 FORMATS: dict[str, str] = {
     "binary": "Answer Yes or No. Format your response as: 'My answer is [Yes]'.",
     "single": "Answer with one region, by name or code. Format your response as: "
               "'My answer is [name]'.",
-    "count": "Answer with a whole number. Format your response as: 'My answer is [3]'.",
+    "count": "Answer with a whole number. Format your response as: "
+             "'My answer is [number]'.",
     "list": "Name each region by name or code. Format your response as: "
             "'My answer is [item1, item2, ...]', or 'My answer is []' for none.",
     "range": "Answer with the range as written on the legend. Format your response as: "

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from cartoqa.tasks.common.sampling import choose_by_answer
+from cartoqa.tasks.common.sampling import choose_count
 from cartoqa.tasks.mapwise.common import TICK_DELTA_E, MapwiseContext, Question
 from cartoqa.tasks.mapwise.form_registry import form, skip
-from cartoqa.tasks.mapwise.part_forms import conditions
+from cartoqa.tasks.mapwise.part_forms import ZERO_COUNT_SHARE, conditions
 from renderers.thematic.design import delta_e
 
 #: Smallest lead (share of the country's height or width) of the north/south/east/
@@ -269,8 +269,13 @@ def neighbours_higher(ctx: MapwiseContext, rng: random.Random,
     if not options:
         skip(skipped, "neighbours_higher_count", "no_clear_region")
         return None
-    c = choose_by_answer(rng, options, lambda o: sum(1 for n in ctx.neighbours(o)
-                                                     if ctx.level(n) > ctx.level(o)))
+    chosen = choose_count(rng, options, lambda o: sum(1 for n in ctx.neighbours(o)
+                                                      if ctx.level(n) > ctx.level(o)),
+                          zero_share=ZERO_COUNT_SHARE)
+    if chosen is None:
+        skip(skipped, "neighbours_higher_count", "only_zero")
+        return None
+    c = chosen
     count = sum(1 for n in ctx.neighbours(c) if ctx.level(n) > ctx.level(c))
     return Question("count", "neighbours_higher_count",
                     ctx.ask(f"How many of the {ctx.words} bordering {ctx.region(c)} have a "

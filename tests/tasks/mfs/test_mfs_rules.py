@@ -13,6 +13,7 @@ from PIL import Image
 from cartoqa.tasks.cartomapqa.mfs import (
     LETTERS,
     LOOKALIKE_GREY_MAX_DL,
+    LOOKALIKE_MAX_DASH_DIFF,
     LOOKALIKE_MAX_DELTA_E,
     LOOKALIKE_MAX_PATTERN_RATIO,
     THIN_LINE_MIN_COVER,
@@ -243,6 +244,42 @@ def test_width_alone_never_tells_two_lines_apart() -> None:
         {1, 2}, {0, 2}, {0, 1}, set(), set()]
     # the pixel rule alone passes them (their pixels differ in far more than 0.2 %)
     assert interchangeable([unclassified, tertiary]) == [set(), set()]
+
+
+def _dashed(colour: tuple[int, int, int], width: int, *period: int) -> bytes:
+    """A west-east line whose columns go on and off by ``period`` (px: on, off, on, ...)."""
+    cols: list[bool] = []
+    while len(cols) < 256:
+        for i, n in enumerate(period):
+            cols += [i % 2 == 0] * n
+    a = np.zeros((256, 256, 3), dtype=np.uint8)
+    a[:] = BG
+    top = 128 - width // 2
+    for x, on in enumerate(cols[:256]):
+        if on:
+            a[top:top + width, x] = colour
+    buf = io.BytesIO()
+    Image.fromarray(a).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_dash_length_alone_never_tells_two_dashed_lines_apart() -> None:
+    # OSM-Carto's railway under construction (grey, 4 px on, 2 off: 67 % inked) and
+    # disused railway (a paler grey, 3 on, 3 off: 50 %): the same grey row of dots to a
+    # reader who sees one alone; the share of the length inked alone told them apart
+    construction = _dashed((128, 128, 128), 3, 4, 2)
+    disused = _dashed((150, 150, 150), 2, 3, 3)
+    # a county border (dash-dot: 17 on, 1 off, 4 on, 1 off) and a municipal one
+    # (dash-dot-dot-dot) of the same lilac: another pattern of marks, seen
+    county = _dashed((191, 169, 186), 3, 17, 1, 4, 1)
+    municipal = _dashed((191, 169, 186), 2, 10, 2, 2, 2, 3, 2, 2, 2)
+    solid = _line((128, 128, 128), 3)
+    assert look_alike([construction, disused, county, municipal, solid], "line") == [
+        {1}, {0}, set(), set(), set()]
+    assert appearance(county, "line").dashes == ("D", "d")
+    assert appearance(municipal, "line").dashes == ("D", "d", "d", "d")
+    assert appearance(solid, "line").dashes == ()
+    assert LOOKALIKE_MAX_DASH_DIFF < 0.17   # the two railways' shares are 0.17 apart
 
 
 def _aa_line(colour: tuple[int, int, int], width: float,
