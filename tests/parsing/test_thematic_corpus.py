@@ -60,7 +60,9 @@ ZONES = ("West", "Midwest", "Northeast", "South")
 
 def load(name: str, suite: str | None = None) -> list[dict[str, Any]]:
     """The entries of one corpus file, with their suite and place."""
-    entries = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
+    # libyaml's loader when PyYAML has it: the same values, a seventh of the time
+    entries = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"),
+                        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return [{**e, "suite": e.get("suite", suite), "where": f"{name}.yaml#{i}"}
             for i, e in enumerate(entries, start=1)]
 
