@@ -176,18 +176,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (fresh24i.yaml#7, MFS 'Answer: B ... Wait ... Corrected answer: C', agrees since
     # grade24j: "Corrected/Revised/Updated/Amended/New answer:" is a final cue that
     # replaces earlier ones, at a line start or inside a line.)
-    # ``fresh24p.yaml`` (issue 24, session grade24p; independent grader, committed before
-    # scoring in 50fe024, scored once after merging main: 18/20 in
-    # docs/rounds/2026-12-02/grade24p.md): its two disagreements, each with its class.
-    "fresh24p.yaml#12": "SRN route as a numbered list of sentences, no JSON: '1. Start at blue, "
-                        "facing north.' is kept as the first step 'Start at blue, facing north' "
-                        "(not 'blue'); a grader reads the route [blue, turn left, Lönnrotinkatu, "
-                        "turn right, Annankatu, red] (correct). Score changes: exact 1 -> 0, "
-                        "step accuracy 1.0 -> 0.0",
-    "fresh24p.yaml#16": "RLE self-correction after 'Hmm, re-measuring': 'Answer: 250 m ... "
-                        "Answer: 300 m' is invalid (several lengths); a grader reads the "
-                        "corrected 300 m (the last cue). Score changes: a 46.6 m (18 %) error "
-                        "-> invalid",
+    # ``fresh24p.yaml`` (issue 24, session grade24p; independent grader, first try 18/20 in
+    # docs/rounds/2026-12-02/grade24p.md): #12 (a marker step with "facing north") and #16
+    # (a retraction "Hmm, re-measuring ...") agree since fix24r
+    # (tests/parsing/test_grade24p_classes.py).
 }
 
 
