@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from pyproj import CRS, Geod, Transformer
 from shapely.geometry.base import BaseGeometry
@@ -448,6 +449,39 @@ def distance_between(
     """
     meters = float(_WGS84.inv(a[1], a[0], b[1], b[0])[2])
     return GroundDistance(meters, a[2], b[2], a[0], a[1], b[0], b[1])
+
+
+def distances_from(
+    a: tuple[float, float, float], lats: np.ndarray, lons: np.ndarray
+) -> np.ndarray:
+    """The geodesic metres from one centre to many, in one call.
+
+    Element ``k`` equals ``distance_between(a, (lats[k], lons[k], r)).meters`` bit for
+    bit (the same geodesic routine, run over arrays).
+
+    Parameters
+    ----------
+    a : tuple of float
+        From :func:`centre_and_radius`.
+    lats, lons : numpy.ndarray
+        The other centres' latitudes and longitudes (degrees).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(len(lats),)`` metres.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c = [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0)]
+    >>> row = distances_from(c[0], np.array([0.0, 0.0]), np.array([0.0, 1.0]))
+    >>> float(row[1]) == distance_between(c[0], c[1]).meters, float(row[0])
+    (True, 0.0)
+    """
+    n = len(lats)
+    row = _WGS84.inv(np.full(n, a[1]), np.full(n, a[0]), lons, lats)[2]
+    return np.asarray(row, dtype=float)
 
 
 def ground_distance(a: BaseGeometry, b: BaseGeometry) -> GroundDistance:

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # Install what the tests need (see install.sh; with the dev and clip extras: the CLIP code
-# path is tested with a small random-weight model), then lint, type-check and run pytest.
+# path is tested with a small random-weight model), then lint, type-check and run pytest
+# on two processes (pytest-xdist; CARTOQA_TEST_WORKERS=0 runs it in one). Each test file
+# runs whole in one worker (--dist loadfile: its module fixtures are made once), files
+# handed out in collection order, where tests/conftest.py puts the files with slow
+# end-to-end tests first (--no-loadscope-reorder: xdist would otherwise put files with
+# many tests first and the long one-test builds last); the end-to-end builds are
+# shared by both workers (tests/helpers/shared_builds.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh dev,clip
@@ -9,5 +15,6 @@ echo "[test] ruff" >&2
 ruff check cartoqa groundtruth renderers tests scripts
 echo "[test] mypy" >&2
 mypy
-echo "[test] pytest" >&2
-exec pytest "$@"
+workers="${CARTOQA_TEST_WORKERS:-2}"
+echo "[test] pytest ($workers workers)" >&2
+exec pytest -n "$workers" --dist loadfile --no-loadscope-reorder "$@"

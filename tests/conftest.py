@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
@@ -32,13 +33,38 @@ def dataset(tmp_path: Path) -> Path:
     return write_synthetic_dataset(tmp_path / "ds", copies=2)
 
 
-@pytest.fixture(scope="session")
-def shared_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedBuilds]:
-    """End-to-end builds made once per configuration for the session (one PostGIS cache)."""
+SHARED_CACHE = pytest.StashKey[Path]()
+"""The run's PostGIS cache for shared builds (one for all xdist workers)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller (or a run without xdist) makes the shared cache; workers are told it."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # an xdist worker: the controller made it
+        config.stash[SHARED_CACHE] = Path(workerinput["cartoqa_shared_cache"])
+        return
     from helpers.postgis_cache import postgis_cache_dir  # imported here: starts no cluster
 
-    with postgis_cache_dir("cartoqa-test-shared-") as cache:
-        yield SharedBuilds(cache, tmp_path_factory.mktemp("shared-builds"))
+    stack = contextlib.ExitStack()
+    config.stash[SHARED_CACHE] = stack.enter_context(postgis_cache_dir("cartoqa-test-shared-"))
+    config.add_cleanup(stack.close)  # after every worker has finished: cluster destroyed
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: object) -> None:
+    """pytest-xdist, controller side: each worker builds into the controller's cache."""
+    node.workerinput["cartoqa_shared_cache"] = str(  # type: ignore[attr-defined]
+        node.config.stash[SHARED_CACHE])  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def shared_builds(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
+    """End-to-end builds made once per configuration for the run (one PostGIS cache)."""
+    base = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):
+        base = base.parent  # xdist: the controller's folder, above each worker's
+    return SharedBuilds(request.config.stash[SHARED_CACHE], base / "shared-builds")
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +77,18 @@ def shared_env(shared_builds: SharedBuilds) -> Iterator[dict[str, str]]:
 SHARED_BUILD_FIXTURES = {"shared_builds", "shared_env"}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that reads a shared end-to-end build (or its cache) is slow, marked or not."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that reads a shared end-to-end build (or its cache) is slow, marked or not.
+
+    In a pytest-xdist worker, files with slow tests come first (the same stable order in
+    every worker, as xdist requires): ``--dist loadfile`` hands files out in this order,
+    so the long end-to-end files start early and the short ones fill in at the end,
+    instead of one worker starting the MFS build while the other has nothing left.
+    """
     for item in items:
         uses = SHARED_BUILD_FIXTURES & set(getattr(item, "fixturenames", ()))
         if uses and item.get_closest_marker("slow") is None:
             item.add_marker(pytest.mark.slow)
+    if hasattr(config, "workerinput"):
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)  # stable: order kept

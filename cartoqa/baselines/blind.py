@@ -148,7 +148,7 @@ def random_choice(rng: random.Random) -> Chooser:
             return rng.choice(option_keys(item))
         if leaf.kind == "letters":
             keys = option_keys(item)
-            size = rng.choice(sorted({len(v) for v in leaf.values}))
+            size = rng.choice(leaf.lengths())
             return sorted(rng.sample(keys, min(size, len(keys))))
         if leaf.kind == "integer":
             return rng.randint(min(leaf.values), max(leaf.values))
@@ -160,7 +160,7 @@ def random_choice(rng: random.Random) -> Chooser:
             return named
         elements = leaf.elements()
         if elements is not None:  # a list of names, codes or numbers: drawn element-wise
-            size = rng.choice(sorted({len(v) for v in leaf.values}))
+            size = rng.choice(leaf.lengths())
             if size <= len(elements):
                 return rng.sample(elements, size)
             return [rng.choice(elements) for _ in range(size)]

@@ -39,7 +39,7 @@ nothing here names a task.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,8 +128,20 @@ class Leaf:
         """The path written with dots (``types.cafe.names``)."""
         return ".".join(self.path)
 
+    def _memo(self, name: str, make: Callable[[], Any]) -> Any:
+        """``make()`` once per leaf (a leaf is frozen: its values never change). The
+        baselines ask a leaf's distinct values for every item, and each costs a JSON
+        dump per value seen: without the memo a table over thousands of items took
+        hours (frieda27g)."""
+        if name not in self.__dict__:
+            self.__dict__[name] = make()  # beside the fields: not compared, not hashed
+        return self.__dict__[name]
+
     def distinct(self) -> list[Any]:
         """The distinct values seen, in first-seen order."""
+        return list(self._memo("_distinct", self._distinct))
+
+    def _distinct(self) -> list[Any]:
         seen: dict[str, Any] = {}
         for value in self.values:
             seen.setdefault(canonical(value), value)
@@ -138,6 +150,10 @@ class Leaf:
     def elements(self) -> list[Any] | None:
         """The distinct elements of the lists seen at this path (``None`` unless every
         value seen is a list of strings or numbers, and one is not empty)."""
+        got = self._memo("_elements", self._elements)
+        return None if got is None else list(got)
+
+    def _elements(self) -> list[Any] | None:
         if not self.values or not all(isinstance(v, list) for v in self.values):
             return None
         out: dict[str, Any] = {}
@@ -147,6 +163,16 @@ class Leaf:
                     return None
                 out.setdefault(canonical(element), element)
         return list(out.values()) or None
+
+    def lengths(self) -> list[int]:
+        """The distinct lengths of the values seen, ascending (of lists, strings).
+
+        Examples
+        --------
+        >>> Leaf(("names",), "free", {}, (["A"], ["B", "C"], ["D"])).lengths()
+        [1, 2]
+        """
+        return list(self._memo("_lengths", lambda: sorted({len(v) for v in self.values})))
 
     def strings(self, without: Any = None) -> list[str]:
         """Every distinct string seen, alone or inside a list, in first-seen order.

@@ -378,6 +378,9 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
     if first is not None:
         return first
     nums = count_candidates(body)
+    listed = _enumerated_count(body)
+    if listed is not None:  # "4 classes: 8.5–10.8, 11–12.9, 13.3–15.2 and 16.2–21.9"
+        return _count_result(listed)
     if nums:
         alternatives = _alternatives(body, nums)
         if alternatives:
@@ -546,6 +549,35 @@ def count_candidates(text: str) -> list[Number]:
             if not _LABEL_NUMBER.search(text[max(0, n.start - 20):n.start])]
     parts = [n for n in nums if not _WHOLE.search(text[max(0, n.start - 30):n.start])]
     return parts if parts and len(parts) < len(nums) else nums
+
+
+# "The legend shows 4 classes: a, b, c and d": a count, a noun, then what it counts
+_COUNTED_NOUN = re.compile(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}", re.IGNORECASE)
+
+
+def _enumerated_count(text: str) -> float | None:
+    """The count of a line that states a number of things and then lists exactly that
+    many (``The legend shows 4 classes: 8.5–10.8, 11–12.9, 13.3–15.2 and 16.2–21.9.``),
+    whose listed numbers are no counts; ``None`` when no line does so alone.
+
+    Examples
+    --------
+    >>> _enumerated_count("The legend shows 4 classes: 8.5–10.8, 11–12.9, 13.3–15.2 and 16.2–21.9.")
+    4.0
+    >>> _enumerated_count("There are three: Texas, Ohio and Iowa.")  # no noun counted
+    >>> _enumerated_count("4 classes: 1-2, 3-4")  # four announced, two listed
+    """
+    found = []
+    for line in nonempty_lines(text):
+        before, colon, rest = line.strip().partition(":")
+        head = find_numbers(before)
+        if not colon or not head or not _COUNTED_NOUN.fullmatch(before[head[-1].end:].strip()):
+            continue
+        parts = [p for p in re.split(r"\s*(?:,|;|\band\b)\s*", rest.strip().rstrip(" ."))
+                 if p.strip()]
+        if len(parts) == head[-1].value and len(parts) >= 2:
+            found.append(head[-1].value)
+    return found[0] if len(found) == 1 else None
 
 
 def _stated_count(text: str, nums: list[Number]) -> float | None:

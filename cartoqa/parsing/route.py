@@ -107,6 +107,12 @@ def canonical_action(text: str) -> str | None:
     return None
 
 
+# "Start at blue, facing north": the way the marker faces is no part of the step
+_FACING = re.compile(
+    r",?\s+(?:facing|heading|pointing|going|travell?ing|oriented)\s+(?:due\s+)?"
+    r"(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:wards?)?$")
+
+
 @lru_cache(maxsize=8192)
 def canonical_marker(text: str) -> str | None:
     """Return ``"blue"`` or ``"red"`` when a phrase names the origin or destination marker.
@@ -120,9 +126,16 @@ def canonical_marker(text: str) -> str | None:
     -------
     str or None
         ``"blue"``, ``"red"`` or ``None``.
+
+    Examples
+    --------
+    >>> canonical_marker("Start at blue, facing north"), canonical_marker("destination (red)")
+    ('blue', 'red')
+    >>> canonical_marker("Start at blue heading south-east"), canonical_marker("blue facing")
+    ('blue', None)
     """
     key = re.sub(r"\s+", " ", fold(text).strip(" .!\"'")).strip()
-    m = _MARKER.match(key)
+    m = _MARKER.match(_FACING.sub("", key))
     if not m:
         return None
     if m.group("c"):

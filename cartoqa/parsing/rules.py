@@ -74,6 +74,11 @@ _SENTENCE_FORMS = (
     re.compile(r"^\s*(?:(?i:only|just)\s+)?(?P<x>[A-Z][^.,\n]*?)\s+(?:has|have|shows|show|records|ranks|is\s+the|"
                r"stands\s+out|leads|borders|overlaps|touches|intersects|crosses|lies|sits|runs)"
                r"\b"),
+    # "Only Maharashtra is in a higher class than Gujarat.", "Only Goa and Kerala lie above
+    # it": after "only", the names up to the verb are the answer, whatever the verb says
+    re.compile(r"^\s*(?:.*,\s*)?(?i:only|just)\s+(?P<x>[A-Z][^.,\n]*?)\s+(?i:is|are|was|were|"
+               r"has|have|lies|lie|falls?|sits?|exceeds?|ranks?|reaches|scores?|gets?|shows?)"
+               r"\b"),
     # "The lowest value is in the union territory of Daman and Diu.", "... is found in Goa."
     re.compile(r"^.*?\b(?:is|are|lies|lie|occurs?|(?:is\s+)?found|(?:is\s+)?located)\s+in\s+"
                r"(?P<x>(?:the\s+)?(?:(?:state|province|union\s+territory|territory|"
@@ -260,6 +265,8 @@ def sentence_answer(text: str) -> str | None:
     'B'
     >>> sentence_answer("Among the states bordering Canada, only Maine has a value above 1k.")
     'Maine'
+    >>> sentence_answer("Only Maharashtra is in a higher class than Gujarat.")
+    'Maharashtra'
     """
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
     tried = (sentences[-1:] + sentences[:1]) if sentences else []

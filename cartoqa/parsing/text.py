@@ -306,7 +306,10 @@ _CORRECTION = re.compile(
 # words between two answers that take the first one back
 _RETRACTION = re.compile(
     r"\b(?:wait|oops|sorry|correction|actually|mistake|wrong|incorrect|misses|missed|forgot|"
-    r"overlooked|re-?(?:check|count|examin\w*|read\w*|consider\w*)|let\s+me\s+(?:fix|correct|"
+    r"overlooked|re-?(?:check|count|examin\w*|read\w*|consider\w*|measur\w*|calculat\w*|"
+    r"comput\w*|trac\w*|evaluat\w*)|(?:under|over)estimat\w*|mis(?:count|measur|read|judg)\w*|"
+    r"(?:longer|shorter|more|fewer|further|farther|closer|larger|smaller)\s+than\s+I\s+"
+    r"(?:first\s+)?(?:thought|estimated|said|measured|counted)|let\s+me\s+(?:fix|correct|"
     r"redo|re-?do)|(?:on|at|upon)\s+(?:a\s+)?(?:second|closer|further|another)\s+"
     r"(?:thoughts?|looks?|glance|inspection)|(?:taking|having|after)\s+(?:a\s+)?(?:second|"
     r"closer|another)\s+look|on\s+reflection|look(?:ing)?\s+(?:at\s+it\s+)?again|"
@@ -327,6 +330,10 @@ def retracts(text: str) -> bool:
     --------
     >>> retracts("Oops, I forgot the first turn."), retracts("It then turns left.")
     (True, False)
+    >>> retracts("Hmm, re-measuring the second leg, it is longer than I thought.")
+    True
+    >>> retracts("The second leg is longer than the first.")
+    False
     """
     return bool(_RETRACTION.search(text))
 

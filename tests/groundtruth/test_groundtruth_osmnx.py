@@ -9,12 +9,13 @@ lengths and turn-by-turn steps.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import re
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
-import osmnx as ox
 import pytest
 from gt_scope import module_scope
 
@@ -30,6 +31,17 @@ from groundtruth.routing import (
     shortest_route,
 )
 from groundtruth.turns import route_steps, steps_connect
+
+
+class _Osmnx:
+    """``osmnx``, imported when a test first uses it: the import (with scikit-learn)
+    costs seconds, paid at collection by every pytest-xdist worker otherwise."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(importlib.import_module("osmnx"), name)
+
+
+ox = _Osmnx()
 
 
 @pytest.fixture(scope=module_scope)

@@ -45,7 +45,8 @@ def postgis_cache_dir(prefix: str) -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     folder.chmod(0o755)
     yield folder
-    cluster = PostgisCluster(folder)
-    if (cluster.data_dir / "PG_VERSION").exists():
-        cluster.destroy()
+    if any(folder.iterdir()):  # untouched (a run without builds): no cluster to look for
+        cluster = PostgisCluster(folder)
+        if (cluster.data_dir / "PG_VERSION").exists():
+            cluster.destroy()
     shutil.rmtree(folder, ignore_errors=True)

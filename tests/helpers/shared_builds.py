@@ -7,6 +7,11 @@ folder, with one PostGIS cache for the session (the session's first build starts
 cold). Tests only read a shared dataset; one that changes it copies it first
 (:meth:`SharedBuilds.copy`).
 
+Under pytest-xdist (``pytest -n 2``) the workers share the cache and the builds: the
+controller makes the cache folder and removes it at the end (``tests/conftest.py``), a
+configuration's folder is named by a hash of its key, and the first worker to ask for it
+builds it under a file lock while the others wait for it, then read it.
+
 Usage (the fixtures live in ``tests/conftest.py``)::
 
     def test_x(shared_builds: SharedBuilds, shared_env: dict[str, str]) -> None:
@@ -15,6 +20,8 @@ Usage (the fixtures live in ``tests/conftest.py``)::
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import shutil
 from collections.abc import Iterator, Sequence
@@ -46,7 +53,7 @@ class SharedBuilds:
         self.root = root
         self._built: dict[tuple[object, ...], Path] = {}
         self.builds = 0
-        """How many builds were made (not found) this session."""
+        """How many builds this process made (not found, nor made by another worker)."""
 
     @contextmanager
     def env(self) -> Iterator[dict[str, str]]:
@@ -92,20 +99,29 @@ class SharedBuilds:
                tuple((getattr(m, "__name__", repr(m)), a, repr(v)) for m, a, v in patches))
         if key in self._built:
             return self._built[key]
-        out = self.root / f"build-{len(self._built) + 1:02d}" / "ds"
-        out.parent.mkdir(parents=True)
-        (out.parent / "args.txt").write_text(" ".join(args) + "\n", "utf-8")
-        monkeypatch = pytest.MonkeyPatch()
-        try:
-            for module, attribute, value in patches:
-                monkeypatch.setattr(module, attribute, value)
-            with self.env():
-                rc = main(["build", *args, "--out", str(out), "--no-progress"])
-        finally:
-            monkeypatch.undo()
-        if rc != 0:
-            raise AssertionError(f"shared build {' '.join(args)} exited {rc}")
-        self.builds += 1
+        # named by the key, so that every xdist worker finds the same folder
+        name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:16]
+        folder = self.root / f"build-{name}"
+        out = folder / "ds"
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / f"build-{name}.lock", "ab") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker building it: wait for it
+            if not (folder / "done").exists():
+                shutil.rmtree(folder, ignore_errors=True)  # a build that failed before
+                folder.mkdir(parents=True)
+                (folder / "args.txt").write_text(" ".join(args) + "\n", "utf-8")
+                monkeypatch = pytest.MonkeyPatch()
+                try:
+                    for module, attribute, value in patches:
+                        monkeypatch.setattr(module, attribute, value)
+                    with self.env():
+                        rc = main(["build", *args, "--out", str(out), "--no-progress"])
+                finally:
+                    monkeypatch.undo()
+                if rc != 0:
+                    raise AssertionError(f"shared build {' '.join(args)} exited {rc}")
+                (folder / "done").write_text("", "utf-8")
+                self.builds += 1
         self._built[key] = out
         return out
 

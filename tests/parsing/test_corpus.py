@@ -30,6 +30,9 @@ TASKS = ("mfs", "stmf", "mtmf", "rle", "mml", "srn")
 MFS_OPTIONS = {"A": "pharmacy", "B": "bank", "C": "park", "D": "parking", "E": "bus stop"}
 MTMF_TYPES = ["restaurant", "bank", "park", "parking", "fast food", "ATM", "coffee shop",
               "bus stop"]
+#: libyaml's loader when PyYAML has it: the same values, a seventh of the time (the corpus
+#: is read at collection, once per pytest-xdist worker)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 REQUEST = {"mfs": "choice", "mtmf": "all", "rle": "length", "mml": "roads", "srn": "route"}
 
 
@@ -37,13 +40,13 @@ def load_corpus() -> list[dict[str, Any]]:
     """Every entry of the corpus, with its ``task`` set from its file name."""
     entries = []
     for task in TASKS:
-        for number, entry in enumerate(yaml.safe_load((CORPUS / f"{task}.yaml").read_text(
-                encoding="utf-8")), start=1):
+        for number, entry in enumerate(yaml.load((CORPUS / f"{task}.yaml").read_text(
+                encoding="utf-8"), Loader=LOADER), start=1):
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q"):
-        held = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
+        held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
     return entries
@@ -173,18 +176,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (fresh24i.yaml#7, MFS 'Answer: B ... Wait ... Corrected answer: C', agrees since
     # grade24j: "Corrected/Revised/Updated/Amended/New answer:" is a final cue that
     # replaces earlier ones, at a line start or inside a line.)
-    # ``fresh24p.yaml`` (issue 24, session grade24p; independent grader, committed before
-    # scoring in 50fe024, scored once after merging main: 18/20 in
-    # docs/rounds/2026-12-02/grade24p.md): its two disagreements, each with its class.
-    "fresh24p.yaml#12": "SRN route as a numbered list of sentences, no JSON: '1. Start at blue, "
-                        "facing north.' is kept as the first step 'Start at blue, facing north' "
-                        "(not 'blue'); a grader reads the route [blue, turn left, Lönnrotinkatu, "
-                        "turn right, Annankatu, red] (correct). Score changes: exact 1 -> 0, "
-                        "step accuracy 1.0 -> 0.0",
-    "fresh24p.yaml#16": "RLE self-correction after 'Hmm, re-measuring': 'Answer: 250 m ... "
-                        "Answer: 300 m' is invalid (several lengths); a grader reads the "
-                        "corrected 300 m (the last cue). Score changes: a 46.6 m (18 %) error "
-                        "-> invalid",
+    # ``fresh24p.yaml`` (issue 24, session grade24p; independent grader, first try 18/20 in
+    # docs/rounds/2026-12-02/grade24p.md): #12 (a marker step with "facing north") and #16
+    # (a retraction "Hmm, re-measuring ...") agree since fix24r
+    # (tests/parsing/test_grade24p_classes.py).
 }
 
 

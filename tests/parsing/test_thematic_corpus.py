@@ -60,7 +60,9 @@ ZONES = ("West", "Midwest", "Northeast", "South")
 
 def load(name: str, suite: str | None = None) -> list[dict[str, Any]]:
     """The entries of one corpus file, with their suite and place."""
-    entries = yaml.safe_load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"))
+    # libyaml's loader when PyYAML has it: the same values, a seventh of the time
+    entries = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"),
+                        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return [{**e, "suite": e.get("suite", suite), "where": f"{name}.yaml#{i}"}
             for i, e in enumerate(entries, start=1)]
 
@@ -242,18 +244,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (#50 a legend name in the plural, #106 a list in a sentence led by "only") are fixed
     # since (fix24q; tests/parsing/test_grade24o_classes.py); first try in
     # docs/rounds/2026-12-02/grade24o.md.
-    # ``fresh13.yaml`` (issue 24, session grade24p; independent grader, committed before
-    # scoring in 50fe024, scored once after merging main at the go-file: MapIQ 20/20,
-    # MapWise 48/50, FRIEDA 50/50 in docs/rounds/2026-12-02/grade24p.md): its two
-    # disagreements, each with its class.
-    "fresh13.yaml#24": "MapWise count stated in a sentence with no cue, then the legend's "
-                       "classes listed: 'The legend shows 4 classes: 8.5–10.8, 11–12.9, "
-                       "13.3–15.2 and 16.2–21.9.' is invalid ('a range or alternatives'); a "
-                       "grader reads 4 (correct). Score changes: correct -> invalid",
-    "fresh13.yaml#32": "MapWise list answered in a sentence with no cue, 'Only' at its start "
-                       "(a sibling of fresh12#106): 'Only Maharashtra is in a higher class than "
-                       "Gujarat.' is invalid (no list); a grader reads [Maharashtra] (correct). "
-                       "Score changes: correct -> invalid",
+    # ``fresh13.yaml`` (issue 24, session grade24p; independent grader, first try MapIQ
+    # 20/20, MapWise 48/50, FRIEDA 50/50 in docs/rounds/2026-12-02/grade24p.md): #24 (a
+    # count followed by the things it counts) and #32 (a list led by "Only" with any verb)
+    # agree since fix24r (tests/parsing/test_grade24p_classes.py).
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")

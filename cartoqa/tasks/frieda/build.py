@@ -262,8 +262,10 @@ def plan_all(features: list[NamedFeature], pairs: list[Any], *, seed: int, count
             # no build of 10 per task reached one (frieda27e)
             two_rel = two_relation_plans(pairs, rng=rng, ledger=ledger)
             single = two_rel[1:] + single
+            statuses = ({f: fam.status for f, fam in index.families.items()}
+                        if index is not None else None)
             singles.append(legend_plans(features, areas, rng=rng, count=legend_count,
-                                        ledger=ledger) if areas else [])
+                                        ledger=ledger, statuses=statuses) if areas else [])
             if index is not None:
                 singles.append(category_count_plans(index, rng=rng, count=legend_count,
                                                     ledger=ledger))

@@ -97,11 +97,17 @@ class FamilyIndex:
     #: category -> points within it, and points clearly outside it
     within: dict[str, list[int]] = field(default_factory=dict)
     outside: dict[str, np.ndarray] = field(default_factory=dict)
+    #: point index -> whether it lies clearly within no category (``not inside(i)``)
+    bare: list[bool] = field(default_factory=list)
+    #: category -> its areas merged as a map shows them (:func:`category_components`),
+    #: made on first use
+    components: dict[str, list[BaseGeometry]] | None = None
 
     def __post_init__(self) -> None:
         for c in self.categories:
             self.within[c] = [i for i, s in enumerate(self.status) if s[c] is True]
             self.outside[c] = np.array([s[c] is False for s in self.status], dtype=bool)
+        self.bare = [not self.inside(i) for i in range(len(self.status))]
 
     def inside(self, i: int) -> list[str]:
         """The categories point ``i`` lies clearly within."""
@@ -119,14 +125,24 @@ class LegendIndex:
     families: dict[str, FamilyIndex]
     #: ``(n, 2)`` metric coordinates of the points
     coords: np.ndarray
+    #: the points' keys (``points[i].key``)
+    keys: list[str] = field(default_factory=list)
+    _dists: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.keys = [p.key for p in self.points]
 
     def dist(self, i: int, j: int) -> float:
         """Metres between points ``i`` and ``j`` (in the local frame)."""
         return float(np.hypot(*(self.coords[i] - self.coords[j])))
 
     def dists(self, i: int) -> np.ndarray:
-        """Metres from point ``i`` to every point."""
-        return np.hypot(*(self.coords - self.coords[i]).T)
+        """Metres from point ``i`` to every point (cached: planning asks again and again;
+        do not write into it)."""
+        got = self._dists.get(i)
+        if got is None:
+            got = self._dists[i] = np.hypot(*(self.coords - self.coords[i]).T)
+        return got
 
 
 def legend_index(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
@@ -194,10 +210,11 @@ def _decoys(index: LegendIndex, fam: FamilyIndex, category: str, near: int, k: i
         return []
     d = index.dists(near)
     ok = fam.outside[category] & (d >= LEGEND_DOT_GAP_M) & (d <= LEGEND_SPREAD_M)
-    pool = [int(i) for i in np.flatnonzero(ok) if int(i) not in exclude
-            and ledger.free(subject, index.points[int(i)].key)]
+    taken, keys = ledger.taken_with(subject), index.keys
+    pool = [i for i in np.flatnonzero(ok).tolist() if i not in exclude
+            and keys[i] not in taken]
     rng.shuffle(pool)
-    pool.sort(key=lambda i: not fam.inside(i))
+    pool.sort(key=fam.bare.__getitem__)
     out: list[int] = []
     for i in pool:
         if all(index.dist(i, j) >= LEGEND_DOT_GAP_M for j in (*out, *exclude)):
@@ -672,11 +689,21 @@ def area_count_plans(features: Sequence[NamedFeature], index: LegendIndex, relat
     subjects = uniquely_named(features, "polygon", count_edge=False)
     options: list[tuple[int, str, NamedFeature, str, list[BaseGeometry]]] = []
     for fam in index.families.values():
-        comps = category_components(fam)
+        if fam.components is None:  # the same for every relation
+            fam.components = category_components(fam)
+        comps = fam.components
+        # the parts near a subject from a tree (queried a little wider than the exact
+        # test below, which decides); in each category's order
+        flat = [p for parts in comps.values() for p in parts]
+        starts = np.cumsum([0, *(len(parts) for parts in comps.values())]).tolist()
+        tree = shapely.STRtree(flat)
         for f in subjects:
             sm = index.frame.to_metric(f.geometry)
-            for c, parts in comps.items():
-                near = [p for p in parts if p.distance(sm) < 60.0]
+            hits = np.zeros(len(flat), dtype=bool)
+            hits[tree.query(sm, predicate="dwithin", distance=61.0)] = True
+            for start, (c, parts) in zip(starts, comps.items(), strict=False):
+                near = [p for k, p in enumerate(parts) if hits[start + k]
+                        and p.distance(sm) < 60.0]
                 if not near or any(p.area < MIN_COMPONENT_M2 for p in near):
                     continue
                 rels = area_relations(sm, near)

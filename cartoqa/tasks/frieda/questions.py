@@ -18,10 +18,11 @@ import math
 import random
 import zlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
@@ -297,16 +298,24 @@ class PairLedger:
     def __init__(self) -> None:
         self.pairs: set[frozenset[str]] = set()
         self.subjects: set[tuple[str, str]] = set()
+        #: key -> the keys already drawn beside it (either way round): ``pairs`` by key
+        self.partners: dict[str, set[str]] = defaultdict(set)
 
     def free(self, subject: str, other: str) -> bool:
         """Whether ``other`` may still be drawn beside ``subject``."""
-        return frozenset((subject, other)) not in self.pairs
+        return other not in self.partners.get(subject, ())
+
+    def taken_with(self, subject: str) -> set[str] | frozenset[str]:
+        """The keys that may no longer be drawn beside ``subject``."""
+        return self.partners.get(subject, frozenset())
 
     def take(self, relation: str, subject: str, others: Sequence[str]) -> None:
         """Record a question's subject and the features drawn beside it."""
         self.subjects.add((relation, subject))
         for o in others:
             self.pairs.add(frozenset((subject, o)))
+            self.partners[subject].add(o)
+            self.partners[o].add(subject)
 
 
 def _apart(metric: dict[str, BaseGeometry], keys: Sequence[str]) -> bool:
@@ -623,6 +632,51 @@ _DIRECTIONS_TEXT = ("Answer with one of the eight compass directions (north, nor
                     "east, south-east, south, south-west, west, north-west).")
 
 
+class PointDistances:
+    """Geodesic metres between the centres of a build's points, a row at a time, cached.
+
+    ``d(a, b)`` equals ``rel.distance_between(centres[a], centres[b]).meters`` bit for bit
+    (:func:`groundtruth.relations.distances_from`); a row costs one array call instead
+    of one geodesic call per point, and planning asks the same rows many times.
+
+    Examples
+    --------
+    >>> c = [(60.0, 24.0, 0.0), (60.001, 24.0, 0.0), (60.0, 24.002, 0.0)]
+    >>> d = PointDistances(c)
+    >>> d(0, 1) == rel.distance_between(c[0], c[1]).meters
+    True
+    >>> d.within(0, 100.0, 200.0)
+    [1, 2]
+    """
+
+    def __init__(self, centres: Sequence[tuple[float, float, float]]) -> None:
+        self.centres = centres
+        self.lats = np.array([c[0] for c in centres], dtype=float)
+        self.lons = np.array([c[1] for c in centres], dtype=float)
+        self._rows: dict[int, np.ndarray] = {}
+        self._within: dict[tuple[int, float, float], list[int]] = {}
+
+    def row(self, a: int) -> np.ndarray:
+        """Metres from point ``a`` to every point."""
+        got = self._rows.get(a)
+        if got is None:
+            got = self._rows[a] = rel.distances_from(self.centres[a], self.lats, self.lons)
+        return got
+
+    def __call__(self, a: int, b: int) -> float:
+        return float(self.row(a)[b])
+
+    def within(self, a: int, lo: float, hi: float) -> list[int]:
+        """The points ``k != a`` with ``lo <= d(a, k) <= hi``, in index order."""
+        key = (a, lo, hi)
+        got = self._within.get(key)
+        if got is None:
+            row = self.row(a)
+            got = [int(k) for k in np.flatnonzero((row >= lo) & (row <= hi)) if k != a]
+            self._within[key] = got
+        return got
+
+
 def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: int,
                 min_m: float = 200.0, max_m: float = 550.0, ledger: PairLedger | None = None,
                 templates: Sequence[str] = ("pair",)) -> list[QuestionPlan]:
@@ -668,6 +722,9 @@ def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: 
         return []
     frame = rel.LocalFrame.around([f.geometry for f in points])
     centres = [rel.centre_and_radius(f.geometry, frame) for f in points]
+    dist = PointDistances(centres)
+    # the same pairs come up again and again once the free ones grow rare
+    between: dict[tuple[int, int], rel.Orientation] = {}
     plans: list[QuestionPlan] = []
     wanted = {(r, t) for r in ("distance", "orientation") for t in templates
               if t in TEMPLATES[r]}
@@ -686,18 +743,20 @@ def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: 
             break
         relation, template = rng.choice(sorted(open_))
         if template in ("closest", "furthest"):
-            got = _ranked(points, centres, rng, template, min_m, max_m)
+            got = _ranked(points, centres, rng, template, min_m, max_m, dist)
             if got is None or not free(*got) \
                     or (relation, points[got[0]].key) in ledger.subjects:
                 continue
             x, cands = got[0], got[1:]
             take(relation, *got)
             ledger.subjects.add((relation, points[x].key))
-            plans.append(_ranked_plan(points, centres, template, x, cands, rng))
+            plans.append(_ranked_plan(points, centres, template, x, cands, rng, dist))
             made[(relation, template)] += 1
             continue
         i, j = rng.sample(range(len(points)), 2)
-        o = rel.orientation_between(centres[i], centres[j])
+        o = between.get((i, j))
+        if o is None:
+            o = between[(i, j)] = rel.orientation_between(centres[i], centres[j])
         d = o.distance
         if not (min_m <= d.meters <= max_m) or not free(i, j):
             continue
@@ -708,7 +767,7 @@ def point_plans(features: Sequence[NamedFeature], *, rng: random.Random, count: 
             take(relation, i, j)
             plans.append(_pair_plan(relation, a, b, o, rng))
         else:
-            m = _anchor(centres, i, j, rng)
+            m = _anchor(centres, i, j, rng, dist)
             if m is None or not free(i, j, m):
                 continue
             take(relation, i, j, m)
@@ -756,16 +815,20 @@ ANCHOR_RANGE_M: tuple[float, float] = (120.0, 400.0)
 
 
 def _anchor(centres: Sequence[tuple[float, float, float]], i: int, j: int,
-            rng: random.Random) -> int | None:
+            rng: random.Random, dist: PointDistances | None = None) -> int | None:
     """A point between ``ANCHOR_RANGE_M`` of both ``i`` and ``j`` (or ``None``)."""
+    dist = dist if dist is not None else PointDistances(centres)
     order = list(range(len(centres)))
     rng.shuffle(order)
     lo, hi = ANCHOR_RANGE_M
+    # metres from m to i and j (the geodesic distance is symmetric to the bit: its
+    # routine puts the two ends in one order before measuring)
+    row_i, row_j = dist.row(i), dist.row(j)
     for m in order[:400]:
         if m in (i, j):
             continue
-        di = rel.distance_between(centres[m], centres[i]).meters
-        dj = rel.distance_between(centres[m], centres[j]).meters
+        di = float(row_i[m])
+        dj = float(row_j[m])
         if lo <= di <= hi and lo <= dj <= hi:
             return m
     return None
@@ -814,20 +877,20 @@ RANK_MIN_GAP_M = 60.0
 
 
 def _ranked(points: Sequence[NamedFeature], centres: Sequence[tuple[float, float, float]],
-            rng: random.Random, template: str, min_m: float, max_m: float
-            ) -> list[int] | None:
+            rng: random.Random, template: str, min_m: float, max_m: float,
+            between: PointDistances | None = None) -> list[int] | None:
     """A subject and three candidates whose closest (furthest) one is clear."""
+    between = between if between is not None else PointDistances(centres)
     x = rng.randrange(len(points))
-    near = [k for k in range(len(points)) if k != x
-            and RANK_MIN_GAP_M <= rel.distance_between(centres[x], centres[k]).meters <= max_m]
+    near = between.within(x, RANK_MIN_GAP_M, max_m)
     if len(near) < CANDIDATES:
         return None
     cands = rng.sample(near, CANDIDATES)
     for p, c in enumerate(cands):
         for q in cands[p + 1:]:
-            if rel.distance_between(centres[c], centres[q]).meters < RANK_MIN_GAP_M:
+            if between(c, q) < RANK_MIN_GAP_M:
                 return None
-    dist = sorted(rel.distance_between(centres[x], centres[c]).meters for c in cands)
+    dist = sorted(between(x, c) for c in cands)
     if template == "closest" and dist[1] < RANK_MIN_RATIO * dist[0]:
         return None
     if template == "furthest" and (dist[2] < RANK_MIN_RATIO * dist[1] or dist[2] < min_m):
@@ -836,9 +899,10 @@ def _ranked(points: Sequence[NamedFeature], centres: Sequence[tuple[float, float
 
 
 def _ranked_plan(points: Sequence[NamedFeature], centres: Sequence[tuple[float, float, float]],
-                 template: str, x: int, cands: Sequence[int], rng: random.Random
-                 ) -> QuestionPlan:
-    dist = {c: rel.distance_between(centres[x], centres[c]).meters for c in cands}
+                 template: str, x: int, cands: Sequence[int], rng: random.Random,
+                 between: PointDistances | None = None) -> QuestionPlan:
+    between = between if between is not None else PointDistances(centres)
+    dist = {c: between(x, c) for c in cands}
     pick = min(cands, key=dist.__getitem__) if template == "closest" \
         else max(cands, key=dist.__getitem__)
     subject = points[x]
@@ -866,7 +930,8 @@ LEGEND_DRAW_RADIUS_M = 700.0
 
 
 def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea], *,
-                 rng: random.Random, count: int, ledger: PairLedger | None = None
+                 rng: random.Random, count: int, ledger: PairLedger | None = None,
+                 statuses: Mapping[str, Sequence[Mapping[str, bool | None]]] | None = None
                  ) -> list[QuestionPlan]:
     """``within`` questions read through a legend: which dot lies in an area of a category?
 
@@ -891,6 +956,11 @@ def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
     ledger : PairLedger, optional
         The build's pairs already asked (updated): one question per category and
         answer, no category-place pair twice.
+    statuses : mapping, optional
+        Family -> each point's :func:`~groundtruth.legend_areas.point_in_category` per
+        category, already worked out for ``uniquely_named(features, "point")``
+        (``FamilyIndex.status`` of :mod:`cartoqa.tasks.frieda.legend_questions`, made
+        with an area tree); worked out here when not given.
 
     Returns
     -------
@@ -907,8 +977,12 @@ def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
         fam = [a for a in areas if a.family == family]
         cats = sorted({a.category for a in fam})
         fam_metric = [frame.to_metric(a.geometry) for a in fam]
-        status = {(i, c): point_in_category(p.geometry, c, fam, frame, fam_metric)
-                  for i, p in enumerate(points) for c in cats}
+        known = statuses.get(family) if statuses is not None else None
+        if known is not None:
+            status = {(i, c): known[i][c] for i in range(len(points)) for c in cats}
+        else:
+            status = {(i, c): point_in_category(p.geometry, c, fam, frame, fam_metric)
+                      for i, p in enumerate(points) for c in cats}
         # categories in turn, so that no one category fills the family's share
         queues: dict[str, list[int]] = {}
         for c in cats:
@@ -924,7 +998,8 @@ def legend_plans(features: Sequence[NamedFeature], areas: Sequence[CategoryArea]
                 # the answer's colour in turn (blue, purple, orange): no fixed guess
                 got = _answer_at(got, a, len(plans) % 3)
                 ledger.take("within", f"legend:{family}:{c}", [points[i].key for i in got])
-                plans.append(_legend_plan(points, got, a, c, family, fam, frame, rng))
+                plans.append(_legend_plan(points, got, a, c, family, fam, frame, rng,
+                                          fam_metric))
                 made += 1
     return plans
 
@@ -949,8 +1024,10 @@ def _legend_picks(points: Sequence[NamedFeature], xy: Sequence[BaseGeometry],
     subject = f"legend:{family}:{c}"
     if not ledger.free(subject, points[a].key):
         return None
+    # metres from a to every point in one call (the same GEOS distance as one by one)
+    da = shapely.distance(xy[a], np.asarray(xy, dtype=object)).tolist()
     near = [i for i in range(len(points)) if status[(i, c)] is False
-            and LEGEND_DOT_GAP_M <= xy[a].distance(xy[i]) <= LEGEND_DOT_SPREAD_M
+            and LEGEND_DOT_GAP_M <= da[i] <= LEGEND_DOT_SPREAD_M
             and ledger.free(subject, points[i].key)]
     # decoys inside another category first: the swatches must be told apart
     rng.shuffle(near)
@@ -968,12 +1045,15 @@ def _legend_picks(points: Sequence[NamedFeature], xy: Sequence[BaseGeometry],
 
 def _legend_plan(points: Sequence[NamedFeature], picks: Sequence[int], answer: int,
                  category: str, family: str, fam: Sequence[CategoryArea],
-                 frame: rel.LocalFrame, rng: random.Random) -> QuestionPlan:
+                 frame: rel.LocalFrame, rng: random.Random,
+                 fam_metric: Sequence[BaseGeometry] | None = None) -> QuestionPlan:
     centre = shapely.union_all([frame.to_metric(points[i].geometry) for i in picks]).centroid
     drawn: dict[str, list[BaseGeometry]] = defaultdict(list)
     dist: dict[str, float] = {}
-    for a in fam:
-        d = frame.to_metric(a.geometry).distance(centre)
+    metric = fam_metric if fam_metric is not None else [frame.to_metric(a.geometry)
+                                                         for a in fam]
+    for a, g in zip(fam, metric, strict=True):
+        d = g.distance(centre)
         if d <= LEGEND_DRAW_RADIUS_M:
             drawn[a.category].append(a.geometry)
             dist[a.category] = min(dist.get(a.category, d), d)

@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers.shared_builds import SharedBuilds
 from scipy.stats import chisquare
 
 from cartoqa.build import build_dataset
@@ -15,8 +16,9 @@ from cartoqa.tasks.cartomapqa.mfs import LETTERS
 
 
 @pytest.mark.slow
-def test_built_mfs_set_is_valid_and_letters_are_uniform(tmp_path: Path) -> None:
-    out = tmp_path / "ds"
+def test_built_mfs_set_is_valid_and_letters_are_uniform(tmp_path: Path,
+                                                      shared_builds: SharedBuilds) -> None:
+    out = tmp_path / "ds"  # the session's PostGIS cache: Helsinki is imported once
     report = build_dataset(
         extract="helsinki",
         out=out,
@@ -24,7 +26,7 @@ def test_built_mfs_set_is_valid_and_letters_are_uniform(tmp_path: Path) -> None:
         per_task=60,
         seed=1,
         progress=False,
-        cache_dir=tmp_path / "cache",
+        cache_dir=shared_builds.cache,
         task_options={"embedding": "pixel-histogram"},
     )
     assert report.by_task == {"mfs": 60}
