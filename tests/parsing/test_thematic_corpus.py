@@ -357,6 +357,7 @@ def test_each_thirteenth_fresh_response(entry: dict[str, Any]) -> None:
 
 
 FRESH14 = load("fresh14")  # issue 24, session grade24q: independent grader, scored once
+FRESH15 = load("fresh15")  # issue 24, session grade24r: independent grader, scored once
 
 
 @pytest.mark.parametrize("entry", [
@@ -365,6 +366,16 @@ FRESH14 = load("fresh14")  # issue 24, session grade24q: independent grader, sco
     if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
     for e in FRESH14])
 def test_each_fourteenth_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH15])
+def test_each_fifteenth_fresh_response(entry: dict[str, Any]) -> None:
     result = parse_response(item_for(entry), entry["response"])
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
@@ -395,7 +406,8 @@ def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"):
+                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
+                 "fresh15"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
