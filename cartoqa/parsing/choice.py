@@ -44,6 +44,9 @@ _WEAK = [
     re.compile(r"\b([A-E])\s+is\s+(?:the\s+)?(?:correct|right|answer|best)\b"),
     # "... is C." at the end of a sentence, "it's B."
     re.compile(r"\b(?:is|it's|it\s+is)\s+([A-E])\s*(?:[.!]|$)", re.MULTILINE),
+    # "... fits a stream, so B.", "Therefore (C)." : a letter concluding a sentence
+    re.compile(r"\b(?:[Ss]o|[Tt]hus|[Tt]herefore|[Hh]ence)\s*,?\s*[(\[]?([A-E])[)\]]?\s*(?:[.!]|$)",
+               re.MULTILINE),
 ]
 
 
@@ -60,7 +63,23 @@ def _letter_from_cue(text: str) -> str | None:
     return found
 
 
+# words that rule out the label after them: "not a drain", "isn't the ditch", "rather
+# than a stream"
+_NEGATED_BEFORE = re.compile(
+    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bno)\s+(?:(?:an?|the|just)\s+)?$")
+
+
 def _letter_from_label(text: str, options: Mapping[str, str]) -> str | None:
+    """The one option whose label the text names (a label it rules out is not named).
+
+    Examples
+    --------
+    >>> opts = {"B": "stream", "D": "drain", "E": "ditch"}
+    >>> _letter_from_label("It's not a drain; it looks like a stream", opts)
+    'B'
+    >>> _letter_from_label("It's not a drain.", opts) is None
+    True
+    """
     folded = fold(text)
     spans: dict[str, list[tuple[int, int]]] = {}
     for letter, label in options.items():
@@ -68,7 +87,8 @@ def _letter_from_label(text: str, options: Mapping[str, str]) -> str | None:
         if not key:
             continue
         pattern = re.compile(r"(?<!\w)" + re.escape(key) + r"(?!\w)")
-        hits = [(m.start(), m.end()) for m in pattern.finditer(folded)]
+        hits = [(m.start(), m.end()) for m in pattern.finditer(folded)
+                if not _NEGATED_BEFORE.search(folded[max(0, m.start() - 40):m.start()])]
         if hits:
             spans[letter.upper()] = hits
     # drop a label whose every mention sits inside a longer label ("park" in "parking lot")

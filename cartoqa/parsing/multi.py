@@ -101,8 +101,32 @@ def _from_lines(text: str, known: dict[str, str],
             parts = [q.strip(" \"'") for q in re.split(r"[;,]", rest) if q.strip(" \"'")]
             if count and len(names) > count and len(parts) == count:
                 names = parts
+            elif count and len(names) > count:
+                joined = _rejoin_lower(names)
+                if len(joined) == count:  # "3 (Rautatientori, Rautatientori, laituri 13)"
+                    names = joined
         out[m.group("type")] = {"count": count, "names": names}
     return out or None
+
+
+def _rejoin_lower(names: list[str]) -> list[str]:
+    """Names split at a comma, with a piece that opens in lower case (or a digit) put
+    back onto the name before it: the rest of that name (``Rautatientori, laituri 13``).
+
+    Examples
+    --------
+    >>> _rejoin_lower(["Rautatientori", "Rautatientori", "laituri 13"])
+    ['Rautatientori', 'Rautatientori, laituri 13']
+    >>> _rejoin_lower(["Kamppi", "Forum"])
+    ['Kamppi', 'Forum']
+    """
+    out: list[str] = []
+    for name in names:
+        if out and name[:1] and (name[:1].islower() or name[:1].isdigit()):
+            out[-1] = f"{out[-1]}, {name}"
+        else:
+            out.append(name)
+    return out
 
 
 _ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$", re.MULTILINE)

@@ -181,18 +181,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24p.md): #12 (a marker step with "facing north") and #16
     # (a retraction "Hmm, re-measuring ...") agree since fix24r
     # (tests/parsing/test_grade24p_classes.py).
-    # ``fresh24q.yaml`` (issue 24, session grade24q; independent grader, committed before
-    # scoring in 3f865ff, scored once after merging main at the go-file: 48/50 in
-    # docs/rounds/2026-12-02/grade24q.md): its two disagreements, each with its class.
-    "fresh24q.yaml#7": "MFS pick stated at the end of a reasoning sentence with no cue, after "
-                       "negated options named by their text: 'It's not a drain ... and not a "
-                       "ditch. The width fits a stream, so B.' is invalid (no option letter); "
-                       "a grader reads B (correct). Score changes: correct -> invalid",
-    "fresh24q.yaml#23": "MTMF name with a comma inside a parenthesised name list: 'bus stop: 3 "
-                        "(Rautatientori, Rautatientori, Rautatientori, laituri 13)' is split "
-                        "into 4 names (the last 'Rautatientori', 'laituri 13'); a grader reads "
-                        "3 names, the last 'Rautatientori, laituri 13' (the count says 3). "
-                        "Score changes: bus-stop names 3/3 matched -> 2 of 4 read match",
+    # ``fresh24q.yaml`` (issue 24, session grade24q; independent grader, first try 48/50 in
+    # docs/rounds/2026-12-02/grade24q.md): #7 (a letter concluding with "so B" after
+    # options ruled out by their text) and #23 (a name with a comma in a counted name
+    # list) agree since fix24s (tests/parsing/test_grade24q_classes.py).
 }
 
 
