@@ -45,7 +45,8 @@ def load_corpus() -> list[dict[str, Any]]:
             entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
-                 "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q"):
+                 "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
+                 "fresh24r"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -184,6 +185,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24q.md): #7 (a letter concluding with "so B" after
     # options ruled out by their text) and #23 (a name with a comma in a counted name
     # list) agree since fix24s (tests/parsing/test_grade24q_classes.py).
+    # ``fresh24r.yaml`` (issue 24, session grade24r; independent grader, committed before
+    # scoring in 869cfa2, scored once after merging main at the go-file: 59/60 in
+    # docs/rounds/2026-12-02/grade24r.md): its one disagreement, with its class.
+    "fresh24r.yaml#12": "STMF names: an empty name list stated in prose with no cue and no "
+                        "'none' ('I see the coffee shop icon but there is no name label next "
+                        "to it, so there are no names to give.') is invalid; a grader reads "
+                        "no names, [] (correct). Score changes: correct -> invalid",
 }
 
 
@@ -220,7 +228,8 @@ def main() -> int:
                                        "fresh24b", "fresh24c", "fresh24d",
                                        "fresh24e", "fresh24f", "fresh24g",
                                        "fresh24h", "fresh24i", "fresh24k",
-                                       "fresh24m", "fresh24o", "fresh24p"))):
+                                       "fresh24m", "fresh24o", "fresh24p",
+                                       "fresh24q", "fresh24r"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -248,6 +248,20 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 20/20, MapWise 48/50, FRIEDA 50/50 in docs/rounds/2026-12-02/grade24p.md): #24 (a
     # count followed by the things it counts) and #32 (a list led by "Only" with any verb)
     # agree since fix24r (tests/parsing/test_grade24p_classes.py).
+    # ``fresh15.yaml`` (issue 24, session grade24r; independent grader, committed before
+    # scoring in 869cfa2, scored once after merging main at the go-file: MapWise 24/25,
+    # FRIEDA 15/15, MapIQ 8/10 in docs/rounds/2026-12-02/grade24r.md): its three
+    # disagreements, each with its class.
+    "fresh15.yaml#8": "MapWise single: the region named inside a prose sentence with no cue, "
+                      "followed by 'that region' ('The darkest shade is on Indiana, so that "
+                      "region has the highest value.') is invalid ('no region of this map'); "
+                      "a grader reads Indiana (IN, correct). Score changes: correct -> invalid",
+    "fresh15.yaml#47": "MapIQ list of zones: a one-zone answer led by 'Only' with no verb "
+                       "('Only South.') is invalid; a grader reads [South] (correct). Score "
+                       "changes: correct -> invalid",
+    "fresh15.yaml#49": "MapIQ list of zones: a one-zone answer led by 'Only' with no verb "
+                       "('Only West.') is invalid; a grader reads [West] (correct). Score "
+                       "changes: correct -> invalid",
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
@@ -357,6 +371,7 @@ def test_each_thirteenth_fresh_response(entry: dict[str, Any]) -> None:
 
 
 FRESH14 = load("fresh14")  # issue 24, session grade24q: independent grader, scored once
+FRESH15 = load("fresh15")  # issue 24, session grade24r: independent grader, scored once
 
 
 @pytest.mark.parametrize("entry", [
@@ -365,6 +380,16 @@ FRESH14 = load("fresh14")  # issue 24, session grade24q: independent grader, sco
     if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
     for e in FRESH14])
 def test_each_fourteenth_fresh_response(entry: dict[str, Any]) -> None:
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+    for e in FRESH15])
+def test_each_fifteenth_fresh_response(entry: dict[str, Any]) -> None:
     result = parse_response(item_for(entry), entry["response"])
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
 
@@ -395,7 +420,8 @@ def main() -> int:
     """Print the agreement per suite and every disagreement."""
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"):
+                 "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
+                 "fresh15"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
