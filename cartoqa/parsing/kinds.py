@@ -405,6 +405,10 @@ def _first_region(part: str, names: RegionNames, zones: Sequence[str]) -> str | 
     return found[0] if found else None
 
 
+# "only"/"just" before the regions named: no part of the answer
+_ONLY = re.compile(r"^\s*(?:only|just)\s+(?:the\s+)?", re.IGNORECASE)
+
+
 def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
                  single: bool = False, strict: bool = False) -> ParseResult | None:
     """The regions one segment names: ``{"items": [...]}`` (or ``{"regions": [...]}``).
@@ -434,6 +438,8 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
     {'items': ['OH', 'TX', 'unknown: Atlantis']}
     >>> read_regions("[Hubei Province, Xizang (Tibet)]", region_names("china")).value
     {'items': ['HB', 'XZ']}
+    >>> read_regions("Only Texas and Ohio.", region_names("usa")).value
+    {'items': ['OH', 'TX']}
     """
     bad = hedged(segment)
     if bad is not None:
@@ -441,6 +447,7 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
     inner = _untable(unbracket(drop_lead_in(segment, names, zones)), names, zones, ", ")
     if isinstance(inner, Invalid):
         return inner
+    inner = _ONLY.sub("", inner)  # "Only South.", "Just Texas and Ohio"
     key = "regions" if single else "items"
     if _NONE.match(inner) or not inner.strip():
         if single or (strict and not _NONE.match(inner)):

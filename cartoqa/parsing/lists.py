@@ -333,6 +333,10 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     if bold is not None:
         return Parsed({"names": bold})
     body = drop_notes(t)
+    if len(nonempty_lines(body)) == 1 and _NO_NAME_SAID.search(body) \
+            and len(re.split(r"(?<=[.!?])\s+", body.strip())) <= 2 and not hedge(body):
+        # "I see the icon but there is no name label next to it, so there are no names"
+        return Parsed({"names": []}, ("no names, said in a sentence",))
     if len(nonempty_lines(body)) == 1:
         found = _names_in(body, known)
         if isinstance(found, Invalid):
@@ -343,6 +347,16 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     if items is not None:
         return Parsed({"names": items})
     return Invalid("no list of names found")
+
+
+# a short answer saying the feature carries no name: "there is no name label", "it has no
+# visible name", "is unlabelled" (a verb first, so that a name such as "No Name Bar" is
+# no such answer)
+_NO_NAME_SAID = re.compile(
+    r"\b(?:has|have|is|are|carries|carry|shows?|bears?|with)\s+no\s+(?:visible\s+|readable\s+|"
+    r"written\s+)?(?:names?|name\s+labels?|labels?)\b|\bwithout\s+(?:an?\s+)?(?:visible\s+|"
+    r"readable\s+)?(?:names?|labels?)\b|\b(?:is|are)\s+(?:unnamed|unlabell?ed|not\s+"
+    r"(?:labell?ed|named))\b", re.IGNORECASE)
 
 
 def _names_in(segment: str, known: Collection[str] = frozenset()) -> ParseResult | None:

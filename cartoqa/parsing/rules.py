@@ -79,10 +79,13 @@ _SENTENCE_FORMS = (
     re.compile(r"^\s*(?:.*,\s*)?(?i:only|just)\s+(?P<x>[A-Z][^.,\n]*?)\s+(?i:is|are|was|were|"
                r"has|have|lies|lie|falls?|sits?|exceeds?|ranks?|reaches|scores?|gets?|shows?)"
                r"\b"),
-    # "The lowest value is in the union territory of Daman and Diu.", "... is found in Goa."
-    re.compile(r"^.*?\b(?:is|are|lies|lie|occurs?|(?:is\s+)?found|(?:is\s+)?located)\s+in\s+"
+    # "The lowest value is in the union territory of Daman and Diu.", "... is found in Goa.",
+    # "The darkest shade is on Indiana, so that region has the highest value." (a clause
+    # after ", so" / ", which" / ", because" explains the answer)
+    re.compile(r"^.*?\b(?:is|are|lies|lie|occurs?|(?:is\s+)?found|(?:is\s+)?located)\s+(?:in|on)\s+"
                r"(?P<x>(?:the\s+)?(?:(?:state|province|union\s+territory|territory|"
                r"municipality|autonomous\s+region|region|district)\s+of\s+)?[A-Z][^.\n]*?)"
+               r"(?:\s*,\s*(?:so|which|because|as|meaning|thus|hence|and\s+so)\b[^\n]*?)?"
                r"\s*[.!]?$"),
 )
 
@@ -267,6 +270,8 @@ def sentence_answer(text: str) -> str | None:
     'Maine'
     >>> sentence_answer("Only Maharashtra is in a higher class than Gujarat.")
     'Maharashtra'
+    >>> sentence_answer("The darkest shade is on Indiana, so that region has the highest value.")
+    'Indiana'
     """
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n", text) if s.strip()]
     tried = (sentences[-1:] + sentences[:1]) if sentences else []

@@ -185,13 +185,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24q.md): #7 (a letter concluding with "so B" after
     # options ruled out by their text) and #23 (a name with a comma in a counted name
     # list) agree since fix24s (tests/parsing/test_grade24q_classes.py).
-    # ``fresh24r.yaml`` (issue 24, session grade24r; independent grader, committed before
-    # scoring in 869cfa2, scored once after merging main at the go-file: 59/60 in
-    # docs/rounds/2026-12-02/grade24r.md): its one disagreement, with its class.
-    "fresh24r.yaml#12": "STMF names: an empty name list stated in prose with no cue and no "
-                        "'none' ('I see the coffee shop icon but there is no name label next "
-                        "to it, so there are no names to give.') is invalid; a grader reads "
-                        "no names, [] (correct). Score changes: correct -> invalid",
+    # ``fresh24r.yaml`` (issue 24, session grade24r; independent grader, first try 59/60 in
+    # docs/rounds/2026-12-02/grade24r.md): #12 (no names said in a sentence) agrees since
+    # fix24t (tests/parsing/test_grade24r_classes.py).
 }
 
 

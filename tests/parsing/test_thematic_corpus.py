@@ -248,20 +248,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 20/20, MapWise 48/50, FRIEDA 50/50 in docs/rounds/2026-12-02/grade24p.md): #24 (a
     # count followed by the things it counts) and #32 (a list led by "Only" with any verb)
     # agree since fix24r (tests/parsing/test_grade24p_classes.py).
-    # ``fresh15.yaml`` (issue 24, session grade24r; independent grader, committed before
-    # scoring in 869cfa2, scored once after merging main at the go-file: MapWise 24/25,
-    # FRIEDA 15/15, MapIQ 8/10 in docs/rounds/2026-12-02/grade24r.md): its three
-    # disagreements, each with its class.
-    "fresh15.yaml#8": "MapWise single: the region named inside a prose sentence with no cue, "
-                      "followed by 'that region' ('The darkest shade is on Indiana, so that "
-                      "region has the highest value.') is invalid ('no region of this map'); "
-                      "a grader reads Indiana (IN, correct). Score changes: correct -> invalid",
-    "fresh15.yaml#47": "MapIQ list of zones: a one-zone answer led by 'Only' with no verb "
-                       "('Only South.') is invalid; a grader reads [South] (correct). Score "
-                       "changes: correct -> invalid",
-    "fresh15.yaml#49": "MapIQ list of zones: a one-zone answer led by 'Only' with no verb "
-                       "('Only West.') is invalid; a grader reads [West] (correct). Score "
-                       "changes: correct -> invalid",
+    # ``fresh15.yaml`` (issue 24, session grade24r; independent grader, first try MapIQ
+    # 8/10, MapWise 24/25, FRIEDA 15/15 in docs/rounds/2026-12-02/grade24r.md): #8 (a
+    # region after "is on", then ", so ...") and #47, #49 ("Only South.") agree since fix24t
+    # (tests/parsing/test_grade24r_classes.py).
 }
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
