@@ -253,6 +253,22 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # region after "is on", then ", so ...") and #47, #49 ("Only South.") agree since fix24t
     # (tests/parsing/test_grade24r_classes.py).
 }
+def known_params(entries: list[dict[str, Any]]) -> list[Any]:
+    """The entries as pytest parameters named by their place, a recorded disagreement
+    (:data:`KNOWN_DISAGREEMENTS`) marked as a strict xfail with its class as reason."""
+    return [pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
+                strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
+            if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
+            for e in entries]
+
+
+def assert_agrees(entry: dict[str, Any]) -> None:
+    """The reader's reading of an entry is the grader's (the response and both readings
+    shown when not)."""
+    result = parse_response(item_for(entry), entry["response"])
+    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+
+
 FRESH7 = load("fresh7")
 FRESH8 = load("fresh8")
 
@@ -263,14 +279,9 @@ def test_seventh_fresh_set_size() -> None:
         assert sum(e["suite"] == suite for e in FRESH7) >= 30, suite
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH7])
+@pytest.mark.parametrize("entry", known_params(FRESH7))
 def test_each_seventh_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 def test_eighth_fresh_set_size() -> None:
@@ -279,14 +290,9 @@ def test_eighth_fresh_set_size() -> None:
         assert sum(e["suite"] == suite for e in FRESH8) >= 30, suite
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH8])
+@pytest.mark.parametrize("entry", known_params(FRESH8))
 def test_each_eighth_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 FRESH9 = load("fresh9")
@@ -298,90 +304,55 @@ def test_ninth_fresh_set_size() -> None:
         assert sum(e["suite"] == suite for e in FRESH9) >= 40, suite
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH9])
+@pytest.mark.parametrize("entry", known_params(FRESH9))
 def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 FRESH10 = load("fresh10")  # issue 24, session grade24k: independent grader, scored once
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH10])
+@pytest.mark.parametrize("entry", known_params(FRESH10))
 def test_each_tenth_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 FRESH11 = load("fresh11")  # issue 24, session grade24m: independent grader, scored once
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH11])
+@pytest.mark.parametrize("entry", known_params(FRESH11))
 def test_each_eleventh_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 FRESH12 = load("fresh12")  # issue 24, session grade24o: independent grader, scored once
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH12])
+@pytest.mark.parametrize("entry", known_params(FRESH12))
 def test_each_twelfth_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 FRESH13 = load("fresh13")  # issue 24, session grade24p: independent grader, scored once
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH13])
+@pytest.mark.parametrize("entry", known_params(FRESH13))
 def test_each_thirteenth_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 FRESH14 = load("fresh14")  # issue 24, session grade24q: independent grader, scored once
 FRESH15 = load("fresh15")  # issue 24, session grade24r: independent grader, scored once
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH14])
+@pytest.mark.parametrize("entry", known_params(FRESH14))
 def test_each_fourteenth_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
-@pytest.mark.parametrize("entry", [
-    pytest.param(e, id=e["where"], marks=pytest.mark.xfail(
-        strict=True, reason=KNOWN_DISAGREEMENTS[e["where"]]))
-    if e["where"] in KNOWN_DISAGREEMENTS else pytest.param(e, id=e["where"])
-    for e in FRESH15])
+@pytest.mark.parametrize("entry", known_params(FRESH15))
 def test_each_fifteenth_fresh_response(entry: dict[str, Any]) -> None:
-    result = parse_response(item_for(entry), entry["response"])
-    assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
+    assert_agrees(entry)
 
 
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
