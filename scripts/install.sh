@@ -9,6 +9,13 @@
 #   once stay installed: a later run without them keeps them up to date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One install at a time in a checkout (the test and demo commands started together
+# would otherwise both create .venv): the second waits, then finds each step done.
+exec 9>.install.lock
+if ! flock -n 9; then
+  printf '[install] %s\n' "another install is running in this checkout; waiting for it" >&2
+  flock 9
+fi
 
 APT_PACKAGES=(
   chromium
