@@ -355,6 +355,14 @@ def test_each_fifteenth_fresh_response(entry: dict[str, Any]) -> None:
     assert_agrees(entry)
 
 
+FRESH16 = load("fresh16")  # issue 24, session grade24s: independent grader, scored once
+
+
+@pytest.mark.parametrize("entry", known_params(FRESH16))
+def test_each_sixteenth_fresh_response(entry: dict[str, Any]) -> None:
+    assert_agrees(entry)
+
+
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("issue")],
                          ids=[e["where"] for e in ENTRIES if e.get("issue")])
 def test_each_issue_example(entry: dict[str, Any]) -> None:
@@ -382,7 +390,7 @@ def main() -> int:
     files = [("corpus", ENTRIES)]
     for name in ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
                  "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
-                 "fresh15"):
+                 "fresh15", "fresh16"):
         files.append((f"{name}.yaml", load(name)))
     for title, entries in files:
         print(f"== {title} ==")
