@@ -143,10 +143,34 @@ def parse_range_answer(item: Mapping[str, Any], text: str) -> ParseResult:
     >>> parse_range_answer({}, "My answer is [1.5k - 2k]").value
     {'range': [1500.0, 2000.0]}
     """
-    found = read_answer(text, _read_range, what="ranges", key=lambda p: p.value["range"])
+    found = read_answer(text, _read_range, what="ranges", key=lambda p: p.value["range"],
+                        whole_read=_read_range_in_sentence)
     if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no range of two numbers")
     return found
+
+
+def _read_range_in_sentence(segment: str) -> ParseResult | None:
+    """A range read without a cue; else the one number of a one-line sentence as one
+    value (``The darkest shade stands for 100.``: a one-value legend class).
+
+    Examples
+    --------
+    >>> _read_range_in_sentence("The darkest shade stands for 100.").value
+    {'range': [100.0, 100.0]}
+    >>> _read_range_in_sentence("Of its 5 classes, the darkest stands for 100.") is None
+    True
+    """
+    found = _read_range(segment)
+    if found is not None or "\n" in segment.strip() or re.search(r"\bor\b", segment, re.I):
+        return found
+    numbers = list(_NUM.finditer(segment))
+    if len(numbers) != 1:
+        return None
+    value = normalise_number(numbers[0].group(0))
+    if value is None:
+        return None
+    return Parsed({"range": [value, value]}, ("one value, not a range",))
 
 
 def parse_rank(item: Mapping[str, Any], text: str) -> ParseResult:

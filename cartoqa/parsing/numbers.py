@@ -77,7 +77,7 @@ _UNIT = re.compile(
 # "none" as a whole answer, or a sentence saying there are none
 _ZERO_SENTENCE = re.compile(
     r"^\W*(?:none|no|zero|nothing|nil)\b(?!\s+(?:way|idea|one\s+can))"
-    r"|\bthere\s+(?:are|is)\s+no\s+(?!way\b|idea\b)\w"
+    r"|\bthere\s+(?:are|is)\s+no\s+(?!way\b|idea\b)\w|\bthere\s+(?:are|is)\s+none\b"
     r"|\bno\s+\w+(?:\s+\w+)?\s+(?:are|is)\s+(?:shown|visible|present|marked|on)\b"
     # a sentence saying none relate: "No commercial land areas border it."
     r"|(?:^|[.!?]\s+|\n)(?:none\s+of\s+(?:them|the\s+\w+(?:\s+\w+){0,3})|no\s+(?:\w+\s+){0,4}?"

@@ -147,7 +147,8 @@ def canonical_marker(text: str) -> str | None:
 _UNTIL_MARKER = re.compile(
     r"\s+(?:until|till|before|and\s+(?:then\s+)?)\s*(?:you\s+|it\s+|the\s+vehicle\s+)?"
     r"(?:reach(?:es)?|arrive(?:s)?\s+at|get(?:s)?\s+to|come(?:s)?\s+to|end(?:s)?\s+at|"
-    r"stop(?:s)?\s+at)\s+(?=(?:the\s+)?(?:red|blue)\b)",
+    r"stop(?:s)?\s+at|(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to)"
+    r"\s+(?=(?:the\s+)?(?:red|blue)\b)",
     re.IGNORECASE,
 )
 

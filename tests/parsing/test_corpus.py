@@ -188,13 +188,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24r.yaml`` (issue 24, session grade24r; independent grader, first try 59/60 in
     # docs/rounds/2026-12-02/grade24r.md): #12 (no names said in a sentence) agrees since
     # fix24t (tests/parsing/test_grade24r_classes.py).
-    # ``fresh24s.yaml`` (issue 24, session grade24s; independent grader, committed before
-    # scoring in 95786fc, first try 38/40 in docs/rounds/2026-12-02/grade24s.md).
-    "fresh24s.yaml#12": "STMF count 'There are none.' is 0 to a grader; read invalid (a zero "
-                        "count said as 'none' in a sentence, no digit)",
-    "fresh24s.yaml#37": "SRN route in prose '..., then turn right onto Annankatu and drive to the "
-                        "red marker.': the last road takes the trailing clause and 'red' is "
-                        "missing (a prose route ending in 'and drive to the red marker')",
+    # ``fresh24s.yaml`` (issue 24, session grade24s; independent grader, first try 38/40 in
+    # docs/rounds/2026-12-02/grade24s.md): #12 ("There are none.") and #37 ("... and drive to
+    # the red marker") agree since the fixes after it (tests/parsing/test_grade24s_classes.py).
 }
 
 

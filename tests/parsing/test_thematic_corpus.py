@@ -252,12 +252,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 8/10, MapWise 24/25, FRIEDA 15/15 in docs/rounds/2026-12-02/grade24r.md): #8 (a
     # region after "is on", then ", so ...") and #47, #49 ("Only South.") agree since fix24t
     # (tests/parsing/test_grade24r_classes.py).
-    # ``fresh16.yaml`` (issue 24, session grade24s; independent grader, committed before
-    # scoring in 95786fc, first try MapWise 29/30, MapIQ 30/30, FRIEDA 20/20 in
-    # docs/rounds/2026-12-02/grade24s.md).
-    "fresh16.yaml#24": "MapWise range 'The darkest shade stands for 100.' for the one-value "
-                       "class 100–100 is [100, 100] to a grader; read invalid (a one-value "
-                       "legend class answered with its single number)",
+    # ``fresh16.yaml`` (issue 24, session grade24s; independent grader, first try MapIQ
+    # 30/30, MapWise 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24s.md): #24 (a
+    # one-value class answered in a sentence) agrees since the fixes after it
+    # (tests/parsing/test_grade24s_classes.py).
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
