@@ -931,6 +931,16 @@ def _sector_gap(a: float, b: float) -> int:
     return min(gap, 8 - gap)
 
 
+def _direction_fits(answer: rel.Orientation, other: rel.Orientation,
+                    decoy: rel.Orientation) -> bool:
+    """``legend_direction``: the answer dot lies clearly in one of the eight directions
+    from X, the other dot in the category at least two sectors away, and the dot outside
+    the category in the answer's sector (so skipping the legend gives the wrong name).
+    """
+    return bool(answer.clear and _sector_gap(answer.bearing_deg, other.bearing_deg) >= 2
+                and _sector(decoy.bearing_deg) == _sector(answer.bearing_deg))
+
+
 def _rank_ok(rank: str, d_answer: float, d_other: float, d_decoy: float) -> bool:
     """``legend_rank``: the answer is ``rank`` among the dots within the category by
     :data:`~cartoqa.tasks.frieda.questions.RANK_MIN_RATIO`, and the decoy outside it is
@@ -1022,11 +1032,9 @@ def legend_rank_plans(index: LegendIndex, relation: str, *, rng: random.Random, 
             meta = {"template": "legend_rank", "rank": rank,
                     "distances_m": {index.points[i].key: round(dm[i], 1) for i in dots}}
         else:
-            if not (o[a].clear and _sector_gap(o[a].bearing_deg, o[b].bearing_deg) >= 2
-                    and _sector(o[e].bearing_deg) == _sector(o[a].bearing_deg)):
+            if not _direction_fits(o[a], o[b], o[e]):
                 a, b = b, a
-                if not (o[a].clear and _sector_gap(o[a].bearing_deg, o[b].bearing_deg) >= 2
-                        and _sector(o[e].bearing_deg) == _sector(o[a].bearing_deg)):
+                if not _direction_fits(o[a], o[b], o[e]):
                     continue
             meta = {"template": "legend_direction", "direction": o[a].direction,
                     "bearings_deg": {index.points[i].key: round(o[i].bearing_deg, 2)
