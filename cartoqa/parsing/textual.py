@@ -16,7 +16,12 @@ from collections.abc import Collection
 
 from cartoqa.parsing.kinds import Options, parse_options
 from cartoqa.parsing.lists import bold_names, parse_names
-from cartoqa.parsing.map_names import category_short_form, offers_alternatives, snap_to_map
+from cartoqa.parsing.map_names import (
+    GENERIC_TAILS,
+    category_short_form,
+    offers_alternatives,
+    snap_to_map,
+)
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import alternatives, hedged, read_answer, sentence_answer
@@ -58,16 +63,24 @@ _RELATION = re.compile(
 
 
 def _object_of_relation(segment: str, question: str) -> str | None:
-    """The answer of ``<question's feature> borders <answer>``, or ``None``."""
+    """The answer of ``<question's feature> borders <answer>``, or ``None``.
+
+    ``None`` too when the object is what the question itself names, with or without a
+    generic word after it: in ``Pohjoinen Makasiinikatu borders the commercial building
+    area.``, asked "which one of ... borders an area shown as commercial building", the
+    answer is the subject.
+    """
     m = _RELATION.match(segment) if question and "\n" not in segment.strip() else None
     if m is None:
         return None
     subject = m.group("s").strip(" *\"'")
     subject = re.sub(r"^the\s+", "", subject, flags=re.IGNORECASE)
     asked = question.casefold()
-    if subject.casefold() not in asked or m.group("x").strip().casefold() in asked:
+    obj = m.group("x").strip()
+    bare = re.sub(r"\s+(?:" + "|".join(GENERIC_TAILS) + r")$", "", obj, flags=re.IGNORECASE)
+    if subject.casefold() not in asked or obj.casefold() in asked or bare.casefold() in asked:
         return None
-    return m.group("x").strip()
+    return obj
 
 
 # "Kauppatori (Market Square)": a translation or gloss of two or more words in brackets at
