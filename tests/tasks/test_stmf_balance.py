@@ -111,3 +111,49 @@ def test_ambiguous_types_are_never_asked() -> None:
                       stmf.names_type(TYPES, s, counts=COUNTS, in_data={}, ambiguous=amb,
                                       named=NAMED)):
             assert ftype not in amb
+
+
+def _asked_counts(maps: dict[int, dict[str, int]], types: list[str], *,
+                  quota: bool) -> Counter[int]:
+    """The count each slot asks, with the block quota or with the weighted draw alone."""
+    from cartoqa.tasks.common.base import slot_rng
+    asked: Counter[int] = Counter()
+    for s in sorted(maps):
+        used = stmf.block_quota(maps, s, types, 0) if quota else None
+        ftype = stmf.count_type(types, s, slot_rng(0, stmf.NAME, "count", s),
+                                counts=maps[s], in_data={}, ambiguous=set(), used=used)
+        asked[maps[s][str(ftype)]] += 1
+    return asked
+
+
+def test_the_count_quota_keeps_a_constant_within_the_margin() -> None:
+    # A hand-made build: 60 maps each showing one type once ("a") and one twice ("b");
+    # every third map also shows "c" three times; "x" is never shown (the absent type).
+    types = ["a", "b", "c", "x"]
+    maps = {s: {"a": 1, "b": 2, "c": 3 if s % 3 == 0 else 0, "x": 0} for s in range(60)}
+    n = len(maps)
+    chance = 1 / 4  # the random baseline: uniform over 0..3, the counts seen
+
+    before = _asked_counts(maps, types, quota=False)
+    after = _asked_counts(maps, types, quota=True)
+    assert before[0] == after[0] == 6  # the absent slots 1, 11, ..., 51
+    # before: the count-squared draw asks 2 on most {1, 2} maps (balance29d's demo:
+    # 2 on 6 of 14); a constant "2" beats chance by far more than the 0.10 margin
+    assert before.most_common(1)[0][0] == 2
+    assert before[2] / n > chance + 0.10
+    # after: within each block of ten slots a count is asked again only where the map
+    # offers no less-asked one, so no constant earns more than chance + 0.10
+    assert max(after.values()) / n <= chance + 0.10
+    assert max(after.values()) / n <= 0.5  # the build's balance limit
+    assert after[3] > 0 and after[1] > 0
+
+
+def test_the_count_quota_is_the_same_whatever_slot_is_built_first() -> None:
+    # the quota replays the block's earlier slots from their maps alone, so a resumed
+    # build (or another worker) asks what a build slot after slot asks
+    types = ["a", "b", "x"]
+    maps = {s: {"a": 1, "b": 2, "x": 0} for s in range(20)}
+    forward = [stmf.block_quota(maps, s, types, 0) for s in range(20)]
+    backward = [stmf.block_quota(maps, s, types, 0) for s in reversed(range(20))][::-1]
+    assert forward == backward
+    assert forward[10] == Counter()  # a new block starts empty

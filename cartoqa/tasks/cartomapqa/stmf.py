@@ -5,8 +5,9 @@ questions, each about one feature type. Presence: even slots pick a type the map
 odd slots a type it does not show, so presence has both answers; the type rotates with
 the slot over the 22 types. Count and names ask about the slot's absent type on one slot
 in :data:`ABSENT_COUNT_PERIOD` (:data:`ABSENT_NAMES_PERIOD`) only, and otherwise about a
-type the map shows (count: the count drawn first, :func:`count_type`; names: a type
-with a written name, :func:`names_type`), so that a blind "0" or "none" answer scores
+type the map shows (count: the count drawn first, under a quota per block of ten slots,
+:func:`count_type` and :func:`block_quota`; names: a type with a written name,
+:func:`names_type`), so that a blind "0" or "none" answer scores
 little (issue 29). Answers count only what the rendering shows
 (:mod:`cartoqa.visibility`).
 """
@@ -14,6 +15,7 @@ little (issue 29). Answers count only what the rendering shows
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,6 +68,14 @@ ABSENT_COUNT_PERIOD = 10
 #: answers "none" every time scores the share of empty truths: 1/10 here, no more than
 #: the margin (0.10) by which the shortcut table flags a blind baseline over chance.
 ABSENT_NAMES_PERIOD = 10
+#: The count question's quota: within each block of ``COUNT_BLOCK`` consecutive slots
+#: (``0-9``, ``10-19``, ...), a slot asks a count that the block's earlier slots asked
+#: least often among the counts its map gives (:func:`count_type`'s ``used``), then,
+#: among those, draws with :func:`count_weight`. The draw alone made 2 the answer of 6
+#: of the demo's 14 count questions (maps giving only 1 and 2 ask 2 four times in five;
+#: the majority scored 0.43 against chance 0.14, balance29d); with the quota a count is
+#: asked again within a block only where the map offers no less-asked one (issue 29).
+COUNT_BLOCK = 10
 
 
 def count_weight(count: int) -> float:
@@ -146,14 +156,17 @@ def _shown(types: list[str], counts: dict[str, int], ambiguous: set[str]) -> lis
 
 
 def count_type(types: list[str], slot: int, rng: random.Random, *, counts: dict[str, int],
-               in_data: dict[str, int], ambiguous: set[str]) -> str | None:
+               in_data: dict[str, int], ambiguous: set[str],
+               used: Mapping[int, int] | None = None) -> str | None:
     """The feature type a slot's count question asks about (pure but for ``rng``).
 
     On the slots with ``slot % ABSENT_COUNT_PERIOD == 1``, the presence question's absent
     type (:func:`choose_type`); on the others a shown type, its count drawn first with
     weight :func:`count_weight` among the counts the shown types give
     (:func:`~cartoqa.tasks.common.sampling.choose_by_answer`), then a type giving it.
-    A map with no unambiguous shown type falls back to the absent type.
+    With ``used`` (how often each count was asked by the earlier slots of the slot's
+    block, :data:`COUNT_BLOCK`), only the counts asked least often so far are drawn
+    from: the quota. A map with no unambiguous shown type falls back to the absent type.
 
     Examples
     --------
@@ -166,13 +179,63 @@ def count_type(types: list[str], slot: int, rng: random.Random, *, counts: dict[
     ...          for s in range(1000)]
     >>> round(picks.count("c") / 1000, 1)  # weight 9 against 1
     0.9
+
+    The block asked 3 once already and 1 never: 1 now, whatever the weight.
+
+    >>> count_type(t, 2, random.Random(0), counts=c, in_data={}, ambiguous=set(),
+    ...            used={3: 1}) in ("a", "b")
+    True
     """
     shown = _shown(types, counts, ambiguous)
     if slot % ABSENT_COUNT_PERIOD == 1 or not shown:
         absent_slot = slot if slot % 2 == 1 else slot + 1
         return choose_type(types, absent_slot, counts=counts, in_data=in_data,
                            ambiguous=ambiguous)
+    if used:
+        least = min(used.get(counts[t], 0) for t in shown)
+        shown = [t for t in shown if used.get(counts[t], 0) == least]
     return choose_by_answer(rng, shown, lambda t: counts[t], weight=count_weight)
+
+
+def block_quota(counts_by_slot: Mapping[int, Mapping[str, int] | None], slot: int,
+                types: list[str], seed: int, *,
+                in_data: Mapping[int, Mapping[str, int]] | None = None,
+                ambiguous: Mapping[int, set[str]] | None = None) -> Counter[int]:
+    """How often each count was asked by the slots of ``slot``'s block before it (pure).
+
+    ``counts_by_slot`` maps each earlier slot of the block to its map's counts per type
+    (``None``: no map, or no question, on that slot; such a slot asks nothing). Each
+    earlier slot's count is replayed with :func:`count_type` and its own quota, in slot
+    order, with the seeded generator the build gives that slot, so every slot of a
+    build (resumed, or on another worker) sees the same quota.
+
+    Examples
+    --------
+    Every map gives 1 and 2 (one type each): the weight alone asks 2 four times in
+    five; the quota alternates within a block.
+
+    >>> t = ["a", "b"]
+    >>> maps = {s: {"a": 1, "b": 2} for s in range(10)}
+    >>> asked = [maps[s][str(count_type(t, s, slot_rng(0, NAME, "count", s),
+    ...                                 counts=maps[s], in_data={}, ambiguous=set(),
+    ...                                 used=block_quota(maps, s, t, 0)))]
+    ...          for s in range(10) if s != 1]
+    >>> sorted(Counter(asked).items())
+    [(1, 4), (2, 5)]
+    """
+    used: Counter[int] = Counter()
+    for earlier in range(slot - slot % COUNT_BLOCK, slot):
+        counts = counts_by_slot.get(earlier)
+        if counts is None:
+            continue
+        ftype = count_type(types, earlier, slot_rng(seed, NAME, "count", earlier),
+                           counts=dict(counts),
+                           in_data=dict((in_data or {}).get(earlier, {})),
+                           ambiguous=set((ambiguous or {}).get(earlier, set())),
+                           used=used)
+        if ftype is not None:
+            used[counts.get(ftype, 0)] += 1
+    return used
 
 
 def names_type(types: list[str], slot: int, *, counts: dict[str, int],
@@ -212,6 +275,29 @@ def prepare(ctx: BuildContext) -> Any:
     return feature_type_names()
 
 
+def _map_counts(vf: Any, types: list[str]) -> tuple[dict[str, int], dict[str, int], set[str]]:
+    """Shown counts, counts in the data near the view, and ambiguous types of a map."""
+    counts = {t: vf.count(t) for t in types}
+    in_data = {t: vf.in_data(t) for t in types}
+    ambiguous = {t for t in types if vf.ambiguous(t, names=True)}
+    return counts, in_data, ambiguous
+
+
+def _asking_counts(ctx: BuildContext, types: list[str], slot: int,
+                   ) -> tuple[dict[str, int], dict[str, int], set[str]] | None:
+    """:func:`_map_counts` of map ``slot`` when that slot asks its questions, else None
+    (no map, or no type for its presence question): what the count quota replays. The
+    map is the one :func:`make_scenario` draws (cached in the context: in a build made
+    slot after slot, the block's earlier maps are already drawn)."""
+    fmap = feature_map(ctx, slot)
+    if fmap is None:
+        return None
+    counts, in_data, ambiguous = _map_counts(fmap.features, types)
+    if choose_type(types, slot, counts=counts, in_data=in_data, ambiguous=ambiguous) is None:
+        return None
+    return counts, in_data, ambiguous
+
+
 def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
     """Three STMF items (presence, count, names) on map ``slot``, each about the type
     its own sampler picks (:func:`choose_type`, :func:`count_type`, :func:`names_type`)."""
@@ -220,15 +306,18 @@ def make_scenario(ctx: BuildContext, state: Any, slot: int) -> Scenario | None:
         return None
     vf = fmap.features
     types: list[str] = list(state)
-    counts = {t: vf.count(t) for t in types}
-    in_data = {t: vf.in_data(t) for t in types}
-    ambiguous = {t for t in types if vf.ambiguous(t, names=True)}
+    counts, in_data, ambiguous = _map_counts(vf, types)
     named = {t: len(vf.names(t)) for t in types if counts[t] > 0}
+    earlier = {s: _asking_counts(ctx, types, s) for s in range(slot - slot % COUNT_BLOCK, slot)}
+    used = block_quota({s: e[0] if e else None for s, e in earlier.items()}, slot, types,
+                       ctx.seed, in_data={s: e[1] for s, e in earlier.items() if e},
+                       ambiguous={s: e[2] for s, e in earlier.items() if e})
     chosen = {
         "presence": choose_type(types, slot, counts=counts, in_data=in_data,
                                 ambiguous=ambiguous),
         "count": count_type(types, slot, slot_rng(ctx.seed, NAME, "count", slot),
-                            counts=counts, in_data=in_data, ambiguous=ambiguous),
+                            counts=counts, in_data=in_data, ambiguous=ambiguous,
+                            used=used),
         "names": names_type(types, slot, counts=counts, in_data=in_data,
                             ambiguous=ambiguous, named=named),
     }
