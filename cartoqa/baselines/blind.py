@@ -136,8 +136,54 @@ def twins_of(items: Items) -> dict[str, list[Mapping[str, Any]]]:
             for item in items}
 
 
-def random_choice(rng: random.Random) -> Chooser:
-    """Uniform choice over a leaf's space (see docs/baselines.md for each kind)."""
+#: Fewest answers of one template whose range the random baseline draws a count from
+#: (:func:`integer_ranges`); a template answered less often draws from the request's
+#: range (with one or two answers the range would be little more than the truth).
+MIN_TEMPLATE_ANSWERS = 8
+
+#: ``(task, request, template, leaf name) -> (least, greatest)`` answer seen.
+Ranges = Mapping[tuple[str, str, str, str], tuple[int, int]]
+
+
+def integer_ranges(items: Items) -> dict[tuple[str, str, str, str], tuple[int, int]]:
+    """The range of each integer leaf's answers per question template (pure).
+
+    A blind reader reads the question: asked how many classes a legend has, it guesses
+    among the class counts legends have, not among every count the suite asks (0..29 on
+    MapWise, pooled over six count templates). The majority is learnt per template
+    (:func:`majority_baseline`), so chance is drawn per template too: uniform over the
+    least to the greatest answer of the item's template, where the template holds
+    :data:`MIN_TEMPLATE_ANSWERS` answers or more (issue 29, balance29e: MapWise count's
+    chance read 0.034 against a per-template majority's 0.181).
+
+    Examples
+    --------
+    >>> items = [{"task": "stmf", "request": "count", "strata": {"template": "t"},
+    ...           "answer": {"count": n}} for n in (2, 5, 3, 4, 2, 3, 4, 3)]
+    >>> integer_ranges(items)
+    {('stmf', 'count', 't', 'count'): (2, 5)}
+    >>> integer_ranges(items[:7])
+    {}
+    """
+    seen: dict[tuple[str, str, str, str], list[int]] = defaultdict(list)
+    for item in items:
+        found = request_spec(str(item.get("task")), str(item.get("request")))
+        if found is None:
+            continue
+        props = (found[1].answer_schema.get("properties") or {})
+        for name, schema in props.items():
+            value = (item.get("answer") or {}).get(name)
+            if isinstance(schema, Mapping) and schema.get("type") == "integer" \
+                    and isinstance(value, int) and not isinstance(value, bool):
+                seen[(str(item["task"]), str(item["request"]), template_of(item),
+                      str(name))].append(value)
+    return {key: (min(values), max(values)) for key, values in seen.items()
+            if len(values) >= MIN_TEMPLATE_ANSWERS}
+
+
+def random_choice(rng: random.Random, ranges: Ranges | None = None) -> Chooser:
+    """Uniform choice over a leaf's space (see docs/baselines.md for each kind);
+    ``ranges``: an integer's range per template (:func:`integer_ranges`), where known."""
 
     def choose(leaf: Leaf, item: Mapping[str, Any]) -> Any:
         if leaf.kind == "boolean":
@@ -151,7 +197,10 @@ def random_choice(rng: random.Random) -> Chooser:
             size = rng.choice(leaf.lengths())
             return sorted(rng.sample(keys, min(size, len(keys))))
         if leaf.kind == "integer":
-            return rng.randint(min(leaf.values), max(leaf.values))
+            lo, hi = (ranges or {}).get(
+                (str(item.get("task")), str(item.get("request")), template_of(item),
+                 leaf.name), (min(leaf.values), max(leaf.values)))
+            return rng.randint(lo, hi)
         if leaf.kind == "number":
             return round(rng.uniform(min(leaf.values), max(leaf.values)), 1)
         if leaf.kind == "order":
@@ -170,7 +219,8 @@ def random_choice(rng: random.Random) -> Chooser:
 
 
 def random_baseline(items: Items, *, seed: int = 0, extra: Items = ()) -> dict[str, str]:
-    """Uniform random answers over each request's answer space.
+    """Uniform random answers over each request's answer space (a count: over its
+    template's range, :func:`integer_ranges`).
 
     Parameters
     ----------
@@ -188,7 +238,7 @@ def random_baseline(items: Items, *, seed: int = 0, extra: Items = ()) -> dict[s
     """
     rng = random.Random(seed)
     spaces = spaces_of(items, extra)
-    choose = random_choice(rng)
+    choose = random_choice(rng, integer_ranges([*items, *extra]))
     out = {}
     for item in items:
         space = spaces.get((str(item.get("task")), str(item.get("request"))))

@@ -118,3 +118,31 @@ def test_text_prior_never_takes_an_answer_from_the_same_question_in_another_sett
     assert answers["frieda_distance-0003-contextual"] == "Answer: Ateneum Bistro"
     # the third item has no twin: the others' answer, UniCafe Rotunda, named first
     assert answers["frieda_distance-0004-direct"] == "Answer: UniCafe Rotunda"
+
+
+def test_random_draws_a_count_from_its_templates_range():
+    # Two count templates of one request: "classes" answers 3..5 (a legend's classes),
+    # "regions" 0..29. Pooled, a "classes" item drew from 0..29 (chance 1/30 where a
+    # reader of the question guesses among 3..5, and the majority, learnt per template,
+    # scored far above it: MapWise count 0.181 against 0.034, issue 29). Now each
+    # template with 8 answers or more draws from its own range.
+    small = counts([3, 4, 5, 3, 4, 5, 3, 4], "s")
+    wide = counts([0, 29, 7, 12, 3, 20, 1, 9], "w")
+    for it in small:
+        it["strata"] = {"template": "classes"}
+    for it in wide:
+        it["strata"] = {"template": "regions"}
+    drawn: Counter[str] = Counter()
+    hits = 0
+    for seed in range(300):
+        answers = random_baseline([*small, *wide], seed=seed)
+        drawn.update(answers[it["id"]] for it in small)
+        hits += sum(answers[it["id"]] == f"Answer: {it['answer']['count']}" for it in small)
+    assert set(drawn) == {"Answer: 3", "Answer: 4", "Answer: 5"}
+    assert 0.28 < hits / (300 * len(small)) < 0.39  # 1/3, not 1/30
+    # fewer than 8 answers of a template: the request's whole range
+    few = counts([3, 4, 5], "f")
+    for it in few:
+        it["strata"] = {"template": "classes"}
+    wide_drawn = {random_baseline([*few, *wide], seed=s)["stmf-f0"] for s in range(200)}
+    assert len(wide_drawn) > 3
