@@ -256,6 +256,23 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 30/30, MapWise 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24s.md): #24 (a
     # one-value class answered in a sentence) agrees since the fixes after it
     # (tests/parsing/test_grade24s_classes.py).
+    # ``fresh17.yaml`` (issue 24, session grade24t; independent grader, committed before
+    # scoring in 3168447, first try MapIQ 30/30, MapWise 28/30, FRIEDA 8/10 in
+    # docs/rounds/2026-12-02/grade24t.md): its four disagreements, each with its class.
+    "fresh17.yaml#49": "MapWise count: a zero count said as 'None of the coastal provinces has "
+                       "a value above 48' in a sentence that also quotes 48.5: read invalid "
+                       "(several numbers), a grader reads 0 (score changes)",
+    "fresh17.yaml#53": "MapWise range: one bound alone ('My answer is [29]') is read as the "
+                       "range 29-29 (noted 'one value, not a range'); a grader reads no range "
+                       "given, invalid (judgement call; both score 0 against 1.89-29)",
+    "fresh17.yaml#62": "FRIEDA area_pick: a reasoning paragraph, then a cue-less last sentence "
+                       "'Pohjoinen Makasiinikatu borders the commercial building area.': the "
+                       "whole response is split at commas and 'and' into five names; a grader "
+                       "reads the last sentence's subject (score changes)",
+    "fresh17.yaml#68": "FRIEDA legend_rank: a name in a cue-less sentence after a leading "
+                       "phrase ('Of the three dots in public buildings, Ooster is the "
+                       "nearest ...'): the leading phrase is read as the name; a grader reads "
+                       "Ooster (both score 0 against Minuuttibaari)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
