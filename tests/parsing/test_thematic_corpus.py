@@ -256,6 +256,24 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 30/30, MapWise 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24s.md): #24 (a
     # one-value class answered in a sentence) agrees since the fixes after it
     # (tests/parsing/test_grade24s_classes.py).
+    # ``fresh18.yaml`` (issue 24, session grade24u; independent grader, committed before
+    # scoring in dd1896e, first try MapIQ 29/30, MapWise 27/30, FRIEDA 20/20 in
+    # docs/rounds/2026-12-02/grade24u.md): its four disagreements, each with its class.
+    "fresh18.yaml#10": "a bare 'TRUE' written unquoted in the corpus file, which YAML loads as "
+                       "a boolean, so the reader is given no text (read invalid, 'response is "
+                       "not text'); a grader reads TRUE (a defect of the entry, not of the "
+                       "reader: the response would have to be quoted)",
+    "fresh18.yaml#39": "a region of an imaginary (counterfactual) map named in the requested "
+                       "format, 'My answer is [Valea]': read invalid ('no region of this map', "
+                       "the corpus item carries only the country, not the map's invented "
+                       "names); a grader reads Valea",
+    "fresh18.yaml#40": "an imaginary map's region code in a sentence, '... is **QU**, so my "
+                       "answer is [QU].': read invalid ('no region of this map'); a grader "
+                       "reads QU (Queora)",
+    "fresh18.yaml#58": "a rank said in prose after a lead-in, 'From highest to lowest, Ohio "
+                       "comes first, then Iowa, then New Mexico.': the lead-in and the first "
+                       "region are dropped as one unknown name and the rest renumbered "
+                       "(IA 1, NM 2); a grader reads OH 1, IA 2, NM 3",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
