@@ -273,6 +273,24 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "phrase ('Of the three dots in public buildings, Ooster is the "
                        "nearest ...'): the leading phrase is read as the name; a grader reads "
                        "Ooster (both score 0 against Minuuttibaari)",
+    # ``fresh18.yaml`` (issue 24, session grade24u; independent grader, committed before
+    # scoring in dd1896e, first try MapIQ 29/30, MapWise 27/30, FRIEDA 20/20 in
+    # docs/rounds/2026-12-02/grade24u.md): its four disagreements, each with its class.
+    "fresh18.yaml#10": "a bare 'TRUE' written unquoted in the corpus file, which YAML loads as "
+                       "a boolean, so the reader is given no text (read invalid, 'response is "
+                       "not text'); a grader reads TRUE (a defect of the entry, not of the "
+                       "reader: the response would have to be quoted)",
+    "fresh18.yaml#39": "a region of an imaginary (counterfactual) map named in the requested "
+                       "format, 'My answer is [Valea]': read invalid ('no region of this map', "
+                       "the corpus item carries only the country, not the map's invented "
+                       "names); a grader reads Valea",
+    "fresh18.yaml#40": "an imaginary map's region code in a sentence, '... is **QU**, so my "
+                       "answer is [QU].': read invalid ('no region of this map'); a grader "
+                       "reads QU (Queora)",
+    "fresh18.yaml#58": "a rank said in prose after a lead-in, 'From highest to lowest, Ohio "
+                       "comes first, then Iowa, then New Mexico.': the lead-in and the first "
+                       "region are dropped as one unknown name and the rest renumbered "
+                       "(IA 1, NM 2); a grader reads OH 1, IA 2, NM 3",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -332,10 +350,10 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
-# grade24r, grade24s; first tries in the docs/rounds reports): one test over all of them,
-# each case named by its file and place (``-k fresh12.yaml`` picks one set).
+# grade24r, grade24s, grade24u; first tries in the docs/rounds reports): one test over all
+# of them, each case named by its file and place (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-                    "fresh16", "fresh17")
+                    "fresh16", "fresh17", "fresh18")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
