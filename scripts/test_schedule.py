@@ -43,6 +43,9 @@ class Worker:
     tests: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     order: list[str] = field(default_factory=list)
     """The files in the order this worker ran them."""
+    collection_cpu: float = 0.0
+    cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    """CPU seconds per file (runs that recorded them), less daemons."""
 
 
 def read_run(folder: Path) -> list[Worker]:
@@ -50,13 +53,18 @@ def read_run(folder: Path) -> list[Worker]:
     workers = []
     for path in sorted(folder.glob("*.jsonl")):
         w = Worker(path.stem)
+        cpu = 0.0
         for line in path.read_text("utf-8").splitlines():
             e = json.loads(line)
             if e.get("event") == "start":
                 w.start = e["t"]
             elif e.get("event") == "collected":
                 w.collected, w.files, w.slow = e["t"], e["files"], e["slow"]
+                w.collection_cpu = cpu = e.get("cpu", 0.0)
             elif "nodeid" in e:
+                if "cpu" in e:
+                    w.cpu[e["nodeid"].split("::")[0]] += e["cpu"] - cpu
+                    cpu = e["cpu"]
                 w.tests[e["nodeid"]] += e["duration"]
                 w.end = max(w.end, e["stop"])
                 f = e["nodeid"].split("::")[0]
@@ -129,12 +137,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="print FILE_SECONDS (files over --min seconds) and stop")
     parser.add_argument("--min", type=float, default=3.0, help="smallest file in --table")
     parser.add_argument("--top", type=int, default=25, help="longest files listed")
+    parser.add_argument("--drop", action="append", default=[], metavar="PREFIX",
+                        help="simulate without the files whose path starts so (repeatable)")
     args = parser.parse_args(argv)
     workers = read_run(args.folder)
     if not workers:
         print(f"no worker files in {args.folder}", file=sys.stderr)
         return 2
     files = per_file(workers)
+    if args.drop:
+        files = {f: v for f, v in files.items() if not f.startswith(tuple(args.drop))}
+        for w in workers:
+            w.files = [f for f in w.files if f in files]
     seconds = {f: sum(v) for f, v in files.items()}
     if args.table:
         for f, s in sorted(seconds.items(), key=lambda kv: -kv[1]):
@@ -142,17 +156,20 @@ def main(argv: list[str] | None = None) -> int:
                 print(f'    "{f}": {s:.1f},')
         return 0
     t0 = min(w.start for w in workers)
-    print("worker  collection_s  busy_s  tests  files  ends_at_s")
+    print("worker  collection_s  collection_cpu_s  busy_s  cpu_s  tests  files  ends_at_s")
     for w in workers:
-        print(f"{w.name:6}  {w.collected - w.start:12.1f}  {sum(w.tests.values()):6.1f}  "
+        print(f"{w.name:6}  {w.collected - w.start:12.1f}  {w.collection_cpu:16.1f}  "
+              f"{sum(w.tests.values()):6.1f}  {sum(w.cpu.values()):5.1f}  "
               f"{len(w.tests):5d}  {len(w.order):5d}  {w.end - t0:9.1f}")
     ends = [w.end - t0 for w in workers]
     print(f"last worker ends {max(ends):.1f} s after the first start; "
           f"the other idles {max(ends) - min(ends):.1f} s before it")
-    print(f"\nlongest files (of {len(files)}; seconds, tests, worker):")
+    print(f"\nlongest files (of {len(files)}; seconds, CPU seconds, tests, worker):")
     where = {f: w.name for w in workers for f in w.order}
+    cpu = {f: c for w in workers for f, c in w.cpu.items()}
     for f, s in sorted(seconds.items(), key=lambda kv: -kv[1])[:args.top]:
-        print(f"  {s:7.1f}  {len(files[f]):5d}  {where.get(f, '?'):4}  {f}")
+        print(f"  {s:7.1f}  {cpu.get(f, 0.0):6.1f}  {len(files[f]):5d}  "
+              f"{where.get(f, '?'):4}  {f}")
     ref = next((w for w in workers if w.files), None)
     if ref is not None and len(workers) > 1:
         sys.path.insert(0, str(ROOT / "tests"))

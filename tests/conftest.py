@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import sys
 import time
 from collections.abc import Iterator
@@ -37,7 +38,13 @@ def dataset(tmp_path: Path) -> Path:
     return write_synthetic_dataset(tmp_path / "ds", copies=2)
 
 
-_START = time.time()
+_CONFTEST = time.time()
+try:  # the process's start, before pytest's own imports (for the collection figure)
+    import psutil
+
+    _START = psutil.Process().create_time()
+except ImportError:
+    _START = _CONFTEST
 _CONFIG: list[pytest.Config] = []
 
 SHARED_CACHE = pytest.StashKey[Path]()
@@ -103,7 +110,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         files = list(dict.fromkeys(item.path for item in items))
         rank = file_order(files, slow_files, config.rootpath)
         items.sort(key=lambda item: rank[item.path])  # stable: a file's tests keep order
-    _record(config, {"event": "collected", "t": time.time(),
+    _record(config, {"event": "collected", "t": time.time(), "cpu": _cpu_s(),
                      "files": [str(f) for f in dict.fromkeys(i.nodeid.split("::")[0]
                                                              for i in items)],
                      "slow": sorted({i.nodeid.split("::")[0] for i in items
@@ -121,16 +128,25 @@ def _record(config: pytest.Config, event: dict[str, Any]) -> None:
     lines = []
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        lines.append(json.dumps({"event": "start", "t": _START}))
+        lines.append(json.dumps({"event": "start", "t": _START, "conftest": _CONFTEST}))
     lines.append(json.dumps(event))
     with path.open("a", encoding="utf-8") as out:
         out.write("\n".join(lines) + "\n")
 
 
+def _cpu_s() -> float:
+    """User + system seconds of this process and of the children it has waited for."""
+    own, children = (resource.getrusage(resource.RUSAGE_SELF),
+                     resource.getrusage(resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """With CARTOQA_TEST_TIMES set: one line per test phase (start, stop, seconds)."""
+    """With CARTOQA_TEST_TIMES set: one line per test phase (start, stop, seconds, and
+    the process's CPU seconds so far: the difference between two lines is what the
+    phase cost, less daemons such as the PostgreSQL server)."""
     config = _CONFIG[0] if _CONFIG else None
-    if config is not None:
+    if config is not None and os.environ.get("CARTOQA_TEST_TIMES"):
         _record(config, {"nodeid": report.nodeid, "when": report.when, "start": report.start,
                          "stop": report.stop, "duration": report.duration,
-                         "outcome": report.outcome})
+                         "outcome": report.outcome, "cpu": _cpu_s()})
