@@ -24,6 +24,7 @@ import yaml
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing import Parsed
+from cartoqa.parsing.kinds import item_names
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.numbers import METRES_PER_UNIT
 from groundtruth.thematic.region_names import region_names
@@ -79,6 +80,8 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
     if suite == "mapwise":
         item = {"task": f"mapwise_{entry['request']}", "request": entry["request"],
                 "provenance": {"country": entry.get("country", "usa")}}
+        if entry.get("region_labels"):  # a counterfactual map's shown names, as built
+            item["provenance"]["region_labels"] = entry["region_labels"]
         if entry.get("question"):  # the item's question, as a run sees it
             item["question"] = entry["question"]
         return item
@@ -93,6 +96,11 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _region(entry: dict[str, Any], name: str) -> str:
+    if entry.get("region_labels"):  # the names a counterfactual map shows, not the real ones
+        # (``unknown:Valea``, a grader's spelling of a name no real map has, is one of them)
+        code = item_names(item_for(entry)).resolve(name.removeprefix("unknown:"))
+        assert code is not None, f"{entry['where']}: expectation {name!r} is not on its map"
+        return code
     if name.startswith("unknown:") or name in ZONES:
         return name
     code = region_names(entry.get("country", "usa")).resolve(name)
@@ -276,17 +284,11 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh18.yaml`` (issue 24, session grade24u; independent grader, committed before
     # scoring in dd1896e, first try MapIQ 29/30, MapWise 27/30, FRIEDA 20/20 in
     # docs/rounds/2026-12-02/grade24u.md): its four disagreements, each with its class.
-    "fresh18.yaml#10": "a bare 'TRUE' written unquoted in the corpus file, which YAML loads as "
-                       "a boolean, so the reader is given no text (read invalid, 'response is "
-                       "not text'); a grader reads TRUE (a defect of the entry, not of the "
-                       "reader: the response would have to be quoted)",
-    "fresh18.yaml#39": "a region of an imaginary (counterfactual) map named in the requested "
-                       "format, 'My answer is [Valea]': read invalid ('no region of this map', "
-                       "the corpus item carries only the country, not the map's invented "
-                       "names); a grader reads Valea",
-    "fresh18.yaml#40": "an imaginary map's region code in a sentence, '... is **QU**, so my "
-                       "answer is [QU].': read invalid ('no region of this map'); a grader "
-                       "reads QU (Queora)",
+    # (#10 agrees since fix24v: the bare response was written unquoted, so YAML gave the
+    # reader the boolean true; quoted now as 'TRUE', the text the grader wrote. #39 and #40,
+    # names on imaginary maps, agree since fix24v: the entries now carry their items'
+    # ``region_labels`` as a real run's items do, and the reader reads Valea and QU on them;
+    # ``unknown:<name>`` resolves against the names the map shows. Labels untouched.)
     "fresh18.yaml#58": "a rank said in prose after a lead-in, 'From highest to lowest, Ohio "
                        "comes first, then Iowa, then New Mexico.': the lead-in and the first "
                        "region are dropped as one unknown name and the rest renumbered "
