@@ -1,0 +1,84 @@
+"""Reader classes of issue 24 found by the independent sets ``fresh24t.yaml``/``fresh17.yaml``
+(grade24t) and ``fresh24u.yaml``/``fresh18.yaml`` (grade24u), each with near cases that must
+keep their reading:
+
+1. a line comment after a value of a JSON list or object that runs over several lines
+   (``"turn left",  // onto the esplanade``) is no part of the answer, in every suite; a
+   response that is one code fence around a JSON value is read as that value;
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers.parsed import value
+
+SRN = {"task": "srn", "request": "route"}
+STMF_NAMES = {"task": "stmf", "request": "names", "strata": {"feature_type": "cafe"}}
+USA = {"provenance": {"country": "usa"}}
+MW_LIST = {"task": "mapwise_list", "request": "list", **USA}
+MW_RANK = {"task": "mapwise_rank", "request": "rank", **USA}
+TYPES = ["ATM", "bank", "bus stop", "coffee shop"]
+MTMF = {"task": "mtmf", "request": "all",
+        "answer": {"types": {t: {"count": 0, "names": []} for t in TYPES}}}
+
+
+# ---------------------------------------------------------------- 1. comments in JSON values
+ROUTE = ["blue", "turn left", "Pohjoisesplanadi", "turn right", "Fabianinkatu", "red"]
+
+
+@pytest.mark.parametrize("response", [
+    '```json\n[\n  "blue",\n  "turn left",        // onto the esplanade\n  "Pohjoisesplanadi",'
+    '\n  "turn right",\n  "Fabianinkatu",\n  "red"\n]\n```',
+    '[\n  "blue",  // start\n  "turn left",\n  "Pohjoisesplanadi",\n  "turn right",  // at the '
+    'church\n  "Fabianinkatu",\n  "red"  // end\n]',
+    '[\n  "blue",\n  "turn left",  # onto the esplanade\n  "Pohjoisesplanadi",\n  "turn right",'
+    '\n  "Fabianinkatu",\n  "red"\n]',
+    "Route:\n['blue',\n 'turn left', // onto the esplanade\n 'Pohjoisesplanadi', 'turn right',"
+    "\n 'Fabianinkatu', 'red']",
+    '```json\n{"route": ["blue", "turn left",  // here\n "Pohjoisesplanadi", "turn right", '
+    '"Fabianinkatu", "red"]}\n```',
+])
+def test_a_comment_after_a_route_step_is_no_step(response: str) -> None:
+    assert value(SRN, response)["steps"] == ROUTE
+
+
+@pytest.mark.parametrize(("item", "response", "key", "got"), [
+    (STMF_NAMES, '```json\n["Café Engel",  // by the square\n "Kappeli"]\n```', "names",
+     ["Café Engel", "Kappeli"]),
+    (MW_LIST, '```json\n["Ohio",  // the darkest\n "Iowa"]\n```', "items", ["IA", "OH"]),
+    (MW_LIST, "My answer is [Ohio,  // the darkest\n Iowa]", "items", ["IA", "OH"]),
+    (MW_RANK, '```json\n[\n  "Ohio",  // highest\n  "Iowa",\n  "New Mexico"\n]\n```', "ranks",
+     {"OH": 1, "IA": 2, "NM": 3}),
+])
+def test_a_comment_in_a_list_of_another_suite(item: dict, response: str, key: str,
+                                              got: object) -> None:
+    assert value(item, response)[key] == got
+
+
+def test_a_comment_in_a_json_object_of_counts() -> None:
+    text = ('```json\n{\n  "ATM": 0,\n  "bank": 2,  // two on the corner\n  "bus stop": 1,\n'
+            '  "coffee shop": 0\n}\n```')
+    assert value(MTMF, text)["types"]["bank"]["count"] == 2
+
+
+@pytest.mark.parametrize(("item", "response", "key", "got"), [
+    # a fenced JSON list over several lines, no comment: every element (the first was lost)
+    (MW_LIST, '```json\n["Ohio",\n "Iowa"]\n```', "items", ["IA", "OH"]),
+    (MW_RANK, '```json\n["Ohio",\n "Iowa", "New Mexico"]\n```', "ranks",
+     {"OH": 1, "IA": 2, "NM": 3}),
+    # a "#" or "//" inside a value stays
+    (SRN, '[\n  "blue",\n  "Route #7",\n  "red"\n]', "steps", ["blue", "Route #7", "red"]),
+    (STMF_NAMES, '[\n  "Bar // Kitchen",\n  "Kappeli"\n]', "names", ["Bar // Kitchen", "Kappeli"]),
+])
+def test_values_that_keep_their_reading(item: dict, response: str, key: str,
+                                        got: object) -> None:
+    assert value(item, response)[key] == got
+
+
+def test_a_comment_is_no_answer_and_prose_slashes_stay() -> None:
+    from cartoqa.parsing.structured import drop_value_comments
+    assert drop_value_comments("Answer: 3 // three banks\n") == "Answer: 3 // three banks\n"
+    assert drop_value_comments('See https://example.org\n["a"]') == 'See https://example.org\n["a"]'
+    # a comment after a whole one-line list is outside it: the list keeps its reading
+    assert value(SRN, "Route: [blue, turn left, Kalevankatu, red]  // short")["steps"] == [
+        "blue", "turn left", "Kalevankatu", "red"]
