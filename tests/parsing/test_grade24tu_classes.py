@@ -5,12 +5,17 @@ keep their reading:
 1. a line comment after a value of a JSON list or object that runs over several lines
    (``"turn left",  // onto the esplanade``) is no part of the answer, in every suite; a
    response that is one code fence around a JSON value is read as that value;
+2. a ranking in prose after a lead-in clause (``From highest to lowest, Ohio comes first,
+   then Iowa, then New Mexico.``): the lead-in is no place and the first region keeps
+   its place; "lowest to highest" reverses a "then" chain; a comma list's last ``B and C``
+   is two places; a short word before lower-case words is no region code ("In descending
+   order" is no Indiana);
 """
 
 from __future__ import annotations
 
 import pytest
-from helpers.parsed import value
+from helpers.parsed import invalid, value
 
 SRN = {"task": "srn", "request": "route"}
 STMF_NAMES = {"task": "stmf", "request": "names", "strata": {"feature_type": "cafe"}}
@@ -82,3 +87,46 @@ def test_a_comment_is_no_answer_and_prose_slashes_stay() -> None:
     # a comment after a whole one-line list is outside it: the list keeps its reading
     assert value(SRN, "Route: [blue, turn left, Kalevankatu, red]  // short")["steps"] == [
         "blue", "turn left", "Kalevankatu", "red"]
+
+
+# ---------------------------------------------------------------- 2. a ranking after a lead-in
+OH_IA_NM = {"OH": 1, "IA": 2, "NM": 3}
+
+
+@pytest.mark.parametrize("response", [
+    "From highest to lowest, Ohio comes first, then Iowa, then New Mexico.",
+    "Looking at the shades, Ohio comes first, then Iowa, then New Mexico.",
+    "Ranked from highest to lowest, Ohio comes first, followed by Iowa and then New Mexico.",
+    "From highest to lowest, Ohio ranks first, then Iowa, then New Mexico.",
+    "From lowest to highest, New Mexico comes first, then Iowa, then Ohio.",
+    "In descending order, Ohio, Iowa and New Mexico.",
+    "From highest to lowest: Ohio, Iowa, New Mexico.",
+    "Ohio comes first, then Iowa, then New Mexico.",
+])
+def test_a_ranking_in_prose_after_a_lead_in(response: str) -> None:
+    assert value(MW_RANK, response)["ranks"] == OH_IA_NM
+
+
+def test_a_ranking_with_a_lead_in_on_another_map() -> None:
+    india = {"task": "mapwise_rank", "request": "rank", "provenance": {"country": "india"}}
+    text = "From highest to lowest, Kerala comes first, then Goa, then Daman and Diu."
+    assert value(india, text)["ranks"] == {"KL": 1, "GA": 2, "DD": 3}
+
+
+@pytest.mark.parametrize(("response", "ranks"), [
+    ("My answer is [Dadra and Nagar Haveli, Goa, Kerala]", {"DN": 1, "GA": 2, "KL": 3}),
+    ("My answer is [Kerala, Goa, Daman and Diu]", {"KL": 1, "GA": 2, "DD": 3}),
+    ("My answer is [Ohio, Iowa = New Mexico]", {"OH": 1, "IA": 2, "NM": 2}),
+])
+def test_names_with_and_and_ties_keep_their_places(response: str, ranks: dict) -> None:
+    country = "usa" if "Ohio" in response else "india"
+    item = {"task": "mapwise_rank", "request": "rank", "provenance": {"country": country}}
+    assert value(item, response)["ranks"] == ranks
+
+
+@pytest.mark.parametrize("response", [
+    "From highest to lowest, Ohio comes first, then maybe Iowa, then New Mexico.",
+    "From highest to lowest, Ohio or Iowa comes first, then New Mexico.",
+])
+def test_a_hedged_or_offered_ranking_stays_invalid(response: str) -> None:
+    assert invalid(MW_RANK, response)

@@ -289,10 +289,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # names on imaginary maps, agree since fix24v: the entries now carry their items'
     # ``region_labels`` as a real run's items do, and the reader reads Valea and QU on them;
     # ``unknown:<name>`` resolves against the names the map shows. Labels untouched.)
-    "fresh18.yaml#58": "a rank said in prose after a lead-in, 'From highest to lowest, Ohio "
-                       "comes first, then Iowa, then New Mexico.': the lead-in and the first "
-                       "region are dropped as one unknown name and the rest renumbered "
-                       "(IA 1, NM 2); a grader reads OH 1, IA 2, NM 3",
+    # #58 (a ranking in prose after a lead-in, "From highest to lowest, Ohio comes first,
+    # then Iowa, then New Mexico.") agrees since fix24v (tests/parsing/test_grade24tu_classes.py).
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
