@@ -10,6 +10,10 @@ keep their reading:
    its place; "lowest to highest" reverses a "then" chain; a comma list's last ``B and C``
    is two places; a short word before lower-case words is no region code ("In descending
    order" is no Indiana);
+3. a count said as none ("None of the coastal provinces has a value above 48; the highest
+   class tops out at 48.5 ...") is 0 when every number beside it is a value compared with
+   or quoted (``above 48``, ``41.8–48.5``, ``of the 4``, ``within 500 m``), not a count; a
+   hedge stays invalid and a count given after the none (``except 2``) is not dropped;
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ STMF_NAMES = {"task": "stmf", "request": "names", "strata": {"feature_type": "ca
 USA = {"provenance": {"country": "usa"}}
 MW_LIST = {"task": "mapwise_list", "request": "list", **USA}
 MW_RANK = {"task": "mapwise_rank", "request": "rank", **USA}
+MW_COUNT = {"task": "mapwise_count", "request": "count", "provenance": {"country": "china"}}
+STMF_COUNT = {"task": "stmf", "request": "count", "strata": {"feature_type": "bank"}}
+FRIEDA_COUNT = {"task": "frieda_border", "request": "count",
+                "question": "How many of the features in the legend border Kiasma?"}
 TYPES = ["ATM", "bank", "bus stop", "coffee shop"]
 MTMF = {"task": "mtmf", "request": "all",
         "answer": {"types": {t: {"count": 0, "names": []} for t in TYPES}}}
@@ -130,3 +138,38 @@ def test_names_with_and_and_ties_keep_their_places(response: str, ranks: dict) -
 ])
 def test_a_hedged_or_offered_ranking_stays_invalid(response: str) -> None:
     assert invalid(MW_RANK, response)
+
+
+# ---------------------------------------------------------------- 3. none beside values
+@pytest.mark.parametrize(("item", "response"), [
+    (MW_COUNT, "None of the coastal provinces has a value above 48; the highest class tops "
+               "out at 48.5 but no coastal province reaches it."),
+    (MW_COUNT, "None of the coastal provinces is above 48."),
+    (MW_COUNT, "No coastal province has a value above 48."),
+    (MW_COUNT, "Zero. No coastal province is shaded above 48; the top class is 41.8–48.5."),
+    (MW_COUNT, "There are none above 48: the darkest class, 41.8–48.5, holds no coastal "
+               "province."),
+    (STMF_COUNT, "There are no banks within 500 m of the marker."),
+    (FRIEDA_COUNT, "None of the 4 features borders it."),
+])
+def test_none_beside_values_is_zero(item: dict, response: str) -> None:
+    assert value(item, response)["count"] == 0
+
+
+@pytest.mark.parametrize(("response", "count"), [
+    ("No, there are 3 provinces above 48.", 3),
+    ("My answer is [2]. None of the others is above 48.", 2),
+    ("There are 2 provinces above 48.", 2),
+])
+def test_a_count_beside_a_none_keeps_its_reading(response: str, count: int) -> None:
+    assert value(MW_COUNT, response)["count"] == count
+
+
+@pytest.mark.parametrize("response", [
+    "None of them is above 48, I think.",
+    "Probably none of the coastal provinces is above 48.",
+    "None of the coastal provinces has a value above 48, except 2 in the south.",
+    "None above 48 in the north; 2 in the south.",
+])
+def test_a_hedged_or_contradicted_none_stays_invalid(response: str) -> None:
+    assert invalid(MW_COUNT, response)

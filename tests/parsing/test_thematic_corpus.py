@@ -267,9 +267,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh17.yaml`` (issue 24, session grade24t; independent grader, committed before
     # scoring in 3168447, first try MapIQ 30/30, MapWise 28/30, FRIEDA 8/10 in
     # docs/rounds/2026-12-02/grade24t.md): its four disagreements, each with its class.
-    "fresh17.yaml#49": "MapWise count: a zero count said as 'None of the coastal provinces has "
-                       "a value above 48' in a sentence that also quotes 48.5: read invalid "
-                       "(several numbers), a grader reads 0 (score changes)",
+    # (#49, a zero count said as "None of the coastal provinces has a value above 48"
+    # beside the legend's 48.5, agrees since fix24v: tests/parsing/test_grade24tu_classes.py.)
     "fresh17.yaml#53": "MapWise range: one bound alone ('My answer is [29]') is read as the "
                        "range 29-29 (noted 'one value, not a range'); a grader reads no range "
                        "given, invalid (judgement call; both score 0 against 1.89-29)",
