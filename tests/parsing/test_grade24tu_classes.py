@@ -14,6 +14,12 @@ keep their reading:
    class tops out at 48.5 ...") is 0 when every number beside it is a value compared with
    or quoted (``above 48``, ``41.8–48.5``, ``of the 4``, ``within 500 m``), not a count; a
    hedge stays invalid and a count given after the none (``except 2``) is not dropped;
+4. a cue-less FRIEDA answer to a question that offers features to pick from ("Which one
+   of A (blue outline), B (purple outline) and C (orange line) ...", "Of A (blue dot), B
+   ... and C ..., which one ...") is the one offered feature its last sentence naming any
+   of them names, not a leading phrase or the reasoning cut at commas ("Of the three dots
+   in public buildings, Ooster is the nearest to mr. big."); two offered names, a
+   negation or a hedge in that sentence keep the reading it had.
 """
 
 from __future__ import annotations
@@ -28,6 +34,37 @@ MW_LIST = {"task": "mapwise_list", "request": "list", **USA}
 MW_RANK = {"task": "mapwise_rank", "request": "rank", **USA}
 MW_COUNT = {"task": "mapwise_count", "request": "count", "provenance": {"country": "china"}}
 STMF_COUNT = {"task": "stmf", "request": "count", "strata": {"feature_type": "bank"}}
+def _frieda(task: str, question: str, legend: list[str]) -> dict:
+    return {"task": task, "request": "textual", "question": question,
+            "provenance": {"maps": [{"features": [{"label": n} for n in legend]}]}}
+
+
+RANK = _frieda(
+    "frieda_distance", "The map shades areas by building use: its legend box at the bottom "
+    "right names each fill. Of Ooster (blue dot), Minuuttibaari (purple dot) and Kitty's Public "
+    "House (orange dot), which one lies within an area shown as public building and is "
+    "closest to mr. big (red dot), in a straight line? Answer with its name.",
+    ["mr. big", "Ooster", "Minuuttibaari", "Kitty's Public House", "commercial building",
+     "public building"])
+PICK = _frieda(
+    "frieda_border", "Find the map that outlines Puolustusministeriö (blue), Hotel Lilla Robert "
+    "(purple) and Pohjoinen Makasiinikatu (orange) over areas shaded by building use. Which "
+    "one of Puolustusministeriö (blue outline), Hotel Lilla Robert (purple outline) and "
+    "Pohjoinen Makasiinikatu (orange line) borders an area shown as commercial building? "
+    "Answer with its name.",
+    ["Puolustusministeriö", "Hotel Lilla Robert", "Pohjoinen Makasiinikatu",
+     "commercial building", "public building", "residential building"])
+OVERLAP = _frieda(
+    "frieda_intersect", "Find the map that outlines Ylioppilasaukio (blue), Kampin kappeli "
+    "(purple) and Simonkatu (orange) over areas shaded by land use. Which one of "
+    "Ylioppilasaukio (blue outline), Kampin kappeli (purple outline) and Simonkatu (orange "
+    "line) partly overlaps an area shown as commercial land? Answer with its name.",
+    ["Ylioppilasaukio", "Kampin kappeli", "Simonkatu", "commercial land", "residential land"])
+WITHIN = _frieda(
+    "frieda_within", "The map shades areas by land use: its legend box at the bottom right "
+    "names each fill. Which of Wok Up (blue dot), Omenahotelli Yrjönkatu (purple dot) and "
+    "Elias Lönnrot (orange dot) lies within an area shown as commercial land? Answer with its "
+    "name.", ["Wok Up", "Omenahotelli Yrjönkatu", "Elias Lönnrot", "commercial land"])
 FRIEDA_COUNT = {"task": "frieda_border", "request": "count",
                 "question": "How many of the features in the legend border Kiasma?"}
 TYPES = ["ATM", "bank", "bus stop", "coffee shop"]
@@ -173,3 +210,52 @@ def test_a_count_beside_a_none_keeps_its_reading(response: str, count: int) -> N
 ])
 def test_a_hedged_or_contradicted_none_stays_invalid(response: str) -> None:
     assert invalid(MW_COUNT, response)
+
+
+# ---------------------------------------------------------------- 4. the offered feature named
+@pytest.mark.parametrize(("item", "response", "name"), [
+    (RANK, "Of the three dots in public buildings, Ooster is the nearest to mr. big.", "Ooster"),
+    (RANK, "Looking at the public buildings, Kitty's Public House is the closest to mr. big.",
+     "Kitty's Public House"),
+    (RANK, "The blue and purple dots sit in commercial buildings, so only one is left.\n\n"
+           "Kitty's Public House is closest to mr. big.", "Kitty's Public House"),
+    (RANK, "Of the three dots in public buildings, Ooster is the nearest to mr. big. Hope "
+           "this helps!", "Ooster"),
+    (PICK, "On the building-use map, the orange line of Pohjoinen Makasiinikatu runs right "
+           "along the edge of a commercial building block, while the blue and purple outlines "
+           "sit next to public and residential buildings.\n\nPohjoinen Makasiinikatu borders "
+           "the commercial building area.", "Pohjoinen Makasiinikatu"),
+    (PICK, "Looking at the map, Hotel Lilla Robert touches the commercial building block.",
+     "Hotel Lilla Robert"),
+    (OVERLAP, "On the land-use map, the blue and purple outlines stay inside residential land, "
+              "and Simonkatu partly overlaps the commercial land.", "Simonkatu"),
+    (OVERLAP, "In the map, Simonkatu crosses the commercial land.", "Simonkatu"),
+    (WITHIN, "Looking at the land-use map, Wok Up sits in the commercial land.", "Wok Up"),
+])
+def test_the_offered_feature_the_answer_sentence_names(item: dict, response: str,
+                                                       name: str) -> None:
+    assert value(item, response)["names"] == [name]
+
+
+@pytest.mark.parametrize(("item", "response", "names"), [
+    (PICK, "Hotel Lilla Robert.", ["Hotel Lilla Robert"]),
+    (RANK, "Ooster looks close, but I checked again.\nAnswer: Minuuttibaari", ["Minuuttibaari"]),
+])
+def test_a_plain_or_cued_answer_keeps_its_reading(item: dict, response: str,
+                                                  names: list[str]) -> None:
+    assert value(item, response)["names"] == names
+
+
+@pytest.mark.parametrize("response", [
+    "Ooster is nearer to mr. big than Minuuttibaari.",     # two offered names: no pick
+    "Of the three, Ooster is probably the nearest to mr. big.",
+    "Ooster or Minuuttibaari, both are near mr. big.",
+])
+def test_no_offered_feature_is_picked_from_these(response: str) -> None:
+    assert invalid(RANK, response)
+
+
+def test_a_question_that_offers_nothing_is_left_alone() -> None:
+    from cartoqa.parsing.textual import offered_names
+    assert offered_names("Which one of these 3 features borders Aikatalo (the building)? "
+                         "Answer with its name.") == []

@@ -272,14 +272,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     "fresh17.yaml#53": "MapWise range: one bound alone ('My answer is [29]') is read as the "
                        "range 29-29 (noted 'one value, not a range'); a grader reads no range "
                        "given, invalid (judgement call; both score 0 against 1.89-29)",
-    "fresh17.yaml#62": "FRIEDA area_pick: a reasoning paragraph, then a cue-less last sentence "
-                       "'Pohjoinen Makasiinikatu borders the commercial building area.': the "
-                       "whole response is split at commas and 'and' into five names; a grader "
-                       "reads the last sentence's subject (score changes)",
-    "fresh17.yaml#68": "FRIEDA legend_rank: a name in a cue-less sentence after a leading "
-                       "phrase ('Of the three dots in public buildings, Ooster is the "
-                       "nearest ...'): the leading phrase is read as the name; a grader reads "
-                       "Ooster (both score 0 against Minuuttibaari)",
+    # (#62 and #68, a cue-less answer naming one of the features the question offers
+    # after a leading phrase or reasoning, agree since fix24v: the offered feature the
+    # last sentence names; tests/parsing/test_grade24tu_classes.py.)
     # ``fresh18.yaml`` (issue 24, session grade24u; independent grader, committed before
     # scoring in dd1896e, first try MapIQ 29/30, MapWise 27/30, FRIEDA 20/20 in
     # docs/rounds/2026-12-02/grade24u.md): its four disagreements, each with its class.
