@@ -271,7 +271,11 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # beside the legend's 48.5, agrees since fix24v: tests/parsing/test_grade24tu_classes.py.)
     "fresh17.yaml#53": "MapWise range: one bound alone ('My answer is [29]') is read as the "
                        "range 29-29 (noted 'one value, not a range'); a grader reads no range "
-                       "given, invalid (judgement call; both score 0 against 1.89-29)",
+                       "given, invalid (judgement call; both score 0 against 1.89-29). "
+                       "Decided in fix24v: kept; 29 is the upper bound of the true class "
+                       "1.89-29 (no one-value class on that map), an answer that the paper's "
+                       "convention (--convention mapwise) gives half credit, which an "
+                       "invalid reading would take away (docs/scoring.md)",
     # (#62 and #68, a cue-less answer naming one of the features the question offers
     # after a leading phrase or reasoning, agree since fix24v: the offered feature the
     # last sentence names; tests/parsing/test_grade24tu_classes.py.)
