@@ -192,10 +192,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24s.md): #12 ("There are none.") and #37 ("... and drive to
     # the red marker") agree since the fixes after it (tests/parsing/test_grade24s_classes.py).
     # ``fresh24t.yaml`` (issue 24, session grade24t; independent grader, committed before
-    # scoring in 3168447, first try 59/60 in docs/rounds/2026-12-02/grade24t.md).
-    "fresh24t.yaml#57": "SRN: a '// comment' after an element of a fenced JSON list is read as "
-                        "a step ('// onto the esplanade'); a grader drops the comment and reads "
-                        "the six steps (score changes: wrong route vs correct)",
+    # scoring in 3168447, first try 59/60 in docs/rounds/2026-12-02/grade24t.md): #57 (a
+    # "// comment" after a value of a JSON list over several lines) agrees since fix24v
+    # (tests/parsing/test_grade24tu_classes.py).
 }
 
 
