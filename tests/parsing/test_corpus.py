@@ -195,6 +195,17 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # scoring in 3168447, first try 59/60 in docs/rounds/2026-12-02/grade24t.md): #57 (a
     # "// comment" after a value of a JSON list over several lines) agrees since fix24v
     # (tests/parsing/test_grade24tu_classes.py).
+    # ``fresh24x.yaml`` (issue 24, session grade24x; independent grader, committed before
+    # scoring in 4e3dde0, scored once after merging this round's fixes: 43/45 in
+    # docs/rounds/2026-12-02/grade24x.md): its two disagreements, each with its class.
+    "fresh24x.yaml#21": "STMF names: the one name said in a sentence with no cue and no list, "
+                        "'The supermarket shown on the map is S-Market Hakaniemi.': read invalid "
+                        "('no list of names found'); a grader reads [S-Market Hakaniemi]",
+    "fresh24x.yaml#26": "MTMF as a markdown table whose Names cell separates two names by ';' "
+                        "where one name holds a comma ('Rautatientori, laituri 13; "
+                        "Rautatientori'): the cell is split at the comma too, giving three "
+                        "names (Rautatientori, laituri 13, Rautatientori); a grader reads the "
+                        "two names the ';' separates",
 }
 
 

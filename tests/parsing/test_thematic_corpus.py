@@ -289,6 +289,19 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``unknown:<name>`` resolves against the names the map shows. Labels untouched.)
     # #58 (a ranking in prose after a lead-in, "From highest to lowest, Ohio comes first,
     # then Iowa, then New Mexico.") agrees since fix24v (tests/parsing/test_grade24tu_classes.py).
+    # ``fresh20.yaml`` (issue 24, session grade24x; independent grader, committed before
+    # scoring in 4e3dde0, scored once after merging this round's fixes: MapIQ 28/30, MapWise
+    # 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24x.md): its three disagreements.
+    "fresh20.yaml#7": "a bare MapIQ binary answer written unquoted in the YAML (response: TRUE) "
+                      "is loaded as the boolean true, so the reader is given no text (read "
+                      "invalid, 'response is not text'); a grader reads TRUE (a defect of the "
+                      "entry, not of the reader: the response would have to be quoted)",
+    "fresh20.yaml#30": "a MapIQ MCQ answer as a fenced JSON object with an answer key, "
+                       "'```json {\"answer\": [\"a\", \"d\"]} ```': read invalid ('no answer "
+                       "found'); a grader reads [a, d]",
+    "fresh20.yaml#53": "a MapWise range said in a sentence with no cue as 'low to high', "
+                       "'Daman and Diu falls in the lowest class, 0 to 3.25.': read invalid "
+                       "('no range of two numbers'); a grader reads 0–3.25",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
