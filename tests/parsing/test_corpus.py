@@ -46,7 +46,7 @@ def load_corpus() -> list[dict[str, Any]]:
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
-                 "fresh24r", "fresh24s"):
+                 "fresh24r", "fresh24s", "fresh24w"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -228,7 +228,8 @@ def main() -> int:
                                        "fresh24e", "fresh24f", "fresh24g",
                                        "fresh24h", "fresh24i", "fresh24k",
                                        "fresh24m", "fresh24o", "fresh24p",
-                                       "fresh24q", "fresh24r", "fresh24s"))):
+                                       "fresh24q", "fresh24r", "fresh24s",
+                                       "fresh24w"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
