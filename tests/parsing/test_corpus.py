@@ -195,6 +195,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # scoring in 3168447, first try 59/60 in docs/rounds/2026-12-02/grade24t.md): #57 (a
     # "// comment" after a value of a JSON list over several lines) agrees since fix24v
     # (tests/parsing/test_grade24tu_classes.py).
+    # ``fresh24w.yaml`` (issue 24, session grade24w; independent grader, committed before
+    # scoring in ab7d9fd, scored once after merging main at 6ad18d5: 49/50 in
+    # docs/rounds/2026-12-02/grade24w.md): its one disagreement.
+    "fresh24w.yaml#25": "MTMF answered as a markdown bullet list, '- **Restaurant:** 9 — Bank bar "
+                        "and bistro, ..., Zucchini (one restaurant icon has no name)': a "
+                        "line's names followed by a note in brackets are all dropped (read 9 "
+                        "with no names); a grader reads the 8 names before the note",
 }
 
 
