@@ -27,6 +27,7 @@ from cartoqa.declarations.prompts import prompt, system_prompt
 from cartoqa.errors import CartoqaError
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.views import extract_bounds
+from cartoqa.tasks.frieda.answer_quota import balance_answers
 from cartoqa.tasks.frieda.legend_questions import (
     area_category_plans,
     area_count_plans,
@@ -403,7 +404,40 @@ def prepare(ctx: BuildContext, relation: str) -> FriedaState:
     setting_of(ctx)  # refuse an unknown setting before anything is rendered
     shared = _shared(ctx)
     single, multi = shared.plans[relation]
-    return FriedaState(relation, list(single), list(multi))
+    return answers_first(FriedaState(relation, list(single), list(multi)), ctx.per_task,
+                         ctx.seed)
+
+
+def answers_first(state: FriedaState, per_task: int, seed: int) -> FriedaState:
+    """The relation's plans with counts and legend categories placed answer first, in
+    the order the build's slots try them (:func:`~cartoqa.tasks.frieda.answer_quota.
+    balance_answers`; deterministic per build, so ``--workers`` builds agree).
+
+    Parameters
+    ----------
+    state : FriedaState
+        The relation's plans, as planned.
+    per_task : int
+        The build's questions per relation (which slots there are, and their tries).
+    seed : int
+        The build's seed.
+
+    Returns
+    -------
+    FriedaState
+    """
+    lists = (state.single, state.multi)
+    visits: list[tuple[int, int, int]] = []
+    # the slots a build fills first (every first try, then every second, ...), then
+    # those that replace slots finding no plan
+    for slots in (range(per_task), range(per_task, slot_stride(per_task, 1))):
+        for attempt in range(MAX_ATTEMPTS):
+            for slot in slots:
+                plans, indices = _candidates(state, slot, per_task)
+                visits.append((int(plans is state.multi), indices[attempt], slot))
+    single, multi = balance_answers(
+        lists, visits, slot_rng(seed, task_name(state.relation), "answers"))
+    return FriedaState(state.relation, single, multi)
 
 
 def _candidates(state: FriedaState, slot: int, per_task: int) -> tuple[list[QuestionPlan],
