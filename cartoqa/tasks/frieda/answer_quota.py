@@ -17,6 +17,10 @@ then every slot's second, ...): a slot gets the answer given least so far (ties 
 seeded order; counts over every count template of the relation, since a constant "0"
 is scored on all of them), and its later tries keep that answer while plans with it
 last. Nothing else moves, so every plan is still used at most once, by one slot.
+``same_area`` plans stay in place and take a letter the same way (A or B, the least
+given; a slot's retries keep it): before, a slot's letter counted only the earlier slots
+whose *first* plan asked ``same_area``, so the retries between two of them all took one
+letter (a per-task-10 build: A, A, A of 4 same_area items).
 """
 
 from __future__ import annotations
@@ -26,12 +30,16 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from cartoqa.tasks.frieda.questions import LEGEND_TEMPLATES, QuestionPlan
+from cartoqa.tasks.frieda.questions import LEGEND_TEMPLATES, QuestionPlan, with_area_letter
 
 #: Templates whose answers a build takes in turn: every count, and the legend category
 #: questions (``area_category``: which category is X's area; ``category_of``: within an
 #: area of which category does X lie).
 CATEGORY_TEMPLATES: frozenset[str] = frozenset({"area_category", "category_of"})
+#: Templates whose plan gives any of these answers (``same_area``: the subject drawn as
+#: Area A or Area B, :func:`~cartoqa.tasks.frieda.questions.with_area_letter`): the plan
+#: stays in its place and takes the slot's letter.
+LETTER_TEMPLATES: dict[str, tuple[str, ...]] = {"same_area": ("A", "B")}
 
 
 def balanced_template(plan: QuestionPlan) -> str | None:
@@ -151,6 +159,19 @@ def balance_answers(lists: Sequence[Sequence[QuestionPlan]],
         if i >= len(lists[li]) or (li, i) in placed:
             continue
         here = lists[li][i]
+        letters = LETTER_TEMPLATES.get(str(here.meta.get("template", "")))
+        if letters is not None:
+            # the slot's letter, else the least given (its retries keep it)
+            key = (slot, "letter")
+            if key not in targets:
+                tally = given["letter"]
+                for v in letters:
+                    ties.setdefault(v, rng.random())
+                targets[key] = min(letters, key=lambda v: (tally[v], ties[v]))
+                tally[targets[key]] += 1
+            out[li][i] = with_area_letter(here, targets[key])
+            placed.add((li, i))
+            continue
         template = balanced_template(here)
         if template is None:
             continue

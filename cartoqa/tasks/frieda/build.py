@@ -65,7 +65,6 @@ from cartoqa.tasks.frieda.questions import (
     point_plans,
     topological_plans,
     two_relation_plans,
-    with_area_letter,
 )
 from groundtruth import relations as rel
 from groundtruth.legend_areas import CategoryArea
@@ -409,9 +408,10 @@ def prepare(ctx: BuildContext, relation: str) -> FriedaState:
 
 
 def answers_first(state: FriedaState, per_task: int, seed: int) -> FriedaState:
-    """The relation's plans with counts and legend categories placed answer first, in
-    the order the build's slots try them (:func:`~cartoqa.tasks.frieda.answer_quota.
-    balance_answers`; deterministic per build, so ``--workers`` builds agree).
+    """The relation's plans with counts, legend categories and ``same_area`` letters
+    placed answer first, in the order the build's slots try them
+    (:func:`~cartoqa.tasks.frieda.answer_quota.balance_answers`; deterministic per
+    build, so ``--workers`` builds agree).
 
     Parameters
     ----------
@@ -458,41 +458,6 @@ def _candidates(state: FriedaState, slot: int, per_task: int) -> tuple[list[Ques
     step = -(-stride * per_period // period)
     plans = state.multi if multi else state.single
     return plans, [index + a * step for a in range(MAX_ATTEMPTS)]
-
-
-def area_letter(state: FriedaState, slot: int, per_task: int, seed: int) -> str:
-    """The letter (A or B) a ``same_area`` question of slot ``slot`` answers.
-
-    The slots whose first plan asks ``same_area`` take A and B in turn (from a seeded
-    start), whichever plan a slot ends with: the letters of a build's ``same_area``
-    items alternate by slot. (Alternating over the plan list, :func:`~cartoqa.tasks.
-    frieda.questions.balance_area_letters`, did not reach the items: between the legend
-    plans the ``same_area`` plans a build used were not consecutive pairs, and both of
-    frieda27e's and frieda27f's first builds answered B every time.) Deterministic per
-    slot, so that ``--workers`` builds agree.
-
-    Parameters
-    ----------
-    state : FriedaState
-        The relation's plans.
-    slot : int
-        The slot.
-    per_task : int
-        The build's items per task.
-    seed : int
-        The build's seed.
-
-    Returns
-    -------
-    str
-    """
-    k = 0
-    for s in range(slot):
-        plans, indices = _candidates(state, s, per_task)
-        if indices[0] < len(plans) and plans[indices[0]].meta.get("template") == "same_area":
-            k += 1
-    start = slot_rng(seed, task_name(state.relation), "letters").randrange(2)
-    return "AB"[(k + start) % 2]
 
 
 def _gaps(plan: QuestionPlan, frame: rel.LocalFrame) -> tuple[NamedFeature | None, list[float]]:
@@ -777,8 +742,6 @@ def make_scenario(ctx: BuildContext, state: FriedaState, slot: int) -> Scenario 
             ctx.reject(name, "no further question the extract supports")
             return None
         plan = plans[index]
-        if plan.meta.get("template") == "same_area":
-            plan = with_area_letter(plan, area_letter(state, slot, ctx.per_task, ctx.seed))
         rendered = render_question(ctx, plan)
         if isinstance(rendered, str):
             ctx.reject(name, REJECT_REASONS[rendered])
