@@ -90,6 +90,8 @@ def test_no_count_answers_most_count_questions() -> None:
             # every count in turn: none more than a quarter and one question
             assert max(counts.values()) <= total / 4 + 1, (per_task, seed, counts)
             assert counts[0] <= total / 4 + 1
+            # 0 (the text prior's guess) never ahead of another count
+            assert counts[0] <= min(counts[v] for v in (1, 2, 3)), (per_task, seed, counts)
 
 
 def test_unbalanced_lists_gave_mostly_zeros() -> None:

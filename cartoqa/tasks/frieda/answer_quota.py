@@ -42,6 +42,10 @@ CATEGORY_TEMPLATES: frozenset[str] = frozenset({"area_category", "category_of"})
 LETTER_TEMPLATES: dict[str, tuple[str, ...]] = {"same_area": ("A", "B")}
 
 
+#: The tie-break key of a count of 0 (the others draw theirs in ``[0, 1)``).
+ZERO_LAST = 2.0
+
+
 def balanced_template(plan: QuestionPlan) -> str | None:
     """The template a plan's answer is balanced over, or ``None`` (not balanced).
 
@@ -180,7 +184,10 @@ def balance_answers(lists: Sequence[Sequence[QuestionPlan]],
         values = sorted({value[id(p)] for p in pool})
         for v in values:
             if v not in ties:
-                ties[v] = rng.random()
+                # a count of 0 after the others when they are even: 0 is the text
+                # prior's guess for every count (and the count the extract most often
+                # allows), so it is asked only when it has been given least
+                ties[v] = ZERO_LAST if v == "0" else rng.random()
         want = targets.get((slot, group))
         if want not in values:
             tally = given[balance_class(here)]
