@@ -46,7 +46,7 @@ def load_corpus() -> list[dict[str, Any]]:
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
-                 "fresh24r", "fresh24s"):
+                 "fresh24r", "fresh24s", "fresh24t", "fresh24u"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
@@ -191,6 +191,11 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24s.yaml`` (issue 24, session grade24s; independent grader, first try 38/40 in
     # docs/rounds/2026-12-02/grade24s.md): #12 ("There are none.") and #37 ("... and drive to
     # the red marker") agree since the fixes after it (tests/parsing/test_grade24s_classes.py).
+    # ``fresh24t.yaml`` (issue 24, session grade24t; independent grader, committed before
+    # scoring in 3168447, first try 59/60 in docs/rounds/2026-12-02/grade24t.md).
+    "fresh24t.yaml#57": "SRN: a '// comment' after an element of a fenced JSON list is read as "
+                        "a step ('// onto the esplanade'); a grader drops the comment and reads "
+                        "the six steps (score changes: wrong route vs correct)",
 }
 
 
@@ -228,7 +233,8 @@ def main() -> int:
                                        "fresh24e", "fresh24f", "fresh24g",
                                        "fresh24h", "fresh24i", "fresh24k",
                                        "fresh24m", "fresh24o", "fresh24p",
-                                       "fresh24q", "fresh24r", "fresh24s"))):
+                                       "fresh24q", "fresh24r", "fresh24s",
+                                       "fresh24t", "fresh24u"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

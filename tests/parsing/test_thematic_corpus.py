@@ -256,6 +256,41 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 30/30, MapWise 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24s.md): #24 (a
     # one-value class answered in a sentence) agrees since the fixes after it
     # (tests/parsing/test_grade24s_classes.py).
+    # ``fresh17.yaml`` (issue 24, session grade24t; independent grader, committed before
+    # scoring in 3168447, first try MapIQ 30/30, MapWise 28/30, FRIEDA 8/10 in
+    # docs/rounds/2026-12-02/grade24t.md): its four disagreements, each with its class.
+    "fresh17.yaml#49": "MapWise count: a zero count said as 'None of the coastal provinces has "
+                       "a value above 48' in a sentence that also quotes 48.5: read invalid "
+                       "(several numbers), a grader reads 0 (score changes)",
+    "fresh17.yaml#53": "MapWise range: one bound alone ('My answer is [29]') is read as the "
+                       "range 29-29 (noted 'one value, not a range'); a grader reads no range "
+                       "given, invalid (judgement call; both score 0 against 1.89-29)",
+    "fresh17.yaml#62": "FRIEDA area_pick: a reasoning paragraph, then a cue-less last sentence "
+                       "'Pohjoinen Makasiinikatu borders the commercial building area.': the "
+                       "whole response is split at commas and 'and' into five names; a grader "
+                       "reads the last sentence's subject (score changes)",
+    "fresh17.yaml#68": "FRIEDA legend_rank: a name in a cue-less sentence after a leading "
+                       "phrase ('Of the three dots in public buildings, Ooster is the "
+                       "nearest ...'): the leading phrase is read as the name; a grader reads "
+                       "Ooster (both score 0 against Minuuttibaari)",
+    # ``fresh18.yaml`` (issue 24, session grade24u; independent grader, committed before
+    # scoring in dd1896e, first try MapIQ 29/30, MapWise 27/30, FRIEDA 20/20 in
+    # docs/rounds/2026-12-02/grade24u.md): its four disagreements, each with its class.
+    "fresh18.yaml#10": "a bare 'TRUE' written unquoted in the corpus file, which YAML loads as "
+                       "a boolean, so the reader is given no text (read invalid, 'response is "
+                       "not text'); a grader reads TRUE (a defect of the entry, not of the "
+                       "reader: the response would have to be quoted)",
+    "fresh18.yaml#39": "a region of an imaginary (counterfactual) map named in the requested "
+                       "format, 'My answer is [Valea]': read invalid ('no region of this map', "
+                       "the corpus item carries only the country, not the map's invented "
+                       "names); a grader reads Valea",
+    "fresh18.yaml#40": "an imaginary map's region code in a sentence, '... is **QU**, so my "
+                       "answer is [QU].': read invalid ('no region of this map'); a grader "
+                       "reads QU (Queora)",
+    "fresh18.yaml#58": "a rank said in prose after a lead-in, 'From highest to lowest, Ohio "
+                       "comes first, then Iowa, then New Mexico.': the lead-in and the first "
+                       "region are dropped as one unknown name and the rest renumbered "
+                       "(IA 1, NM 2); a grader reads OH 1, IA 2, NM 3",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -315,10 +350,10 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
-# grade24r, grade24s; first tries in the docs/rounds reports): one test over all of them,
-# each case named by its file and place (``-k fresh12.yaml`` picks one set).
+# grade24r, grade24s, grade24u; first tries in the docs/rounds reports): one test over all
+# of them, each case named by its file and place (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-                    "fresh16")
+                    "fresh16", "fresh17", "fresh18")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 

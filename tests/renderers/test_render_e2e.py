@@ -139,21 +139,26 @@ def test_marker_tips_are_where_reported(
     assert records[1]["px"] == pytest.approx([1000.4, 250.6], abs=1e-6)
 
 
-def test_warm_render_is_fast(
+def test_warm_render_reuses_browser_page_and_tiles(
     helsinki_tiles: TileRenderer, web_assets: Path, browser: Browser,
     renders: dict[int, tuple[RenderResult, RenderResult]],
 ) -> None:
-    """With tiles cached and the browser warm, a view takes well under a second."""
-    import time
+    """With tiles cached and the browser warm, a view starts no Chromium, renders no tile
+    and, for the same view with other markers, updates the loaded page in place.
 
+    (What makes a warm render fast, checked structurally; its speed is measured side by
+    side with a naive pipeline in ``scripts/bench_render.py``, not timed here.)"""
     with MapRenderer(helsinki_tiles, assets_dir=web_assets, browser=browser) as renderer:
         view = View(center=CENTER, zoom=17)
         renderer.render(view)
-        start = time.perf_counter()
+        starts, loads, tiles = browser.starts, browser.loads, helsinki_tiles.tiles_rendered
+        updates = browser.updates
         for _ in range(3):
-            renderer.render(view, markers=[Marker(*CENTER, "red")])
-        per_image = (time.perf_counter() - start) / 3
-    assert per_image < 2.0  # about 0.4 s here; generous for a loaded 2-core machine
+            result = renderer.render(view, markers=[Marker(*CENTER, "red")])
+            assert result.png.startswith(b"\x89PNG")
+    assert browser.starts == starts
+    assert helsinki_tiles.tiles_rendered == tiles
+    assert browser.loads == loads and browser.updates == updates + 3
 
 
 # -- cartoqa render ---------------------------------------------------------------
