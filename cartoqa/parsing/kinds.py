@@ -131,7 +131,7 @@ class Options:
 
     def letter(self, part: str) -> str | None:
         """The option one part names (by letter, text, class, code or name), or ``None``."""
-        p = _BULLET.sub("", part).strip().strip(".;:")
+        p = _unquote(_BULLET.sub("", part).strip().strip(".;:"))
         if not p:
             return None
         letters = {k.lower(): k for k in self.options}
@@ -292,9 +292,21 @@ def _region_parts(text: str) -> list[str]:
     return [p.strip() for p in _SPLIT_NO_AND.split(text) if p.strip()]
 
 
+def _unquote(part: str) -> str:
+    """``part`` less the quotes of a JSON or Python list item around it (``"a"``, ``'West'``).
+
+    Examples
+    --------
+    >>> _unquote('"a"'), _unquote("'South'"), _unquote("O'Hare")
+    ('a', 'South', "O'Hare")
+    """
+    m = re.fullmatch(r"([\"'\u201c\u2018])(?P<inner>[^\"]*)[\"'\u201d\u2019]", part.strip())
+    return m.group("inner").strip() if m else part
+
+
 def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list[str] | None:
     """The region (or regions, ``A and B``) one part names, or ``None``."""
-    p = _BULLET.sub("", part).strip().strip(".:;*")
+    p = _unquote(_BULLET.sub("", part).strip().strip(".:;*"))
     p = re.sub(r"^(?:and|&)\s+", "", p, flags=re.IGNORECASE)
     if not p:
         return None
