@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.corpus_check import text_response
 
 from cartoqa.declarations.dispatch import parse_response
-from helpers.corpus_check import text_response
 from cartoqa.metrics import normalise_name
 from cartoqa.parsing import Parsed
 

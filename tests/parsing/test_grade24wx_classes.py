@@ -118,5 +118,81 @@ def test_a_hedged_or_crowded_range_stays_invalid(response: str) -> None:
 
 @pytest.mark.parametrize("raw", [True, False, 3, None, 1.5])
 def test_a_corpus_entry_that_is_no_text_is_refused(raw: object) -> None:
-    with pytest.raises(ValueError, match="x.yaml#7: response is .* not text"):
+    with pytest.raises(ValueError, match=r"x\.yaml#7: response is .* not text"):
         text_response({"response": raw}, "x.yaml#7")
+
+
+SRN = {"task": "srn", "request": "route"}
+ROUTE = ["blue", "turn left", "Mannerheimintie", "red"]
+
+
+@pytest.mark.parametrize("response", [
+    "Route: ['blue', 'turn left',\n 'Mannerheimintie', 'red']",
+    "Route: [blue, turn left,\nMannerheimintie, red]\nThis is the shortest way.",
+    "Answer: [blue, turn left,\n Mannerheimintie,\n red]",
+])
+def test_a_cued_list_that_runs_past_its_line(response: str) -> None:
+    assert value(SRN, response)["steps"] == ROUTE
+
+
+def test_a_cued_list_over_lines_in_another_suite() -> None:
+    mw_list = {"task": "mapwise_list", "request": "list", "provenance": {"country": "usa"}}
+    assert value(mw_list, "My answer is [TX, OH,\n CA]")["items"] == ["CA", "OH", "TX"]
+
+
+MW_RANK = {"task": "mapwise_rank", "request": "rank", "provenance": {"country": "usa"}}
+
+
+@pytest.mark.parametrize("response", [
+    "First comes Ohio, then Iowa, then New Mexico.",
+    "First is Ohio, then Iowa, then New Mexico.",
+    "Ohio comes first, then Iowa, then New Mexico.",
+])
+def test_a_place_after_its_order_word(response: str) -> None:
+    assert value(MW_RANK, response)["ranks"] == {"OH": 1, "IA": 2, "NM": 3}
+
+
+@pytest.mark.parametrize("response", [
+    "First comes Ohio or Iowa, then New Mexico.",
+    "First comes probably Ohio, then Iowa, then New Mexico.",
+])
+def test_an_offered_or_hedged_order_word_stays_invalid(response: str) -> None:
+    assert invalid(MW_RANK, response)
+
+
+def _frieda(task: str, question: str, legend: list[str]) -> dict:
+    return {"task": task, "request": "textual", "question": question,
+            "provenance": {"maps": [{"features": [{"label": n} for n in legend]}]}}
+
+
+NEAREST = _frieda(
+    "frieda_distance", "Of Ooster (blue dot), Minuuttibaari (purple dot) and Kitty's Public "
+    "House (orange dot), which one lies within an area shown as public building and is "
+    "closest to mr. big (red dot), in a straight line? Answer with its name.",
+    ["mr. big", "Ooster", "Minuuttibaari", "Kitty's Public House", "public building"])
+BORDER = _frieda(
+    "frieda_border", "Which one of Puolustusministeriö (blue outline), Hotel Lilla Robert "
+    "(purple outline) and Pohjoinen Makasiinikatu (orange line) borders an area shown as "
+    "commercial building? Answer with its name.",
+    ["Puolustusministeriö", "Hotel Lilla Robert", "Pohjoinen Makasiinikatu",
+     "commercial building"])
+
+
+@pytest.mark.parametrize("item, response", [
+    (NEAREST, "Of the three dots, Ooster is not in a public building."),
+    (NEAREST, "Ooster is not in a public building."),
+    (BORDER, "Hotel Lilla Robert does not border it."),
+    (BORDER, "Looking at the outlines, Hotel Lilla Robert doesn't border the commercial area."),
+])
+def test_an_offered_feature_said_not_to_fit_is_no_pick(item: dict, response: str) -> None:
+    assert invalid(item, response)
+
+
+@pytest.mark.parametrize("item, response, name", [
+    (NEAREST, "Of the three dots, Ooster is the nearest to mr. big.", "Ooster"),
+    (BORDER, "Pohjoinen Makasiinikatu borders the commercial building area.",
+     "Pohjoinen Makasiinikatu"),
+])
+def test_an_offered_feature_picked_keeps_its_reading(item: dict, response: str,
+                                                     name: str) -> None:
+    assert value(item, response)["names"] == [name]

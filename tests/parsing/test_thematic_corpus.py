@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.corpus_check import text_response
 
 from cartoqa.declarations.dispatch import parse_response
-from helpers.corpus_check import text_response
 from cartoqa.parsing import Parsed
 from cartoqa.parsing.kinds import item_names
 from cartoqa.parsing.names import normalise_name
