@@ -54,7 +54,7 @@ _SENTENCE_INTRO = re.compile(
     r"(?:the|these|those|its|their|visible|named|labell?ed|legible)\b(?:"
     r"[^,;:]{0,70}?\s(?:are|include|includes|were)"
     # "The supermarket shown on the map is S-Market Hakaniemi.": one name, said singly
-    r"|[^,;:]{0,70}?\s(?:is|was)(?=\s+[A-Z\u00c0-\u00de])"
+    r"|[^,;:]{0,70}?\s(?:is|was)(?=\s+(?-i:[A-Z\u00c0-\u00de]))"
     r"|[^,;:]{0,40}?\b(?:names?|named|roads?|streets?|labell?ed|called)\b[^,;:]{0,30}?\s"
     r"(?:is|reads?))\s*:?\s+(?P<rest>\S.*)$",
     re.IGNORECASE,

@@ -183,8 +183,8 @@ def _range_said(segment: str, low: re.Match[str], high: re.Match[str]) -> ParseR
 
     Examples
     --------
-    >>> _range_said("It is in the lowest class, 0 to 3.25.", *_NUM.finditer("0 to 3.25")
-    ...             ).value
+    >>> said = "It is in the lowest class, 0 to 3.25."
+    >>> _range_said(said, *_NUM.finditer(said)).value
     {'range': [0.0, 3.25]}
     """
     if not _RANGE_JOIN.fullmatch(segment[low.end():high.start()]):

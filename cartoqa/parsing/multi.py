@@ -120,6 +120,7 @@ def _unclosed_tail(rest: str) -> str:
     >>> _unclosed_tail("Kuu, Hiisi)."), _unclosed_tail("Kuu, Toca (one has no name)")
     ('Kuu, Hiisi', 'Kuu, Toca (one has no name)')
     """
+    rest = rest.rstrip(". ")
     for close, opening in ((")", "("), ("]", "[")):
         if rest.endswith(close) and rest.count(close) > rest.count(opening):
             rest = rest[:-1].rstrip(". ")

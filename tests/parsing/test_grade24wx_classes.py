@@ -66,6 +66,12 @@ def test_hedged_names_stay_invalid(response: str) -> None:
     assert invalid(STMF_NAMES, response)
 
 
+@pytest.mark.parametrize("response", ["The marker is at Mannerheimintie.",
+                                      "The marker is on Kasarmikatu."])
+def test_a_place_said_with_a_preposition_is_no_road_pair(response: str) -> None:
+    assert invalid({"task": "mml", "request": "roads"}, response)
+
+
 @pytest.mark.parametrize("cell, names", [
     ("Rautatientori, laituri 13; Rautatientori", ["Rautatientori, laituri 13", "Rautatientori"]),
     ("Kamppi, laituri 2; Forum", ["Kamppi, laituri 2", "Forum"]),
