@@ -131,7 +131,7 @@ class Options:
 
     def letter(self, part: str) -> str | None:
         """The option one part names (by letter, text, class, code or name), or ``None``."""
-        p = _BULLET.sub("", part).strip().strip(".;:")
+        p = _unquote(_BULLET.sub("", part).strip().strip(".;:"))
         if not p:
             return None
         letters = {k.lower(): k for k in self.options}
@@ -292,9 +292,21 @@ def _region_parts(text: str) -> list[str]:
     return [p.strip() for p in _SPLIT_NO_AND.split(text) if p.strip()]
 
 
+def _unquote(part: str) -> str:
+    """``part`` less the quotes of a JSON or Python list item around it (``"a"``, ``'West'``).
+
+    Examples
+    --------
+    >>> _unquote('"a"'), _unquote("'South'"), _unquote("O'Hare")
+    ('a', 'South', "O'Hare")
+    """
+    m = re.fullmatch(r"([\"'\u201c\u2018])(?P<inner>[^\"]*)[\"'\u201d\u2019]", part.strip())
+    return m.group("inner").strip() if m else part
+
+
 def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list[str] | None:
     """The region (or regions, ``A and B``) one part names, or ``None``."""
-    p = _BULLET.sub("", part).strip().strip(".:;*")
+    p = _unquote(_BULLET.sub("", part).strip().strip(".:;*"))
     p = re.sub(r"^(?:and|&)\s+", "", p, flags=re.IGNORECASE)
     if not p:
         return None
@@ -597,7 +609,8 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     for group in groups:
         members: list[str] = []
         for m in [x for x in re.split(r"=|\s+(?:tied\s+with|equals?)\s+", group) if x.strip()]:
-            codes = _resolve_region(m, names, ()) or _after_lead_in(m, names)
+            codes = (_resolve_region(m, names, ()) or _after_lead_in(m, names)
+                     or _after_order_word(m, names))
             if codes is None:
                 unknown.append(m.strip())
                 continue
@@ -628,6 +641,26 @@ def _after_lead_in(member: str, names: RegionNames) -> list[str] | None:
     if not lead or any(_resolve_region(p, names, ()) for p in lead if p.strip()):
         return None
     return _resolve_region(last, names, ())
+
+
+_ORDER_WORD = re.compile(r"^\s*(?:first|second|third|next|last(?:ly)?|finally)\s*,?\s+"
+                         r"(?:comes?|is|are|we\s+have|there\s+is)\s+", re.IGNORECASE)
+
+
+def _after_order_word(member: str, names: RegionNames) -> list[str] | None:
+    """The region of a place said after its order word (``First comes Ohio``), else
+    ``None``.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> _after_order_word("First comes Ohio", region_names("usa"))
+    ['OH']
+    >>> _after_order_word("First comes a tie", region_names("usa")) is None
+    True
+    """
+    m = _ORDER_WORD.match(member)
+    return _resolve_region(member[m.end():], names, ()) if m else None
 
 
 def _last_and_split(groups: list[str], names: RegionNames) -> list[str]:

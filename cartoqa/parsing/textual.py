@@ -340,15 +340,53 @@ def offered_name_in_answer(text: str, offered: Collection[str]) -> str | None:
     ...                        ["Ooster", "Minuuttibaari"]) is None
     True
     """
+    last = _last_offered_sentence(text, offered)
+    if last is None:
+        return None
+    sentence, named = last
+    bad = hedged(sentence) or _NEGATION.search(sentence) or re.search(
+        r"\bor\b", sentence, re.IGNORECASE)
+    return named[0] if len(named) == 1 and not bad else None
+
+
+def negates_offered(text: str, offered: Collection[str]) -> bool:
+    """Whether a cue-less answer's last sentence naming an offered feature names one and
+    says it does not fit (``Of the three dots, Ooster is not in a public building.``): it
+    picks none.
+
+    Examples
+    --------
+    >>> negates_offered("Of the three dots, Ooster is not in a public building.", ["Ooster"])
+    True
+    >>> negates_offered("Ooster is the only one not outside it.", ["Ooster", "Kitty"])
+    False
+    >>> negates_offered("Ooster is the nearest.", ["Ooster"])
+    False
+    """
+    last = _last_offered_sentence(text, offered)
+    if last is None:
+        return False
+    sentence, named = last
+    return len(named) == 1 and bool(re.search(re.escape(named[0]) + _NOT_AFTER_NAME, sentence,
+                                              re.IGNORECASE)) \
+        and not hedged(sentence) and not re.search(r"\bor\b", sentence, re.IGNORECASE)
+
+
+# "Ooster is not in ...", "X doesn't border it": the name's own verb negated
+_NOT_AFTER_NAME = (r"\s+(?:(?:is|are|was|does|do|did|lies|sits)\s+not\b|isn't\b|doesn't\b|"
+                   r"does\s+not\b|never\b)")
+
+
+def _last_offered_sentence(text: str, offered: Collection[str]
+                           ) -> tuple[str, list[str]] | None:
+    """The last sentence naming any offered feature, with the offered features it names."""
     keys = {normalise_name(n): n for n in offered}
     # (a sentence ends before a capital: "mr. big" is one name)
     for sentence in reversed([x for x in re.split(r"(?<=[.!?])\s+(?![a-z])|\n", text)
                               if x.strip()]):
         named = [n for k, n in keys.items() if f" {k} " in f" {normalise_name(sentence)} "]
         if named:
-            bad = hedged(sentence) or _NEGATION.search(sentence) or re.search(
-                r"\bor\b", sentence, re.IGNORECASE)
-            return named[0] if len(named) == 1 and not bad else None
+            return sentence, named
     return None
 
 
@@ -429,6 +467,8 @@ def parse_textual(text: str, *, question: str = "",
         if picked is not None:
             return Parsed({"names": [snap_to_map(picked, map_names)]},
                           ("the one offered feature the answer sentence names",))
+        if negates_offered(text, offered):
+            return Invalid("the answer says an offered feature does not fit and picks none")
     if isinstance(found, Parsed) and map_names and not answer_segments(clean(text)):
         # no cue, and the sentence was taken as names the legend does not write, though it
         # holds legend names: "Inside Esplanadinpuisto you find Espan lava."

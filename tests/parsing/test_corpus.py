@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.corpus_check import text_response
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.metrics import normalise_name
@@ -42,7 +43,8 @@ def load_corpus() -> list[dict[str, Any]]:
     for task in TASKS:
         for number, entry in enumerate(yaml.load((CORPUS / f"{task}.yaml").read_text(
                 encoding="utf-8"), Loader=LOADER), start=1):
-            entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
+            entries.append({**text_response(entry, f"{task}.yaml#{number}"), "task": task,
+                            "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
@@ -50,7 +52,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24x"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
-            entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
+            entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
+                            "where": f"{name}.yaml#{number}"})
     return entries
 
 
@@ -198,22 +201,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (tests/parsing/test_grade24tu_classes.py).
     # ``fresh24w.yaml`` (issue 24, session grade24w; independent grader, committed before
     # scoring in ab7d9fd, scored once after merging main at 6ad18d5: 49/50 in
-    # docs/rounds/2026-12-02/grade24w.md): its one disagreement.
-    "fresh24w.yaml#25": "MTMF answered as a markdown bullet list, '- **Restaurant:** 9 — Bank bar "
-                        "and bistro, ..., Zucchini (one restaurant icon has no name)': a "
-                        "line's names followed by a note in brackets are all dropped (read 9 "
-                        "with no names); a grader reads the 8 names before the note",
+    # docs/rounds/2026-12-02/grade24w.md): #25 (an MTMF bullet line whose names are followed
+    # by a note in brackets, "Zucchini (one restaurant icon has no name)") agrees since fix24y
+    # (tests/parsing/test_grade24wx_classes.py).
     # ``fresh24x.yaml`` (issue 24, session grade24x; independent grader, committed before
     # scoring in 4e3dde0, scored once after merging this round's fixes: 43/45 in
-    # docs/rounds/2026-12-02/grade24x.md): its two disagreements, each with its class.
-    "fresh24x.yaml#21": "STMF names: the one name said in a sentence with no cue and no list, "
-                        "'The supermarket shown on the map is S-Market Hakaniemi.': read invalid "
-                        "('no list of names found'); a grader reads [S-Market Hakaniemi]",
-    "fresh24x.yaml#26": "MTMF as a markdown table whose Names cell separates two names by ';' "
-                        "where one name holds a comma ('Rautatientori, laituri 13; "
-                        "Rautatientori'): the cell is split at the comma too, giving three "
-                        "names (Rautatientori, laituri 13, Rautatientori); a grader reads the "
-                        "two names the ';' separates",
+    # docs/rounds/2026-12-02/grade24x.md): #21 (one name said in a sentence, "The supermarket
+    # shown on the map is S-Market Hakaniemi.") and #26 (a ";"-separated names cell with a
+    # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
 }
 
 

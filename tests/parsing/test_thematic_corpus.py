@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.corpus_check import text_response
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing import Parsed
@@ -64,8 +65,8 @@ def load(name: str, suite: str | None = None) -> list[dict[str, Any]]:
     # libyaml's loader when PyYAML has it: the same values, a seventh of the time
     entries = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"),
                         Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    return [{**e, "suite": e.get("suite", suite), "where": f"{name}.yaml#{i}"}
-            for i, e in enumerate(entries, start=1)]
+    return [{**text_response(e, f"{name}.yaml#{i}"), "suite": e.get("suite", suite),
+             "where": f"{name}.yaml#{i}"} for i, e in enumerate(entries, start=1)]
 
 
 def item_for(entry: dict[str, Any]) -> dict[str, Any]:
@@ -291,17 +292,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # then Iowa, then New Mexico.") agrees since fix24v (tests/parsing/test_grade24tu_classes.py).
     # ``fresh20.yaml`` (issue 24, session grade24x; independent grader, committed before
     # scoring in 4e3dde0, scored once after merging this round's fixes: MapIQ 28/30, MapWise
-    # 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24x.md): its three disagreements.
-    "fresh20.yaml#7": "a bare MapIQ binary answer written unquoted in the YAML (response: TRUE) "
-                      "is loaded as the boolean true, so the reader is given no text (read "
-                      "invalid, 'response is not text'); a grader reads TRUE (a defect of the "
-                      "entry, not of the reader: the response would have to be quoted)",
-    "fresh20.yaml#30": "a MapIQ MCQ answer as a fenced JSON object with an answer key, "
-                       "'```json {\"answer\": [\"a\", \"d\"]} ```': read invalid ('no answer "
-                       "found'); a grader reads [a, d]",
-    "fresh20.yaml#53": "a MapWise range said in a sentence with no cue as 'low to high', "
-                       "'Daman and Diu falls in the lowest class, 0 to 3.25.': read invalid "
-                       "('no range of two numbers'); a grader reads 0–3.25",
+    # 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24x.md): #7 (a bare TRUE written
+    # unquoted, so YAML gave the reader the boolean true) agrees since fix24y quoted it as
+    # 'TRUE', the text the grader wrote, and the loaders now refuse any entry whose response
+    # is not text (tests/helpers/corpus_check.py); #30 (MCQ letters as a fenced JSON object
+    # {"answer": ["a", "d"]}) and #53 (a range said "..., 0 to 3.25." in a sentence) agree
+    # since fix24y (tests/parsing/test_grade24wx_classes.py).
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
