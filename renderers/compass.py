@@ -85,7 +85,8 @@ def frame_side(width: int, height: int) -> int:
 
 
 def compose_turned(png: bytes, angle_deg: float, *, width: int, height: int,
-                   controls: dict[str, Box]) -> tuple[bytes, dict[str, Box]]:
+                   controls: dict[str, Box], compress_level: int = -1
+                   ) -> tuple[bytes, dict[str, Box]]:
     """Turn a square render and cut the image from its centre, controls kept upright.
 
     The square render (side :func:`frame_side`) is turned ``angle_deg`` clockwise
@@ -106,6 +107,9 @@ def compose_turned(png: bytes, angle_deg: float, *, width: int, height: int,
         The image size.
     controls : dict
         Control name -> ``(x0, y0, x1, y1)`` in the square render.
+    compress_level : int, optional
+        The PNG's zlib level (-1: zlib's default; an image another step decodes at
+        once may take 0, its pixels being the same).
 
     Returns
     -------
@@ -140,7 +144,7 @@ def compose_turned(png: bytes, angle_deg: float, *, width: int, height: int,
         out_image.paste(image.crop(region), (region[0] + dx, region[1] + dy))
         boxes[name] = (x0 + dx, y0 + dy, x1 + dx, y1 + dy)
     out = io.BytesIO()
-    out_image.save(out, format="PNG")
+    out_image.save(out, format="PNG", compress_level=compress_level)
     return out.getvalue(), boxes
 
 

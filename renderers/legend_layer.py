@@ -21,6 +21,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from renderers.overlays import OVERLAY_WEIGHT, POINT_RADIUS
+from renderers.png_pixels import near_colour, rgb_pixels
 
 Box = tuple[float, float, float, float]
 
@@ -120,7 +121,8 @@ def legend_box(width: int, height: int, n: int, bottom: float) -> Box:
 def draw_categories(png: bytes, categories: Sequence[DrawnCategory],
                     dots: Sequence[tuple[float, float, str]], *, bottom: float,
                     keep: Sequence[Box] = (),
-                    lines: Sequence[tuple[BaseGeometry, str]] = ()) -> tuple[bytes, Box]:
+                    lines: Sequence[tuple[BaseGeometry, str]] = (),
+                    compress_level: int = -1) -> tuple[bytes, Box]:
     """Draw the thematic layer, the overlays again and the legend box.
 
     Parameters
@@ -138,6 +140,9 @@ def draw_categories(png: bytes, categories: Sequence[DrawnCategory],
     lines : sequence of (geometry, hex colour), optional
         Polygon overlays (their outline) and line overlays in image pixels, drawn again
         on top at :data:`renderers.overlays.OVERLAY_WEIGHT`.
+    compress_level : int, optional
+        The PNG's zlib level (-1: zlib's default; an image another step decodes at
+        once may take 0, its pixels being the same).
 
     Returns
     -------
@@ -186,7 +191,7 @@ def draw_categories(png: bytes, categories: Sequence[DrawnCategory],
         d.rectangle(sw, outline=(60, 60, 60, 255), width=1)
         d.text((x0 + 20 + SWATCH_PX, sy + 2), cat.category, fill=(20, 20, 20, 255), font=font)
     out = io.BytesIO()
-    base.convert("RGB").save(out, format="PNG")
+    base.convert("RGB").save(out, format="PNG", compress_level=compress_level)
     return out.getvalue(), box
 
 
@@ -258,12 +263,11 @@ def category_pixels(png: bytes, index: int, skip: Sequence[Box] = (),
     >>> category_pixels(buf.getvalue(), 1, within=box(0, 0, 4, 10))
     50
     """
-    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64)
+    rgb = rgb_pixels(png)  # decoded once per finished map
     fill, hatch_colour, _ = CATEGORY_STYLES[index]
     near = np.zeros(rgb.shape[:2], dtype=bool)
     for c in (fill, hatch_colour):
-        near |= np.linalg.norm(rgb - np.array(_rgb(c), dtype=np.float64), axis=2) \
-            <= CATEGORY_TOLERANCE
+        near |= near_colour(rgb, _rgb(c), CATEGORY_TOLERANCE)
     for x0, y0, x1, y1 in skip:
         near[max(0, int(y0)):max(0, int(y1)), max(0, int(x0)):max(0, int(x1))] = False
     if within is not None:

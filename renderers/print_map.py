@@ -629,8 +629,8 @@ def _overlay_legend(draw: ImageDraw.ImageDraw, overlays: Sequence[Overlay], widt
 
 
 def draw_print_map(layers: PrintLayers, view: View, angle_deg: float,
-                   overlays: Sequence[Overlay], *, thematic: bool = True
-                   ) -> tuple[bytes, dict[str, Box]]:
+                   overlays: Sequence[Overlay], *, thematic: bool = True,
+                   compress_level: int = -1) -> tuple[bytes, dict[str, Box]]:
     """Draw a print-style map: body, neat line, title, overlay legend, base legend and
     attribution (the scale bar and north arrow are drawn after, as on every FRIEDA map).
 
@@ -647,6 +647,9 @@ def draw_print_map(layers: PrintLayers, view: View, angle_deg: float,
     thematic : bool, optional
         Fill the land-use classes and list them in a base legend (bottom right); off when
         the map draws a question's own legend layer there.
+    compress_level : int, optional
+        The PNG's zlib level (-1: zlib's default; an image another step decodes at
+        once may take 0, its pixels being the same).
 
     Returns
     -------
@@ -695,5 +698,5 @@ def draw_print_map(layers: PrintLayers, view: View, angle_deg: float,
               font=_font(11), anchor="rm")
     boxes["attribution"] = ab
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    image.save(out, format="PNG", compress_level=compress_level)
     return out.getvalue(), boxes

@@ -55,11 +55,12 @@ def label(value: float, unit: str) -> str:
     return f"{value:g} {unit}"
 
 
-def draw_scale_bar(png: bytes, unit: str, meters_per_pixel: float, *, inset: float = 6.0
+def draw_scale_bar(png: bytes, unit: str, meters_per_pixel: float, *, inset: float = 6.0,
+                   compress_level: int = -1
                    ) -> tuple[bytes, dict[str, object], tuple[float, float, float, float]]:
     """Draw a scale bar in ``unit`` at the bottom left of a map, ``inset`` pixels from the
     left edge (and ``inset + 2`` from the bottom: the print style keeps it inside its neat
-    line).
+    line), the PNG at zlib level ``compress_level`` (-1: zlib's default).
 
     Returns
     -------
@@ -81,7 +82,7 @@ def draw_scale_bar(png: bytes, unit: str, meters_per_pixel: float, *, inset: flo
     text = label(value, unit)
     draw.text((x0, h - 42.0 - lift), text, fill=(20, 20, 20), font=ImageFont.load_default(size=14))
     out = io.BytesIO()
-    image.save(out, format="PNG")
+    image.save(out, format="PNG", compress_level=compress_level)
     bar = {"label": text, "unit": unit, "value": value,
            "meters": value * UNIT_METRES[unit], "width_px": px}
     return out.getvalue(), bar, box

@@ -141,7 +141,9 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
     The stages are disjoint calls: tile rendering (``ensure_tiles``), the browser's
     screenshot, the label-free reference render, the Mapnik render of the asked road
     names (``render_label_marks``), the visibility analysis of icons and labels
-    (``analyse_view``) and the judging of road-name labels (``written_instances``).
+    (``analyse_view``) and the judging of road-name labels (``written_instances``;
+    ``marked_names``, ``possibly_written`` before the screenshot and ``judge_marked``
+    after it).
     The first road-name render of a process also loads the marked style (about 0.5 s).
     ``rejected scenarios`` is the whole time of slots that found no scenario (their
     stages are also counted above).
@@ -170,8 +172,10 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
             continue
         if hasattr(module, "analyse_view"):
             patch(module, "analyse_view", "visibility analysis")
-        if hasattr(module, "written_instances"):
-            patch(module, "written_instances", "road-name judging")
+        for judging in ("written_instances", "judge_marked", "marked_names",
+                        "possibly_written"):
+            if hasattr(module, judging):
+                patch(module, judging, "road-name judging")
     original_load_spec = build.load_spec
 
     def timed_spec(name: str) -> Any:

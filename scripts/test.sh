@@ -3,10 +3,11 @@
 # path is tested with a small random-weight model), then lint, type-check and run pytest
 # on two processes (pytest-xdist; CARTOQA_TEST_WORKERS=0 runs it in one). Each test file
 # runs whole in one worker (--dist loadfile: its module fixtures are made once), files
-# handed out in collection order, where tests/conftest.py puts the files with slow
-# end-to-end tests first (--no-loadscope-reorder: xdist would otherwise put files with
-# many tests first and the long one-test builds last); the end-to-end builds are
-# shared by both workers (tests/helpers/shared_builds.py).
+# handed out in collection order, where tests/conftest.py puts the longest files first
+# (tests/helpers/file_order.py; --no-loadscope-reorder: xdist would otherwise put files
+# with many tests first and the long one-test builds last); the end-to-end builds are
+# shared by both workers (tests/helpers/shared_builds.py). CARTOQA_TEST_TIMES=DIR
+# records each worker's test times (scripts/test_schedule.py DIR reads them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh dev,clip

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import resource
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from helpers.file_order import file_order
 from helpers.shared_builds import SharedBuilds
 from helpers.synthetic_dataset import write_synthetic_dataset
 
@@ -33,12 +38,22 @@ def dataset(tmp_path: Path) -> Path:
     return write_synthetic_dataset(tmp_path / "ds", copies=2)
 
 
+_CONFTEST = time.time()
+try:  # the process's start, before pytest's own imports (for the collection figure)
+    import psutil
+
+    _START = psutil.Process().create_time()
+except ImportError:
+    _START = _CONFTEST
+_CONFIG: list[pytest.Config] = []
+
 SHARED_CACHE = pytest.StashKey[Path]()
 """The run's PostGIS cache for shared builds (one for all xdist workers)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """The controller (or a run without xdist) makes the shared cache; workers are told it."""
+    _CONFIG[:] = [config]
     workerinput = getattr(config, "workerinput", None)
     if workerinput is not None:  # an xdist worker: the controller made it
         config.stash[SHARED_CACHE] = Path(workerinput["cartoqa_shared_cache"])
@@ -80,10 +95,11 @@ SHARED_BUILD_FIXTURES = {"shared_builds", "shared_env"}
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test that reads a shared end-to-end build (or its cache) is slow, marked or not.
 
-    In a pytest-xdist worker, files with slow tests come first (the same stable order in
-    every worker, as xdist requires): ``--dist loadfile`` hands files out in this order,
-    so the long end-to-end files start early and the short ones fill in at the end,
-    instead of one worker starting the MFS build while the other has nothing left.
+    In a pytest-xdist worker, the longest files come first (the same stable order in
+    every worker, as xdist requires; tests/helpers/file_order.py): ``--dist loadfile``
+    hands files out in this order, so the long end-to-end files start early and the
+    short ones fill in at the end, instead of one worker starting a long build while the
+    other has nothing left.
     """
     for item in items:
         uses = SHARED_BUILD_FIXTURES & set(getattr(item, "fixturenames", ()))
@@ -91,4 +107,46 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
     if hasattr(config, "workerinput"):
         slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-        items.sort(key=lambda item: item.path not in slow_files)  # stable: order kept
+        files = list(dict.fromkeys(item.path for item in items))
+        rank = file_order(files, slow_files, config.rootpath)
+        items.sort(key=lambda item: rank[item.path])  # stable: a file's tests keep order
+    _record(config, {"event": "collected", "t": time.time(), "cpu": _cpu_s(),
+                     "files": [str(f) for f in dict.fromkeys(i.nodeid.split("::")[0]
+                                                             for i in items)],
+                     "slow": sorted({i.nodeid.split("::")[0] for i in items
+                                     if i.get_closest_marker("slow")})})
+
+
+# CARTOQA_TEST_TIMES=DIR: every process that runs tests (each xdist worker, or pytest
+# alone) writes its test phases to DIR/<worker>.jsonl, for scripts/test_schedule.py.
+def _record(config: pytest.Config, event: dict[str, Any]) -> None:
+    folder = os.environ.get("CARTOQA_TEST_TIMES")
+    if not folder or config.pluginmanager.hasplugin("dsession"):  # the xdist controller
+        return
+    worker = getattr(config, "workerinput", {}).get("workerid", "main")
+    path = Path(folder) / f"{worker}.jsonl"
+    lines = []
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines.append(json.dumps({"event": "start", "t": _START, "conftest": _CONFTEST}))
+    lines.append(json.dumps(event))
+    with path.open("a", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+def _cpu_s() -> float:
+    """User + system seconds of this process and of the children it has waited for."""
+    own, children = (resource.getrusage(resource.RUSAGE_SELF),
+                     resource.getrusage(resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With CARTOQA_TEST_TIMES set: one line per test phase (start, stop, seconds, and
+    the process's CPU seconds so far: the difference between two lines is what the
+    phase cost, less daemons such as the PostgreSQL server)."""
+    config = _CONFIG[0] if _CONFIG else None
+    if config is not None and os.environ.get("CARTOQA_TEST_TIMES"):
+        _record(config, {"nodeid": report.nodeid, "when": report.when, "start": report.start,
+                         "stop": report.stop, "duration": report.duration,
+                         "outcome": report.outcome, "cpu": _cpu_s()})

@@ -14,7 +14,7 @@ from typing import Any
 
 from cartoqa.declarations.registry import request_spec, task_specs
 from cartoqa.parsing.result import Invalid, ParseResult
-from cartoqa.parsing.structured import find_structured
+from cartoqa.parsing.structured import drop_value_comments, find_structured, unfence_value
 from cartoqa.parsing.text import json_answer, normalize_text
 
 Item = Mapping[str, Any]
@@ -62,6 +62,8 @@ def parse_response(item: Item, text: str | None) -> ParseResult:
         return Invalid("no prediction for this item")
     if not isinstance(text, str):
         return Invalid("response is not text")
+    # '"turn left",  // onto X' in a JSON list; a fence around the whole JSON answer
+    text = unfence_value(drop_value_comments(text))
     key = (str(item.get("task")), str(item.get("request")))
     found = request_spec(*key)
     if found is None:

@@ -131,7 +131,7 @@ class Options:
 
     def letter(self, part: str) -> str | None:
         """The option one part names (by letter, text, class, code or name), or ``None``."""
-        p = _BULLET.sub("", part).strip().strip(".;:")
+        p = _unquote(_BULLET.sub("", part).strip().strip(".;:"))
         if not p:
             return None
         letters = {k.lower(): k for k in self.options}
@@ -292,9 +292,21 @@ def _region_parts(text: str) -> list[str]:
     return [p.strip() for p in _SPLIT_NO_AND.split(text) if p.strip()]
 
 
+def _unquote(part: str) -> str:
+    """``part`` less the quotes of a JSON or Python list item around it (``"a"``, ``'West'``).
+
+    Examples
+    --------
+    >>> _unquote('"a"'), _unquote("'South'"), _unquote("O'Hare")
+    ('a', 'South', "O'Hare")
+    """
+    m = re.fullmatch(r"([\"'\u201c\u2018])(?P<inner>[^\"]*)[\"'\u201d\u2019]", part.strip())
+    return m.group("inner").strip() if m else part
+
+
 def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list[str] | None:
     """The region (or regions, ``A and B``) one part names, or ``None``."""
-    p = _BULLET.sub("", part).strip().strip(".:;*")
+    p = _unquote(_BULLET.sub("", part).strip().strip(".:;*"))
     p = re.sub(r"^(?:and|&)\s+", "", p, flags=re.IGNORECASE)
     if not p:
         return None
@@ -320,8 +332,9 @@ def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list
             return [code]
     words = p.split()
     for n in range(min(4, len(words) - 1), 0, -1):  # "Kansas has the highest value"
-        if words[n][:1].islower():
-            code = names.resolve(" ".join(words[:n]))
+        head = " ".join(words[:n])
+        if words[n][:1].islower() and (len(head) > 3 or head.isupper()):  # "In order" no IN
+            code = names.resolve(head)
             if code is not None:
                 return [code]
     return None
@@ -557,6 +570,7 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     bad = hedged(segment)
     if bad is not None:
         return bad
+    chained = ">" in segment  # a chain the writer drew, not one read from "then"
     labelled = _RANK_START.match(segment)
     if labelled:  # "Highest: A, then B, lowest: C" / "Lowest: C, next B, highest: A"
         ascending = labelled.group("end").lower() in ("lowest", "bottom", "smallest", "least")
@@ -577,11 +591,13 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
         groups = [g for g in inner.split("<") if g.strip()][::-1]
     elif ">" in inner:
         groups = [g for g in inner.split(">") if g.strip()]
-        if labelled and ascending:  # "Lowest: C, then B, highest: A"
+        # "Lowest: C, then B, highest: A"; "From lowest to highest, C comes first, then B"
+        if ascending and (labelled or not chained):
             groups = groups[::-1]
     else:
-        groups = [g for g in re.split(r",|;|\n", _DC_COMMA.sub("Washington DC", inner))
-                  if g.strip()]
+        groups = _last_and_split([g for g in re.split(r",|;|\n",
+                                                  _DC_COMMA.sub("Washington DC", inner))
+                                  if g.strip()], names)
         if ascending:
             groups = groups[::-1]
     offered = [g.strip() for g in groups if _OR_WORD.search(g)]
@@ -593,7 +609,8 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     for group in groups:
         members: list[str] = []
         for m in [x for x in re.split(r"=|\s+(?:tied\s+with|equals?)\s+", group) if x.strip()]:
-            codes = _resolve_region(m, names, ())
+            codes = (_resolve_region(m, names, ()) or _after_lead_in(m, names)
+                     or _after_order_word(m, names))
             if codes is None:
                 unknown.append(m.strip())
                 continue
@@ -606,6 +623,58 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
         return None
     notes = (f"not a region of this map, left out: {', '.join(unknown)}",) if unknown else ()
     return Parsed({"ranks": ranks}, notes)
+
+
+def _after_lead_in(member: str, names: RegionNames) -> list[str] | None:
+    """The region of a ranked place written after a lead-in clause that names none
+    (``From highest to lowest, Ohio comes first``: Ohio), else ``None``.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> _after_lead_in("From highest to lowest, Ohio comes first", region_names("usa"))
+    ['OH']
+    >>> _after_lead_in("Ohio, Iowa", region_names("usa")) is None
+    True
+    """
+    *lead, last = member.split(",")
+    if not lead or any(_resolve_region(p, names, ()) for p in lead if p.strip()):
+        return None
+    return _resolve_region(last, names, ())
+
+
+_ORDER_WORD = re.compile(r"^\s*(?:first|second|third|next|last(?:ly)?|finally)\s*,?\s+"
+                         r"(?:comes?|is|are|we\s+have|there\s+is)\s+", re.IGNORECASE)
+
+
+def _after_order_word(member: str, names: RegionNames) -> list[str] | None:
+    """The region of a place said after its order word (``First comes Ohio``), else
+    ``None``.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> _after_order_word("First comes Ohio", region_names("usa"))
+    ['OH']
+    >>> _after_order_word("First comes a tie", region_names("usa")) is None
+    True
+    """
+    m = _ORDER_WORD.match(member)
+    return _resolve_region(member[m.end():], names, ()) if m else None
+
+
+def _last_and_split(groups: list[str], names: RegionNames) -> list[str]:
+    """A comma list's last place ``B and C`` (``Ohio, Iowa and New Mexico``) as two
+    places, when it is no one region's name (``Daman and Diu`` stays one)."""
+    if len(groups) < 2:
+        return groups
+    *head, last = groups
+    parts = re.split(r"\s+and\s+", last.strip().rstrip("."), flags=re.IGNORECASE)
+    if len(parts) != 2 or names.resolve(last.strip().rstrip(".")) is not None:
+        return groups
+    if not all(_resolve_region(p, names, ()) for p in parts):
+        return groups
+    return [*head, *parts]
 
 
 # "From lowest to highest: A, B, C.": the direction words carry their own list on their line

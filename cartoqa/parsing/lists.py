@@ -53,6 +53,8 @@ _SENTENCE_INTRO = re.compile(
     r"^(?:(?:so|thus|therefore|overall|in\s+total|in\s+summary)\s*,?\s+)?"
     r"(?:the|these|those|its|their|visible|named|labell?ed|legible)\b(?:"
     r"[^,;:]{0,70}?\s(?:are|include|includes|were)"
+    # "The supermarket shown on the map is S-Market Hakaniemi.": one name, said singly
+    r"|[^,;:]{0,70}?\s(?:is|was)(?=\s+(?-i:[A-Z\u00c0-\u00de]))"
     r"|[^,;:]{0,40}?\b(?:names?|named|roads?|streets?|labell?ed|called)\b[^,;:]{0,30}?\s"
     r"(?:is|reads?))\s*:?\s+(?P<rest>\S.*)$",
     re.IGNORECASE,
@@ -135,7 +137,9 @@ def _tidy(name: str) -> str:
 
 def _split_line(line: str, *, split_and: bool,
                 known: Collection[str] = frozenset()) -> list[str]:
-    parts = [p for p in re.split(r"[;,]", line)]
+    # "Rautatientori, laituri 13; Rautatientori": a line that separates by ";" keeps its
+    # commas inside names
+    parts = line.split(";") if ";" in line else line.split(",")
     if split_and:
         return [q for p in parts for q in _AND.split(p)]
     # "A, B and C": without the map's names, only the last item of a comma list is
@@ -333,7 +337,7 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     if bold is not None:
         return Parsed({"names": bold})
     body = drop_notes(t)
-    if len(nonempty_lines(body)) == 1 and _NO_NAME_SAID.search(body) \
+    if len(nonempty_lines(body)) == 1 and _NO_NAME_SAID.search(without_trailing_note(body)) \
             and len(re.split(r"(?<=[.!?])\s+", body.strip())) <= 2 and not hedge(body):
         # "I see the icon but there is no name label next to it, so there are no names"
         return Parsed({"names": []}, ("no names, said in a sentence",))
@@ -357,6 +361,31 @@ _NO_NAME_SAID = re.compile(
     r"written\s+)?(?:names?|name\s+labels?|labels?)\b|\bwithout\s+(?:an?\s+)?(?:visible\s+|"
     r"readable\s+)?(?:names?|labels?)\b|\b(?:is|are)\s+(?:unnamed|unlabell?ed|not\s+"
     r"(?:labell?ed|named))\b", re.IGNORECASE)
+
+
+# "..., Toca, Zucchini (one restaurant icon has no name)": a note in brackets after the names
+_TRAILING_NOTE = re.compile(r"\s*\((?P<note>[a-z][^()]*)\)\W*$")
+
+
+def without_trailing_note(text: str) -> str:
+    """``text`` less a note in brackets at its end (lower case, three words or more, no
+    hedge) that follows names rather than a sentence: what a note says ("has no name")
+    is not said of the list.
+
+    Examples
+    --------
+    >>> without_trailing_note("Goodwin, Toca, Zucchini (one restaurant icon has no name)")
+    'Goodwin, Toca, Zucchini'
+    >>> without_trailing_note("There is one cafe icon (it has no name)")
+    'There is one cafe icon (it has no name)'
+    >>> without_trailing_note("Kuu, Hiisi (not sure about the second)")
+    'Kuu, Hiisi (not sure about the second)'
+    """
+    m = _TRAILING_NOTE.search(text)
+    if m is None or len(m.group("note").split()) < 3 or hedge(m.group("note")):
+        return text
+    before = text[:m.start()]
+    return text if not before.strip() or _is_sentence(before) else before
 
 
 def _names_in(segment: str, known: Collection[str] = frozenset()) -> ParseResult | None:

@@ -165,12 +165,32 @@ def _read_range_in_sentence(segment: str) -> ParseResult | None:
     if found is not None or "\n" in segment.strip() or re.search(r"\bor\b", segment, re.I):
         return found
     numbers = list(_NUM.finditer(segment))
+    if len(numbers) == 2:  # "..., falls in the lowest class, 0 to 3.25."
+        return _range_said(segment, numbers[0], numbers[1])
     if len(numbers) != 1:
         return None
     value = normalise_number(numbers[0].group(0))
     if value is None:
         return None
     return Parsed({"range": [value, value]}, ("one value, not a range",))
+
+
+_RANGE_JOIN = re.compile(r"\s*(?:to|through|-|\u2013|\u2014)\s*", re.IGNORECASE)
+
+
+def _range_said(segment: str, low: re.Match[str], high: re.Match[str]) -> ParseResult | None:
+    """The range of a sentence whose only two numbers are joined as ``low to high``.
+
+    Examples
+    --------
+    >>> said = "It is in the lowest class, 0 to 3.25."
+    >>> _range_said(said, *_NUM.finditer(said)).value
+    {'range': [0.0, 3.25]}
+    """
+    if not _RANGE_JOIN.fullmatch(segment[low.end():high.start()]):
+        return None
+    lo, hi = normalise_number(low.group(0)), normalise_number(high.group(0))
+    return None if lo is None or hi is None else Parsed({"range": [lo, hi]})
 
 
 def parse_rank(item: Mapping[str, Any], text: str) -> ParseResult:

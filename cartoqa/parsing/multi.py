@@ -90,8 +90,10 @@ def _from_lines(text: str, known: dict[str, str],
             continue
         raw = m.group("count").lower()
         count = int(raw) if raw.isdigit() else 0
-        rest = re.sub(r"^[\s(\[:;,-]*(?:names?\s*[:=-]?\s*)?", "", m.group("rest"))
-        rest = rest.rstrip(")]. ")
+        # "9 — A, B, C (one icon has no name)": the dash before the names is no part of them
+        rest = re.sub(r"^[\s(\[:;,\-\u2013\u2014]*(?:names?\s*[:=-]?\s*)?", "", m.group("rest"))
+        rest = rest.rstrip(". ")
+        rest = _unclosed_tail(rest)
         names: list[str] = []
         if rest and not re.match(r"(?:unnamed|no names?|none|n/a)\b", rest, re.IGNORECASE):
             parsed = parse_names(rest, map_names=map_names)
@@ -107,6 +109,22 @@ def _from_lines(text: str, known: dict[str, str],
                     names = joined
         out[m.group("type")] = {"count": count, "names": names}
     return out or None
+
+
+def _unclosed_tail(rest: str) -> str:
+    """``rest`` less a closing bracket at its end that no bracket in it opens (the one
+    the names were opened in), keeping a note's own ``(...)``.
+
+    Examples
+    --------
+    >>> _unclosed_tail("Kuu, Hiisi)."), _unclosed_tail("Kuu, Toca (one has no name)")
+    ('Kuu, Hiisi', 'Kuu, Toca (one has no name)')
+    """
+    rest = rest.rstrip(". ")
+    for close, opening in ((")", "("), ("]", "[")):
+        if rest.endswith(close) and rest.count(close) > rest.count(opening):
+            rest = rest[:-1].rstrip(". ")
+    return rest
 
 
 def _rejoin_lower(names: list[str]) -> list[str]:

@@ -374,6 +374,12 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
             return found
     body = drop_notes(t)
     lines = nonempty_lines(body)
+    values = count_candidates(body)
+    if values and none_beside_values(body, values):
+        # "None of the coastal provinces is above 48": 48 is the bar, not a count
+        hedged = hedge(body)
+        return Invalid(f"a hedged answer ({hedged})") if hedged else Parsed(
+            {"count": 0}, ("'none', beside values that are no counts, read as 0",))
     first = _count_in(lines[0], feature) if lines and _BARE.match(lines[0]) else None
     if first is not None:
         return first
@@ -549,6 +555,40 @@ def count_candidates(text: str) -> list[Number]:
             if not _LABEL_NUMBER.search(text[max(0, n.start - 20):n.start])]
     parts = [n for n in nums if not _WHOLE.search(text[max(0, n.start - 30):n.start])]
     return parts if parts and len(parts) < len(nums) else nums
+
+
+# a response that opens by saying there are none ("No coastal province ...", "Zero.")
+_OPENS_WITH_NONE = re.compile(
+    r"^\W*(?:none\b|zero\b|nothing\b|no\s+(?!way\b|idea\b|one\s+can)[a-z]|"
+    r"there\s+(?:are|is)\s+(?:no|none)\b)", re.IGNORECASE)
+# words before a number that make it a value compared with, not a count ("above 48")
+_VALUE_BEFORE = re.compile(
+    r"(?:\b(?:above|over|below|under|than|at|of|to|from|between|within|beyond|past|"
+    r"exceeds?|exceeding|reach(?:es|ing)?)\s+(?:(?:a|an|the|just|only|about|around|"
+    r"roughly|value|values|of)\s+){0,3}|[\u2013\u2014-]\s*)$", re.IGNORECASE)
+_VALUE_AFTER = re.compile(r"^\s*(?:[\u2013\u2014-]\s*\d|%|(?:km|m|ft|mi|metres?|meters?|"
+                          r"feet|miles?)\b)", re.IGNORECASE)
+
+
+def none_beside_values(text: str, nums: list[Number]) -> bool:
+    """Whether a response opens by saying there are none and its every number is a value
+    compared with or quoted from the map (``above 48``, ``41.8–48.5``, ``of the 4``,
+    ``within 500 m``), none of them a count: then the count is 0.
+
+    Examples
+    --------
+    >>> text = "None of the coastal provinces is above 48; the top class is 41.8–48.5."
+    >>> none_beside_values(text, find_numbers(text))
+    True
+    >>> text = "No, there are 3 provinces above 48."
+    >>> none_beside_values(text, find_numbers(text))
+    False
+    """
+    if not _OPENS_WITH_NONE.match(text):
+        return False
+    return all(n.value == 0 or n.value != int(n.value)
+               or _VALUE_BEFORE.search(text[max(0, n.start - 40):n.start])
+               or _VALUE_AFTER.match(text[n.end:]) for n in nums)
 
 
 # "The legend shows 4 classes: a, b, c and d": a count, a noun, then what it counts

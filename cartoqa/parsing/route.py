@@ -15,6 +15,7 @@ from cartoqa.parsing.text import (
     drop_notes,
     fold,
     hedge,
+    list_goes_on,
     nonempty_lines,
     normalize_text,
     retracts,
@@ -265,6 +266,8 @@ def _route_lines(text: str) -> list[str]:
         m = _ROUTE_LINE.match(line)
         if m:
             rest = m.group("rest").strip() or block_after(lines, i + 1)
+            more = list_goes_on(lines, i + 1, rest)  # "Route: ['blue', 'turn left',\n ..."
+            rest = f"{rest}\n{more}" if more else rest
             if rest:
                 if out and retracts("\n".join(between)):
                     out = []

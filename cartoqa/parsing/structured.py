@@ -43,6 +43,67 @@ def _strip_comments(text: str) -> str:
     return _LINE_COMMENT.sub(lambda m: m.group(1) or "", text)
 
 
+# "// note" or "# note" ending a line after a value of a list or object that goes on below
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_VALUE_COMMENT = re.compile(r"""(?<=[,\[{"'\w\]}])[ \t]*(?://|#(?=\s))[^\n]*(?=\n)""")
+
+
+def drop_value_comments(text: str) -> str:
+    """Remove line comments written after the values of a list or object that runs over
+    several lines (``"turn left",  // onto the esplanade``), wherever the text holds one.
+
+    A comment is taken out only inside an open ``[`` or ``{``, after a value or its comma
+    and outside double-quoted strings, so prose (``Answer: 3 // three``), URLs and a
+    ``#`` inside a name are kept.
+
+    Examples
+    --------
+    >>> drop_value_comments('[\\n  "blue",\\n  "turn left",  // onto it\\n  "red"\\n]')
+    '[\\n  "blue",\\n  "turn left",\\n  "red"\\n]'
+    >>> drop_value_comments('["a", "http://x",\\n "b"]\\nAnswer: 3 // three')
+    '["a", "http://x",\\n "b"]\\nAnswer: 3 // three'
+    """
+    if "//" not in text and "#" not in text:
+        return text
+    return _VALUE_COMMENT.sub(lambda m: "" if _in_open_value(text, m.start()) else m.group(0),
+                              text)
+
+
+_WHOLE_FENCE = re.compile(r"\A\s*```[A-Za-z0-9_+-]*[ \t]*\n(?P<body>\s*[\[{].*?[\]}]\s*)```\s*\Z",
+                          re.DOTALL)
+
+
+def unfence_value(text: str) -> str:
+    """A response that is one code fence holding a JSON list or object, as that value
+    (the fence and its ``json`` tag are no part of the answer); else the text unchanged.
+
+    Examples
+    --------
+    >>> unfence_value('```json\\n["Ohio",\\n "Iowa"]\\n```')
+    '["Ohio",\\n "Iowa"]'
+    >>> unfence_value('Here:\\n```json\\n["Ohio"]\\n```')
+    'Here:\\n```json\\n["Ohio"]\\n```'
+    """
+    m = _WHOLE_FENCE.match(text)
+    return m.group("body").strip() if m and "```" not in m.group("body") else text
+
+
+def _in_open_value(text: str, at: int) -> bool:
+    """Whether position ``at`` lies inside an open ``[``/``{`` and outside a string."""
+    before = text[:at]
+    line = before[before.rfind("\n") + 1:]
+    if line.count('"') % 2:
+        return False
+    depth = 0
+    for ch in _QUOTED.sub("", before):
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+    return depth > 0
+
+
+
 def _spans(text: str, opener: str) -> list[tuple[int, int]]:
     """Every closed ``opener ... closer`` span, in one pass (double quotes respected).
 

@@ -270,6 +270,30 @@ def block_after(lines: list[str], start: int) -> str:
     return "\n".join(out)
 
 
+def list_goes_on(lines: list[str], start: int, rest: str) -> str:
+    """The lines from ``start`` that close a ``[`` left open in ``rest`` (a cued list that
+    runs past its line), up to and with the line that closes it; "" when ``rest`` opens no
+    list or no line below closes it before a blank line.
+
+    Examples
+    --------
+    >>> list_goes_on(["Route: [a,", " b, c]", "It is short."], 1, "[a,")
+    ' b, c]'
+    >>> list_goes_on(["Route: [a, b]", "c]"], 1, "[a, b]"), list_goes_on(["[a,", ""], 1, "[a,")
+    ('', '')
+    """
+    depth = rest.count("[") - rest.count("]")
+    taken: list[str] = []
+    for line in lines[start:] if depth > 0 else []:
+        if not line.strip():
+            return ""
+        taken.append(line)
+        depth += line.count("[") - line.count("]")
+        if depth <= 0:
+            return "\n".join(taken)
+    return ""
+
+
 # a cue inside a line: "... No, I missed two. Final answer: 5", "so my answer is: C"
 _INLINE_CUE = re.compile(
     r"(?<=[.!?;,)\]]\s)\s*(?P<final>final\s+)?answer\s*(?:is\s*)?[:=]\s*"
@@ -415,7 +439,11 @@ def answer_segments(text: str) -> list[str]:
             seg_end = offset + stop
             if _POINTS_BELOW.match(rest):
                 rest = ""
-            if (not rest or rest.endswith((":", ";", ","))) and k + 1 == len(starts):
+            more = list_goes_on(lines, i + 1, rest) if k + 1 == len(starts) else ""
+            if more:  # "Route: ['blue', 'turn left',\n 'Mannerheimintie', 'red']"
+                rest = f"{rest}\n{more}"
+                seg_end = offset + len(line) + 1 + len(more)
+            elif (not rest or rest.endswith((":", ";", ","))) and k + 1 == len(starts):
                 # (a list cut after ";" or "," goes on below: "Answer: A;\nB")
                 block = block_after(lines, i + 1)
                 rest = (rest + "\n" + block).strip() if block else rest.rstrip(":;,").strip()

@@ -298,10 +298,107 @@ def legend_names_in_sentence(sentence: str, question: str,
     return [found[k] for k in keys]
 
 
+#: the features a question offers to pick from: "Which one of A (blue outline), B (purple
+#: outline) and C (orange line) borders ...", "Of A (blue dot), B (purple dot) and C ..."
+_OFFERED = re.compile(r"\b(?:which\s+(?:one\s+)?of|of)\s+(?P<series>[^()?,.]+?\s*\([^()]*\)"
+                      r"(?:\s*(?:,\s*(?:and\s+)?|and\s+)[^()?,.]+?\s*\([^()]*\))+)",
+                      re.IGNORECASE)
+_OFFERED_NAME = re.compile(r"(?:^|,|\band\b)\s*(?P<name>[^()?,]+?)\s*\([^()]*\)")
+
+
+def offered_names(question: str) -> list[str]:
+    """The features a question offers to pick from, each followed by its marker in
+    brackets (``Which one of A (blue outline), B (purple outline) and C (orange line)``);
+    ``[]`` when it offers none.
+
+    Examples
+    --------
+    >>> offered_names("Of Ooster (blue dot), Minuuttibaari (purple dot) and Kitty's Public "
+    ...               "House (orange dot), which one is closest to mr. big (red dot)?")
+    ['Ooster', 'Minuuttibaari', "Kitty's Public House"]
+    >>> offered_names("Which one of these 3 features borders Aikatalo?")
+    []
+    """
+    m = _OFFERED.search(question)
+    if m is None:
+        return []
+    return [n.group("name").strip() for n in _OFFERED_NAME.finditer(m.group("series"))]
+
+
+def offered_name_in_answer(text: str, offered: Collection[str]) -> str | None:
+    """The one offered feature a cue-less answer's last sentence naming any of them names
+    (``..., while the blue and purple outlines sit next to public buildings.\n\nPohjoinen
+    Makasiinikatu borders the commercial building area.``); ``None`` when it names several,
+    negates, hedges or offers alternatives.
+
+    Examples
+    --------
+    >>> offered_name_in_answer("Of the three dots, Ooster is the nearest to mr. big.",
+    ...                        ["Ooster", "Minuuttibaari"])
+    'Ooster'
+    >>> offered_name_in_answer("Ooster is nearer than Minuuttibaari.",
+    ...                        ["Ooster", "Minuuttibaari"]) is None
+    True
+    """
+    last = _last_offered_sentence(text, offered)
+    if last is None:
+        return None
+    sentence, named = last
+    bad = hedged(sentence) or _NEGATION.search(sentence) or re.search(
+        r"\bor\b", sentence, re.IGNORECASE)
+    return named[0] if len(named) == 1 and not bad else None
+
+
+def negates_offered(text: str, offered: Collection[str]) -> bool:
+    """Whether a cue-less answer's last sentence naming an offered feature names one and
+    says it does not fit (``Of the three dots, Ooster is not in a public building.``): it
+    picks none.
+
+    Examples
+    --------
+    >>> negates_offered("Of the three dots, Ooster is not in a public building.", ["Ooster"])
+    True
+    >>> negates_offered("Ooster is the only one not outside it.", ["Ooster", "Kitty"])
+    False
+    >>> negates_offered("Ooster is the nearest.", ["Ooster"])
+    False
+    """
+    last = _last_offered_sentence(text, offered)
+    if last is None:
+        return False
+    sentence, named = last
+    return len(named) == 1 and bool(re.search(re.escape(named[0]) + _NOT_AFTER_NAME, sentence,
+                                              re.IGNORECASE)) \
+        and not hedged(sentence) and not re.search(r"\bor\b", sentence, re.IGNORECASE)
+
+
+# "Ooster is not in ...", "X doesn't border it": the name's own verb negated
+_NOT_AFTER_NAME = (r"\s+(?:(?:is|are|was|does|do|did|lies|sits)\s+not\b|isn't\b|doesn't\b|"
+                   r"does\s+not\b|never\b)")
+
+
+def _last_offered_sentence(text: str, offered: Collection[str]
+                           ) -> tuple[str, list[str]] | None:
+    """The last sentence naming any offered feature, with the offered features it names."""
+    keys = {normalise_name(n): n for n in offered}
+    # (a sentence ends before a capital: "mr. big" is one name)
+    for sentence in reversed([x for x in re.split(r"(?<=[.!?])\s+(?![a-z])|\n", text)
+                              if x.strip()]):
+        named = [n for k, n in keys.items() if f" {k} " in f" {normalise_name(sentence)} "]
+        if named:
+            return sentence, named
+    return None
+
+
 #: a question asking for every name that fits ("Name every one that does (one or more),
 #: separated by semicolons"), not for one
 _ASKS_SEVERAL = re.compile(r"\bname\s+every\s+one\b|\bone\s+or\s+more\b|"
                            r"\bseparated\s+by\s+semicolons\b", re.IGNORECASE)
+
+
+def _all_offered(names: list[str], offered: Collection[str]) -> bool:
+    keys = {normalise_name(n) for n in offered}
+    return all(normalise_name(n) in keys for n in names)
 
 
 def _last_sentence(text: str) -> str:
@@ -361,6 +458,17 @@ def parse_textual(text: str, *, question: str = "",
         return Parsed({"names": [snap_to_map(n, map_names) for n in bold]})
     found = read_answer(text, lambda s: _read_names(s, question, map_names), what="name lists",
                         key=lambda p: sorted(n.casefold() for n in p.value["names"]))
+    offered = offered_names(question) if not answer_segments(clean(text)) else []
+    if offered and (isinstance(found, Parsed) or found.reason == "no answer found") and (
+            not isinstance(found, Parsed) or not _all_offered(found.value["names"], offered)):
+        # no cue, and the reading is no pick of the offered features: the one the last
+        # sentence naming them names ("Of the three dots ..., Ooster is the nearest.")
+        picked = offered_name_in_answer(text, offered)
+        if picked is not None:
+            return Parsed({"names": [snap_to_map(picked, map_names)]},
+                          ("the one offered feature the answer sentence names",))
+        if negates_offered(text, offered):
+            return Invalid("the answer says an offered feature does not fit and picks none")
     if isinstance(found, Parsed) and map_names and not answer_segments(clean(text)):
         # no cue, and the sentence was taken as names the legend does not write, though it
         # holds legend names: "Inside Esplanadinpuisto you find Espan lava."

@@ -169,7 +169,7 @@ def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
     return out
 
 
-def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray, exclude: BoolArray,
+def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray | None, exclude: BoolArray,
                    near_line: BoolArray | None = None) -> Instance:
     """Judge one label instance (a mask over the padded render) against the screenshot.
 
@@ -179,8 +179,10 @@ def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray, exclude: BoolAr
         The instance's pixels, ``(h + 2 pad, w + 2 pad)``.
     pad : int
         Band around the view in ``part``.
-    ink : array of bool
-        ``(h, w)`` ink of the screenshot (it differs from the label-free reference).
+    ink : array of bool or None
+        ``(h, w)`` ink of the screenshot (it differs from the label-free reference);
+        None before the screenshot exists: the "not on the screenshot" test is skipped
+        (:func:`possibly_written`).
     exclude : array of bool
         ``(h, w)`` pixels under markers, path and controls.
     near_line : array of bool, optional
@@ -190,7 +192,7 @@ def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray, exclude: BoolAr
     -------
     Instance
     """
-    h, w = ink.shape
+    h, w = ink.shape if ink is not None else exclude.shape
     ys, xs = np.nonzero(part)
     box = (int(xs.min()) - pad, int(ys.min()) - pad, int(xs.max()) - pad + 1,
            int(ys.max()) - pad + 1)
@@ -204,21 +206,148 @@ def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray, exclude: BoolAr
     hidden = int((inner & excluded).sum())
     if hidden > MARK_MAX_HIDDEN * n:
         return Instance(box, n, "hidden")
-    visible = inner & ~excluded
-    seen = int((visible & ink[y0:y1, x0:x1]).sum())
-    if seen < MARK_MIN_AGREEMENT * max(1, int(visible.sum())):
-        return Instance(box, n, "not on the screenshot")
+    if ink is not None:
+        visible = inner & ~excluded
+        seen = int((visible & ink[y0:y1, x0:x1]).sum())
+        if seen < MARK_MIN_AGREEMENT * max(1, int(visible.sum())):
+            return Instance(box, n, "not on the screenshot")
     if near_line is not None and \
             int((inner & near_line[y0:y1, x0:x1]).sum()) < MARK_MIN_ON_LINE * n:
         return Instance(box, n, "off the road")
     return Instance(box, n, None)
 
 
+@dataclass(frozen=True)
+class MarkedName:
+    """One name's labels in a marks render, before any screenshot is looked at.
+
+    Attributes
+    ----------
+    mask : array of bool
+        The name's mark pixels, ``(h + 2 pad, w + 2 pad)`` (:func:`mark_mask`).
+    parts : list of array of bool
+        Its label instances (:func:`label_instances` of ``mask``).
+    near : array of bool or None
+        ``(h, w)`` pixels near the road's lines (None: no road test).
+    shape : tuple of int
+        ``(h, w)``, the view's size ``near`` was drawn for.
+    """
+
+    mask: BoolArray
+    parts: list[BoolArray]
+    near: BoolArray | None
+    shape: tuple[int, int]
+
+
+def marked_names(marks: IntArray, names: Sequence[str], *, pad: int,
+                 lines: Mapping[str, Sequence[Sequence[tuple[float, float]]]] | None = None,
+                 ) -> dict[str, MarkedName]:
+    """Each marked name's pixels and labels, read from a marks render (no screenshot).
+
+    Parameters
+    ----------
+    marks : array
+        The marks render, ``(h + 2 pad, w + 2 pad, 4)``; ``names[k]`` drawn in
+        :data:`MARK_COLOURS` ``[k]``.
+    names : sequence of str
+        The marked names, in slot order.
+    pad : int
+        Band around the view in ``marks``.
+    lines : dict, optional
+        Name -> its road's lines in view pixels; a road name must be written along them.
+
+    Returns
+    -------
+    dict
+        Name -> :class:`MarkedName`, judged by :func:`judge_marked` once the screenshot
+        exists, and by :func:`possibly_written` before it.
+    """
+    shape = (marks.shape[0] - 2 * pad, marks.shape[1] - 2 * pad)
+    out: dict[str, MarkedName] = {}
+    for slot, name in enumerate(names):
+        near = None
+        if lines is not None:
+            near = line_mask(shape, lines.get(name, []), radius=MARK_LINE_RADIUS_PX)
+        mask = mark_mask(marks, slot)
+        out[name] = MarkedName(mask, label_instances(mask), near, shape)
+    return out
+
+
+def judge_marked(marked: Mapping[str, MarkedName], *, pad: int, ink: BoolArray,
+                 exclude: BoolArray,
+                 lines: Mapping[str, Sequence[Sequence[tuple[float, float]]]] | None = None,
+                 ) -> dict[str, list[Instance]]:
+    """Every label of each marked name, judged against the screenshot.
+
+    Parameters
+    ----------
+    marked : dict
+        Name -> :class:`MarkedName` (:func:`marked_names`).
+    pad : int
+        Band around the view in the marks render.
+    ink, exclude : array of bool
+        ``(h, w)``: the screenshot's ink, and the pixels under markers, path, controls.
+    lines : dict, optional
+        The lines ``marked`` was read with: only needed to draw the road test again
+        should the screenshot's size differ from the marks render's view.
+
+    Returns
+    -------
+    dict
+        Name -> its instances (empty when Mapnik did not write it at all).
+    """
+    out: dict[str, list[Instance]] = {}
+    for name, one in marked.items():
+        near = one.near
+        if near is not None and one.shape != ink.shape:
+            near = line_mask(ink.shape, (lines or {}).get(name, []),
+                             radius=MARK_LINE_RADIUS_PX)
+        judged = [judge_instance(part, pad=pad, ink=ink, exclude=exclude, near_line=near)
+                  for part in one.parts]
+        out[name] = whole_labels(one.mask, one.parts, judged)
+    return out
+
+
+def possibly_written(marked: Mapping[str, MarkedName], *, pad: int,
+                     exclude: BoolArray) -> set[str]:
+    """Names that may still be written once the view is drawn: every test of
+    :func:`judge_instance` but "not on the screenshot", before the screenshot exists.
+
+    With ``exclude`` covering no more than the screenshot's exclusion will (e.g. the
+    control zones known before rendering, which a render only grows), a name left out
+    here is not written by :func:`judge_marked` either: each of these tests fails on
+    the screenshot's judgment whenever it fails here, and :func:`whole_labels` fails a
+    label whenever one of its words fails. So a scenario may be rejected on it before
+    its screenshot is taken, with the same verdict.
+
+    Parameters
+    ----------
+    marked : dict
+        Name -> :class:`MarkedName` (:func:`marked_names`).
+    pad : int
+        Band around the view in the marks render.
+    exclude : array of bool
+        ``(h, w)`` pixels under markers, path and the controls' zones.
+
+    Returns
+    -------
+    set of str
+    """
+    out: set[str] = set()
+    for name, one in marked.items():
+        judged = [judge_instance(part, pad=pad, ink=None, exclude=exclude, near_line=one.near)
+                  for part in one.parts]
+        if any(j.reason is None for j in whole_labels(one.mask, one.parts, judged)):
+            out.add(name)
+    return out
+
+
 def written_instances(marks: IntArray, names: Sequence[str], *, pad: int, ink: BoolArray,
                       exclude: BoolArray,
                       lines: Mapping[str, Sequence[Sequence[tuple[float, float]]]] | None = None,
                       ) -> dict[str, list[Instance]]:
-    """Every label of each marked name, judged.
+    """Every label of each marked name, judged (:func:`marked_names`, then
+    :func:`judge_marked`).
 
     Parameters
     ----------
@@ -239,17 +368,8 @@ def written_instances(marks: IntArray, names: Sequence[str], *, pad: int, ink: B
     dict
         Name -> its instances (empty when Mapnik did not write it at all).
     """
-    out: dict[str, list[Instance]] = {}
-    for slot, name in enumerate(names):
-        near = None
-        if lines is not None:
-            near = line_mask(ink.shape, lines.get(name, []), radius=MARK_LINE_RADIUS_PX)
-        mask = mark_mask(marks, slot)
-        parts = label_instances(mask)
-        judged = [judge_instance(part, pad=pad, ink=ink, exclude=exclude, near_line=near)
-                  for part in parts]
-        out[name] = whole_labels(mask, parts, judged)
-    return out
+    return judge_marked(marked_names(marks, names, pad=pad, lines=lines), pad=pad, ink=ink,
+                        exclude=exclude, lines=lines)
 
 
 def whole_labels(mask: BoolArray, parts: Sequence[BoolArray], judged: Sequence[Instance], *,

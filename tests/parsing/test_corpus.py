@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.corpus_check import text_response
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.metrics import normalise_name
@@ -42,14 +43,17 @@ def load_corpus() -> list[dict[str, Any]]:
     for task in TASKS:
         for number, entry in enumerate(yaml.load((CORPUS / f"{task}.yaml").read_text(
                 encoding="utf-8"), Loader=LOADER), start=1):
-            entries.append({**entry, "task": task, "where": f"{task}.yaml#{number}"})
+            entries.append({**text_response(entry, f"{task}.yaml#{number}"), "task": task,
+                            "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
-                 "fresh24r", "fresh24s", "fresh24t", "fresh24u"):
+                 "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
+                 "fresh24x"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
-            entries.append({**entry, "batch": name, "where": f"{name}.yaml#{number}"})
+            entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
+                            "where": f"{name}.yaml#{number}"})
     return entries
 
 
@@ -192,10 +196,19 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24s.md): #12 ("There are none.") and #37 ("... and drive to
     # the red marker") agree since the fixes after it (tests/parsing/test_grade24s_classes.py).
     # ``fresh24t.yaml`` (issue 24, session grade24t; independent grader, committed before
-    # scoring in 3168447, first try 59/60 in docs/rounds/2026-12-02/grade24t.md).
-    "fresh24t.yaml#57": "SRN: a '// comment' after an element of a fenced JSON list is read as "
-                        "a step ('// onto the esplanade'); a grader drops the comment and reads "
-                        "the six steps (score changes: wrong route vs correct)",
+    # scoring in 3168447, first try 59/60 in docs/rounds/2026-12-02/grade24t.md): #57 (a
+    # "// comment" after a value of a JSON list over several lines) agrees since fix24v
+    # (tests/parsing/test_grade24tu_classes.py).
+    # ``fresh24w.yaml`` (issue 24, session grade24w; independent grader, committed before
+    # scoring in ab7d9fd, scored once after merging main at 6ad18d5: 49/50 in
+    # docs/rounds/2026-12-02/grade24w.md): #25 (an MTMF bullet line whose names are followed
+    # by a note in brackets, "Zucchini (one restaurant icon has no name)") agrees since fix24y
+    # (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh24x.yaml`` (issue 24, session grade24x; independent grader, committed before
+    # scoring in 4e3dde0, scored once after merging this round's fixes: 43/45 in
+    # docs/rounds/2026-12-02/grade24x.md): #21 (one name said in a sentence, "The supermarket
+    # shown on the map is S-Market Hakaniemi.") and #26 (a ";"-separated names cell with a
+    # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
 }
 
 
@@ -234,7 +247,8 @@ def main() -> int:
                                        "fresh24h", "fresh24i", "fresh24k",
                                        "fresh24m", "fresh24o", "fresh24p",
                                        "fresh24q", "fresh24r", "fresh24s",
-                                       "fresh24t", "fresh24u"))):
+                                       "fresh24t", "fresh24u", "fresh24w",
+                                       "fresh24x"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -21,9 +21,11 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.corpus_check import text_response
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing import Parsed
+from cartoqa.parsing.kinds import item_names
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.numbers import METRES_PER_UNIT
 from groundtruth.thematic.region_names import region_names
@@ -63,8 +65,8 @@ def load(name: str, suite: str | None = None) -> list[dict[str, Any]]:
     # libyaml's loader when PyYAML has it: the same values, a seventh of the time
     entries = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"),
                         Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    return [{**e, "suite": e.get("suite", suite), "where": f"{name}.yaml#{i}"}
-            for i, e in enumerate(entries, start=1)]
+    return [{**text_response(e, f"{name}.yaml#{i}"), "suite": e.get("suite", suite),
+             "where": f"{name}.yaml#{i}"} for i, e in enumerate(entries, start=1)]
 
 
 def item_for(entry: dict[str, Any]) -> dict[str, Any]:
@@ -79,6 +81,8 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
     if suite == "mapwise":
         item = {"task": f"mapwise_{entry['request']}", "request": entry["request"],
                 "provenance": {"country": entry.get("country", "usa")}}
+        if entry.get("region_labels"):  # a counterfactual map's shown names, as built
+            item["provenance"]["region_labels"] = entry["region_labels"]
         if entry.get("question"):  # the item's question, as a run sees it
             item["question"] = entry["question"]
         return item
@@ -93,6 +97,11 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _region(entry: dict[str, Any], name: str) -> str:
+    if entry.get("region_labels"):  # the names a counterfactual map shows, not the real ones
+        # (``unknown:Valea``, a grader's spelling of a name no real map has, is one of them)
+        code = item_names(item_for(entry)).resolve(name.removeprefix("unknown:"))
+        assert code is not None, f"{entry['where']}: expectation {name!r} is not on its map"
+        return code
     if name.startswith("unknown:") or name in ZONES:
         return name
     code = region_names(entry.get("country", "usa")).resolve(name)
@@ -259,38 +268,36 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh17.yaml`` (issue 24, session grade24t; independent grader, committed before
     # scoring in 3168447, first try MapIQ 30/30, MapWise 28/30, FRIEDA 8/10 in
     # docs/rounds/2026-12-02/grade24t.md): its four disagreements, each with its class.
-    "fresh17.yaml#49": "MapWise count: a zero count said as 'None of the coastal provinces has "
-                       "a value above 48' in a sentence that also quotes 48.5: read invalid "
-                       "(several numbers), a grader reads 0 (score changes)",
+    # (#49, a zero count said as "None of the coastal provinces has a value above 48"
+    # beside the legend's 48.5, agrees since fix24v: tests/parsing/test_grade24tu_classes.py.)
     "fresh17.yaml#53": "MapWise range: one bound alone ('My answer is [29]') is read as the "
                        "range 29-29 (noted 'one value, not a range'); a grader reads no range "
-                       "given, invalid (judgement call; both score 0 against 1.89-29)",
-    "fresh17.yaml#62": "FRIEDA area_pick: a reasoning paragraph, then a cue-less last sentence "
-                       "'Pohjoinen Makasiinikatu borders the commercial building area.': the "
-                       "whole response is split at commas and 'and' into five names; a grader "
-                       "reads the last sentence's subject (score changes)",
-    "fresh17.yaml#68": "FRIEDA legend_rank: a name in a cue-less sentence after a leading "
-                       "phrase ('Of the three dots in public buildings, Ooster is the "
-                       "nearest ...'): the leading phrase is read as the name; a grader reads "
-                       "Ooster (both score 0 against Minuuttibaari)",
+                       "given, invalid (judgement call; both score 0 against 1.89-29). "
+                       "Decided in fix24v: kept; 29 is the upper bound of the true class "
+                       "1.89-29 (no one-value class on that map), an answer that the paper's "
+                       "convention (--convention mapwise) gives half credit, which an "
+                       "invalid reading would take away (docs/scoring.md)",
+    # (#62 and #68, a cue-less answer naming one of the features the question offers
+    # after a leading phrase or reasoning, agree since fix24v: the offered feature the
+    # last sentence names; tests/parsing/test_grade24tu_classes.py.)
     # ``fresh18.yaml`` (issue 24, session grade24u; independent grader, committed before
     # scoring in dd1896e, first try MapIQ 29/30, MapWise 27/30, FRIEDA 20/20 in
     # docs/rounds/2026-12-02/grade24u.md): its four disagreements, each with its class.
-    "fresh18.yaml#10": "a bare 'TRUE' written unquoted in the corpus file, which YAML loads as "
-                       "a boolean, so the reader is given no text (read invalid, 'response is "
-                       "not text'); a grader reads TRUE (a defect of the entry, not of the "
-                       "reader: the response would have to be quoted)",
-    "fresh18.yaml#39": "a region of an imaginary (counterfactual) map named in the requested "
-                       "format, 'My answer is [Valea]': read invalid ('no region of this map', "
-                       "the corpus item carries only the country, not the map's invented "
-                       "names); a grader reads Valea",
-    "fresh18.yaml#40": "an imaginary map's region code in a sentence, '... is **QU**, so my "
-                       "answer is [QU].': read invalid ('no region of this map'); a grader "
-                       "reads QU (Queora)",
-    "fresh18.yaml#58": "a rank said in prose after a lead-in, 'From highest to lowest, Ohio "
-                       "comes first, then Iowa, then New Mexico.': the lead-in and the first "
-                       "region are dropped as one unknown name and the rest renumbered "
-                       "(IA 1, NM 2); a grader reads OH 1, IA 2, NM 3",
+    # (#10 agrees since fix24v: the bare response was written unquoted, so YAML gave the
+    # reader the boolean true; quoted now as 'TRUE', the text the grader wrote. #39 and #40,
+    # names on imaginary maps, agree since fix24v: the entries now carry their items'
+    # ``region_labels`` as a real run's items do, and the reader reads Valea and QU on them;
+    # ``unknown:<name>`` resolves against the names the map shows. Labels untouched.)
+    # #58 (a ranking in prose after a lead-in, "From highest to lowest, Ohio comes first,
+    # then Iowa, then New Mexico.") agrees since fix24v (tests/parsing/test_grade24tu_classes.py).
+    # ``fresh20.yaml`` (issue 24, session grade24x; independent grader, committed before
+    # scoring in 4e3dde0, scored once after merging this round's fixes: MapIQ 28/30, MapWise
+    # 29/30, FRIEDA 20/20 in docs/rounds/2026-12-02/grade24x.md): #7 (a bare TRUE written
+    # unquoted, so YAML gave the reader the boolean true) agrees since fix24y quoted it as
+    # 'TRUE', the text the grader wrote, and the loaders now refuse any entry whose response
+    # is not text (tests/helpers/corpus_check.py); #30 (MCQ letters as a fenced JSON object
+    # {"answer": ["a", "d"]}) and #53 (a range said "..., 0 to 3.25." in a sentence) agree
+    # since fix24y (tests/parsing/test_grade24wx_classes.py).
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -350,10 +357,11 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
-# grade24r, grade24s, grade24u; first tries in the docs/rounds reports): one test over all
-# of them, each case named by its file and place (``-k fresh12.yaml`` picks one set).
+# grade24r, grade24s, grade24u, grade24w, grade24x; first tries in the docs/rounds
+# reports): one test over all of them, each case named by its file and place
+# (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-                    "fresh16", "fresh17", "fresh18")
+                    "fresh16", "fresh17", "fresh18", "fresh19", "fresh20")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 

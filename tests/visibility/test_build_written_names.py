@@ -13,8 +13,11 @@ from cartoqa.visibility.written import (
     MARK_LINE_RADIUS_PX,
     MARK_MAX_HIDDEN,
     Instance,
+    judge_marked,
     label_instances,
     mark_mask,
+    marked_names,
+    possibly_written,
     written_instances,
     written_names,
 )
@@ -115,6 +118,84 @@ def test_each_name_is_read_in_its_own_slot() -> None:
     marks = marks_with_label(1, 40, 100, 30)
     judged = judge(marks, names=("Bulevardi", "Annankatu"))
     assert judged["Bulevardi"] == [] and [i.reason for i in judged["Annankatu"]] == [None]
+
+
+def maybe(marks: np.ndarray, *, exclude: np.ndarray | None = None,
+          names: tuple[str, ...] = ("Annankatu",)) -> set[str]:
+    """possibly_written before a screenshot exists (no ink)."""
+    if exclude is None:
+        exclude = np.zeros((H, W), bool)
+    return possibly_written(marked_names(marks, list(names), pad=PAD, lines=ROAD), pad=PAD,
+                            exclude=exclude)
+
+
+def test_before_the_screenshot_cut_hidden_and_off_road_labels_are_ruled_out() -> None:
+    assert maybe(marks_with_label(0, 40, 100, 30)) == {"Annankatu"}
+    assert maybe(marks_with_label(0, -6, 50, 30)) == set()  # cut
+    exclude = np.zeros((H, W), bool)
+    exclude[:, 40:50] = True
+    assert maybe(marks_with_label(0, 40, 100, 30), exclude=exclude) == set()  # hidden
+    y = 30 + int(MARK_LINE_RADIUS_PX) + 8
+    assert maybe(marks_with_label(0, 40, 100, y)) == set()  # off the road
+    empty = np.zeros((H + 2 * PAD, W + 2 * PAD, 4), np.int16)
+    assert maybe(empty) == set()  # Mapnik did not write it
+
+
+def test_before_the_screenshot_a_label_is_not_judged_on_ink() -> None:
+    # no ink at all: not written on the screenshot, but nothing before it rules it out
+    marks = marks_with_label(0, 40, 100, 30)
+    assert written_names(judge(marks, ink=np.zeros((H, W), bool))) == set()
+    assert maybe(marks) == {"Annankatu"}
+
+
+def test_a_word_cut_off_the_view_rules_out_its_whole_label_before_the_screenshot() -> None:
+    marks = marks_with_label(0, -6, 40, 30)  # first word cut by the left edge
+    marks = np.maximum(marks, marks_with_label(0, 50, 100, 30))  # second word 10 px on
+    assert written_names(judge(marks)) == set()
+    assert maybe(marks) == set()
+
+
+def test_judging_read_labels_equals_judging_the_render() -> None:
+    marks = np.maximum(marks_with_label(0, 40, 100, 30), marks_with_label(1, -6, 60, 30))
+    names = ["Annankatu", "Bulevardi"]
+    lines = {**ROAD, "Bulevardi": ROAD["Annankatu"]}
+    ink = np.ones((H, W), bool)
+    exclude = np.zeros((H, W), bool)
+    marked = marked_names(marks, names, pad=PAD, lines=lines)
+    assert judge_marked(marked, pad=PAD, ink=ink, exclude=exclude) == written_instances(
+        marks, names, pad=PAD, ink=ink, exclude=exclude, lines=lines)
+
+
+def test_a_name_ruled_out_before_the_screenshot_is_never_written_after_it() -> None:
+    # Random labels (some running off the view, some off the road, words close
+    # together), random screenshot ink, and the controls' exclusion grown by the render:
+    # whatever possibly_written rules out with the zones known before rendering, the
+    # full judgment with the grown zones does not find written.
+    rng = np.random.default_rng(20261202)
+    ruled_out = kept = written = 0
+    for _ in range(300):
+        marks = np.zeros((H + 2 * PAD, W + 2 * PAD, 4), np.int16)
+        for _ in range(int(rng.integers(1, 4))):
+            x0 = int(rng.integers(-PAD, W - 10))
+            x1 = min(x0 + int(rng.integers(8, 60)), W + PAD)
+            marks = np.maximum(marks, marks_with_label(0, x0, x1, int(rng.integers(4, H - 4))))
+        before = np.zeros((H, W), bool)
+        for _ in range(int(rng.integers(0, 3))):
+            x, y = int(rng.integers(0, W)), int(rng.integers(0, H))
+            before[y:y + int(rng.integers(2, 20)), x:x + int(rng.integers(2, 20))] = True
+        after = before.copy()
+        for _ in range(int(rng.integers(0, 3))):
+            x, y = int(rng.integers(0, W)), int(rng.integers(0, H))
+            after[y:y + int(rng.integers(2, 20)), x:x + int(rng.integers(2, 20))] = True
+        ink = rng.random((H, W)) < rng.uniform(0.5, 1.0)
+        marked = marked_names(marks, ["Annankatu"], pad=PAD, lines=ROAD)
+        possible = possibly_written(marked, pad=PAD, exclude=before)
+        full = written_names(judge_marked(marked, pad=PAD, ink=ink, exclude=after))
+        assert full <= possible
+        ruled_out += not possible
+        kept += bool(possible)
+        written += bool(full)
+    assert ruled_out > 30 and kept > 30 and written > 10  # every outcome is exercised
 
 
 def test_marked_style_copies_text_rules_in_first_mode_only() -> None:

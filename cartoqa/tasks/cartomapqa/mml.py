@@ -4,7 +4,9 @@ A blue or red marker (alternating every three slots) stands on a junction where
 exactly two named roads meet, at zoom 17-19 (rotating with the slot). Each road pair
 is asked at most once (:func:`junctions_by_pair`). A scenario is kept only when both
 names are written, whole and unhidden, along their roads in the view (asked of Mapnik:
-:func:`cartoqa.tasks.common.roads.names_drawn`).
+:func:`cartoqa.tasks.common.roads.names_drawn`); a name Mapnik cannot write there
+whatever the screenshot shows rejects the view before it is drawn
+(:func:`cartoqa.tasks.common.roads.names_maybe_drawn`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from cartoqa.tasks.cartomapqa.mml_rules import other_road_near
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.common.items import base_item, provenance
-from cartoqa.tasks.common.roads import RoadIndex, names_drawn
+from cartoqa.tasks.common.roads import RoadIndex, mark_names, names_drawn, names_maybe_drawn
 from cartoqa.tasks.common.rules import marker_on_screen, names_not_drawn
 from cartoqa.tasks.common.sampling import permuted, pick
 from cartoqa.tasks.common.views import (
@@ -151,8 +153,15 @@ def _try_junction(ctx: BuildContext, state: State, slot: int, attempt: int, node
     if other_road_near(marker_px, [line for lines in others.values() for line in lines]):
         ctx.reject(NAME, REJECT_REASONS["other_road"])
         return None
+    # A name that cannot be written whatever the screenshot shows rejects the view
+    # before it is drawn (the same verdict as after: names_maybe_drawn).
+    marked = mark_names(ctx, view, names, roads=state.roads)
+    if names_not_drawn(names, names_maybe_drawn(view, marked, markers=[marker])):
+        ctx.reject(NAME, REJECT_REASONS["name_not_drawn"])
+        return None
     scene = draw_scene(ctx, view, markers=[marker])
-    if names_not_drawn(names, names_drawn(ctx, scene, state.roads, names, markers=[marker])):
+    if names_not_drawn(names, names_drawn(ctx, scene, state.roads, names, markers=[marker],
+                                          marked=marked)):
         ctx.reject(NAME, REJECT_REASONS["name_not_drawn"])
         return None
     image_name = f"{NAME}-{slot:04d}.png"

@@ -65,7 +65,7 @@ from cartoqa.tasks.cartomapqa.srn_rules import (
 from cartoqa.tasks.common.base import BuildContext, Scenario, item_id, slot_rng, slot_stride
 from cartoqa.tasks.common.drawing import MarkerSpec, draw_scene
 from cartoqa.tasks.common.items import base_item, provenance
-from cartoqa.tasks.common.roads import RoadIndex, names_drawn
+from cartoqa.tasks.common.roads import RoadIndex, mark_names, names_drawn, names_maybe_drawn
 from cartoqa.tasks.common.rules import (
     PATH_UTURN_MIN_DEG,
     marker_on_screen,
@@ -363,8 +363,15 @@ def make_scenario(ctx: BuildContext, state: State, slot: int, *,
         if steps_under_markers(step_px, mpx):
             reject("step_under_marker")
             continue
+        # a name that cannot be written whatever the screenshot shows rejects the
+        # route before its view is drawn (the same verdict as after: names_maybe_drawn)
+        marked = mark_names(ctx, view, roads, roads=state.roads)
+        if names_not_drawn(roads, names_maybe_drawn(view, marked, markers=markers)):
+            reject("name_not_drawn")
+            continue
         scene = draw_scene(ctx, view, markers=markers)
-        if names_not_drawn(roads, names_drawn(ctx, scene, state.roads, roads, markers=markers)):
+        if names_not_drawn(roads, names_drawn(ctx, scene, state.roads, roads, markers=markers,
+                                              marked=marked)):
             reject("name_not_drawn")
             continue
         # One-way streets count for the reader only where an arrow is seen.

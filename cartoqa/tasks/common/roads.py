@@ -17,7 +17,10 @@ from cartoqa.visibility.reference import render_marks
 from cartoqa.visibility.written import (
     MARK_PAD_PX,
     Instance,
-    written_instances,
+    MarkedName,
+    judge_marked,
+    marked_names,
+    possibly_written,
     written_names,
 )
 from groundtruth.projection import View
@@ -82,35 +85,74 @@ def lines_in_view_px(view: View, lines: Sequence[Sequence[LatLon]]) -> list[Line
     return out
 
 
+def mark_names(ctx: BuildContext, view: View, names: Sequence[str], *,
+               roads: RoadIndex | None = None,
+               lines: Mapping[str, Sequence[Line]] | None = None) -> dict[str, MarkedName]:
+    """The labels Mapnik writes for ``names`` in a view, before the view is drawn.
+
+    Mapnik draws the view's tiles again with the names in colours of their own
+    (:func:`cartoqa.visibility.reference.render_marks`), :data:`MARK_SLOTS` names a
+    render. With ``roads`` (or ``lines``: name -> lines in view pixels), a label counts
+    only along the road of that name. Judged by :func:`names_maybe_drawn` before the
+    screenshot and by :func:`name_instances` (``marked=``) after it.
+    """
+    if roads is not None:
+        lines = roads.lines_px(view, names)
+    out: dict[str, MarkedName] = {}
+    unique = list(dict.fromkeys(names))
+    for start in range(0, len(unique), MARK_SLOTS):
+        chunk = unique[start:start + MARK_SLOTS]
+        marks = render_marks(ctx.tiles(), view, chunk, pad=MARK_PAD_PX)
+        out.update(marked_names(marks, chunk, pad=MARK_PAD_PX, lines=lines))
+    return out
+
+
+def names_maybe_drawn(view: View, marked: Mapping[str, MarkedName], *,
+                      markers: Sequence[MarkerSpec] = (),
+                      path: Sequence[LatLon] | None = None) -> set[str]:
+    """Which marked names may still be written once the view is drawn, judged before
+    the screenshot (:func:`cartoqa.visibility.written.possibly_written`, with the map
+    controls' zones known before rendering, which a render only grows): a name left out
+    here is not in :func:`names_drawn` of the drawn scene either, so a scenario that
+    needs it can be rejected without its screenshot and reference render."""
+    exclude = scene_exclusion(view, markers, path)
+    return possibly_written(marked, pad=MARK_PAD_PX, exclude=exclude)
+
+
 def name_instances(ctx: BuildContext, drawn: Drawn, names: Sequence[str], *,
                    roads: RoadIndex | None = None, markers: Sequence[MarkerSpec] = (),
                    path: Sequence[LatLon] | None = None,
                    lines: Mapping[str, Sequence[Line]] | None = None,
+                   marked: Mapping[str, MarkedName] | None = None,
                    ) -> dict[str, list[Instance]]:
     """Each label of ``names`` in a drawn scene, judged (:mod:`cartoqa.visibility.written`).
 
-    Mapnik draws the scene's tiles again with the names in colours of their own
-    (:func:`cartoqa.visibility.reference.render_marks`), :data:`MARK_SLOTS` names a render.
-    With ``roads`` (or ``lines``: name -> lines in view pixels), a label counts only
-    along the road of that name.
+    The labels are those of :func:`mark_names` (``marked``: already read for this view
+    and these names, before the scene was drawn; else read now). With ``roads`` (or
+    ``lines``: name -> lines in view pixels), a label counts only along the road of
+    that name.
     """
     exclude = scene_exclusion(drawn.view, markers, path, reserved=drawn.reserved)
     ink = ink_mask(drawn.screen, drawn.reference)
     if roads is not None:
         lines = roads.lines_px(drawn.view, names)
-    out: dict[str, list[Instance]] = {}
     unique = list(dict.fromkeys(names))
-    for start in range(0, len(unique), MARK_SLOTS):
+    if marked is not None:
+        return judge_marked({name: marked[name] for name in unique}, pad=MARK_PAD_PX,
+                            ink=ink, exclude=exclude, lines=lines)
+    out: dict[str, list[Instance]] = {}
+    for start in range(0, len(unique), MARK_SLOTS):  # a chunk's labels at a time
         chunk = unique[start:start + MARK_SLOTS]
-        marks = render_marks(ctx.tiles(), drawn.view, chunk, pad=MARK_PAD_PX)
-        out.update(written_instances(marks, chunk, pad=MARK_PAD_PX, ink=ink, exclude=exclude,
-                                     lines=lines))
+        out.update(judge_marked(mark_names(ctx, drawn.view, chunk, lines=lines),
+                                pad=MARK_PAD_PX, ink=ink, exclude=exclude, lines=lines))
     return out
 
 
 def names_drawn(ctx: BuildContext, drawn: Drawn, roads: RoadIndex, names: Sequence[str], *,
                 markers: Sequence[MarkerSpec] = (),
-                path: Sequence[LatLon] | None = None) -> set[str]:
-    """Which of ``names`` are written, whole and unhidden, along their roads in a scene."""
+                path: Sequence[LatLon] | None = None,
+                marked: Mapping[str, MarkedName] | None = None) -> set[str]:
+    """Which of ``names`` are written, whole and unhidden, along their roads in a scene
+    (``marked``: their labels as :func:`mark_names` read them before drawing it)."""
     return written_names(name_instances(ctx, drawn, names, roads=roads, markers=markers,
-                                        path=path))
+                                        path=path, marked=marked))
