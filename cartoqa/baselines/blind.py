@@ -181,9 +181,69 @@ def integer_ranges(items: Items) -> dict[tuple[str, str, str, str], tuple[int, i
             if len(values) >= MIN_TEMPLATE_ANSWERS}
 
 
-def random_choice(rng: random.Random, ranges: Ranges | None = None) -> Chooser:
+#: ``(task, request, template, leaf name) -> (distinct values or list elements, lengths)``.
+Vocabularies = Mapping[tuple[str, str, str, str], tuple[list[Any], list[int]]]
+
+
+def template_vocabularies(items: Items, spaces: Mapping[tuple[str, str], AnswerSpace]
+                          ) -> dict[tuple[str, str, str, str], tuple[list[Any], list[int]]]:
+    """The answers of each free (name, label, letter-as-text) leaf per question template.
+
+    As with counts (:func:`integer_ranges`), a blind reader reads the question: asked
+    which of two outlined areas, A or B, covers the same ground, it answers A or B, not a
+    land-use category that another template of the same request answers. So chance draws
+    a free leaf's answer among those of the item's own template (the distinct values, or
+    the distinct elements of lists, with the list lengths seen), where the template holds
+    :data:`MIN_TEMPLATE_ANSWERS` answers or more (issue 29: FRIEDA ``equal`` holds the
+    letters of ``same_area`` and the categories of ``area_category`` in one request; its
+    chance read 0.059 against a majority letter's 0.475).
+
+    Examples
+    --------
+    >>> from cartoqa.declarations.answer_space import answer_space
+    >>> items = [{"id": str(i), "task": "frieda_equal", "request": "textual",
+    ...           "strata": {"template": "same_area"},
+    ...           "answer": {"names": ["AB"[i % 2]], "type": "textual"}} for i in range(8)]
+    >>> items.append({"id": "9", "task": "frieda_equal", "request": "textual",
+    ...               "strata": {"template": "area_category"},
+    ...               "answer": {"names": ["park"], "type": "textual"}})
+    >>> spaces = {("frieda_equal", "textual"): answer_space(items, "frieda_equal", "textual")}
+    >>> template_vocabularies(items, spaces)
+    {('frieda_equal', 'textual', 'same_area', 'names'): (['A', 'B'], [1])}
+    """
+    seen: dict[tuple[str, str, str, str], dict[str, Any]] = defaultdict(dict)
+    lengths: dict[tuple[str, str, str, str], set[int]] = defaultdict(set)
+    answered: Counter[tuple[str, str, str, str]] = Counter()
+    for item in items:
+        task, request = str(item.get("task")), str(item.get("request"))
+        space = spaces.get((task, request))
+        if space is None:
+            continue
+        for leaf in space.leaves:
+            if leaf.kind != "free":
+                continue
+            found, value = get_path(item.get("answer") or {}, leaf.path)
+            if not found or isinstance(value, dict) or value is None:
+                continue
+            key = (task, request, template_of(item), leaf.name)
+            answered[key] += 1
+            if isinstance(value, list):
+                lengths[key].add(len(value))
+                for element in value:
+                    seen[key].setdefault(canonical(element), element)
+            else:
+                seen[key].setdefault(canonical(value), value)
+    return {key: (list(values.values()), sorted(lengths[key]))
+            for key, values in seen.items()
+            if answered[key] >= MIN_TEMPLATE_ANSWERS and values}
+
+
+def random_choice(rng: random.Random, ranges: Ranges | None = None,
+                  vocabularies: Vocabularies | None = None) -> Chooser:
     """Uniform choice over a leaf's space (see docs/baselines.md for each kind);
-    ``ranges``: an integer's range per template (:func:`integer_ranges`), where known."""
+    ``ranges``: an integer's range per template (:func:`integer_ranges`), and
+    ``vocabularies``: a free leaf's answers per template (:func:`template_vocabularies`),
+    where known."""
 
     def choose(leaf: Leaf, item: Mapping[str, Any]) -> Any:
         if leaf.kind == "boolean":
@@ -207,20 +267,27 @@ def random_choice(rng: random.Random, ranges: Ranges | None = None) -> Chooser:
             named = list(_truth(leaf, item) or [])
             rng.shuffle(named)
             return named
+        key = (str(item.get("task")), str(item.get("request")), template_of(item), leaf.name)
+        own = (vocabularies or {}).get(key)
         elements = leaf.elements()
         if elements is not None:  # a list of names, codes or numbers: drawn element-wise
-            size = rng.choice(leaf.lengths())
+            if own is not None and own[1]:
+                elements, lengths = own
+            else:
+                lengths = leaf.lengths()
+            size = rng.choice(lengths)
             if size <= len(elements):
                 return rng.sample(elements, size)
             return [rng.choice(elements) for _ in range(size)]
-        return rng.choice(leaf.distinct())
+        return rng.choice(own[0] if own is not None and not own[1] else leaf.distinct())
 
     return choose
 
 
 def random_baseline(items: Items, *, seed: int = 0, extra: Items = ()) -> dict[str, str]:
     """Uniform random answers over each request's answer space (a count: over its
-    template's range, :func:`integer_ranges`).
+    template's range, :func:`integer_ranges`; a free answer: among its template's
+    answers, :func:`template_vocabularies`).
 
     Parameters
     ----------
@@ -238,7 +305,8 @@ def random_baseline(items: Items, *, seed: int = 0, extra: Items = ()) -> dict[s
     """
     rng = random.Random(seed)
     spaces = spaces_of(items, extra)
-    choose = random_choice(rng, integer_ranges([*items, *extra]))
+    every = [*items, *extra]
+    choose = random_choice(rng, integer_ranges(every), template_vocabularies(every, spaces))
     out = {}
     for item in items:
         space = spaces.get((str(item.get("task")), str(item.get("request"))))

@@ -146,3 +146,35 @@ def test_random_draws_a_count_from_its_templates_range():
         it["strata"] = {"template": "classes"}
     wide_drawn = {random_baseline([*few, *wide], seed=s)["stmf-f0"] for s in range(200)}
     assert len(wide_drawn) > 3
+
+
+def _equal_item(i: int, template: str, names: list[str]) -> dict:
+    return {"id": f"frieda_equal-{i:04d}-direct", "task": "frieda_equal",
+            "request": "textual", "question": "Which of them, A or B?",
+            "strata": {"template": template, "setting": "direct"},
+            "answer": {"names": names, "type": "textual"}}
+
+
+def test_random_draws_a_name_among_its_templates_answers():
+    # FRIEDA equal holds two templates in one request: same_area answers a letter (A or
+    # B), area_category a land-use category. Drawn over the pooled vocabulary, a
+    # same_area item was answered with a category most of the time (chance 0.059 on the
+    # default build, against 0.475 for a constant letter, issue 29). Now a template with
+    # 8 answers or more draws among its own answers.
+    letters = [_equal_item(i, "same_area", ["AB"[i % 2]]) for i in range(10)]
+    cats = ["park", "commercial land", "education grounds", "residential building",
+            "commercial building", "cemetery", "water", "forest", "grass", "retail"]
+    areas = [_equal_item(20 + i, "area_category", [c]) for i, c in enumerate(cats)]
+    drawn: Counter[str] = Counter()
+    hits = 0
+    for seed in range(200):
+        answers = random_baseline([*letters, *areas], seed=seed)
+        drawn.update(answers[it["id"]] for it in letters)
+        hits += sum(answers[it["id"]] == f"Answer: {it['answer']['names'][0]}"
+                    for it in letters)
+    assert set(drawn) == {"Answer: A", "Answer: B"}
+    assert 0.42 < hits / (200 * len(letters)) < 0.58  # 1/2, not 1/12
+    # fewer than 8 answers of a template: the request's whole vocabulary
+    few = letters[:5]
+    pooled = {random_baseline([*few, *areas], seed=s)[few[0]["id"]] for s in range(200)}
+    assert len(pooled) > 2
