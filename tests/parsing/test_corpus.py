@@ -209,6 +209,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24x.md): #21 (one name said in a sentence, "The supermarket
     # shown on the map is S-Market Hakaniemi.") and #26 (a ";"-separated names cell with a
     # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
+    # scoring in 8a6319f, scored once against main at c003996: 20/20 in
+    # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
 }
 
 

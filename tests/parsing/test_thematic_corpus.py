@@ -298,6 +298,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # is not text (tests/helpers/corpus_check.py); #30 (MCQ letters as a fenced JSON object
     # {"answer": ["a", "d"]}) and #53 (a range said "..., 0 to 3.25." in a sentence) agree
     # since fix24y (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh23.yaml`` (issue 24, session grade24zc; independent grader, committed before
+    # scoring in 8a6319f, scored once against main at c003996: MapIQ 30/30, MapWise 30/30,
+    # FRIEDA 20/20 in docs/rounds/2026-12-02/grade24zc.md): no disagreement.
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
