@@ -209,6 +209,18 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24x.md): #21 (one name said in a sentence, "The supermarket
     # shown on the map is S-Market Hakaniemi.") and #26 (a ";"-separated names cell with a
     # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh24za.yaml`` (issue 24, session grade24za; independent grader, committed before
+    # scoring in 803e865, scored once on main at c003996: 48/50 in
+    # docs/rounds/2026-12-02/grade24za.md):
+    "fresh24za.yaml#15": "STMF names listed in a sentence after a lead-in ('The restaurants "
+                         "whose names are written on the map are Stefan's Steakhouse, Cantina "
+                         "West, Purpur, El Greco and Ravintola Ragu (Italian kitchen).'): the "
+                         "first name, joined to the lead-in, is dropped (4 names read, the "
+                         "grader reads 5)",
+    "fresh24za.yaml#40": "MML two roads said in a sentence with no cue, followed by a clause "
+                         "('... where Pohjoisesplanadi meets Mannerheimintie, at the north-west "
+                         "corner of the Esplanadi park.'): read as the one road 'the Esplanadi "
+                         "park', the grader reads Pohjoisesplanadi; Mannerheimintie",
 }
 
 
