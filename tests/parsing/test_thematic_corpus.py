@@ -364,7 +364,8 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # reports): one test over all of them, each case named by its file and place
 # (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-                    "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh23")
+                    "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
+                    "fresh23")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
