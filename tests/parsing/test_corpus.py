@@ -209,6 +209,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24x.md): #21 (one name said in a sentence, "The supermarket
     # shown on the map is S-Market Hakaniemi.") and #26 (a ";"-separated names cell with a
     # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh24zb.yaml`` (issue 24, session grade24zb; independent grader, committed before
+    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30)
+    "fresh24zb.yaml#38": "MTMF markdown table whose names cell quotes a name with a comma in it "
+                         "('\"Rautatientori\", \"Rautatientori, laituri 13\"'): the cell is split "
+                         "at every comma, quotes ignored (three names); grader reads the two "
+                         "quoted names",
 }
 
 
