@@ -49,7 +49,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
-                 "fresh24x", "fresh24za", "fresh24zc"):
+                 "fresh24x", "fresh24za", "fresh24zb", "fresh24zc"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -221,6 +221,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "('... where Pohjoisesplanadi meets Mannerheimintie, at the north-west "
                          "corner of the Esplanadi park.'): read as the one road 'the Esplanadi "
                          "park', the grader reads Pohjoisesplanadi; Mannerheimintie",
+    # ``fresh24zb.yaml`` (issue 24, session grade24zb; independent grader, committed before
+    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30)
+    "fresh24zb.yaml#38": "MTMF markdown table whose names cell quotes a name with a comma in it "
+                         "('\"Rautatientori\", \"Rautatientori, laituri 13\"'): the cell is split "
+                         "at every comma, quotes ignored (three names); grader reads the two "
+                         "quoted names",
     # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
     # scoring in 8a6319f, scored once against main at c003996: 20/20 in
     # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
@@ -263,7 +269,7 @@ def main() -> int:
                                        "fresh24m", "fresh24o", "fresh24p",
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
-                                       "fresh24x", "fresh24za", "fresh24zc"))):
+                                       "fresh24x", "fresh24za", "fresh24zb", "fresh24zc"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
