@@ -49,7 +49,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
-                 "fresh24x"):
+                 "fresh24x", "fresh24za", "fresh24zb", "fresh24zc"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -209,6 +209,27 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24x.md): #21 (one name said in a sentence, "The supermarket
     # shown on the map is S-Market Hakaniemi.") and #26 (a ";"-separated names cell with a
     # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh24za.yaml`` (issue 24, session grade24za; independent grader, committed before
+    # scoring in 803e865, scored once on main at c003996: 48/50 in
+    # docs/rounds/2026-12-02/grade24za.md):
+    "fresh24za.yaml#15": "STMF names listed in a sentence after a lead-in ('The restaurants "
+                         "whose names are written on the map are Stefan's Steakhouse, Cantina "
+                         "West, Purpur, El Greco and Ravintola Ragu (Italian kitchen).'): the "
+                         "first name, joined to the lead-in, is dropped (4 names read, the "
+                         "grader reads 5)",
+    "fresh24za.yaml#40": "MML two roads said in a sentence with no cue, followed by a clause "
+                         "('... where Pohjoisesplanadi meets Mannerheimintie, at the north-west "
+                         "corner of the Esplanadi park.'): read as the one road 'the Esplanadi "
+                         "park', the grader reads Pohjoisesplanadi; Mannerheimintie",
+    # ``fresh24zb.yaml`` (issue 24, session grade24zb; independent grader, committed before
+    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30)
+    "fresh24zb.yaml#38": "MTMF markdown table whose names cell quotes a name with a comma in it "
+                         "('\"Rautatientori\", \"Rautatientori, laituri 13\"'): the cell is split "
+                         "at every comma, quotes ignored (three names); grader reads the two "
+                         "quoted names",
+    # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
+    # scoring in 8a6319f, scored once against main at c003996: 20/20 in
+    # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
 }
 
 
@@ -248,7 +269,7 @@ def main() -> int:
                                        "fresh24m", "fresh24o", "fresh24p",
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
-                                       "fresh24x"))):
+                                       "fresh24x", "fresh24za", "fresh24zb", "fresh24zc"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
