@@ -136,8 +136,34 @@ def _tidy(name: str) -> str:
     return name
 
 
+# one quoted name: "A", “A”, 'A' (a single-quoted one holds no quote of its own)
+_QUOTED = (r"(?:\"[^\"]+\"|\u201c[^\u201c\u201d]+\u201d|'[^']+'|\u2018[^\u2018\u2019]+\u2019)")
+_QUOTED_LIST = re.compile(rf"^\s*{_QUOTED}(?:\s*(?:[,;]\s*(?:(?:and|&)\s+)?|\s(?:and|&)\s)\s*"
+                          rf"{_QUOTED})+\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def quoted_items(line: str) -> list[str] | None:
+    """The names of a line that is only quoted names separated by commas, ``;`` or ``and``
+    (``"Rautatientori", "Rautatientori, laituri 13"``: a comma inside quotes is part of a
+    name); ``None`` otherwise.
+
+    Examples
+    --------
+    >>> quoted_items('"Rautatientori", "Rautatientori, laituri 13"')
+    ['Rautatientori', 'Rautatientori, laituri 13']
+    >>> quoted_items("'Stefan's Steakhouse', 'Cantina West'") is None
+    True
+    """
+    if not _QUOTED_LIST.match(line):
+        return None
+    return [q[1:-1].strip() for q in re.findall(_QUOTED, line)]
+
+
 def _split_line(line: str, *, split_and: bool,
                 known: Collection[str] = frozenset()) -> list[str]:
+    quoted = quoted_items(line)
+    if quoted is not None:
+        return quoted
     # "Rautatientori, laituri 13; Rautatientori": a line that separates by ";" keeps its
     # commas inside names
     parts = line.split(";") if ";" in line else line.split(",")
@@ -225,6 +251,28 @@ def _from_dict(data: dict[object, object]) -> list[str] | None:
     return None
 
 
+# "(The restaurants whose names are) written on the map are A, B": the subject's own clause
+# went on past the verb a lead-in stopped at, up to the verb before the first name
+_SUBJECT_GOES_ON = re.compile(r"^(?-i:[a-z])[^,;:\"]{0,80}?\s(?:are|were|include|includes)"
+                              r"\s*:?\s+(?=(?-i:[A-Z0-9\"'\u00c0-\u00de\u201c]))",
+                              re.IGNORECASE)
+
+
+def _past_subject_clause(rest: str) -> str:
+    """What a lead-in left of a sentence, less the rest of its subject's own clause
+    (``written on the map are Stefan's Steakhouse, ...``: the names after the last verb).
+
+    Examples
+    --------
+    >>> _past_subject_clause("written on the map are Stefan's Steakhouse, Cantina West")
+    "Stefan's Steakhouse, Cantina West"
+    >>> _past_subject_clause("too small to read."), _past_subject_clause("Kuu and Hiisi")
+    ('too small to read.', 'Kuu and Hiisi')
+    """
+    m = _SUBJECT_GOES_ON.match(rest)
+    return rest[m.end():] if m else rest
+
+
 def _line_items(ln: str, *, alone: bool, split_and: bool,
                 known: Collection[str] = frozenset()) -> list[str]:
     """The raw items of one line of prose or a plain list (``[]`` for prose): a label,
@@ -239,8 +287,9 @@ def _line_items(ln: str, *, alone: bool, split_and: bool,
     ln = without_semicolon_note(_bracket_after_count(ln))
     sentence = _SENTENCE_INTRO.match(ln)
     joined = None if sentence else names_before_plural_verb(ln)
+    if intro or sentence:
+        ln = _past_subject_clause(sentence.group("rest") if sentence else ln)
     if sentence:
-        ln = sentence.group("rest")
         words = ln.split()
         if len(words) >= 3 and all(w[:1].islower() for w in words):
             return []  # "The labels are too small to read."
@@ -548,6 +597,7 @@ def parse_roads(text: str) -> ParseResult:
     t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     t = "\n".join(_MARKER_ON.sub("", _JUNCTION_WITH.sub(" and ", line))
                   if _JUNCTION_WITH.search(line) else line for line in t.split("\n"))
+    t = "\n".join(without_trailing_place(line) for line in t.split("\n"))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_roads_in(seg) for seg in answer_segments(t)], key=_names_key,
@@ -564,6 +614,44 @@ def parse_roads(text: str) -> ParseResult:
     if items:
         return Parsed({"roads": items})
     return Invalid("no road names found")
+
+
+# ", at the north-west corner of the Esplanadi park", ", just south of Stockmann": a place
+# said after the pair of roads
+_TRAILING_PLACE = re.compile(
+    r",\s*(?:(?:just|right|directly)\s+)?(?:at|near|next\s+to|by|beside|opposite|outside|"
+    r"in\s+front\s+of|close\s+to|across\s+from|(?:north|south|east|west)(?:-?(?:east|west))?"
+    r"\s+of|in|on|along)\s+[^,;]*$", re.IGNORECASE)
+# what joins two roads: "A and B", "A x B", "A meets B", "the corner of A and B"
+_PAIR_JOIN = re.compile(r"\s(?:and|&|(?-i:x)|/|meets?|cross(?:es)?|intersects?)\s",
+                        re.IGNORECASE)
+_PAIR_PLACE = re.compile(r"\b(?:junction|corner|intersection|crossing)\s+(?:of|with)\s+"
+                         r"(?-i:[A-Z\u00c0-\u00de])", re.IGNORECASE)
+_HERE = re.compile(r"\s+(?:here|there)(?=\s*[.!]?\s*$)", re.IGNORECASE)
+
+
+def without_trailing_place(line: str) -> str:
+    """A line that names two roads, less the clauses after them that name another place
+    (``where Pohjoisesplanadi meets Mannerheimintie, at the north-west corner of the
+    Esplanadi park.``) and a closing ``here``; a clause that itself joins two roads (``...,
+    at the corner of A and B``) is kept, and so is a line that joins none.
+
+    Examples
+    --------
+    >>> without_trailing_place("Where A meets B, at the north-west corner of the park.")
+    'Where A meets B'
+    >>> without_trailing_place("A crosses B here, near Stockmann.")
+    'A crosses B'
+    >>> without_trailing_place("It sits near the park, at the corner of A and B.")
+    'It sits near the park, at the corner of A and B.'
+    """
+    while True:
+        m = _TRAILING_PLACE.search(line)
+        if m is None or not _PAIR_JOIN.search(line[:m.start()]) or _PAIR_JOIN.search(
+                line[m.start():]) or _PAIR_PLACE.search(line[m.start():]):
+            break
+        line = line[:m.start()]
+    return _HERE.sub("", line) if _PAIR_JOIN.search(line) else line
 
 
 def _roads_in(segment: str) -> ParseResult | None:

@@ -294,3 +294,167 @@ def test_a_negated_pair_is_no_pick_of_both(item: dict, response: str) -> None:
 def test_names_without_a_plural_verb_keep_their_reading(item: dict, response: str,
                                                          names: list) -> None:
     assert value(item, response)["names"] == names
+
+
+# ====================================================================== round 2: grade24za/zb
+# 4. fresh24za#15: names listed after a lead-in whose subject has its own clause and verb
+#    ("The restaurants whose names are written on the map are A, B, ..."): the first name was
+#    glued to the lead-in and dropped (STMF names, MTMF lines; FRIEDA and thematic lists read
+#    it already and are held here)
+RESTAURANTS = {"task": "stmf", "request": "names", "strata": {"feature_type": "restaurant"}}
+FIVE = ["Stefan's Steakhouse", "Cantina West", "Purpur", "El Greco",
+        "Ravintola Ragu (Italian kitchen)"]
+
+
+@pytest.mark.parametrize("response, names", [
+    ("The restaurants whose names are written on the map are Stefan's Steakhouse, Cantina "
+     "West, Purpur, El Greco and Ravintola Ragu (Italian kitchen).", FIVE),
+    ("The restaurants that are shown on the map are Purpur, El Greco and Cantina West.",
+     ["Purpur", "El Greco", "Cantina West"]),
+    ("The names that are written on the map are Purpur, El Greco and Cantina West.",
+     ["Purpur", "El Greco", "Cantina West"]),
+    ("The restaurants whose labels are readable were Purpur and El Greco.",
+     ["Purpur", "El Greco"]),
+    ("Answer: the restaurants whose names are legible are Purpur and El Greco.",
+     ["Purpur", "El Greco"]),
+])
+def test_names_after_a_lead_in_with_its_own_clause(response: str, names: list) -> None:
+    assert value(RESTAURANTS, response)["names"] == names
+
+
+@pytest.mark.parametrize("text", [
+    "- Restaurant: 3 — the ones whose names are written are Purpur, El Greco and Cantina "
+    "West\n- Bank: 1 (Nordea)",
+    "Restaurant: 3 (the ones whose names are shown are Purpur, El Greco, Cantina West)\n"
+    "Bank: 1 (Nordea)",
+])
+def test_mtmf_names_after_a_lead_in_with_its_own_clause(text: str) -> None:
+    assert _types(text)["restaurant"]["names"] == ["Purpur", "El Greco", "Cantina West"]
+
+
+@pytest.mark.parametrize("item, response, key, got", [
+    (SEVERAL, "The features that are adjacent to Makasiinit are Eteläranta and Kauppatori.",
+     "names", ["Eteläranta", "Kauppatori"]),
+    ({"task": "mapwise_list", "request": "list", "provenance": {"country": "usa"}},
+     "The states whose values are above 50 are Texas, Ohio and Iowa.", "items",
+     ["IA", "OH", "TX"]),
+    ({"task": "mapiq_ppc", "request": "list"},
+     "The states that are in the top class are Texas, Ohio and Iowa.", "items",
+     ["IA", "OH", "TX"]),
+])
+def test_lists_after_a_lead_in_with_its_own_clause_elsewhere(item: dict, response: str,
+                                                             key: str, got: list) -> None:
+    assert value(item, response)[key] == got
+
+
+@pytest.mark.parametrize("response", [
+    "The restaurants whose names are written on the map are probably Purpur and El Greco.",
+    "The restaurants whose names are written on the map are Purpur or El Greco.",
+    "The restaurants whose names are written on the map are too small to read.",
+])
+def test_a_lead_in_with_its_own_clause_and_no_sure_names_stays_invalid(response: str) -> None:
+    assert invalid(RESTAURANTS, response)
+
+
+# 5. fresh24za#40: two roads said in a sentence, then a clause naming another place ("...
+#    where Pohjoisesplanadi meets Mannerheimintie, at the north-west corner of the Esplanadi
+#    park."): the place was read as the one road (MML)
+MML = {"task": "mml", "request": "roads"}
+PAIR = ["Pohjoisesplanadi", "Mannerheimintie"]
+
+
+@pytest.mark.parametrize("response", [
+    "The red marker sits where Pohjoisesplanadi meets Mannerheimintie, at the north-west "
+    "corner of the Esplanadi park.",
+    "It is at the corner of Pohjoisesplanadi and Mannerheimintie, next to the Esplanadi park.",
+    "Pohjoisesplanadi crosses Mannerheimintie here, near the Esplanadi park.",
+    "Pohjoisesplanadi crosses Mannerheimintie here.",
+    "The marker is at the junction of Pohjoisesplanadi and Mannerheimintie, by the Swedish "
+    "Theatre.",
+    "The marker is at the intersection of Pohjoisesplanadi and Mannerheimintie, just south of "
+    "Stockmann.",
+    "Pohjoisesplanadi and Mannerheimintie, at the north-west corner of the Esplanadi park.",
+    "Answer: Pohjoisesplanadi x Mannerheimintie, opposite the Swedish Theatre.",
+    "The marker sits where Pohjoisesplanadi and Mannerheimintie meet, in front of Stockmann.",
+])
+def test_two_roads_then_a_clause_naming_another_place(response: str) -> None:
+    assert value(MML, response)["roads"] == PAIR
+
+
+@pytest.mark.parametrize("response, roads", [
+    ("The marker is on Mikonkatu, at its junction with Vilhonkatu.", ["Mikonkatu", "Vilhonkatu"]),
+    ("The marker sits near the park, at the corner of Pohjoisesplanadi and Mannerheimintie.",
+     PAIR),
+    ("Pohjoisesplanadi and Mannerheimintie", PAIR),
+])
+def test_a_clause_that_names_the_pair_keeps_its_reading(response: str, roads: list) -> None:
+    assert value(MML, response)["roads"] == roads
+
+
+@pytest.mark.parametrize("response", [
+    "The marker sits where Pohjoisesplanadi meets Mannerheimintie or Kaivokatu, near the park.",
+    "The marker probably sits where Pohjoisesplanadi meets Mannerheimintie, near the park.",
+])
+def test_a_hedged_or_offered_pair_with_a_place_stays_invalid(response: str) -> None:
+    assert invalid(MML, response)
+
+
+# 6. fresh24zb#38: quoted names with a comma inside ('"Rautatientori", "Rautatientori,
+#    laituri 13"'): split between quoted items, never inside quotes (MTMF table cells and
+#    lines, STMF names, FRIEDA textual; the thematic readers' JSON lists already do)
+STOPS = ["Rautatientori", "Rautatientori, laituri 13"]
+BUS_STOPS = {"task": "stmf", "request": "names", "strata": {"feature_type": "bus stop"}}
+
+
+@pytest.mark.parametrize("text", [
+    '| Type | Count | Names |\n|---|---|---|\n'
+    '| bus stop | 2 | "Rautatientori", "Rautatientori, laituri 13" |\n| bank | 1 | Nordea |',
+    '- Bus stop: 2 ("Rautatientori", "Rautatientori, laituri 13")\n- Bank: 1 (Nordea)',
+    '- Bus stop: 2 — "Rautatientori", "Rautatientori, laituri 13"\n- Bank: 1 (Nordea)',
+    '| Type | Count | Names |\n|---|---|---|\n'
+    '| bus stop | 2 | “Rautatientori”, “Rautatientori, laituri 13” |\n| bank | 1 | Nordea |',
+])
+def test_mtmf_quoted_names_with_a_comma(text: str) -> None:
+    got = _types(text)
+    assert got["bus stop"] == {"count": 2, "names": STOPS}
+    assert got["bank"]["names"] == ["Nordea"]
+
+
+@pytest.mark.parametrize("response", [
+    '"Rautatientori", "Rautatientori, laituri 13"',
+    'Answer: "Rautatientori", "Rautatientori, laituri 13"',
+    "“Rautatientori”, “Rautatientori, laituri 13”",
+    "'Rautatientori', 'Rautatientori, laituri 13'",
+    'The bus stops are "Rautatientori" and "Rautatientori, laituri 13".',
+    '"Rautatientori"; "Rautatientori, laituri 13"',
+])
+def test_stmf_quoted_names_with_a_comma(response: str) -> None:
+    assert value(BUS_STOPS, response)["names"] == STOPS
+
+
+def test_frieda_quoted_names_with_a_comma() -> None:
+    item = _frieda("frieda_border", "Which features border Makasiinit? Name every one that "
+                   "does (one or more), separated by semicolons.",
+                   ["Makasiinit", "Eteläranta, south quay", "Kauppatori"])
+    got = value(item, 'Answer: "Eteläranta, south quay", "Kauppatori"')
+    assert got["names"] == ["Eteläranta, south quay", "Kauppatori"]
+
+
+@pytest.mark.parametrize("item, response, key, got", [
+    (BUS_STOPS, "Stefan's Steakhouse, Cantina West", "names", ["Stefan's Steakhouse",
+                                                                "Cantina West"]),
+    (BUS_STOPS, "'Stefan's Steakhouse', 'Cantina West'", "names", ["Stefan's Steakhouse",
+                                                                    "Cantina West"]),
+    (BUS_STOPS, '"Kamppi", Forum, Kaisaniemi', "names", ["Kamppi", "Forum", "Kaisaniemi"]),
+    (BUS_STOPS, "Rautatientori, laituri 13", "names", ["Rautatientori", "laituri 13"]),
+    ({"task": "mapwise_list", "request": "list", "provenance": {"country": "usa"}},
+     '"Washington, D.C.", "Texas"', "items", ["DC", "TX"]),
+    (MML, '"Pohjoisesplanadi", "Mannerheimintie"', "roads", PAIR),
+])
+def test_unquoted_or_single_quoted_lists_keep_their_reading(item: dict, response: str,
+                                                            key: str, got: list) -> None:
+    assert value(item, response)[key] == got
+
+
+def test_quoted_alternatives_stay_invalid() -> None:
+    assert invalid(BUS_STOPS, '"Rautatientori" or "Rautatientori, laituri 13"')
