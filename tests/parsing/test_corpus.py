@@ -226,16 +226,16 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
     # ``fresh24zd.yaml`` (issue 24, session grade24zd; independent grader, committed before
     # scoring in 61155b7, scored once after merging this round's fixes (5a3bc2b): 48/50 in
-    # docs/rounds/2026-12-02/grade24zd.md): its two disagreements, each with its class.
+    # docs/rounds/2026-12-02/grade24zd.md): #42 (an MML road pair "A x B" in bold on its
+    # own line after a cue-less describing sentence) agrees since fix24zz
+    # (tests/parsing/test_grade24zz_classes.py); #2 is a judgement call, kept: "most
+    # likely" on the one answer stays a hedge, as "likely"/"probably" are in every suite
+    # (independent labels: holdout2 "Likely yes, ...", fresh6 "It's likely Pohjolan
+    # toimitalo.", issue 24's "Probably no."; docs/rounds/2026-12-02/fix24zz.md).
     "fresh24zd.yaml#2": "MFS option named by its text at the end of cue-less reasoning after "
                         "'most likely' ('... so this feature is most likely a gift shop.'): "
                         "read invalid (a hedge, 'likely'), grader reads the pick E (score "
                         "unchanged here: E is wrong; a true pick said so would lose its credit)",
-    "fresh24zd.yaml#42": "MML road pair written 'A x B' in bold on the last line after a "
-                         "cue-less descriptive sentence ('... right where the southern "
-                         "esplanade ends.\n\n**Eteläranta x Eteläesplanadi**'): a clause of "
-                         "the sentence is read as a third road, grader reads the two roads of "
-                         "the last line (score changes: correct read as a wrong set)",
 }
 
 

@@ -85,6 +85,9 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
             item["provenance"]["region_labels"] = entry["region_labels"]
         if entry.get("question"):  # the item's question, as a run sees it
             item["question"] = entry["question"]
+        if entry.get("labels"):  # the legend's classes, as built (the range reader reads
+            # a unit word the legend is already in by them)
+            item["provenance"]["classification"] = {"labels": entry["labels"]}
         return item
     task = entry["task"]
     # (a FRIEDA count item carries ``request: count``; the others take the task's kind)
@@ -303,20 +306,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # FRIEDA 20/20 in docs/rounds/2026-12-02/grade24zc.md): no disagreement.
     # ``fresh24.yaml`` (issue 24, session grade24zd; independent grader, committed before
     # scoring in 61155b7, scored once after merging this round's fixes (5a3bc2b): MapWise
-    # 27/30, FRIEDA 15/15 in docs/rounds/2026-12-02/grade24zd.md): its three disagreements.
-    "fresh24.yaml#20": "MapWise count said as a number word opening a sentence that also "
-                       "restates the question's threshold ('Three states and union "
-                       "territories have a value above 30: Goa, ...'): read invalid "
-                       "(several numbers 3, 30), grader reads 3 (score changes: correct "
-                       "read as invalid)",
-    "fresh24.yaml#22": "MapWise range said twice in one cue-less sentence ('The colour bar "
-                       "runs from 0 at the bottom to 500 at the top, so the legend covers 0 "
-                       "to 500.'): read invalid (no range of two numbers), grader reads 0-500 "
-                       "(score changes: correct read as invalid)",
-    "fresh24.yaml#24": "MapWise range followed by the map's unit word when the legend is "
-                       "already in that unit ('My answer is [0 – 9.8 million]' on a map titled "
-                       "'(millions)' with the class 0–9.8): read 0-9,800,000, grader reads "
-                       "0-9.8 (score changes: correct read as wrong)",
+    # 27/30, FRIEDA 15/15 in docs/rounds/2026-12-02/grade24zd.md): #20 (a count said as the
+    # quantifier of the subject beside the compared value, "Three states ... have a value
+    # above 30: ..."), #22 (a range said twice in one sentence, "from 0 at the bottom to 500
+    # at the top, so the legend covers 0 to 500.") and #24 (a range with the unit word the
+    # legend is already in, "[0 – 9.8 million]" on a legend of millions) agree since fix24zz
+    # (tests/parsing/test_grade24zz_classes.py).
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
