@@ -211,22 +211,15 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
     # ``fresh24za.yaml`` (issue 24, session grade24za; independent grader, committed before
     # scoring in 803e865, scored once on main at c003996: 48/50 in
-    # docs/rounds/2026-12-02/grade24za.md):
-    "fresh24za.yaml#15": "STMF names listed in a sentence after a lead-in ('The restaurants "
-                         "whose names are written on the map are Stefan's Steakhouse, Cantina "
-                         "West, Purpur, El Greco and Ravintola Ragu (Italian kitchen).'): the "
-                         "first name, joined to the lead-in, is dropped (4 names read, the "
-                         "grader reads 5)",
-    "fresh24za.yaml#40": "MML two roads said in a sentence with no cue, followed by a clause "
-                         "('... where Pohjoisesplanadi meets Mannerheimintie, at the north-west "
-                         "corner of the Esplanadi park.'): read as the one road 'the Esplanadi "
-                         "park', the grader reads Pohjoisesplanadi; Mannerheimintie",
+    # docs/rounds/2026-12-02/grade24za.md): #15 (STMF names after a lead-in whose subject has
+    # its own clause, "The restaurants whose names are written on the map are ...") and #40
+    # (MML two roads said in a sentence, then a clause naming another place, "..., at the
+    # north-west corner of the Esplanadi park.") agree since fix24z
+    # (tests/parsing/test_grade24z_classes.py).
     # ``fresh24zb.yaml`` (issue 24, session grade24zb; independent grader, committed before
-    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30)
-    "fresh24zb.yaml#38": "MTMF markdown table whose names cell quotes a name with a comma in it "
-                         "('\"Rautatientori\", \"Rautatientori, laituri 13\"'): the cell is split "
-                         "at every comma, quotes ignored (three names); grader reads the two "
-                         "quoted names",
+    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30): #38 (an MTMF
+    # table cell of quoted names, one with a comma inside, '"Rautatientori", "Rautatientori,
+    # laituri 13"') agrees since fix24z (tests/parsing/test_grade24z_classes.py).
     # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
     # scoring in 8a6319f, scored once against main at c003996: 20/20 in
     # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
