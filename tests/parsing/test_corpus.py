@@ -49,7 +49,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
-                 "fresh24x"):
+                 "fresh24x", "fresh24ze"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -248,7 +248,7 @@ def main() -> int:
                                        "fresh24m", "fresh24o", "fresh24p",
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
-                                       "fresh24x"))):
+                                       "fresh24x", "fresh24ze"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
