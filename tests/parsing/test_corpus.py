@@ -49,7 +49,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
-                 "fresh24x", "fresh24ze"):
+                 "fresh24x", "fresh24za", "fresh24zb", "fresh24zc", "fresh24ze"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -209,6 +209,20 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24x.md): #21 (one name said in a sentence, "The supermarket
     # shown on the map is S-Market Hakaniemi.") and #26 (a ";"-separated names cell with a
     # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh24za.yaml`` (issue 24, session grade24za; independent grader, committed before
+    # scoring in 803e865, scored once on main at c003996: 48/50 in
+    # docs/rounds/2026-12-02/grade24za.md): #15 (STMF names after a lead-in whose subject has
+    # its own clause, "The restaurants whose names are written on the map are ...") and #40
+    # (MML two roads said in a sentence, then a clause naming another place, "..., at the
+    # north-west corner of the Esplanadi park.") agree since fix24z
+    # (tests/parsing/test_grade24z_classes.py).
+    # ``fresh24zb.yaml`` (issue 24, session grade24zb; independent grader, committed before
+    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30): #38 (an MTMF
+    # table cell of quoted names, one with a comma inside, '"Rautatientori", "Rautatientori,
+    # laituri 13"') agrees since fix24z (tests/parsing/test_grade24z_classes.py).
+    # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
+    # scoring in 8a6319f, scored once against main at c003996: 20/20 in
+    # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
 }
 
 
@@ -248,7 +262,8 @@ def main() -> int:
                                        "fresh24m", "fresh24o", "fresh24p",
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
-                                       "fresh24x", "fresh24ze"))):
+                                       "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
+                                       "fresh24ze"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

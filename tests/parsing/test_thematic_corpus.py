@@ -298,6 +298,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # is not text (tests/helpers/corpus_check.py); #30 (MCQ letters as a fenced JSON object
     # {"answer": ["a", "d"]}) and #53 (a range said "..., 0 to 3.25." in a sentence) agree
     # since fix24y (tests/parsing/test_grade24wx_classes.py).
+    # ``fresh23.yaml`` (issue 24, session grade24zc; independent grader, committed before
+    # scoring in 8a6319f, scored once against main at c003996: MapIQ 30/30, MapWise 30/30,
+    # FRIEDA 20/20 in docs/rounds/2026-12-02/grade24zc.md): no disagreement.
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -357,11 +360,12 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
-# grade24r, grade24s, grade24u, grade24w, grade24x, grade24ze; first tries in the docs/rounds
-# reports): one test over all of them, each case named by its file and place
-# (``-k fresh12.yaml`` picks one set).
+# grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
+# grade24ze; first tries in the docs/rounds reports): one test over all of them, each case
+# named by its file and place (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-                    "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh25")
+                    "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
+                    "fresh22", "fresh23", "fresh25")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
