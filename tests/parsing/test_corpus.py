@@ -223,6 +223,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
     # scoring in 8a6319f, scored once against main at c003996: 20/20 in
     # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
+    # ``fresh24ze.yaml`` (issue 24, session grade24ze; independent grader, committed before
+    # scoring in eb464bc, scored once against main merged at 96705d6: 39/40 in
+    # docs/rounds/2026-12-02/grade24ze.md):
+    "fresh24ze.yaml#39": "SRN steps written as a numbered prose list, a road name followed by "
+                         "a parenthetical note ('make a U-turn and continue straight on "
+                         "Fabianinkatu (southbound)'): the note is kept in the road name "
+                         "('Fabianinkatu (southbound)'), the grader reads 'Fabianinkatu'; "
+                         "scored not exact (step accuracy 0.2) instead of exact",
 }
 
 
