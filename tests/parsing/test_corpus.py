@@ -49,7 +49,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
-                 "fresh24x", "fresh24za", "fresh24zb", "fresh24zc", "fresh24ze"):
+                 "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
+                 "fresh24zd", "fresh24ze"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -223,6 +224,18 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
     # scoring in 8a6319f, scored once against main at c003996: 20/20 in
     # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
+    # ``fresh24zd.yaml`` (issue 24, session grade24zd; independent grader, committed before
+    # scoring in 61155b7, scored once after merging this round's fixes (5a3bc2b): 48/50 in
+    # docs/rounds/2026-12-02/grade24zd.md): its two disagreements, each with its class.
+    "fresh24zd.yaml#2": "MFS option named by its text at the end of cue-less reasoning after "
+                        "'most likely' ('... so this feature is most likely a gift shop.'): "
+                        "read invalid (a hedge, 'likely'), grader reads the pick E (score "
+                        "unchanged here: E is wrong; a true pick said so would lose its credit)",
+    "fresh24zd.yaml#42": "MML road pair written 'A x B' in bold on the last line after a "
+                         "cue-less descriptive sentence ('... right where the southern "
+                         "esplanade ends.\n\n**Eteläranta x Eteläesplanadi**'): a clause of "
+                         "the sentence is read as a third road, grader reads the two roads of "
+                         "the last line (score changes: correct read as a wrong set)",
     # ``fresh24ze.yaml`` (issue 24, session grade24ze; independent grader, committed before
     # scoring in eb464bc, scored once against main merged at 96705d6: 39/40 in
     # docs/rounds/2026-12-02/grade24ze.md):
@@ -271,7 +284,7 @@ def main() -> int:
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
                                        "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
-                                       "fresh24ze"))):
+                                       "fresh24zd", "fresh24ze"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
