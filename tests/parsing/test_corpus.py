@@ -50,7 +50,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
                  "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
-                 "fresh24zd", "fresh24zf"):
+                 "fresh24zd", "fresh24ze", "fresh24zf"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -236,6 +236,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "esplanade ends.\n\n**Eteläranta x Eteläesplanadi**'): a clause of "
                          "the sentence is read as a third road, grader reads the two roads of "
                          "the last line (score changes: correct read as a wrong set)",
+    # ``fresh24ze.yaml`` (issue 24, session grade24ze; independent grader, committed before
+    # scoring in eb464bc, scored once against main merged at 96705d6: 39/40 in
+    # docs/rounds/2026-12-02/grade24ze.md):
+    "fresh24ze.yaml#39": "SRN steps written as a numbered prose list, a road name followed by "
+                         "a parenthetical note ('make a U-turn and continue straight on "
+                         "Fabianinkatu (southbound)'): the note is kept in the road name "
+                         "('Fabianinkatu (southbound)'), the grader reads 'Fabianinkatu'; "
+                         "scored not exact (step accuracy 0.2) instead of exact",
     # ``fresh24zf.yaml`` (issue 24, session grade24zf; independent grader, committed before
     # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
     # 53/60 in docs/rounds/2026-12-02/grade24zf.md): its seven disagreements, each with its class.
@@ -306,7 +314,7 @@ def main() -> int:
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
                                        "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
-                                       "fresh24zd", "fresh24zf"))):
+                                       "fresh24zd", "fresh24ze", "fresh24zf"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
