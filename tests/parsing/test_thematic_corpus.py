@@ -312,6 +312,18 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # at the top, so the legend covers 0 to 500.") and #24 (a range with the unit word the
     # legend is already in, "[0 – 9.8 million]" on a legend of millions) agree since fix24zz
     # (tests/parsing/test_grade24zz_classes.py).
+    # ``fresh26.yaml`` (issue 24, session grade24zf; independent grader, committed before
+    # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
+    # MapIQ 19/20, MapWise 19/20 in docs/rounds/2026-12-02/grade24zf.md): its two
+    # disagreements, each with its class.
+    "fresh26.yaml#15": "MapIQ list: full state names listed in a sentence with no cue and no "
+                       "format ('The low-value cluster covers Montana, North Dakota, ..., "
+                       "Louisiana and Mississippi.'): read invalid (no answer found), grader "
+                       "reads the 11 states",
+    "fresh26.yaml#24": "MapWise binary: a statement that the model cannot answer ('I cannot see "
+                       "Goa clearly on this map because it is very small, so I cannot compare "
+                       "it with Maharashtra.'): read as No from a negated sentence, grader "
+                       "reads no answer (invalid)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -372,11 +384,11 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
 # grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
-# grade24zd; first tries in the docs/rounds reports): one test over all of them, each case
-# named by its file and place (``-k fresh12.yaml`` picks one set).
+# grade24zd, grade24ze, grade24zf; first tries in the docs/rounds reports): one test over
+# all of them, each case named by its file and place (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
-                    "fresh22", "fresh23", "fresh24")
+                    "fresh22", "fresh23", "fresh24", "fresh25", "fresh26")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
