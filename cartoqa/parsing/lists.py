@@ -538,7 +538,13 @@ _NO_NAME_SAID = re.compile(
     r"\b(?:has|have|is|are|carries|carry|shows?|bears?|with)\s+no\s+(?:visible\s+|readable\s+|"
     r"written\s+)?(?:names?|name\s+labels?|labels?)\b|\bwithout\s+(?:an?\s+)?(?:visible\s+|"
     r"readable\s+)?(?:names?|labels?)\b|\b(?:is|are)\s+(?:unnamed|unlabell?ed|not\s+"
-    r"(?:labell?ed|named))\b", re.IGNORECASE)
+    r"(?:labell?ed|named))\b"
+    # "None of the convenience stores have a name written on the map.", "No convenience
+    # store has its name written.", "None of them are named."
+    r"|^\W*(?:none|not\s+one|neither|no\s+(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)"
+    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:a|an|any|"
+    r"its|their)\s+(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
+    r"(?:named|labell?ed))\b", re.IGNORECASE)
 
 
 # "..., Toca, Zucchini (one restaurant icon has no name)": a note in brackets after the names

@@ -8,6 +8,7 @@ from itertools import pairwise
 
 from cartoqa.parsing.feature_types import canonical_type, type_key
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.rules import cut_off
 from cartoqa.parsing.text import (
     agree,
     answer_segments,
@@ -373,6 +374,9 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         if found is not None:
             return found
     body = drop_notes(t)
+    cut = cut_off(body.strip())
+    if cut is not None:  # "Let me count ... I see one next to the": reasoning cut off
+        return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
     lines = nonempty_lines(body)
     values = count_candidates(body)
     if values and none_beside_values(body, values):

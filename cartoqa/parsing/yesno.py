@@ -46,7 +46,11 @@ _BOTH_OFFERED = re.compile(r"\b(?:yes|true)[\])]?\s*(?:or|/)\s*[\[(]?(?:no|false
 _UNSURE = re.compile(
     r"\b(?:sorry|unable|not\s+sure|unclear|uncertain|impossible\s+to|hard\s+to\s+(?:tell|say)"
     r"|(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:tell|determine|say|answer|help"
-    r"|be\s+sure|decide|confirm))\b|\b(?:whether|if)\s+there\s+(?:is|are)\b",
+    r"|be\s+sure|decide|confirm|compare|judge|check|verify))\b|\b(?:whether|if)\s+there\s+"
+    r"(?:is|are)\b"
+    # "I cannot see Goa clearly ...": the map is not read, nothing is said absent
+    r"|\b(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:see|read|make\s+out)\s+"
+    r"[^.;\n]{1,40}?\s(?:clearly|properly|well|at\s+this\s+size)\b",
     re.IGNORECASE,
 )
 

@@ -247,12 +247,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24zf.yaml`` (issue 24, session grade24zf; independent grader, committed before
     # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
     # 53/60 in docs/rounds/2026-12-02/grade24zf.md): its seven disagreements, each with its class.
-    "fresh24zf.yaml#17": "STMF names: an empty list said in a sentence ('None of the "
-                         "convenience stores have a name written on the map.'): read invalid "
-                         "(no list of names found), grader reads []",
-    "fresh24zf.yaml#23": "STMF count: truncated reasoning cut off after a number word ('Let me "
-                         "count the parking symbols (blue \"P\"). I see one next to the'): read "
-                         "as the count 1, grader reads no answer (truncated output, invalid)",
+    # #17 (STMF names: an empty list said in a sentence, "None of the convenience stores
+    # have a name written on the map.") and #23 (STMF count: reasoning cut off mid-sentence,
+    # "... I see one next to the") agree since fix24zz (tests/parsing/test_grade24zz_classes.py);
+    # the other five are fix24zy's.
     "fresh24zf.yaml#29": "MTMF: a JSON object after 'Answer:' whose closing brace is missing "
                          "('{\"restaurant\": {...}, \"parking\": {...}'): read invalid (no known "
                          "feature type in the JSON), grader reads the two types it gives, the "

@@ -234,3 +234,130 @@ MFS = {"task": "mfs", "options": {"A": "deli", "B": "bakery", "C": "florist",
 ])
 def test_one_option_with_a_confidence_word_stays_a_hedge(response: str) -> None:
     assert invalid(MFS, response)
+
+
+# ===================== grade24zf's classes (fix24zz's share: fresh24zf#17, #23, fresh26#15, #24)
+# 5. fresh24zf#17: an empty names list said in a sentence whose subject is "none of the ..."
+#    ("None of the convenience stores have a name written on the map."): [] (STMF names)
+CONVENIENCE = {"task": "stmf", "request": "names",
+               "strata": {"feature_type": "convenience store"}}
+
+
+@pytest.mark.parametrize("response", [
+    "None of the convenience stores have a name written on the map.",
+    "None of the convenience stores has a name.",
+    "No convenience store has its name written.",
+    "None of them are named.",
+    "Not one of the convenience stores shows a readable name.",
+    "Neither of the two stores has a visible label.",
+])
+def test_none_of_them_has_a_name_is_an_empty_list(response: str) -> None:
+    assert value(CONVENIENCE, response)["names"] == []
+
+
+@pytest.mark.parametrize("response", [
+    "None of the convenience stores have a name written on the map, maybe one.",
+    "Probably none of the convenience stores has a name.",
+])
+def test_a_hedged_none_named_stays_invalid(response: str) -> None:
+    assert invalid(CONVENIENCE, response)
+
+
+@pytest.mark.parametrize("response, names", [
+    ("Alepa, K-Market", ["Alepa", "K-Market"]),
+    ("None of the convenience stores have a name written on the map.\n\nAnswer: []", []),
+    ('Answer: ["Alepa"]', ["Alepa"]),
+])
+def test_names_said_otherwise_keep_their_reading(response: str, names: list) -> None:
+    assert value(CONVENIENCE, response)["names"] == names
+
+
+# 6. fresh24zf#23: a count's reasoning cut off mid-sentence, no cue ("Let me count the
+#    parking symbols (blue "P"). I see one next to the"): no answer (every count reader)
+PARKING = {"task": "stmf", "request": "count", "strata": {"feature_type": "parking"}}
+FRIEDA_COUNT = {"task": "frieda_within", "request": "count",
+                "question": "How many of the features lie entirely within Ahven?"}
+
+
+@pytest.mark.parametrize("item, response", [
+    (PARKING, 'Let me count the parking symbols (blue "P"). I see one next to the'),
+    (PARKING, "Let me count. I see 3 near the"),
+    (MW_COUNT, "Three states are above 30, namely Goa, Kerala and"),
+    (FRIEDA_COUNT, "Two features lie within the"),
+    (PARKING, "I count 2 in the north and 1 in the south, so 3 in total, up to the"),
+])
+def test_a_count_cut_off_mid_sentence_is_no_answer(item: dict, response: str) -> None:
+    assert invalid(item, response)
+
+
+@pytest.mark.parametrize("item, response, count", [
+    (PARKING, "I see one next to the station.", 1),
+    (PARKING, "Answer: 3\n\nThey are next to the", 3),
+    (PARKING, "There are 3 of them", 3),
+    (MW_COUNT, "My answer is [3]", 3),
+])
+def test_a_whole_or_cued_count_keeps_its_reading(item: dict, response: str,
+                                                 count: int) -> None:
+    assert value(item, response)["count"] == count
+
+
+# 7. fresh26#15: a region list said as what the subject covers/includes ("The low-value
+#    cluster covers Montana, North Dakota, ... and Mississippi."): the regions (MapIQ and
+#    MapWise lists; the shared sentence reader)
+MAPIQ_LIST = {"task": "mapiq_sc", "request": "list"}
+MAPWISE_LIST = {"task": "mapwise_list", "request": "list", "provenance": {"country": "usa"}}
+
+
+@pytest.mark.parametrize("item", [MAPIQ_LIST, MAPWISE_LIST])
+@pytest.mark.parametrize("response, items", [
+    ("The low-value cluster covers Montana, North Dakota, South Dakota, Idaho, Utah, "
+     "Nebraska, New Mexico, Oklahoma, Arkansas, Louisiana and Mississippi.",
+     ["AR", "ID", "LA", "MS", "MT", "ND", "NE", "NM", "OK", "SD", "UT"]),
+    ("The cluster includes Montana and Utah.", ["MT", "UT"]),
+    ("It spans Montana, Utah and Idaho.", ["ID", "MT", "UT"]),
+    ("The cluster consists of Montana and Utah.", ["MT", "UT"]),
+    ("The cluster is made up of Montana and Utah.", ["MT", "UT"]),
+])
+def test_a_region_list_said_as_what_the_subject_covers(item: dict, response: str,
+                                                       items: list) -> None:
+    assert value(item, response)["items"] == items
+
+
+@pytest.mark.parametrize("item", [MAPIQ_LIST, MAPWISE_LIST])
+@pytest.mark.parametrize("response", [
+    "The low-value cluster covers Montana, Utah and maybe Idaho.",
+    "The cluster covers Montana or Utah.",
+    "The cluster covers the northern plains.",
+])
+def test_a_hedged_offered_or_nameless_cover_stays_invalid(item: dict, response: str) -> None:
+    assert invalid(item, response)
+
+
+# 8. fresh26#24: a yes/no request answered by saying the map cannot be read or compared ("I
+#    cannot see Goa clearly on this map because it is very small, so I cannot compare it
+#    with Maharashtra."): no answer, not No (MapWise, MapIQ binary, STMF presence)
+MW_BINARY = {"task": "mapwise_binary", "request": "binary", "provenance": {"country": "india"}}
+PRESENCE = {"task": "stmf", "request": "presence", "strata": {"feature_type": "pharmacy"}}
+
+
+@pytest.mark.parametrize("item, response", [
+    (MW_BINARY, "I cannot see Goa clearly on this map because it is very small, so I cannot "
+                "compare it with Maharashtra."),
+    (MW_BINARY, "I cannot compare Goa with Maharashtra."),
+    (MW_BINARY, "I can't make out Goa well enough, so I cannot judge its class."),
+    ({"task": "mapiq_ppc", "request": "binary"},
+     "I cannot see Kansas clearly, so I cannot compare the two classes."),
+    (PRESENCE, "I cannot see the pharmacy symbols clearly at this zoom."),
+])
+def test_a_response_that_cannot_compare_is_no_answer(item: dict, response: str) -> None:
+    assert invalid(item, response)
+
+
+@pytest.mark.parametrize("item, response, got", [
+    (PRESENCE, "I cannot see any pharmacy on the map.", False),
+    (MW_BINARY, "No, Goa is not in the same class.", False),
+    (MW_BINARY, "My answer is [Yes]", True),
+])
+def test_a_firm_yes_or_no_keeps_its_reading(item: dict, response: str, got: bool) -> None:
+    key = "present" if item is PRESENCE else "value"
+    assert value(item, response)[key] is got

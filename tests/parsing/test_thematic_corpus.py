@@ -314,16 +314,11 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (tests/parsing/test_grade24zz_classes.py).
     # ``fresh26.yaml`` (issue 24, session grade24zf; independent grader, committed before
     # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
-    # MapIQ 19/20, MapWise 19/20 in docs/rounds/2026-12-02/grade24zf.md): its two
-    # disagreements, each with its class.
-    "fresh26.yaml#15": "MapIQ list: full state names listed in a sentence with no cue and no "
-                       "format ('The low-value cluster covers Montana, North Dakota, ..., "
-                       "Louisiana and Mississippi.'): read invalid (no answer found), grader "
-                       "reads the 11 states",
-    "fresh26.yaml#24": "MapWise binary: a statement that the model cannot answer ('I cannot see "
-                       "Goa clearly on this map because it is very small, so I cannot compare "
-                       "it with Maharashtra.'): read as No from a negated sentence, grader "
-                       "reads no answer (invalid)",
+    # MapIQ 19/20, MapWise 19/20 in docs/rounds/2026-12-02/grade24zf.md): #15 (MapIQ list:
+    # full state names in a sentence with no cue, "The low-value cluster covers Montana,
+    # ... and Mississippi.") and #24 (MapWise binary: "I cannot see Goa clearly ..., so I
+    # cannot compare it with Maharashtra." read as No) agree since fix24zz
+    # (tests/parsing/test_grade24zz_classes.py).
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
