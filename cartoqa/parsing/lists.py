@@ -304,6 +304,18 @@ def _line_items(ln: str, *, alone: bool, split_and: bool,
     return parts
 
 
+def _alone(line: str, body: list[str]) -> bool:
+    """Whether a line is the one answer line of a body: its only line, or its one line that
+    introduces names (``... the corner of A and B.``) beside sentences that name nothing
+    (``It is near the harbour.``)."""
+    if len(body) == 1:
+        return True
+    return bool(_PROSE_INTRO.match(line)) and all(
+        ln is line or (_is_sentence(ln.strip(" .")) and not _PROSE_INTRO.match(ln)
+                       and not any(w[:1].isupper() for w in ln.split()[1:]))
+        for ln in body)
+
+
 def _items(seg: str, *, split_and: bool,
            known: Collection[str] = frozenset()) -> list[str] | Invalid | None:
     """The list items of a response segment; ``[]`` for an explicit none, None if no list,
@@ -333,7 +345,8 @@ def _items(seg: str, *, split_and: bool,
     else:
         body = without_describing_lines([ln for ln in lines if not ln.endswith(":")])
         raw = [q for ln in body
-               for q in _line_items(ln, alone=len(body) == 1, split_and=split_and, known=known)]
+               for q in _line_items(ln, alone=_alone(ln, body), split_and=split_and,
+                                    known=known)]
     items = []
     for item in raw:
         m = _LABEL.match(item.strip())

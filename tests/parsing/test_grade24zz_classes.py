@@ -96,6 +96,17 @@ def test_an_offered_or_hedged_pair_after_a_sentence_stays_invalid(response: str)
     assert invalid(MML, response)
 
 
+# found beside class 1: a sentence that introduces the pair, then a sentence that names
+# nothing ("The marker is at the corner of A and B.\nIt is near the harbour.": only B was read)
+@pytest.mark.parametrize("response", [
+    "The marker is at the corner of Eteläranta and Eteläesplanadi.\nIt is near the harbour.",
+    "It is near the harbour.\nThe marker is at the intersection of Eteläranta and "
+    "Eteläesplanadi.",
+])
+def test_a_pair_sentence_beside_a_sentence_naming_nothing(response: str) -> None:
+    assert value(MML, response)["roads"] == PAIR
+
+
 # ------------------------------------- 2. a count beside the value the question compares
 MW_COUNT = {"task": "mapwise_count", "request": "count", "provenance": {"country": "india"}}
 
