@@ -34,7 +34,9 @@ _NEGATIVE = re.compile(
 )
 _POSITIVE = re.compile(
     r"\b(?:there\s+(?:is|are)\s+(?:a|an|one|some|several|two|three|many|\d+)\b"
-    r"|(?:is|are)\s+(?:present|visible|shown)|(?:i\s+)?(?:can\s+)?see\s+(?:a|an|one|some|two)\b)",
+    r"|(?:is|are)\s+(?:present|visible|shown)|(?:i\s+)?(?:can\s+)?"
+    # "I can't see a pharmacy": a negated seeing is no sighting
+    r"(?<!not\s)(?<!n't\s)(?<!cannot\s)(?<!never\s)see\s+(?:a|an|one|some|two)\b)",
     re.IGNORECASE,
 )
 

@@ -372,3 +372,20 @@ def test_a_response_that_cannot_compare_is_no_answer(item: dict, response: str) 
 def test_a_firm_yes_or_no_keeps_its_reading(item: dict, response: str, got: bool) -> None:
     key = "present" if item is PRESENCE else "value"
     assert value(item, response)[key] is got
+
+
+# found beside class 8: a negated seeing with "a" ("I can't see a pharmacy.") was read as
+# both a sighting and an absence, so invalid; it is No (STMF presence)
+@pytest.mark.parametrize("response, got", [
+    ("I can't see a pharmacy.", False),
+    ("I cannot see a pharmacy on this map.", False),
+    ("I do not see a pharmacy.", False),
+    ("I can see a pharmacy near the station.", True),
+    ("I see a pharmacy.", True),
+])
+def test_a_negated_seeing_is_no_sighting(response: str, got: bool) -> None:
+    assert value(PRESENCE, response)["present"] is got
+
+
+def test_a_negated_seeing_that_cannot_tell_stays_invalid() -> None:
+    assert invalid(PRESENCE, "I can't see a pharmacy clearly.")
