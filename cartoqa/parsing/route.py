@@ -194,7 +194,8 @@ def _elements(raw: list[str]) -> list[str]:
         element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
         element = _STEP_LABEL.sub("", element, count=1)
         element = _FILLER.sub("", _ORDER_WORD.sub("", element, count=1), count=1)
-        element = element.strip().strip("\"'").strip().rstrip(".").strip()
+        # a list cut before its "]" leaves its "[" on the first element ('["blue"')
+        element = element.strip().strip("[]").strip().strip("\"'").strip().rstrip(".").strip()
         if not element:
             continue
         marker = canonical_marker(element)

@@ -187,6 +187,20 @@ def test_a_thematic_json_answer_cut_before_its_brace_keeps_its_reading() -> None
     assert invalid(item, '{"answer": ["KY", "VA"]')
 
 
+@pytest.mark.parametrize("text", [
+    'Answer: ["blue", "turn left", "Kaivokatu", "red"',
+    "Route: ['blue', 'turn left', 'Kaivokatu', 'red'",
+    '```json\n["blue", "turn left", "Kaivokatu", "red"\n```',
+])
+def test_srn_list_cut_before_its_closing_bracket(text: str) -> None:
+    assert value(SRN, text)["steps"] == ["blue", "turn left", "Kaivokatu", "red"]
+
+
+def test_srn_list_cut_inside_a_step_is_no_complete_route() -> None:
+    got = parse_response(SRN, 'Answer: ["blue", "turn left", "Kaivo')
+    assert isinstance(got, Invalid) or got.value["steps"][-1] != "red"
+
+
 def test_srn_json_object_cut_before_its_closing_brace() -> None:
     text = 'Answer: {"route": ["blue", "turn left", "Kaivokatu", "red"]'
     assert value(SRN, text)["steps"] == ["blue", "turn left", "Kaivokatu", "red"]
