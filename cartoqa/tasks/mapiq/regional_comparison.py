@@ -136,7 +136,8 @@ def mcq_shapes(mean: dict[str, float], word: str, z: str, size: int
                ) -> list[tuple[list[str], list[str]]]:
     """The offered zones of every MCQ "which zones are generally ``word`` than ``z``?"
     offering ``size`` zones: (correct zones, wrong zones), zones whose answer is clear
-    (:func:`decided`), one of them correct or none (NOTA).
+    (:func:`decided`), one of them correct or none (NOTA). With ``size`` 1 (a map of
+    two zones, from a user's table) the one zone may be the answer.
 
     One correct option at most: an answer of two letters makes the random baseline
     (and any reader guessing) draw two-letter answers too, half of them beside NOTA,
@@ -152,6 +153,8 @@ def mcq_shapes(mean: dict[str, float], word: str, z: str, size: int
     [(['South'], ['West', 'Northeast'])]
     >>> mcq_shapes(m, "higher", "West", 2)  # South alone is clear: nothing to offer
     []
+    >>> mcq_shapes(m, "higher", "West", 1)
+    [(['South'], [])]
     """
     yes, no = decided(mean, z, word)
     out: list[tuple[list[str], list[str]]] = []
@@ -190,7 +193,10 @@ def mcq_plan(ctx: MapContext, mean: dict[str, float], before: Balance | None = N
     rng = slot_rng(ctx.seed, "mapiq-rc-mcq", ctx.slot)
     best: list[tuple[dict[str, str], list[str], str, str]] = []
     best_cost = math.inf
-    for size in (3, 2):
+    # one zone and NOTA only where no zone has two to offer (a table of two zones)
+    for size in (3, 2, 1):
+        if size == 1 and best:
+            break
         for word in ("higher", "lower"):
             for z in mean:
                 if exclude == (word, z):
