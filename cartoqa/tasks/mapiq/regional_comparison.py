@@ -186,8 +186,8 @@ def mcq_plan(ctx: MapContext, mean: dict[str, float], before: Balance | None = N
     Returns
     -------
     (options, letters, zone, direction) or None
-        ``None`` where the map allows no MCQ (no zone with two clear zones to offer, one
-        of them wrong).
+        ``None`` where the map allows no MCQ (no clear zone to offer but in the list's
+        question).
     """
     before = before or {}
     rng = slot_rng(ctx.seed, "mapiq-rc-mcq", ctx.slot)
@@ -289,8 +289,8 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
                         f"attribute class than the {z} zone?", "mcq", options),
             options, {"letters": letters}, everyone, needs_zones=True,
             details={"zone": z, "direction": mcq_word}))
-    else:  # no zone with two clear zones to offer, one of them wrong
-        some = any(mcq_shapes(mean, w, z, 2) for w in ("higher", "lower") for z in zones)
+    else:  # nothing to offer but the list's question
+        some = any(mcq_shapes(mean, w, z, 1) for w in ("higher", "lower") for z in zones)
         rejected["rc_mcq_same_as_list" if some else "rc_mcq_all_correct"] += 1
     if listed is not None:
         word, z = listed
