@@ -238,42 +238,23 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "the last line (score changes: correct read as a wrong set)",
     # ``fresh24ze.yaml`` (issue 24, session grade24ze; independent grader, committed before
     # scoring in eb464bc, scored once against main merged at 96705d6: 39/40 in
-    # docs/rounds/2026-12-02/grade24ze.md):
-    "fresh24ze.yaml#39": "SRN steps written as a numbered prose list, a road name followed by "
-                         "a parenthetical note ('make a U-turn and continue straight on "
-                         "Fabianinkatu (southbound)'): the note is kept in the road name "
-                         "('Fabianinkatu (southbound)'), the grader reads 'Fabianinkatu'; "
-                         "scored not exact (step accuracy 0.2) instead of exact",
+    # docs/rounds/2026-12-02/grade24ze.md): #39 (SRN numbered prose steps, a road followed
+    # by a lower-case note in brackets, "Fabianinkatu (southbound)") agrees since fix24zy
+    # (tests/parsing/test_grade24zy_classes.py).
     # ``fresh24zf.yaml`` (issue 24, session grade24zf; independent grader, committed before
     # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
     # 53/60 in docs/rounds/2026-12-02/grade24zf.md): its seven disagreements, each with its class.
+    # Since fix24zy (tests/parsing/test_grade24zy_classes.py) five agree: #29 (MTMF JSON cut
+    # before its closing brace: read what is complete), #32 (MTMF prose counts closed by "I
+    # don't see any of the other listed types."), #42 (RLE "I only measured the first leg"
+    # between two cued answers: the later is the correction), #54 (SRN numbered sentences
+    # as steps) and #57 (SRN prose summary after "Route:", then a fenced JSON list: the list).
     "fresh24zf.yaml#17": "STMF names: an empty list said in a sentence ('None of the "
                          "convenience stores have a name written on the map.'): read invalid "
                          "(no list of names found), grader reads []",
     "fresh24zf.yaml#23": "STMF count: truncated reasoning cut off after a number word ('Let me "
                          "count the parking symbols (blue \"P\"). I see one next to the'): read "
                          "as the count 1, grader reads no answer (truncated output, invalid)",
-    "fresh24zf.yaml#29": "MTMF: a JSON object after 'Answer:' whose closing brace is missing "
-                         "('{\"restaurant\": {...}, \"parking\": {...}'): read invalid (no known "
-                         "feature type in the JSON), grader reads the two types it gives, the "
-                         "rest 0",
-    "fresh24zf.yaml#32": "MTMF: counts in prose ('one supermarket (S-Market Kasarmitori), one "
-                         "fast-food place (Hesburger), ... and one bus stop (Kasarmitori). I don't "
-                         "see any of the other listed types.'): the closing sentence is not read "
-                         "as 0 for the types left unsaid, so invalid; grader reads four types "
-                         "and the rest 0",
-    "fresh24zf.yaml#42": "RLE: a self-correction between two 'Answer:' lines ('Answer: 350 m' "
-                         "... 'the total is about 500 m.' ... 'Answer: 500 m'): read invalid "
-                         "(several different lengths), grader takes the last answer, 500 m",
-    "fresh24zf.yaml#54": "SRN: a route as numbered sentences with no list ('1. At the blue "
-                         "marker, turn left onto Lönnrotinkatu. 2. Turn right onto Annankatu. "
-                         "3. Arrive at the red marker.'): read invalid (no route list found), "
-                         "grader reads the steps",
-    "fresh24zf.yaml#57": "SRN: a bold prose summary ('**Route:** turn left onto "
-                         "Pohjoisesplanadi, then left again onto Unioninkatu.') before a fenced "
-                         "JSON list: the summary is read as the route and mis-split ('left again "
-                         "onto Unioninkatu' as a road), the JSON list ignored; grader reads the "
-                         "JSON list",
 }
 
 
