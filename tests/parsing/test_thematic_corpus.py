@@ -319,6 +319,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ... and Mississippi.") and #24 (MapWise binary: "I cannot see Goa clearly ..., so I
     # cannot compare it with Maharashtra." read as No) agree since fix24zz
     # (tests/parsing/test_grade24zz_classes.py).
+    # ``fresh27.yaml`` (issue 24, session grade24zg; independent grader, committed before
+    # scoring in a083bb6, scored once after merging this round's fixes (main at 05eb968):
+    # MapWise 29/30, FRIEDA 10/10 in docs/rounds/2026-12-02/grade24zg.md): its one disagreement.
+    "fresh27.yaml#3": "MapWise binary comparison answered by a statement with no yes/no "
+                      "word ('Rhode Island shows 11.5 and Idaho shows 14.3, so Rhode Island's "
+                      "value is lower than Idaho's.' to 'Does RI have a higher value than "
+                      "ID?'): read invalid ('no yes/no answer found'), grader reads No "
+                      "(score changes: correct read as invalid)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
