@@ -50,7 +50,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
                  "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
-                 "fresh24zd", "fresh24zh"):
+                 "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -226,16 +226,32 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
     # ``fresh24zd.yaml`` (issue 24, session grade24zd; independent grader, committed before
     # scoring in 61155b7, scored once after merging this round's fixes (5a3bc2b): 48/50 in
-    # docs/rounds/2026-12-02/grade24zd.md): its two disagreements, each with its class.
+    # docs/rounds/2026-12-02/grade24zd.md): #42 (an MML road pair "A x B" in bold on its
+    # own line after a cue-less describing sentence) agrees since fix24zz
+    # (tests/parsing/test_grade24zz_classes.py); #2 is a judgement call, kept: "most
+    # likely" on the one answer stays a hedge, as "likely"/"probably" are in every suite
+    # (independent labels: holdout2 "Likely yes, ...", fresh6 "It's likely Pohjolan
+    # toimitalo.", issue 24's "Probably no."; docs/rounds/2026-12-02/fix24zz.md).
     "fresh24zd.yaml#2": "MFS option named by its text at the end of cue-less reasoning after "
                         "'most likely' ('... so this feature is most likely a gift shop.'): "
                         "read invalid (a hedge, 'likely'), grader reads the pick E (score "
                         "unchanged here: E is wrong; a true pick said so would lose its credit)",
-    "fresh24zd.yaml#42": "MML road pair written 'A x B' in bold on the last line after a "
-                         "cue-less descriptive sentence ('... right where the southern "
-                         "esplanade ends.\n\n**Eteläranta x Eteläesplanadi**'): a clause of "
-                         "the sentence is read as a third road, grader reads the two roads of "
-                         "the last line (score changes: correct read as a wrong set)",
+    # ``fresh24ze.yaml`` (issue 24, session grade24ze; independent grader, committed before
+    # scoring in eb464bc, scored once against main merged at 96705d6: 39/40 in
+    # docs/rounds/2026-12-02/grade24ze.md): #39 (SRN numbered prose steps, a road followed
+    # by a lower-case note in brackets, "Fabianinkatu (southbound)") agrees since fix24zy
+    # (tests/parsing/test_grade24zy_classes.py).
+    # ``fresh24zf.yaml`` (issue 24, session grade24zf; independent grader, committed before
+    # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
+    # 53/60 in docs/rounds/2026-12-02/grade24zf.md): its seven disagreements, each with its class.
+    # #17 (STMF names: an empty list said in a sentence, "None of the convenience stores
+    # have a name written on the map.") and #23 (STMF count: reasoning cut off mid-sentence,
+    # "... I see one next to the") agree since fix24zz (tests/parsing/test_grade24zz_classes.py).
+    # Since fix24zy (tests/parsing/test_grade24zy_classes.py) five agree: #29 (MTMF JSON cut
+    # before its closing brace: read what is complete), #32 (MTMF prose counts closed by "I
+    # don't see any of the other listed types."), #42 (RLE "I only measured the first leg"
+    # between two cued answers: the later is the correction), #54 (SRN numbered sentences
+    # as steps) and #57 (SRN prose summary after "Route:", then a fenced JSON list: the list).
 }
 
 
@@ -276,7 +292,8 @@ def main() -> int:
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
                                        "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
-                                       "fresh24zd", "fresh24zh"))):
+                                       "fresh24zd", "fresh24ze", "fresh24zf",
+                                       "fresh24zh"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
