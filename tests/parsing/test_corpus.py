@@ -50,7 +50,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
                  "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
-                 "fresh24zd", "fresh24ze", "fresh24zf",
+                 "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
                  "fresh24zg"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
@@ -319,7 +319,7 @@ def main() -> int:
                                        "fresh24t", "fresh24u", "fresh24w",
                                        "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                                        "fresh24zd", "fresh24ze", "fresh24zf",
-                                       "fresh24zg"))):
+                                       "fresh24zh", "fresh24zg"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
