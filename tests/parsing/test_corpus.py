@@ -70,7 +70,7 @@ def _item(entry: dict[str, Any]) -> dict[str, Any]:
         item["strata"] = {"feature_type": entry["feature"]}
     if entry.get("map_names") is not None:  # the names the item's map writes (not the gold)
         item["provenance"] = {"map_names": list(entry["map_names"])}
-    elif task == "mtmf":
+    if task == "mtmf":  # a real MTMF item carries its types and its map's names both
         types = entry.get("types", MTMF_TYPES)
         item["answer"] = {"types": {t: {"count": 0, "names": []} for t in types}}
     return item
@@ -169,13 +169,6 @@ def test_fresh_sets_agreement() -> None:
 #: ``fresh24g.yaml`` (issue 24, session grade24e; independent grader, scored once, first
 #: try 39/42 in docs/rounds/2026-12-01/grade24e.md) is not asserted at 98 % as a batch: its
 #: three disagreements are listed here instead, each with what a fix would have to do.
-#: The class of four of grade24zg's disagreements (fresh24zg.yaml): a test-harness defect.
-_ZG_HARNESS = ("an MTMF entry that carries its item's map_names is given no feature types "
-               "(the test's _item builds item['answer']['types'] only when map_names is "
-               "absent: an 'elif'), so the reader, told of no types, reads it invalid ('no "
-               "known feature type in the JSON' / 'no JSON object found'); a real run's item "
-               "has both. A harness defect, not the reader's; what the reader does with the "
-               "types given is unmeasured")
 KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (fresh24g.yaml#20 'Answer: Hiisi & Lost In Helsinki' agrees since grade24h: the entry
     # carries its item's provenance.map_names, rebuilt with the same image, and the map
@@ -262,17 +255,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # as steps) and #57 (SRN prose summary after "Route:", then a fenced JSON list: the list).
     # ``fresh24zg.yaml`` (issue 24, session grade24zg; independent grader, committed before
     # scoring in a083bb6, scored once after merging this round's fixes (main at 05eb968):
-    # 45/50 in docs/rounds/2026-12-02/grade24zg.md): its five disagreements, each with its class.
-    "fresh24zg.yaml#21": ("MTMF full 22-key JSON on one line after 'Answer:': " + _ZG_HARNESS
-                          + " (score unchanged: the grader's reading is wrong, one ATM missed)"),
-    "fresh24zg.yaml#22": ("MTMF markdown table of the non-zero types, then 'All other types: "
-                          "0, no names.': " + _ZG_HARNESS + " (score changes: correct read as "
-                          "invalid)"),
-    "fresh24zg.yaml#23": ("MTMF reasoning, then 'Answer:' and a fenced 22-key JSON: " + _ZG_HARNESS
-                          + " (score changes: correct read as invalid)"),
-    "fresh24zg.yaml#25": ("MTMF bullet list 'type: count (names)' then 'Every other type on "
-                          "the list: 0, no names.': " + _ZG_HARNESS + " (score changes: correct "
-                          "read as invalid)"),
+    # 45/50 in docs/rounds/2026-12-02/grade24zg.md): its disagreements, each with its class.
+    # #21, #22, #23, #25 (MTMF; scored as disagreements) were a harness defect: an entry
+    # carrying its item's map_names got no feature types (``_item`` built them in an
+    # ``elif``), so the reader was told of no types; a real run's item has both. Fixed in
+    # ``_item`` after the one scoring, the four entries unchanged: each now agrees with the
+    # grader (docs/rounds/2026-12-02/grade24zg.md, "as a real run reads": 49/50).
     "fresh24zg.yaml#28": "MTMF counts in lower-case prose closed by a catch-all ('i see 2 "
                          "restaurants and 1 parking, no names written for them. everything else "
                          "is 0'): read invalid ('counts in prose that leave types unsaid'), "
