@@ -16,7 +16,13 @@ from collections import Counter
 from shapely.geometry import Point, box
 
 from cartoqa.tasks.frieda.answer_quota import balance_answers
-from cartoqa.tasks.frieda.build import FriedaState, _candidates, answers_first
+from cartoqa.tasks.frieda.build import (
+    TINY_POOL_MIN,
+    FriedaState,
+    _candidates,
+    answers_first,
+    cap_tiny_pools,
+)
 from cartoqa.tasks.frieda.questions import MapPlan, QuestionPlan
 from groundtruth.named_features import NamedFeature
 
@@ -245,8 +251,6 @@ def test_a_tiny_pool_gives_one_question_per_build() -> None:
     """``two_relations`` has 3 plans on Helsinki, the same in every build: a build asks
     the first (drawn by the seed) and leaves the others out (before, all three were
     asked, and a majority learned on another seed's build named one of them)."""
-    from cartoqa.tasks.frieda.build import TINY_POOL_MIN, cap_tiny_pools
-
     def two(k: int) -> QuestionPlan:
         return QuestionPlan("within", f"Which {k}?", {"type": "textual", "names": [f"T{k}"]},
                             (MapPlan((CAFE,), ("C",)),), {"template": "two_relations"})
