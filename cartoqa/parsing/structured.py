@@ -134,12 +134,67 @@ def _spans(text: str, opener: str) -> list[tuple[int, int]]:
     return spans
 
 
+_CLOSING_FENCE = re.compile(r"\s*```\s*$")
+
+
+def _open_at_end(text: str) -> tuple[int, str] | None:
+    """Where the outermost value still open at the end of ``text`` starts, and the
+    closers it lacks (innermost first); ``None`` when every value closes, or the text
+    ends inside a string."""
+    stack: list[tuple[int, str]] = []
+    in_quote = escaped = False
+    for i, ch in enumerate(text):
+        if in_quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_quote = False
+            continue
+        if ch == '"' and stack:
+            in_quote = True
+        elif ch in "[{":
+            stack.append((i, "]" if ch == "[" else "}"))
+        elif stack and ch == stack[-1][1]:
+            stack.pop()
+    if not stack or in_quote:
+        return None
+    return stack[0][0], "".join(closer for _, closer in reversed(stack))
+
+
+def closed_truncation(text: str, *, kind: type = dict) -> Any:
+    """The value a response cut off before its closing brackets gives, closed: read only
+    when the cut falls right after a complete inner value (``... "names": []}``), so
+    nothing but closers is missing; ``None`` otherwise (a cut inside a string, after a
+    key or inside a number is no answer).
+
+    Examples
+    --------
+    >>> closed_truncation('Answer: {"a": {"count": 2}, "b": {"count": 1}')
+    {'a': {'count': 2}, 'b': {'count': 1}}
+    >>> closed_truncation('Answer: {"a": {"count": 2}, "b": {"cou') is None
+    True
+    >>> closed_truncation('Answer: {"a": {"count": 2}, "b": 1') is None
+    True
+    """
+    head = _CLOSING_FENCE.sub("", text).rstrip().rstrip(",").rstrip()
+    if head[-1:] not in ("}", "]"):
+        return None
+    found = _open_at_end(head)
+    if found is None or head[found[0]] != ("{" if kind is dict else "["):
+        return None
+    value = _loads(head[found[0]:] + found[1])
+    return value if isinstance(value, kind) else None
+
+
 def find_structured(text: str, *, kind: type = dict) -> Any:
     """Find the last JSON (or Python-literal) value of a kind in text.
 
     Code fences are searched first (the last fence that decodes wins), then every
     balanced ``{...}`` or ``[...]`` span in the text; text before or after the value is
-    ignored. Trailing commas and single quotes are tolerated.
+    ignored. Trailing commas and single quotes are tolerated. (A value cut off before its
+    closing brackets is not: the readers that take one call :func:`closed_truncation`.)
 
     Parameters
     ----------
