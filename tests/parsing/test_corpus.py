@@ -266,6 +266,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "is 0'): read invalid ('counts in prose that leave types unsaid'), "
                          "grader reads restaurant 2, parking 1, every other type 0 (score "
                          "changes: correct read as invalid)",
+    # ``fresh24zi.yaml`` (issue 24, session grade24zi; independent grader, committed before
+    # scoring in 8eb1269, scored once after merging main at 31769ec: 50/51 in
+    # docs/rounds/2026-12-02/grade24zi.md): its one disagreement, with its class.
+    "fresh24zi.yaml#21": "STMF count said first, then a 'maybe' that doubts only one of the "
+                         "counted items ('2 parkings i think, one at the left edge and one "
+                         "more maybe'): read invalid ('a hedged answer (maybe)'), grader reads "
+                         "2 (judgement call; score unchanged: the grader's 2 is wrong against "
+                         "truth 1, read as invalid)",
 }
 
 

@@ -327,6 +327,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "value is lower than Idaho's.' to 'Does RI have a higher value than "
                       "ID?'): read invalid ('no yes/no answer found'), grader reads No "
                       "(score changes: correct read as invalid)",
+    # ``fresh29.yaml`` (issue 24, session grade24zi; independent grader, committed before
+    # scoring in 8eb1269, scored once after merging main at 31769ec: MapIQ 30/30, FRIEDA
+    # 14/15 in docs/rounds/2026-12-02/grade24zi.md): its one disagreement.
+    "fresh29.yaml#38": "FRIEDA count of zero said as 'none of the ... areas' in a sentence with "
+                       "no cue and no number ('..., none of the industrial and works land areas "
+                       "overlap its outline; ...'): read invalid ('no number found'), grader "
+                       "reads 0 (score changes: correct read as invalid)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
