@@ -51,7 +51,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
                  "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                  "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
-                 "fresh24zg"):
+                 "fresh24zg", "fresh24zj"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -307,7 +307,7 @@ def main() -> int:
                                        "fresh24t", "fresh24u", "fresh24w",
                                        "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                                        "fresh24zd", "fresh24ze", "fresh24zf",
-                                       "fresh24zh", "fresh24zg"))):
+                                       "fresh24zh", "fresh24zg", "fresh24zj"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
