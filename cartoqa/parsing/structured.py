@@ -103,30 +103,49 @@ def _in_open_value(text: str, at: int) -> bool:
     return depth > 0
 
 
+class _Strings:
+    """The double-quoted strings a scan meets inside an open value: their brackets are
+    no brackets. Quotes outside every value are not tracked, so apostrophes and quotes in
+    the surrounding prose cannot hide a value.
+
+    Parameters
+    ----------
+    newline_ends : bool
+        Whether a line break ends a string left open (a quote typed by mistake).
+    """
+
+    def __init__(self, *, newline_ends: bool) -> None:
+        self.newline_ends = newline_ends
+        self.inside = False
+        self._escaped = False
+
+    def skip(self, ch: str, *, in_value: bool) -> bool:
+        """Whether ``ch`` belongs to a string (or opens one), so is no bracket."""
+        if self.inside:
+            if self._escaped:
+                self._escaped = False
+            elif ch == "\\":
+                self._escaped = True
+            elif ch == '"' or (self.newline_ends and ch == "\n"):
+                self.inside = False
+            return True
+        if ch == '"' and in_value:
+            self.inside = True
+            return True
+        return False
+
 
 def _spans(text: str, opener: str) -> list[tuple[int, int]]:
-    """Every closed ``opener ... closer`` span, in one pass (double quotes respected).
-
-    Quotes are tracked only inside an open span, so apostrophes and quotes in the
-    surrounding prose cannot hide a value.
-    """
+    """Every closed ``opener ... closer`` span, in one pass (double quotes respected,
+    :class:`_Strings`)."""
     closer = "}" if opener == "{" else "]"
     stack: list[int] = []
     spans: list[tuple[int, int]] = []
-    in_quote = False
-    escaped = False
+    strings = _Strings(newline_ends=True)
     for i, ch in enumerate(text):
-        if in_quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"' or ch == "\n":
-                in_quote = False
+        if strings.skip(ch, in_value=bool(stack)):
             continue
-        if ch == '"' and stack:
-            in_quote = True
-        elif ch == opener:
+        if ch == opener:
             stack.append(i)
         elif ch == closer and stack:
             spans.append((stack.pop(), i + 1))
@@ -142,23 +161,15 @@ def _open_at_end(text: str) -> tuple[int, str] | None:
     closers it lacks (innermost first); ``None`` when every value closes, or the text
     ends inside a string."""
     stack: list[tuple[int, str]] = []
-    in_quote = escaped = False
+    strings = _Strings(newline_ends=False)
     for i, ch in enumerate(text):
-        if in_quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_quote = False
+        if strings.skip(ch, in_value=bool(stack)):
             continue
-        if ch == '"' and stack:
-            in_quote = True
-        elif ch in "[{":
+        if ch in "[{":
             stack.append((i, "]" if ch == "[" else "}"))
         elif stack and ch == stack[-1][1]:
             stack.pop()
-    if not stack or in_quote:
+    if not stack or strings.inside:
         return None
     return stack[0][0], "".join(closer for _, closer in reversed(stack))
 
