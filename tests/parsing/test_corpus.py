@@ -51,7 +51,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
                  "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                  "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
-                 "fresh24zg", "fresh24zj"):
+                 "fresh24zg", "fresh24zi", "fresh24zj"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -280,6 +280,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "red' and no 'red' step, grader reads [blue, continue straight, "
                          "Unioninkatu, turn right, Liisankatu, red] (score changes: correct read "
                          "as wrong)",
+    # ``fresh24zi.yaml`` (issue 24, session grade24zi; independent grader, committed before
+    # scoring in 8eb1269, scored once after merging main at 31769ec: 50/51 in
+    # docs/rounds/2026-12-02/grade24zi.md): its one disagreement, with its class.
+    "fresh24zi.yaml#21": "STMF count said first, then a 'maybe' that doubts only one of the "
+                         "counted items ('2 parkings i think, one at the left edge and one "
+                         "more maybe'): read invalid ('a hedged answer (maybe)'), grader reads "
+                         "2 (judgement call; score unchanged: the grader's 2 is wrong against "
+                         "truth 1, read as invalid)",
 }
 
 
@@ -321,7 +329,8 @@ def main() -> int:
                                        "fresh24t", "fresh24u", "fresh24w",
                                        "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                                        "fresh24zd", "fresh24ze", "fresh24zf",
-                                       "fresh24zh", "fresh24zg", "fresh24zj"))):
+                                       "fresh24zh", "fresh24zg", "fresh24zi",
+                                       "fresh24zj"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
