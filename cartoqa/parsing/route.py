@@ -44,7 +44,7 @@ _STRAIGHT = re.compile(
 )
 _MARKER = re.compile(
     r"^(?:(?:start(?:ing)?|begin(?:ning)?|end(?:ing)?|arrive|arriving|stop)\s+(?:at|from)\s+"
-    r"|from\s+|at\s+|reach\s+|to\s+)?(?:the\s+)?(?P<c>blue|red)(?:\s+(?:marker|pin|point|dot|circle|location))?$"
+    r"|from\s+|at\s+|reach(?:ing)?\s+|getting\s+to\s+|to\s+)?(?:the\s+)?(?P<c>blue|red)(?:\s+(?:marker|pin|point|dot|circle|location))?$"
     r"|^(?P<o>start|origin)(?:\s+\(?blue\)?)?$|^(?P<d>destination|end|finish)(?:\s+\(?red\)?)?$"
 )
 _COMBINED = re.compile(
@@ -149,11 +149,14 @@ def canonical_marker(text: str) -> str | None:
     return ORIGIN if m.group("o") else DESTINATION
 
 
-# "continue straight onto X until you reach the red marker": the step, then the marker
+# "continue straight onto X until you reach the red marker", "... onto X to reach red",
+# "... onto X, reaching the red marker": the step, then the marker
 _UNTIL_MARKER = re.compile(
-    r"\s+(?:until|till|before|and\s+(?:then\s+)?)\s*(?:you\s+|it\s+|the\s+vehicle\s+)?"
+    r"(?:\s+(?:until|till|before|and\s+(?:then\s+)?|(?:in\s+order\s+|so\s+as\s+)?to)\s*"
+    r"(?:you\s+|it\s+|the\s+vehicle\s+)?"
     r"(?:reach(?:es)?|arrive(?:s)?\s+at|get(?:s)?\s+to|come(?:s)?\s+to|end(?:s)?\s+at|"
     r"stop(?:s)?\s+at|(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to)"
+    r"|,?\s+(?:reaching|arriving\s+at|getting\s+to|ending\s+at))"
     r"\s+(?=(?:the\s+)?(?:red|blue)\b)",
     re.IGNORECASE,
 )

@@ -276,11 +276,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "rest of the line run into its last name and every other type 0, grader "
                          "reads restaurant 4, clothes shop 1, park 1, parking 1 (score changes: "
                          "correct read as wrong)",
-    "fresh24zj.yaml#50": "an SRN route told as one prose sentence ending 'turn right onto "
-                         "Liisankatu to reach red': read the last road as 'Liisankatu to reach "
-                         "red' and no 'red' step, grader reads [blue, continue straight, "
-                         "Unioninkatu, turn right, Liisankatu, red] (score changes: correct read "
-                         "as wrong)",
+    # (fresh24zj.yaml#50, an SRN route in one sentence ending 'turn right onto Liisankatu
+    # to reach red', agrees since fix24zw: a purpose or gerund clause naming the marker,
+    # "to reach red", "reaching the red marker", is the step "red"
+    # (tests/parsing/test_grade24zw_classes.py).)
     # ``fresh24zi.yaml`` (issue 24, session grade24zi; independent grader, committed before
     # scoring in 8eb1269, scored once after merging main at 31769ec: 50/51 in
     # docs/rounds/2026-12-02/grade24zi.md): its one disagreement, with its class.
