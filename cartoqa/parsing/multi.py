@@ -85,7 +85,7 @@ def _from_lines(text: str, known: dict[str, str],
                 map_names: Collection[str] = frozenset()) -> dict[str, Any] | None:
     """``Type: count (names)`` lines, when the response has no JSON."""
     out: dict[str, Any] = {}
-    for m in _TYPE_LINE.finditer(text):
+    for m in _TYPE_LINE.finditer(_one_type_a_line(text, known)):
         if _resolve(type_key(m.group("type")), known) is None:
             continue
         raw = m.group("count").lower()
@@ -109,6 +109,40 @@ def _from_lines(text: str, known: dict[str, str],
                     names = joined
         out[m.group("type")] = {"count": count, "names": names}
     return out or None
+
+
+# "..., park: 1, parking: 1. All the other types: 0.": a catch-all closing a run of counts
+_CATCH_ALL_AFTER = re.compile(
+    r"[.;]\s+(?=(?:(?:all|every)\s+(?:the\s+)?(?:other|remaining)|the\s+rest\b|"
+    r"everything\s+else|no\s+other|none\s+of\s+the\s+(?:other|remaining|rest)))",
+    re.IGNORECASE)
+
+
+def _one_type_a_line(text: str, known: dict[str, str]) -> str:
+    """``text`` with a line that runs several ``type: count`` on broken before each later
+    known type and before a closing catch-all, so that no type's names run over the rest.
+
+    Examples
+    --------
+    >>> k = {"restaurant": "restaurant", "park": "park", "parking": "parking"}
+    >>> print(_one_type_a_line("restaurant: 2 (Kuu, Toca), park: 1, parking: 1. "
+    ...                        "All the other types: 0.", k))
+    restaurant: 2 (Kuu, Toca)
+    park: 1
+    parking: 1
+    All the other types: 0.
+    >>> _one_type_a_line("restaurant: 2 (Kuu, park cafe)", k)
+    'restaurant: 2 (Kuu, park cafe)'
+    """
+    types = "|".join(re.escape(n) for n in sorted(set(known.values()), key=len, reverse=True))
+    if not types:
+        return text
+    later = re.compile(rf"[,;.]\s+(?=(?:{types})s?[ \t]*[:=][ \t]*(?:\d+|none|no|zero)\b)",
+                       re.IGNORECASE)
+    split = later.sub("\n", text)
+    if split == text:
+        return text
+    return _CATCH_ALL_AFTER.sub("\n", split)
 
 
 def _unclosed_tail(rest: str) -> str:
@@ -223,6 +257,7 @@ _PROSE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
 # don't see any of the other listed types"
 _REST_ABSENT = re.compile(
     r"\b(?:none\s+of\s+the\s+(?:other|remaining|rest)|no\s+other|nothing\s+else|"
+    r"(?:everything|anything)\s+else\s*(?:is|are|:|=|-)\s*(?:0|zero|none|absent)\b|"
     r"(?:all|every)\s+(?:the\s+)?(?:other|remaining)|the\s+rest\b|"
     r"(?:don't|do\s+not|cannot|can't|didn't|did\s+not|couldn't|could\s+not)\s+"
     r"(?:see|find|spot|notice)\s+any\s+(?:of\s+the\s+)?(?:other|remaining)|"

@@ -262,20 +262,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``elif``), so the reader was told of no types; a real run's item has both. Fixed in
     # ``_item`` after the one scoring, the four entries unchanged: each now agrees with the
     # grader (docs/rounds/2026-12-02/grade24zg.md, "as a real run reads": 49/50).
-    "fresh24zg.yaml#28": "MTMF counts in lower-case prose closed by a catch-all ('i see 2 "
-                         "restaurants and 1 parking, no names written for them. everything else "
-                         "is 0'): read invalid ('counts in prose that leave types unsaid'), "
-                         "grader reads restaurant 2, parking 1, every other type 0 (score "
-                         "changes: correct read as invalid)",
+    # (fresh24zg.yaml#28, MTMF prose closed by 'everything else is 0', agrees since fix24zw:
+    # "everything/anything else is 0 (zero, none, absent)" says the other types are absent.)
     # issue 24, session grade24zj: the two disagreements of fresh24zj.yaml, scored once
     # (48/50; docs/rounds/2026-12-02/grade24zj.md)
-    "fresh24zj.yaml#42": "MTMF counts in one line of prose without JSON, each type as "
-                         "'type: N (names)' ('restaurant: 4 (Arthur, Dong Bei Hu, Ryan Thai, "
-                         "Unicafe Metsätalo), clothes shop: 1 (Vaatelainaamo Vaaterekki), park: "
-                         "1, parking: 1. All the other types: 0.'): read restaurant 4 with the "
-                         "rest of the line run into its last name and every other type 0, grader "
-                         "reads restaurant 4, clothes shop 1, park 1, parking 1 (score changes: "
-                         "correct read as wrong)",
+    # (fresh24zj.yaml#42, MTMF 'restaurant: 4 (A, B), clothes shop: 1 (C), park: 1, parking:
+    # 1. All the other types: 0.' on one line, agrees since fix24zw: a line running several
+    # "type: count" on is read as one a line, a closing catch-all its own.)
     # (fresh24zj.yaml#50, an SRN route in one sentence ending 'turn right onto Liisankatu
     # to reach red', agrees since fix24zw: a purpose or gerund clause naming the marker,
     # "to reach red", "reaching the red marker", is the step "red"

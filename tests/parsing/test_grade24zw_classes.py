@@ -45,3 +45,62 @@ def test_srn_purpose_clause_is_the_marker(response: str, steps: list[str]) -> No
 ])
 def test_srn_hedged_route_stays_invalid(response: str) -> None:
     assert invalid(SRN, response)
+
+
+# ------------------------------------------- 2. MTMF prose closed by "everything else is 0"
+MTMF_TYPES = ["restaurant", "parking", "park", "clothes shop", "bank"]
+
+
+def _mtmf(names: list[str] | None = None) -> dict:
+    item: dict = {"task": "mtmf", "request": "all",
+                  "answer": {"types": {t: {"count": 0, "names": []} for t in MTMF_TYPES}}}
+    if names:
+        item["provenance"] = {"map_names": names}
+    return item
+
+
+def _said(types: dict) -> dict:
+    return {t: (v["count"], v["names"]) for t, v in types.items() if v["count"] or v["names"]}
+
+
+@pytest.mark.parametrize("response", [
+    "i see 2 restaurants and 1 parking, no names written for them. everything else is 0",
+    "I see 2 restaurants and 1 parking. Everything else is zero.",
+    "2 restaurants, 1 parking; everything else: 0",
+    "I count two restaurants and one parking. Anything else is absent.",
+])
+def test_mtmf_everything_else_is_zero(response: str) -> None:
+    assert _said(value(_mtmf(), response)["types"]) == {"restaurant": (2, []),
+                                                       "parking": (1, [])}
+
+
+@pytest.mark.parametrize("response", [
+    "I see 2 restaurants and 1 parking. Everything else is hard to read.",
+    "I see 2 restaurants and 1 parking. Everything else I could not check.",
+    "I see 2 restaurants and maybe 1 parking. Everything else is 0.",
+])
+def test_mtmf_everything_else_unsaid_or_hedged_stays_invalid(response: str) -> None:
+    assert invalid(_mtmf(), response)
+
+
+# ------------------------------------------- 3. several "type: count (names)" on one line
+@pytest.mark.parametrize("response, said", [
+    ("restaurant: 4 (Arthur, Dong Bei Hu, Ryan Thai, Unicafe Metsätalo), clothes shop: 1 "
+     "(Vaatelainaamo Vaaterekki), park: 1, parking: 1. All the other types: 0.",
+     {"restaurant": (4, ["Arthur", "Dong Bei Hu", "Ryan Thai", "Unicafe Metsätalo"]),
+      "clothes shop": (1, ["Vaatelainaamo Vaaterekki"]), "park": (1, []),
+      "parking": (1, [])}),
+    ("restaurant: 2 (Arthur, Ryan Thai); park: 1; parking: 1; the rest: 0",
+     {"restaurant": (2, ["Arthur", "Ryan Thai"]), "park": (1, []), "parking": (1, [])}),
+    ("park: 1, restaurant: 1 (Arthur). Everything else: 0",
+     {"park": (1, []), "restaurant": (1, ["Arthur"])}),
+    # near cases: one type a line reads as before; a name holding a type word stays whole
+    ("restaurant: 2 (Arthur, Ryan Thai)\npark: 1\nparking: 1\nAll other types: 0",
+     {"restaurant": (2, ["Arthur", "Ryan Thai"]), "park": (1, []), "parking": (1, [])}),
+    ("restaurant: 2 (Arthur, Park Cafe)\nAll other types: 0",
+     {"restaurant": (2, ["Arthur", "Park Cafe"])}),
+])
+def test_mtmf_counts_run_on_one_line(response: str, said: dict) -> None:
+    names = ["Arthur", "Dong Bei Hu", "Ryan Thai", "Unicafe Metsätalo",
+             "Vaatelainaamo Vaaterekki", "Park Cafe"]
+    assert _said(value(_mtmf(names), response)["types"]) == said
