@@ -80,8 +80,10 @@ _ZERO_SENTENCE = re.compile(
     r"^\W*(?:none|no|zero|nothing|nil)\b(?!\s+(?:way|idea|one\s+can))"
     r"|\bthere\s+(?:are|is)\s+no\s+(?!way\b|idea\b)\w|\bthere\s+(?:are|is)\s+none\b"
     r"|\bno\s+\w+(?:\s+\w+)?\s+(?:are|is)\s+(?:shown|visible|present|marked|on)\b"
-    # a sentence saying none relate: "No commercial land areas border it."
-    r"|(?:^|[.!?]\s+|\n)(?:none\s+of\s+(?:them|the\s+\w+(?:\s+\w+){0,3})|no\s+(?:\w+\s+){0,4}?"
+    # a sentence (or the clause after a lead-in) saying none relate: "No commercial land
+    # areas border it.", "Looking at the map, none of the industrial and works land areas
+    # overlap its outline"
+    r"|(?:^|[.!?]\s+|\n|,\s+)(?:none\s+of\s+(?:them|the\s+\w+(?:\s+\w+){0,6}?)|no\s+(?:\w+\s+){0,4}?"
     r"(?:areas?|features?|dots?|places?|ones?))\s+(?:(?:do|does)\s+)?(?:border|borders|overlap|"
     r"overlaps|touch|touches|lie|lies|intersect|intersects|fall|falls)\b",
     re.IGNORECASE,

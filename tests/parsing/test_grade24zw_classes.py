@@ -104,3 +104,31 @@ def test_mtmf_counts_run_on_one_line(response: str, said: dict) -> None:
     names = ["Arthur", "Dong Bei Hu", "Ryan Thai", "Unicafe Metsätalo",
              "Vaatelainaamo Vaaterekki", "Park Cafe"]
     assert _said(value(_mtmf(names), response)["types"]) == said
+
+
+# ------------------------------------------- 4. a zero said as "..., none of the X overlap"
+FRIEDA_COUNT = {"task": "frieda_intersect", "request": "count"}
+STMF_COUNT = {"task": "stmf", "request": "count", "strata": {"feature_type": "parking"}}
+MW_COUNT = {"task": "mapwise_count", "request": "count", "provenance": {"country": "india"}}
+
+
+@pytest.mark.parametrize("item, response", [
+    (FRIEDA_COUNT, "Looking at the map that outlines UPM, none of the industrial and works "
+                   "land areas overlap its outline; the areas around it are commercial land."),
+    (FRIEDA_COUNT, "On the land-use map, none of the areas shown as industrial land touch it."),
+    (FRIEDA_COUNT, "Checking the outline, none of them overlap it."),
+    (STMF_COUNT, "Scanning the whole map, none of the parking icons lie on it."),
+    (MW_COUNT, "Looking at the legend, none of the states in the top class border the sea."),
+])
+def test_count_zero_as_none_of_after_a_lead_in(item: dict, response: str) -> None:
+    assert value(item, response)["count"] == 0
+
+
+@pytest.mark.parametrize("item, response", [
+    # a hedge, or a clause that says nothing relates, keep their readings
+    (FRIEDA_COUNT, "Looking at the map, maybe none of the industrial areas overlap it."),
+    (FRIEDA_COUNT, "Looking at the map, none of the industrial areas are easy to read."),
+])
+def test_count_none_of_without_relation_or_hedged_stays_invalid(item: dict,
+                                                                  response: str) -> None:
+    assert invalid(item, response)

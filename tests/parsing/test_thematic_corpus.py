@@ -329,11 +329,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "(score changes: correct read as invalid)",
     # ``fresh29.yaml`` (issue 24, session grade24zi; independent grader, committed before
     # scoring in 8eb1269, scored once after merging main at 31769ec: MapIQ 30/30, FRIEDA
-    # 14/15 in docs/rounds/2026-12-02/grade24zi.md): its one disagreement.
-    "fresh29.yaml#38": "FRIEDA count of zero said as 'none of the ... areas' in a sentence with "
-                       "no cue and no number ('..., none of the industrial and works land areas "
-                       "overlap its outline; ...'): read invalid ('no number found'), grader "
-                       "reads 0 (score changes: correct read as invalid)",
+    # 14/15 in docs/rounds/2026-12-02/grade24zi.md): its one disagreement, #38 (a FRIEDA
+    # zero said as '..., none of the industrial and works land areas overlap its outline'),
+    # agrees since fix24zw: "none of the <up to 7 words> overlap/border/..." after a lead-in
+    # comma is 0 in every count reader (tests/parsing/test_grade24zw_classes.py).
     # ``fresh31.yaml`` (issue 24, session grade24zk; independent grader, committed before
     # scoring in cdb7703, scored once after merging main at 112954a: MapWise 18/18, FRIEDA
     # 27/28 in docs/rounds/2026-12-02/grade24zk.md): its one disagreement.
