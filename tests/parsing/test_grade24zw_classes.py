@@ -4,7 +4,15 @@ each with near cases that must keep their reading:
 1. an SRN route told as one sentence whose last step closes with a purpose or gerund clause
    naming the marker ("..., then turn right onto Liisankatu to reach red.", "..., reaching the
    red marker"): the clause is the step "red", not part of the last road; a capitalised road
-   ("Reach Street") and a hedge keep their readings.
+   ("Reach Street") and a hedge keep their readings (fresh24zj#50);
+2. MTMF prose closed by a catch-all "everything else is 0" (fresh24zg#28): the other types
+   are 0; "everything else is hard to read" or a hedge keeps the prose invalid;
+3. MTMF "type: count (names)" run on in one line ("restaurant: 4 (A, B), clothes shop: 1 (C),
+   park: 1, parking: 1. All the other types: 0.", fresh24zj#42): one type a line, so no
+   names run over the rest; one type a line and a name holding a type word keep theirs;
+4. a count's zero said as "<lead-in>, none of the <noun phrase> overlap/border/..."
+   (fresh29#38; FRIEDA, STMF and MapWise counts): 0; a hedge or a "none of" clause that
+   says no relation stays invalid.
 """
 
 from __future__ import annotations
