@@ -125,6 +125,23 @@ def colour_key_name(segment: str, question: str,
     return hits.pop() if len(hits) == 1 else None
 
 
+def _slashed_names(whole: str, map_names: Collection[str]) -> bool:
+    """Whether a whole answer is two or more of the map's names joined by ``/`` (and is
+    not itself one name the map writes): a choice left open, not an answer.
+
+    Examples
+    --------
+    >>> known = {"gigantti", "at lastenturva", "rautatientori / ita kaupunkipyoraasema"}
+    >>> _slashed_names("Gigantti / AT Lastenturva", known)
+    True
+    >>> _slashed_names("Gigantti / Kamppi", known), _slashed_names("Gigantti", known)
+    (False, False)
+    """
+    parts = [p.strip() for p in re.split(r"\s*/\s*", whole)]
+    return (len(parts) > 1 and normalise_name(whole) not in map_names
+            and all(p and normalise_name(p) in map_names for p in parts))
+
+
 def _read_names(segment: str, question: str = "",
                 map_names: Collection[str] = frozenset()) -> ParseResult | None:
     bad = hedged(segment)
@@ -139,6 +156,8 @@ def _read_names(segment: str, question: str = "",
         # the legend writes the whole answer as one name: "park or garden" is a category,
         # not a choice between two (an "or" inside a name the map shows)
         return Parsed({"names": [whole]}, ("the legend writes the whole answer as one name",))
+    if _slashed_names(whole, map_names):
+        return Invalid(f"two names joined by '/', a choice between answers ({whole!r})")
     # an "or" inside a legend name ("industrial or works land") is no choice
     alt = alternatives(segment, lambda s: s.strip(" .") or None) if offers_alternatives(
         segment, map_names) else None

@@ -12,7 +12,10 @@ each with near cases that must keep their reading:
    names run over the rest; one type a line and a name holding a type word keep theirs;
 4. a count's zero said as "<lead-in>, none of the <noun phrase> overlap/border/..."
    (fresh29#38; FRIEDA, STMF and MapWise counts): 0; a hedge or a "none of" clause that
-   says no relation stays invalid.
+   says no relation stays invalid;
+5. two or more of the map's names joined by "/" ("Gigantti / AT Lastenturva", fresh31#26;
+   FRIEDA textual): a choice, invalid; a legend name that holds " / " and one name alone
+   keep their readings.
 """
 
 from __future__ import annotations
@@ -140,3 +143,42 @@ def test_count_zero_as_none_of_after_a_lead_in(item: dict, response: str) -> Non
 def test_count_none_of_without_relation_or_hedged_stays_invalid(item: dict,
                                                                   response: str) -> None:
     assert invalid(item, response)
+
+
+# ------------------------------------------- 5. two offered names joined by "/" (FRIEDA)
+LEGEND = ["hanko sushi", "Gigantti", "AT Lastenturva", "Globe Hope",
+          "Rautatientori / itä kaupunkipyöräasema", "commercial building"]
+
+
+def _frieda(task: str, question: str) -> dict:
+    return {"task": task, "request": "textual", "question": question,
+            "provenance": {"maps": [{"features": [{"label": n} for n in LEGEND]}]}}
+
+
+ORIENT = _frieda("frieda_orientation",
+                 "Of Gigantti (blue dot), AT Lastenturva (purple dot) and Globe Hope (orange "
+                 "dot), which one lies to the south of hanko sushi (red dot)? Answer with its "
+                 "name.")
+WITHIN = _frieda("frieda_within", "Which feature lies within the commercial building area? "
+                                  "Answer with its name.")
+
+
+@pytest.mark.parametrize("item, response", [
+    (ORIENT, "Gigantti / AT Lastenturva"),
+    (ORIENT, "Answer: Gigantti/AT Lastenturva"),
+    (ORIENT, "**Gigantti / Globe Hope**"),
+    (WITHIN, "Gigantti / AT Lastenturva / Globe Hope"),
+])
+def test_frieda_slashed_names_are_a_choice(item: dict, response: str) -> None:
+    assert invalid(item, response)
+
+
+@pytest.mark.parametrize("item, response, names", [
+    # near cases: a legend name holding " / " is one name; one name alone reads as before
+    (WITHIN, "Rautatientori / itä kaupunkipyöräasema",
+     ["Rautatientori / itä kaupunkipyöräasema"]),
+    (ORIENT, "Answer: AT Lastenturva", ["AT Lastenturva"]),
+])
+def test_frieda_one_name_with_or_without_slash_kept(item: dict, response: str,
+                                                     names: list[str]) -> None:
+    assert value(item, response)["names"] == names

@@ -335,12 +335,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # comma is 0 in every count reader (tests/parsing/test_grade24zw_classes.py).
     # ``fresh31.yaml`` (issue 24, session grade24zk; independent grader, committed before
     # scoring in cdb7703, scored once after merging main at 112954a: MapWise 18/18, FRIEDA
-    # 27/28 in docs/rounds/2026-12-02/grade24zk.md): its one disagreement.
-    "fresh31.yaml#26": "FRIEDA textual answer naming two of the offered legend names joined "
-                       "by a slash, with no cue ('Gigantti / AT Lastenturva'): read as the "
-                       "one name 'Gigantti / AT Lastenturva', which no legend writes; grader "
-                       "reads a hedge between two answers, invalid (score unchanged: 0 both "
-                       "ways against AT Lastenturva; outcome wrong instead of invalid)",
+    # 27/28 in docs/rounds/2026-12-02/grade24zk.md): its one disagreement, #26 (two legend
+    # names joined by a slash, 'Gigantti / AT Lastenturva'), agrees since fix24zw: two or
+    # more of the map's names joined by "/", the whole not one name, are a choice, invalid
+    # (tests/parsing/test_grade24zw_classes.py).
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
