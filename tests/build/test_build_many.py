@@ -118,7 +118,10 @@ def scheduler(env: dict[str, str]) -> Iterator[str]:
     after the kill only need some cluster, and reach this one as ``--scheduler`` does,
     with the cluster's in-memory TLS key as Dask's client settings.
     """
+    # distributed first: its defaults must be in dask's configuration before the
+    # dask.config.set below adds a "distributed" key, or set's exit removes the section
     import dask
+    import distributed  # noqa: F401
 
     from cartoqa.build_many import secure_local_cluster
 
