@@ -590,7 +590,7 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     if "<" in inner and ">" not in inner:
         groups = [g for g in inner.split("<") if g.strip()][::-1]
     elif ">" in inner:
-        groups = [g for g in inner.split(">") if g.strip()]
+        groups = _chain_parts([g for g in inner.split(">") if g.strip()], names)
         # "Lowest: C, then B, highest: A"; "From lowest to highest, C comes first, then B"
         if ascending and (labelled or not chained):
             groups = groups[::-1]
@@ -609,10 +609,10 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     for group in groups:
         members: list[str] = []
         for m in [x for x in re.split(r"=|\s+(?:tied\s+with|equals?)\s+", group) if x.strip()]:
-            codes = (_resolve_region(m, names, ()) or _after_lead_in(m, names)
-                     or _after_order_word(m, names))
+            codes = _member_codes(m, names)
             if codes is None:
-                unknown.append(m.strip())
+                if not _BARE_ORDER_WORD.match(m):  # "First, Ohio; second, Iowa"
+                    unknown.append(m.strip())
                 continue
             members.extend(codes)
         members = [m for m in members if m not in ranks]
@@ -625,14 +625,50 @@ def read_rank(segment: str, names: RegionNames, *, ascending: bool = False
     return Parsed({"ranks": ranks}, notes)
 
 
+def _member_codes(member: str, names: RegionNames) -> list[str] | None:
+    """The regions of one ranked place: named, after a lead-in or after its order word."""
+    return (_resolve_region(member, names, ()) or _after_lead_in(member, names)
+            or _after_order_word(member, names))
+
+
+def _chain_parts(groups: list[str], names: RegionNames) -> list[str]:
+    """The places of a chain, with a link that holds several places each after its
+    order word or comma (``First comes Ohio, next is Iowa`` before ``then New Mexico``)
+    split into them, when every part reads as a place.
+
+    Examples
+    --------
+    >>> from groundtruth.thematic.region_names import region_names
+    >>> _chain_parts(["First comes Ohio, next is Iowa", "New Mexico."], region_names("usa"))
+    ['First comes Ohio', 'next is Iowa', 'New Mexico.']
+    >>> _chain_parts(["From lowest to highest, first comes Utah, next is Iowa", " Ohio"],
+    ...              region_names("usa"))
+    ['From lowest to highest, first comes Utah', 'next is Iowa', ' Ohio']
+    """
+    out: list[str] = []
+    for group in groups:
+        parts = [p.strip() for p in re.split(r"[,;]", group) if p.strip()]
+        if len(parts) > 2 and _member_codes(parts[0], names) is None:
+            parts = [f"{parts[0]}, {parts[1]}", *parts[2:]]  # a lead-in stays with its place
+        if len(parts) > 1 and names.resolve(group.strip(" .")) is None and all(
+                _member_codes(p, names) for p in parts):
+            out.extend(parts)
+        else:
+            out.append(group)
+    return out
+
+
 def _after_lead_in(member: str, names: RegionNames) -> list[str] | None:
     """The region of a ranked place written after a lead-in clause that names none
-    (``From highest to lowest, Ohio comes first``: Ohio), else ``None``.
+    (``From highest to lowest, Ohio comes first``: Ohio; ``..., first comes Ohio``),
+    else ``None``.
 
     Examples
     --------
     >>> from groundtruth.thematic.region_names import region_names
     >>> _after_lead_in("From highest to lowest, Ohio comes first", region_names("usa"))
+    ['OH']
+    >>> _after_lead_in("From lowest to highest, first comes Ohio", region_names("usa"))
     ['OH']
     >>> _after_lead_in("Ohio, Iowa", region_names("usa")) is None
     True
@@ -640,11 +676,15 @@ def _after_lead_in(member: str, names: RegionNames) -> list[str] | None:
     *lead, last = member.split(",")
     if not lead or any(_resolve_region(p, names, ()) for p in lead if p.strip()):
         return None
-    return _resolve_region(last, names, ())
+    return _resolve_region(last, names, ()) or _after_order_word(last, names)
 
 
-_ORDER_WORD = re.compile(r"^\s*(?:first|second|third|next|last(?:ly)?|finally)\s*,?\s+"
-                         r"(?:comes?|is|are|we\s+have|there\s+is)\s+", re.IGNORECASE)
+_ORDER_WORDS = (r"(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|fifth|next|last(?:ly)?|"
+                r"finally|after\s+that|afterwards)")
+# "First comes Ohio", "next is Iowa", "and last New Mexico": a place after its order word
+_ORDER_WORD = re.compile(r"^\s*(?:and\s+)?" + _ORDER_WORDS + r"\s*,?\s+"
+                         r"(?:(?:comes?|is|are|we\s+have|there\s+is)\s+)?", re.IGNORECASE)
+_BARE_ORDER_WORD = re.compile(r"^\s*(?:and\s+)?" + _ORDER_WORDS + r"\W*$", re.IGNORECASE)
 
 
 def _after_order_word(member: str, names: RegionNames) -> list[str] | None:

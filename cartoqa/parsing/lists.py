@@ -85,7 +85,8 @@ _DASH_BETWEEN = re.compile(r"(?<=\w)[ \t]*[\u2013\u2014][ \t]*(?=\w)"
 _PROSE_INTRO = re.compile(
     r"^(?:.*?\b(?:intersection|junction|crossing|corner|meeting)\s+(?:of|between)"
     r"|.*?\bbetween|.*?\b(?:roads?|streets?|names?)\s+(?:are|is)"
-    r"|.*?\bwhere(?=\s+\S+(?:\s+\S+){0,3}\s+(?:meets|crosses|intersects)\b))\s+(?P<rest>.+)$",
+    r"|.*?\bwhere(?=\s+\S+(?:\s+\S+){0,3}\s+(?:meets?|cross(?:es)?|intersects?)\b))"
+    r"\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 
@@ -135,8 +136,34 @@ def _tidy(name: str) -> str:
     return name
 
 
+# one quoted name: "A", “A”, 'A' (a single-quoted one holds no quote of its own)
+_QUOTED = (r"(?:\"[^\"]+\"|\u201c[^\u201c\u201d]+\u201d|'[^']+'|\u2018[^\u2018\u2019]+\u2019)")
+_QUOTED_LIST = re.compile(rf"^\s*{_QUOTED}(?:\s*(?:[,;]\s*(?:(?:and|&)\s+)?|\s(?:and|&)\s)\s*"
+                          rf"{_QUOTED})+\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def quoted_items(line: str) -> list[str] | None:
+    """The names of a line that is only quoted names separated by commas, ``;`` or ``and``
+    (``"Rautatientori", "Rautatientori, laituri 13"``: a comma inside quotes is part of a
+    name); ``None`` otherwise.
+
+    Examples
+    --------
+    >>> quoted_items('"Rautatientori", "Rautatientori, laituri 13"')
+    ['Rautatientori', 'Rautatientori, laituri 13']
+    >>> quoted_items("'Stefan's Steakhouse', 'Cantina West'") is None
+    True
+    """
+    if not _QUOTED_LIST.match(line):
+        return None
+    return [q[1:-1].strip() for q in re.findall(_QUOTED, line)]
+
+
 def _split_line(line: str, *, split_and: bool,
                 known: Collection[str] = frozenset()) -> list[str]:
+    quoted = quoted_items(line)
+    if quoted is not None:
+        return quoted
     # "Rautatientori, laituri 13; Rautatientori": a line that separates by ";" keeps its
     # commas inside names
     parts = line.split(";") if ";" in line else line.split(",")
@@ -147,6 +174,66 @@ def _split_line(line: str, *, split_and: bool,
     # ("Hiisi & Lost In Helsinki"), and never a name the map writes ("Fish and Chips")
     return [q for i, p in enumerate(parts)
             for q in split_joined(p, known, default=len(parts) > 1 and i == len(parts) - 1)]
+
+
+# "3 (Kuu, Hiisi)", "There are 3 supermarkets (Kuu, Hiisi; one has no name).": a count,
+# then the names in its bracket
+_COUNT_THEN_NAMES = re.compile(
+    r"^(?:(?:there\s+(?:are|is)|i\s+(?:can\s+)?(?:see|count))\s+)?"
+    r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?:\s+(?-i:[a-z])[\w'-]*){0,4}\s*\((?=(?-i:[\"'A-Z0-9\u00c0-\u00de]))(?P<names>[^()]+)\)\W*$",
+    re.IGNORECASE)
+
+
+def _bracket_after_count(line: str) -> str:
+    """The names in the bracket of a line that gives a count, then the names in brackets
+    (``There are 3 supermarkets (Kuu, Hiisi).``); else the line.
+
+    Examples
+    --------
+    >>> _bracket_after_count("There are 3 supermarkets (Kuu, Hiisi)."), _bracket_after_count(
+    ...     "3 (Kuu, Hiisi; one has no name)")
+    ('Kuu, Hiisi', 'Kuu, Hiisi; one has no name')
+    >>> _bracket_after_count("7-Eleven (Kamppi)"), _bracket_after_count("One Piece (Kamppi)")
+    ('7-Eleven (Kamppi)', 'One Piece (Kamppi)')
+    >>> _bracket_after_count("There is one (it has no name)")
+    'There is one (it has no name)'
+    """
+    m = _COUNT_THEN_NAMES.match(line.strip())
+    return line if m is None else m.group("names").strip()
+
+
+# "Kuu and Hiisi both appear on the map", "A, B and C all border it": names joined by "and"
+# before a plural verb (lower case), whose clause is no part of the last name
+_PLURAL_VERB = re.compile(
+    r"(?<=\S)\s+(?:(?:both|all|each|together)\s+)?(?-i:are|were|border|touch|adjoin|abut|"
+    r"overlap|intersect|lie|sit|appear|show|fit|match|qualify|meet|cross|run|stand|fall|"
+    r"belong|have|contain|share|flank|neighbou?r)\b(?P<rest>[^,;:]*)$", re.IGNORECASE)
+_JOINED = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
+
+
+def names_before_plural_verb(line: str) -> str | None:
+    """The names of a line that joins them by ``and`` before a plural verb (``Kuu and
+    Hiisi both appear on the map.``: ``Kuu and Hiisi``); ``None`` when the line is no
+    such clause or the verb's clause is negated (``are not supermarkets``).
+
+    Examples
+    --------
+    >>> names_before_plural_verb("Hotel Lilla Robert and Pohjoinen Makasiinikatu both border it.")
+    'Hotel Lilla Robert and Pohjoinen Makasiinikatu'
+    >>> names_before_plural_verb("Kuu and Hiisi are not supermarkets.") is None
+    True
+    >>> names_before_plural_verb("Pohjoinen Makasiinikatu borders it.") is None
+    True
+    """
+    m = _PLURAL_VERB.search(line.strip())
+    if m is None or _NEGATED.search(m.group(0)):
+        return None
+    names = line.strip()[:m.start()].strip()
+    if not _JOINED.search(names) or not (names[:1].isupper() or names[:1].isdigit()) \
+            or _is_sentence(names):  # "The marker is where A and B meet"
+        return None
+    return names
 
 
 def _from_dict(data: dict[object, object]) -> list[str] | None:
@@ -162,6 +249,59 @@ def _from_dict(data: dict[object, object]) -> list[str] | None:
         if isinstance(value, dict):
             return _from_dict(value)
     return None
+
+
+# "(The restaurants whose names are) written on the map are A, B": the subject's own clause
+# went on past the verb a lead-in stopped at, up to the verb before the first name
+_SUBJECT_GOES_ON = re.compile(r"^(?-i:[a-z])[^,;:\"]{0,80}?\s(?:are|were|include|includes)"
+                              r"\s*:?\s+(?=(?-i:[A-Z0-9\"'\u00c0-\u00de\u201c]))",
+                              re.IGNORECASE)
+
+
+def _past_subject_clause(rest: str) -> str:
+    """What a lead-in left of a sentence, less the rest of its subject's own clause
+    (``written on the map are Stefan's Steakhouse, ...``: the names after the last verb).
+
+    Examples
+    --------
+    >>> _past_subject_clause("written on the map are Stefan's Steakhouse, Cantina West")
+    "Stefan's Steakhouse, Cantina West"
+    >>> _past_subject_clause("too small to read."), _past_subject_clause("Kuu and Hiisi")
+    ('too small to read.', 'Kuu and Hiisi')
+    """
+    m = _SUBJECT_GOES_ON.match(rest)
+    return rest[m.end():] if m else rest
+
+
+def _line_items(ln: str, *, alone: bool, split_and: bool,
+                known: Collection[str] = frozenset()) -> list[str]:
+    """The raw items of one line of prose or a plain list (``[]`` for prose): a label,
+    an introducing clause, a note after the names and the clause of a plural verb after
+    them are no items; a sentence's ``and`` joins its last two names."""
+    m = _LABEL.match(ln)
+    if m and len(m.group("label").split()) <= 10 and m.group("rest").strip():
+        ln = m.group("rest")
+    intro = _PROSE_INTRO.match(ln) if alone else None
+    if intro:
+        ln = intro.group("rest")
+    ln = without_semicolon_note(_bracket_after_count(ln))
+    sentence = _SENTENCE_INTRO.match(ln)
+    joined = None if sentence else names_before_plural_verb(ln)
+    if intro or sentence:
+        ln = _past_subject_clause(sentence.group("rest") if sentence else ln)
+    if sentence:
+        words = ln.split()
+        if len(words) >= 3 and all(w[:1].islower() for w in words):
+            return []  # "The labels are too small to read."
+    elif joined is not None:
+        ln = joined
+    if _PROSE.search(ln):
+        return []
+    parts = _split_line(ln, split_and=split_and, known=known)
+    if (intro or sentence or joined) and len(parts) == 1:
+        # "The pharmacies are A and B.": a sentence lists its names with "and"
+        parts = split_joined(parts[0], known, default=True)
+    return parts
 
 
 def _items(seg: str, *, split_and: bool,
@@ -192,28 +332,8 @@ def _items(seg: str, *, split_and: bool,
                for q in ([item] if split_and else split_joined(item, known, default=False))]
     else:
         body = [ln for ln in lines if not ln.endswith(":")]
-        raw = []
-        for ln in body:
-            m = _LABEL.match(ln)
-            if m and len(m.group("label").split()) <= 10 and m.group("rest").strip():
-                ln = m.group("rest")
-            if len(body) == 1:
-                intro = _PROSE_INTRO.match(ln)
-                if intro:
-                    ln = intro.group("rest")
-            sentence = _SENTENCE_INTRO.match(ln)
-            if sentence:
-                ln = sentence.group("rest")
-                words = ln.split()
-                if len(words) >= 3 and all(w[:1].islower() for w in words):
-                    continue  # "The labels are too small to read."
-            if _PROSE.search(ln):
-                continue
-            parts = _split_line(ln, split_and=split_and, known=known)
-            if sentence and len(parts) == 1:
-                # "The pharmacies are A and B.": a sentence lists its names with "and"
-                parts = split_joined(parts[0], known, default=True)
-            raw.extend(parts)
+        raw = [q for ln in body
+               for q in _line_items(ln, alone=len(body) == 1, split_and=split_and, known=known)]
     items = []
     for item in raw:
         m = _LABEL.match(item.strip())
@@ -337,8 +457,7 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     if bold is not None:
         return Parsed({"names": bold})
     body = drop_notes(t)
-    if len(nonempty_lines(body)) == 1 and _NO_NAME_SAID.search(without_trailing_note(body)) \
-            and len(re.split(r"(?<=[.!?])\s+", body.strip())) <= 2 and not hedge(body):
+    if _says_no_names(body):
         # "I see the icon but there is no name label next to it, so there are no names"
         return Parsed({"names": []}, ("no names, said in a sentence",))
     if len(nonempty_lines(body)) == 1:
@@ -351,6 +470,24 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     if items is not None:
         return Parsed({"names": items})
     return Invalid("no list of names found")
+
+
+def _says_no_names(body: str) -> bool:
+    """Whether a one-line answer of at most two sentences says the feature has no name,
+    not of its names (a note after them, a count's bracket of names aside).
+
+    Examples
+    --------
+    >>> _says_no_names("There is one cafe icon (it has no name)")
+    True
+    >>> _says_no_names("There are 3 cafes (Kuu, Hiisi; one has no name).")
+    False
+    """
+    if len(nonempty_lines(body)) != 1 or hedge(body):
+        return False
+    said = without_trailing_note(_bracket_after_count(body.strip()))
+    return bool(_NO_NAME_SAID.search(said)) and len(re.split(r"(?<=[.!?])\s+",
+                                                              body.strip())) <= 2
 
 
 # a short answer saying the feature carries no name: "there is no name label", "it has no
@@ -368,24 +505,60 @@ _TRAILING_NOTE = re.compile(r"\s*\((?P<note>[a-z][^()]*)\)\W*$")
 
 
 def without_trailing_note(text: str) -> str:
-    """``text`` less a note in brackets at its end (lower case, three words or more, no
-    hedge) that follows names rather than a sentence: what a note says ("has no name")
-    is not said of the list.
+    """``text`` less a note at its end (lower case, three words or more, no hedge), in
+    brackets or after a ``;`` (then with a verb: ``Kuu, Hiisi; one has no name``), that
+    follows names rather than a sentence: what a note says ("has no name") is not said
+    of the list.
 
     Examples
     --------
     >>> without_trailing_note("Goodwin, Toca, Zucchini (one restaurant icon has no name)")
     'Goodwin, Toca, Zucchini'
+    >>> without_trailing_note("Kuu, Hiisi; one supermarket has no name.")
+    'Kuu, Hiisi'
     >>> without_trailing_note("There is one cafe icon (it has no name)")
     'There is one cafe icon (it has no name)'
     >>> without_trailing_note("Kuu, Hiisi (not sure about the second)")
     'Kuu, Hiisi (not sure about the second)'
+    >>> without_trailing_note("Kuu; mr. big"), without_trailing_note("There is one; it has no name")
+    ('Kuu; mr. big', 'There is one; it has no name')
     """
     m = _TRAILING_NOTE.search(text)
     if m is None or len(m.group("note").split()) < 3 or hedge(m.group("note")):
-        return text
+        return without_semicolon_note(text)
     before = text[:m.start()]
     return text if not before.strip() or _is_sentence(before) else before
+
+
+# "Kuu, Hiisi; one has no name": a clause after the names, set off by ";"
+_SEMICOLON_NOTE = re.compile(r";\s*(?P<note>[a-z][^;()]*?)\W*$")
+_NOTE_VERB = re.compile(r"\b(?:has|have|is|are|was|were|shows?|carr(?:y|ies)|lacks?|bears?|"
+                        r"seems?|appears?|looks?)\b", re.IGNORECASE)
+
+
+def without_semicolon_note(text: str) -> str:
+    """``text`` less a note after a ``;`` at its end: a lower-case clause of three words
+    or more with a verb and no hedge, after names rather than a sentence
+    (``Kuu, Hiisi; one has no name``); else ``text``.
+
+    Examples
+    --------
+    >>> without_semicolon_note("Bank bar, Goodwin; the other seven have no names")
+    'Bank bar, Goodwin'
+    >>> without_semicolon_note("Kuu, Hiisi; possibly one more has no name")
+    'Kuu, Hiisi; possibly one more has no name'
+    """
+    m = _SEMICOLON_NOTE.search(text)
+    if m is None:
+        return text
+    note = m.group("note")
+    if len(note.split()) < 3 or not _NOTE_VERB.search(note) or hedge(note):
+        return text
+    before = text[:m.start()]
+    if not before.strip() or (_is_sentence(before)
+                              and not _SENTENCE_INTRO.match(before.strip())):
+        return text  # "There is one cafe; it has no name.", not "The cafes are A, B; ..."
+    return before.rstrip()
 
 
 def _names_in(segment: str, known: Collection[str] = frozenset()) -> ParseResult | None:
@@ -424,6 +597,7 @@ def parse_roads(text: str) -> ParseResult:
     t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     t = "\n".join(_MARKER_ON.sub("", _JUNCTION_WITH.sub(" and ", line))
                   if _JUNCTION_WITH.search(line) else line for line in t.split("\n"))
+    t = "\n".join(without_trailing_place(line) for line in t.split("\n"))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_roads_in(seg) for seg in answer_segments(t)], key=_names_key,
@@ -440,6 +614,44 @@ def parse_roads(text: str) -> ParseResult:
     if items:
         return Parsed({"roads": items})
     return Invalid("no road names found")
+
+
+# ", at the north-west corner of the Esplanadi park", ", just south of Stockmann": a place
+# said after the pair of roads
+_TRAILING_PLACE = re.compile(
+    r",\s*(?:(?:just|right|directly)\s+)?(?:at|near|next\s+to|by|beside|opposite|outside|"
+    r"in\s+front\s+of|close\s+to|across\s+from|(?:north|south|east|west)(?:-?(?:east|west))?"
+    r"\s+of|in|on|along)\s+[^,;]*$", re.IGNORECASE)
+# what joins two roads: "A and B", "A x B", "A meets B", "the corner of A and B"
+_PAIR_JOIN = re.compile(r"\s(?:and|&|(?-i:x)|/|meets?|cross(?:es)?|intersects?)\s",
+                        re.IGNORECASE)
+_PAIR_PLACE = re.compile(r"\b(?:junction|corner|intersection|crossing)\s+(?:of|with)\s+"
+                         r"(?-i:[A-Z\u00c0-\u00de])", re.IGNORECASE)
+_HERE = re.compile(r"\s+(?:here|there)(?=\s*[.!]?\s*$)", re.IGNORECASE)
+
+
+def without_trailing_place(line: str) -> str:
+    """A line that names two roads, less the clauses after them that name another place
+    (``where Pohjoisesplanadi meets Mannerheimintie, at the north-west corner of the
+    Esplanadi park.``) and a closing ``here``; a clause that itself joins two roads (``...,
+    at the corner of A and B``) is kept, and so is a line that joins none.
+
+    Examples
+    --------
+    >>> without_trailing_place("Where A meets B, at the north-west corner of the park.")
+    'Where A meets B'
+    >>> without_trailing_place("A crosses B here, near Stockmann.")
+    'A crosses B'
+    >>> without_trailing_place("It sits near the park, at the corner of A and B.")
+    'It sits near the park, at the corner of A and B.'
+    """
+    while True:
+        m = _TRAILING_PLACE.search(line)
+        if m is None or not _PAIR_JOIN.search(line[:m.start()]) or _PAIR_JOIN.search(
+                line[m.start():]) or _PAIR_PLACE.search(line[m.start():]):
+            break
+        line = line[:m.start()]
+    return _HERE.sub("", line) if _PAIR_JOIN.search(line) else line
 
 
 def _roads_in(segment: str) -> ParseResult | None:

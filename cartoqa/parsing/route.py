@@ -70,6 +70,11 @@ _ROUTE_LINE = re.compile(
 )
 _HEADING_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t].*$", re.MULTILINE)
 _FILLER = re.compile(r"^(?:and\s+then|then|and|next|finally)\s+", re.IGNORECASE)
+# an order word before a step, or alone between commas ("First, start at blue", "lastly
+# reach red"); not before a capital ("Second Street" is a road)
+_ORDER_WORD = re.compile(r"^(?:(?i:and)\s+)?(?i:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|"
+                         r"after\s+that|afterwards|last(?:ly)?|finally|then)"
+                         r"(?:\s*,\s*|\s+(?=[a-z])|\s*$)")
 _ENUM = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|step\s+\d+\s*[:.)])\s*", re.IGNORECASE)
 
 
@@ -171,7 +176,7 @@ def _elements(raw: list[str]) -> list[str]:
     for element in raw:
         element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
         element = _STEP_LABEL.sub("", element, count=1)
-        element = _FILLER.sub("", element, count=1)
+        element = _FILLER.sub("", _ORDER_WORD.sub("", element, count=1), count=1)
         element = element.strip().strip("\"'").strip().rstrip(".").strip()
         if not element:
             continue

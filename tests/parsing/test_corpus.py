@@ -49,7 +49,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24d", "fresh24e", "fresh24f", "fresh24g", "fresh24h", "fresh24i",
                  "fresh24k", "fresh24m", "fresh24o", "fresh24p", "fresh24q",
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
-                 "fresh24x", "fresh24za", "fresh24zb", "fresh24zc"):
+                 "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
+                 "fresh24zd", "fresh24ze", "fresh24zf"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -211,25 +212,68 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # comma inside a name) agree since fix24y (tests/parsing/test_grade24wx_classes.py).
     # ``fresh24za.yaml`` (issue 24, session grade24za; independent grader, committed before
     # scoring in 803e865, scored once on main at c003996: 48/50 in
-    # docs/rounds/2026-12-02/grade24za.md):
-    "fresh24za.yaml#15": "STMF names listed in a sentence after a lead-in ('The restaurants "
-                         "whose names are written on the map are Stefan's Steakhouse, Cantina "
-                         "West, Purpur, El Greco and Ravintola Ragu (Italian kitchen).'): the "
-                         "first name, joined to the lead-in, is dropped (4 names read, the "
-                         "grader reads 5)",
-    "fresh24za.yaml#40": "MML two roads said in a sentence with no cue, followed by a clause "
-                         "('... where Pohjoisesplanadi meets Mannerheimintie, at the north-west "
-                         "corner of the Esplanadi park.'): read as the one road 'the Esplanadi "
-                         "park', the grader reads Pohjoisesplanadi; Mannerheimintie",
+    # docs/rounds/2026-12-02/grade24za.md): #15 (STMF names after a lead-in whose subject has
+    # its own clause, "The restaurants whose names are written on the map are ...") and #40
+    # (MML two roads said in a sentence, then a clause naming another place, "..., at the
+    # north-west corner of the Esplanadi park.") agree since fix24z
+    # (tests/parsing/test_grade24z_classes.py).
     # ``fresh24zb.yaml`` (issue 24, session grade24zb; independent grader, committed before
-    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30)
-    "fresh24zb.yaml#38": "MTMF markdown table whose names cell quotes a name with a comma in it "
-                         "('\"Rautatientori\", \"Rautatientori, laituri 13\"'): the cell is split "
-                         "at every comma, quotes ignored (three names); grader reads the two "
-                         "quoted names",
+    # scoring at 29ffd44, scored once: street 39/40, MapIQ 30/30, MapWise 30/30): #38 (an MTMF
+    # table cell of quoted names, one with a comma inside, '"Rautatientori", "Rautatientori,
+    # laituri 13"') agrees since fix24z (tests/parsing/test_grade24z_classes.py).
     # ``fresh24zc.yaml`` (issue 24, session grade24zc; independent grader, committed before
     # scoring in 8a6319f, scored once against main at c003996: 20/20 in
     # docs/rounds/2026-12-02/grade24zc.md): no disagreement.
+    # ``fresh24zd.yaml`` (issue 24, session grade24zd; independent grader, committed before
+    # scoring in 61155b7, scored once after merging this round's fixes (5a3bc2b): 48/50 in
+    # docs/rounds/2026-12-02/grade24zd.md): its two disagreements, each with its class.
+    "fresh24zd.yaml#2": "MFS option named by its text at the end of cue-less reasoning after "
+                        "'most likely' ('... so this feature is most likely a gift shop.'): "
+                        "read invalid (a hedge, 'likely'), grader reads the pick E (score "
+                        "unchanged here: E is wrong; a true pick said so would lose its credit)",
+    "fresh24zd.yaml#42": "MML road pair written 'A x B' in bold on the last line after a "
+                         "cue-less descriptive sentence ('... right where the southern "
+                         "esplanade ends.\n\n**Eteläranta x Eteläesplanadi**'): a clause of "
+                         "the sentence is read as a third road, grader reads the two roads of "
+                         "the last line (score changes: correct read as a wrong set)",
+    # ``fresh24ze.yaml`` (issue 24, session grade24ze; independent grader, committed before
+    # scoring in eb464bc, scored once against main merged at 96705d6: 39/40 in
+    # docs/rounds/2026-12-02/grade24ze.md):
+    "fresh24ze.yaml#39": "SRN steps written as a numbered prose list, a road name followed by "
+                         "a parenthetical note ('make a U-turn and continue straight on "
+                         "Fabianinkatu (southbound)'): the note is kept in the road name "
+                         "('Fabianinkatu (southbound)'), the grader reads 'Fabianinkatu'; "
+                         "scored not exact (step accuracy 0.2) instead of exact",
+    # ``fresh24zf.yaml`` (issue 24, session grade24zf; independent grader, committed before
+    # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
+    # 53/60 in docs/rounds/2026-12-02/grade24zf.md): its seven disagreements, each with its class.
+    "fresh24zf.yaml#17": "STMF names: an empty list said in a sentence ('None of the "
+                         "convenience stores have a name written on the map.'): read invalid "
+                         "(no list of names found), grader reads []",
+    "fresh24zf.yaml#23": "STMF count: truncated reasoning cut off after a number word ('Let me "
+                         "count the parking symbols (blue \"P\"). I see one next to the'): read "
+                         "as the count 1, grader reads no answer (truncated output, invalid)",
+    "fresh24zf.yaml#29": "MTMF: a JSON object after 'Answer:' whose closing brace is missing "
+                         "('{\"restaurant\": {...}, \"parking\": {...}'): read invalid (no known "
+                         "feature type in the JSON), grader reads the two types it gives, the "
+                         "rest 0",
+    "fresh24zf.yaml#32": "MTMF: counts in prose ('one supermarket (S-Market Kasarmitori), one "
+                         "fast-food place (Hesburger), ... and one bus stop (Kasarmitori). I don't "
+                         "see any of the other listed types.'): the closing sentence is not read "
+                         "as 0 for the types left unsaid, so invalid; grader reads four types "
+                         "and the rest 0",
+    "fresh24zf.yaml#42": "RLE: a self-correction between two 'Answer:' lines ('Answer: 350 m' "
+                         "... 'the total is about 500 m.' ... 'Answer: 500 m'): read invalid "
+                         "(several different lengths), grader takes the last answer, 500 m",
+    "fresh24zf.yaml#54": "SRN: a route as numbered sentences with no list ('1. At the blue "
+                         "marker, turn left onto Lönnrotinkatu. 2. Turn right onto Annankatu. "
+                         "3. Arrive at the red marker.'): read invalid (no route list found), "
+                         "grader reads the steps",
+    "fresh24zf.yaml#57": "SRN: a bold prose summary ('**Route:** turn left onto "
+                         "Pohjoisesplanadi, then left again onto Unioninkatu.') before a fenced "
+                         "JSON list: the summary is read as the route and mis-split ('left again "
+                         "onto Unioninkatu' as a road), the JSON list ignored; grader reads the "
+                         "JSON list",
 }
 
 
@@ -269,7 +313,8 @@ def main() -> int:
                                        "fresh24m", "fresh24o", "fresh24p",
                                        "fresh24q", "fresh24r", "fresh24s",
                                        "fresh24t", "fresh24u", "fresh24w",
-                                       "fresh24x", "fresh24za", "fresh24zb", "fresh24zc"))):
+                                       "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
+                                       "fresh24zd", "fresh24ze", "fresh24zf"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -301,6 +301,34 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh23.yaml`` (issue 24, session grade24zc; independent grader, committed before
     # scoring in 8a6319f, scored once against main at c003996: MapIQ 30/30, MapWise 30/30,
     # FRIEDA 20/20 in docs/rounds/2026-12-02/grade24zc.md): no disagreement.
+    # ``fresh24.yaml`` (issue 24, session grade24zd; independent grader, committed before
+    # scoring in 61155b7, scored once after merging this round's fixes (5a3bc2b): MapWise
+    # 27/30, FRIEDA 15/15 in docs/rounds/2026-12-02/grade24zd.md): its three disagreements.
+    "fresh24.yaml#20": "MapWise count said as a number word opening a sentence that also "
+                       "restates the question's threshold ('Three states and union "
+                       "territories have a value above 30: Goa, ...'): read invalid "
+                       "(several numbers 3, 30), grader reads 3 (score changes: correct "
+                       "read as invalid)",
+    "fresh24.yaml#22": "MapWise range said twice in one cue-less sentence ('The colour bar "
+                       "runs from 0 at the bottom to 500 at the top, so the legend covers 0 "
+                       "to 500.'): read invalid (no range of two numbers), grader reads 0-500 "
+                       "(score changes: correct read as invalid)",
+    "fresh24.yaml#24": "MapWise range followed by the map's unit word when the legend is "
+                       "already in that unit ('My answer is [0 – 9.8 million]' on a map titled "
+                       "'(millions)' with the class 0–9.8): read 0-9,800,000, grader reads "
+                       "0-9.8 (score changes: correct read as wrong)",
+    # ``fresh26.yaml`` (issue 24, session grade24zf; independent grader, committed before
+    # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
+    # MapIQ 19/20, MapWise 19/20 in docs/rounds/2026-12-02/grade24zf.md): its two
+    # disagreements, each with its class.
+    "fresh26.yaml#15": "MapIQ list: full state names listed in a sentence with no cue and no "
+                       "format ('The low-value cluster covers Montana, North Dakota, ..., "
+                       "Louisiana and Mississippi.'): read invalid (no answer found), grader "
+                       "reads the 11 states",
+    "fresh26.yaml#24": "MapWise binary: a statement that the model cannot answer ('I cannot see "
+                       "Goa clearly on this map because it is very small, so I cannot compare "
+                       "it with Maharashtra.'): read as No from a negated sentence, grader "
+                       "reads no answer (invalid)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -360,12 +388,12 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
-# grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc; first
-# tries in the docs/rounds reports): one test over all of them, each case named by its file
-# and place (``-k fresh12.yaml`` picks one set).
+# grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
+# grade24zd, grade24ze, grade24zf; first tries in the docs/rounds reports): one test over
+# all of them, each case named by its file and place (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
-                    "fresh22", "fresh23")
+                    "fresh22", "fresh23", "fresh24", "fresh25", "fresh26")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
