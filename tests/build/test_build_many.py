@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -109,34 +108,6 @@ def env(shared_env: dict[str, str]) -> dict[str, str]:
     return shared_env
 
 
-@pytest.fixture(scope="module")
-def scheduler(env: dict[str, str]) -> Iterator[str]:
-    """One secure 2-worker LocalCluster for the module's builds that do not test start-up.
-
-    ``build_many``'s own cluster (the first build of the two-cities test, the killed
-    ``cartoqa build-many`` process) is still started per call; a rerun and the resume
-    after the kill only need some cluster, and reach this one as ``--scheduler`` does,
-    with the cluster's in-memory TLS key as Dask's client settings.
-    """
-    # distributed first: its defaults must be in dask's configuration before the
-    # dask.config.set below adds a "distributed" key, or set's exit removes the section
-    import dask
-    import distributed  # noqa: F401
-
-    from cartoqa.build_many import secure_local_cluster
-
-    with dask.config.set({"distributed.worker.daemon": False}):  # as build_many makes it
-        cluster = secure_local_cluster(2)
-    security = cluster.security
-    try:
-        with dask.config.set({"distributed.comm.tls.ca-file": security.tls_ca_file,
-                              "distributed.comm.tls.client.cert": security.tls_client_cert,
-                              "distributed.comm.tls.client.key": security.tls_client_key}):
-            yield cluster.scheduler_address
-    finally:
-        cluster.close()
-
-
 def _single(shared_builds: SharedBuilds, city: CitySpec) -> Path:
     """``cartoqa build`` of one city of SPEC, shared by the tests that compare with it.
 
@@ -159,8 +130,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.slow
 def test_two_cities_on_a_local_cluster_match_single_builds(
-        env: dict[str, str], tmp_path: Path, shared_builds: SharedBuilds,
-        scheduler: str) -> None:
+        env: dict[str, str], tmp_path: Path, shared_builds: SharedBuilds) -> None:
     spec = load_spec(_spec(tmp_path))
     said: list[str] = []
     manifest = build_many(spec, workers=2, progress=False, log=said.append)
@@ -174,16 +144,15 @@ def test_two_cities_on_a_local_cluster_match_single_builds(
         assert sorted(theirs) == sorted(ours)
         for name, data in ours.items():
             assert theirs[name] == data, (city.name, name)
-    # a rerun finds every city finished and writes the same combined manifest (on the
-    # module's cluster: what is checked is the rerun, not a second start-up)
+    # a rerun finds every city finished and writes the same combined manifest
     before = (spec.out / "manifest.json").read_bytes()
-    build_many(spec, scheduler=scheduler, progress=False, log=said.append)
+    build_many(spec, workers=2, progress=False, log=said.append)
     assert (spec.out / "manifest.json").read_bytes() == before
 
 
 @pytest.mark.slow
 def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path,
-                                         shared_builds: SharedBuilds, scheduler: str) -> None:
+                                         shared_builds: SharedBuilds) -> None:
     import signal
     import subprocess
     import sys
@@ -216,8 +185,7 @@ def test_kill_9_of_build_many_then_rerun(env: dict[str, str], tmp_path: Path,
         c.kill()
     assert not alive, [(c.pid, c.name()) for c in alive]
     assert not (spec.out / "manifest.json").exists()
-    # the rerun resumes from the journals; any cluster does (the module's: no start-up)
-    manifest = build_many(spec, scheduler=scheduler, progress=False, log=lambda msg: None)
+    manifest = build_many(spec, workers=2, progress=False, log=lambda msg: None)
     assert [c["name"] for c in manifest["cities"]] == ["kotka", "grid"]
     for city in spec.cities:
         single = _single(shared_builds, city)
