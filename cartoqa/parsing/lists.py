@@ -304,6 +304,18 @@ def _line_items(ln: str, *, alone: bool, split_and: bool,
     return parts
 
 
+def _alone(line: str, body: list[str]) -> bool:
+    """Whether a line is the one answer line of a body: its only line, or its one line that
+    introduces names (``... the corner of A and B.``) beside sentences that name nothing
+    (``It is near the harbour.``)."""
+    if len(body) == 1:
+        return True
+    return bool(_PROSE_INTRO.match(line)) and all(
+        ln is line or (_is_sentence(ln.strip(" .")) and not _PROSE_INTRO.match(ln)
+                       and not any(w[:1].isupper() for w in ln.split()[1:]))
+        for ln in body)
+
+
 def _items(seg: str, *, split_and: bool,
            known: Collection[str] = frozenset()) -> list[str] | Invalid | None:
     """The list items of a response segment; ``[]`` for an explicit none, None if no list,
@@ -331,9 +343,10 @@ def _items(seg: str, *, split_and: bool,
         raw = [q for item in (table if table is not None else bulleted)
                for q in ([item] if split_and else split_joined(item, known, default=False))]
     else:
-        body = [ln for ln in lines if not ln.endswith(":")]
+        body = without_describing_lines([ln for ln in lines if not ln.endswith(":")])
         raw = [q for ln in body
-               for q in _line_items(ln, alone=len(body) == 1, split_and=split_and, known=known)]
+               for q in _line_items(ln, alone=_alone(ln, body), split_and=split_and,
+                                    known=known)]
     items = []
     for item in raw:
         m = _LABEL.match(item.strip())
@@ -346,6 +359,47 @@ def _items(seg: str, *, split_and: bool,
     if not items and any(_NONE.match(ln.strip("*_ .")) for ln in lines):
         return []
     return items or None
+
+
+# a word of a line that is only names: a capitalised word, a number, a joiner
+_NAME_WORD = re.compile(r"(?-i:[A-Z\u00c0-\u00de])[\w'.-]*|\d[\w-]*|and|x|&|/|\u00d7|"
+                        r"[-\u2013\u2014]", re.IGNORECASE)
+_WORD = re.compile(r"[^\s,;*_]+")
+
+
+def _describes(line: str) -> bool:
+    """Whether a line is a describing sentence: it ends as a sentence and most of its six
+    words or more are lower-case (``The red marker is on the street along the harbour,
+    right where the esplanade ends.``)."""
+    plain = line.strip().strip("*_ ")
+    words = [w for w in _WORD.findall(plain) if w[:1].isalpha()]
+    lower = sum(1 for w in words if w[:1].islower())
+    return plain[-1:] in ".!?" and len(words) >= 6 and 2 * lower > len(words)
+
+
+def _only_names(line: str) -> bool:
+    """Whether a line is only names (``**Eteläranta x Eteläesplanadi**``, ``Kuu, Hiisi``)."""
+    words = _WORD.findall(_BULLET.sub("", line.strip(), count=1).strip("*_ .").rstrip("."))
+    return bool(words) and all(_NAME_WORD.fullmatch(w.strip("*_.,;")) for w in words)
+
+
+def without_describing_lines(lines: list[str]) -> list[str]:
+    """The lines of a cue-less answer, less its describing sentences when another line is
+    only names: a clause of such a sentence is no name.
+
+    Examples
+    --------
+    >>> without_describing_lines(["The marker is on the street along the harbour, right "
+    ...                           "where the esplanade ends.", "**Eteläranta x Kauppatori**"])
+    ['**Eteläranta x Kauppatori**']
+    >>> without_describing_lines(["The marker is near the harbour, where the road ends.",
+    ...                           "It is busy."])[1]
+    'It is busy.'
+    """
+    if len(lines) < 2 or not any(_only_names(ln) for ln in lines):
+        return lines
+    kept = [ln for ln in lines if not _describes(ln)]
+    return kept if kept else lines
 
 
 _BOLD = re.compile(r"\*\*(?P<a>[^*\n]{1,80}?)\*\*|__(?P<b>[^_\n]{1,80}?)__")
@@ -497,7 +551,13 @@ _NO_NAME_SAID = re.compile(
     r"\b(?:has|have|is|are|carries|carry|shows?|bears?|with)\s+no\s+(?:visible\s+|readable\s+|"
     r"written\s+)?(?:names?|name\s+labels?|labels?)\b|\bwithout\s+(?:an?\s+)?(?:visible\s+|"
     r"readable\s+)?(?:names?|labels?)\b|\b(?:is|are)\s+(?:unnamed|unlabell?ed|not\s+"
-    r"(?:labell?ed|named))\b", re.IGNORECASE)
+    r"(?:labell?ed|named))\b"
+    # "None of the convenience stores have a name written on the map.", "No convenience
+    # store has its name written.", "None of them are named."
+    r"|^\W*(?:none|not\s+one|neither|no\s+(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)"
+    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:a|an|any|"
+    r"its|their)\s+(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
+    r"(?:named|labell?ed))\b", re.IGNORECASE)
 
 
 # "..., Toca, Zucchini (one restaurant icon has no name)": a note in brackets after the names
@@ -611,6 +671,9 @@ def parse_roads(text: str) -> ParseResult:
     items = _items(body, split_and=True)
     if isinstance(items, Invalid):
         return items
+    offered = _offered(nonempty_lines(body)[-1], items)
+    if offered is not None:
+        return offered
     if items:
         return Parsed({"roads": items})
     return Invalid("no road names found")
@@ -652,6 +715,14 @@ def without_trailing_place(line: str) -> str:
             break
         line = line[:m.start()]
     return _HERE.sub("", line) if _PAIR_JOIN.search(line) else line
+
+
+def _offered(last: str, items: list[str] | None) -> Invalid | None:
+    """A hedge or ``A or B`` on the last line of a cue-less answer over several lines, or
+    ``or`` inside a road read from it (``...\n\nEteläranta or Kauppatori``)."""
+    hedged = hedge(last) or ((_OR.search(last) or any(_OR.search(i) for i in items or []))
+                             and "or")
+    return Invalid(f"a hedged answer ({hedged})") if hedged else None
 
 
 def _roads_in(segment: str) -> ParseResult | None:

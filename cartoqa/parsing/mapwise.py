@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
-from cartoqa.parsing.kinds import item_country, item_names, parse_rank_order, parse_regions
+from cartoqa.parsing.kinds import (
+    item_country,
+    item_labels,
+    item_names,
+    parse_rank_order,
+    parse_regions,
+)
 from cartoqa.parsing.numbers import parse_count
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.rules import hedged, read_answer, unbracket
@@ -147,6 +154,56 @@ def parse_range_answer(item: Mapping[str, Any], text: str) -> ParseResult:
                         whole_read=_read_range_in_sentence)
     if isinstance(found, Invalid) and found.reason == "no answer found":
         return Invalid("no range of two numbers")
+    return in_legend_units(item, text, found)
+
+
+# a unit word after a number: "9.8 million", "3.4k", "5 lakh"
+_UNIT_WORD = re.compile(r"(?<=\d)\s*(?:k|thousand|mn|million|m|bn|billion|b|lakhs?|crores?)"
+                        r"(?![a-z])", re.IGNORECASE)
+
+
+def legend_span(item: Mapping[str, Any]) -> tuple[float, float] | None:
+    """The lowest and highest value the item's legend shows (its classes, else its colour
+    bar), or ``None`` when the item records neither.
+
+    Examples
+    --------
+    >>> legend_span({"provenance": {"classification": {"labels": ["0–9.8", "11.9–26.6"]}}})
+    (0.0, 26.6)
+    >>> legend_span({"provenance": {"colour_bar": {"vmin": 0.0, "vmax": 25.0}}})
+    (0.0, 25.0)
+    """
+    provenance = item.get("provenance") or {}
+    bar = provenance.get("colour_bar") if isinstance(provenance, Mapping) else None
+    if isinstance(bar, Mapping) and bar.get("vmin") is not None and bar.get("vmax") is not None:
+        return float(bar["vmin"]), float(bar["vmax"])
+    ranges = [r for label in item_labels(item) if (r := parse_range(label)) is not None]
+    if not ranges:
+        return None
+    return min(r[0] for r in ranges), max(r[1] for r in ranges)
+
+
+def in_legend_units(item: Mapping[str, Any], text: str, found: ParseResult) -> ParseResult:
+    """A range read in the legend's own numbers when its unit word is the one the legend
+    is already in (``[0 – 9.8 million]`` on a legend of millions whose class is 0–9.8): the
+    scaled reading lies outside everything the legend shows, the unscaled one inside it.
+
+    Examples
+    --------
+    >>> item = {"provenance": {"classification": {"labels": ["0–9.8", "11.9–26.6"]}}}
+    >>> in_legend_units(item, "[0 – 9.8 million]", Parsed({"range": [0.0, 9.8e6]})).value
+    {'range': [0.0, 9.8]}
+    """
+    span = legend_span(item)
+    if not isinstance(found, Parsed) or span is None or not _UNIT_WORD.search(text):
+        return found
+    plain = parse_range_answer({}, _UNIT_WORD.sub("", text))
+    if not isinstance(plain, Parsed) or plain.value == found.value:
+        return found
+    lo, hi = span
+    inside = [lo <= v <= hi for v in (*found.value["range"], *plain.value["range"])]
+    if all(inside[2:]) and not all(inside[:2]):
+        return Parsed(plain.value, (*plain.notes, "a unit word the legend is already in"))
     return found
 
 
@@ -167,6 +224,8 @@ def _read_range_in_sentence(segment: str) -> ParseResult | None:
     numbers = list(_NUM.finditer(segment))
     if len(numbers) == 2:  # "..., falls in the lowest class, 0 to 3.25."
         return _range_said(segment, numbers[0], numbers[1])
+    if len(numbers) > 2:
+        return _range_said_again(segment, numbers)
     if len(numbers) != 1:
         return None
     value = normalise_number(numbers[0].group(0))
@@ -191,6 +250,29 @@ def _range_said(segment: str, low: re.Match[str], high: re.Match[str]) -> ParseR
         return None
     lo, hi = normalise_number(low.group(0)), normalise_number(high.group(0))
     return None if lo is None or hi is None else Parsed({"range": [lo, hi]})
+
+
+def _range_said_again(segment: str, numbers: list[re.Match[str]]) -> ParseResult | None:
+    """The range of a sentence that says one range twice and no other number (``The
+    colour bar runs from 0 at the bottom to 500 at the top, so the legend covers 0 to
+    500.``): two of its numbers are joined as ``low to high``, every number is one of them.
+
+    Examples
+    --------
+    >>> said = "It runs from 0 at the bottom to 500 at the top, so it covers 0 to 500."
+    >>> _range_said_again(said, list(_NUM.finditer(said))).value
+    {'range': [0.0, 500.0]}
+    >>> said = "It runs from 0 to 500, and Tibet is at 447."
+    >>> _range_said_again(said, list(_NUM.finditer(said))) is None
+    True
+    """
+    said = {tuple(r.value["range"]): r for a, b in pairwise(numbers)
+            if isinstance(r := _range_said(segment, a, b), Parsed)}
+    values = {normalise_number(n.group(0)) for n in numbers}
+    if len(said) != 1:
+        return None
+    found = next(iter(said.values()))
+    return found if values == set(found.value["range"]) else None
 
 
 def parse_rank(item: Mapping[str, Any], text: str) -> ParseResult:

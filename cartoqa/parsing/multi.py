@@ -10,7 +10,7 @@ from cartoqa.parsing.feature_types import FEATURE_TYPE_SYNONYMS, canonical_type,
 from cartoqa.parsing.lists import parse_names
 from cartoqa.parsing.numbers import find_numbers
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.structured import find_structured
+from cartoqa.parsing.structured import closed_truncation, find_structured
 from cartoqa.parsing.text import clean, drop_notes, hedge, normalize_text
 
 
@@ -219,11 +219,15 @@ _COUNT_WORDS = {"no": 0, "zero": 0, "a": 1, "an": 1, "single": 1, "one": 1, "two
                 "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 _PROSE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*|\d+")
-# "None of the other feature types appear", "no other types", "all other types: 0"
+# "None of the other feature types appear", "no other types", "all other types: 0", "I
+# don't see any of the other listed types"
 _REST_ABSENT = re.compile(
     r"\b(?:none\s+of\s+the\s+(?:other|remaining|rest)|no\s+other|nothing\s+else|"
     r"(?:all|every)\s+(?:the\s+)?(?:other|remaining)|the\s+rest\b|"
-    r"(?:don't|do\s+not|cannot|can't|didn't|did\s+not)\s+see\s+any\s+other|"
+    r"(?:don't|do\s+not|cannot|can't|didn't|did\s+not|couldn't|could\s+not)\s+"
+    r"(?:see|find|spot|notice)\s+any\s+(?:of\s+the\s+)?(?:other|remaining)|"
+    r"(?:aren't|are\s+not|there\s+are\s+no(?:ne)?)\s+(?:any\s+)?(?:of\s+the\s+)?"
+    r"(?:other|remaining)\b|"
     r"(?:the\s+)?(?:other|remaining)\s+(?:\d+\s+|\w+\s+)?(?:feature\s+)?types?\s+"
     r"(?:are|have|show|do|does|don't|aren't|were)\b)", re.IGNORECASE)
 _NAMES_AFTER = re.compile(r"^\s*\((?P<names>[^()]*)\)")
@@ -341,7 +345,9 @@ def parse_multi(text: str, *, types: Sequence[str],
     body = drop_notes(t)
     for scope in (body, t) if body != t else (t,):  # JSON in a note after the answer is not it
         for kind in (dict, list):
-            found = _as_mapping(find_structured(scope, kind=kind))
+            # a JSON answer cut off before its closing brackets: what is complete
+            found = _as_mapping(closed_truncation(scope, kind=kind)
+                                or find_structured(scope, kind=kind))
             if found is not None:
                 mappings.append(found)
                 if any(_resolve(type_key(k), known) is not None for k in found):

@@ -8,6 +8,7 @@ from itertools import pairwise
 
 from cartoqa.parsing.feature_types import canonical_type, type_key
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.rules import cut_off
 from cartoqa.parsing.text import (
     agree,
     answer_segments,
@@ -373,6 +374,9 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         if found is not None:
             return found
     body = drop_notes(t)
+    cut = cut_off(body.strip())
+    if cut is not None:  # "Let me count ... I see one next to the": reasoning cut off
+        return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
     lines = nonempty_lines(body)
     values = count_candidates(body)
     if values and none_beside_values(body, values):
@@ -408,6 +412,10 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
             value = _single_value([n.value for n in count_candidates(_ASIDE.sub(" ", body))])
         if value is None:
             value = _stated_count(body, nums)
+        if value is None and not _OPENS_WITH_NONE.match(body):
+            # "Three states have a value above 30.": 30 is the bar ("None ..., except 2"
+            # contradicts itself)
+            value = _single_value([n.value for n in nums if not compared_value(body, n)])
         if value is None:
             value = _single_value([n.value for n in count_candidates(lines[-1])])
         if value is None:
@@ -589,6 +597,26 @@ def none_beside_values(text: str, nums: list[Number]) -> bool:
     return all(n.value == 0 or n.value != int(n.value)
                or _VALUE_BEFORE.search(text[max(0, n.start - 40):n.start])
                or _VALUE_AFTER.match(text[n.end:]) for n in nums)
+
+
+# comparison words before a value of the question ("above 30", "greater than 12.5")
+_COMPARED_BEFORE = re.compile(
+    r"\b(?:above|over|below|under|than|exceeds?|exceeding|beyond|within)\s+"
+    r"(?:(?:a|an|the|just|only|value|values|of)\s+){0,2}$", re.IGNORECASE)
+
+
+def compared_value(text: str, number: Number) -> bool:
+    """Whether a number is a value counted things are compared with, not a count
+    (``Three states have a value above 30``: 30; ``within 200 m``: 200).
+
+    Examples
+    --------
+    >>> text = "Three states have a value above 30."
+    >>> [compared_value(text, n) for n in find_numbers(text)]
+    [False, True]
+    """
+    return bool(_COMPARED_BEFORE.search(text[max(0, number.start - 30):number.start])
+                or _VALUE_AFTER.match(text[number.end:]))
 
 
 # "The legend shows 4 classes: a, b, c and d": a count, a noun, then what it counts

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.structured import find_structured
+from cartoqa.parsing.structured import closed_truncation, find_structured
 from cartoqa.parsing.text import (
     agree,
     answer_segments,
@@ -170,6 +170,23 @@ _MARKER_CLAUSE = re.compile(
 )
 
 
+# "Fabianinkatu (southbound)", "Kaivokatu (one-way)": a note in lower case after a road
+# is no part of its name (a capitalised bracket, "Rautatientori (Järnvägstorget)", is)
+_ROAD_NOTE = re.compile(r"\s*\((?:[a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*){0,5}\)$")
+
+
+def _road(text: str) -> str:
+    """A road step as written, less a lower-case note in brackets at its end.
+
+    Examples
+    --------
+    >>> _road("Fabianinkatu (southbound)"), _road("Rautatientori (Järnvägstorget)")
+    ('Fabianinkatu', 'Rautatientori (Järnvägstorget)')
+    """
+    bare = _ROAD_NOTE.sub("", text)
+    return bare if bare else text
+
+
 def _elements(raw: list[str]) -> list[str]:
     raw = [part for element in raw for part in _UNTIL_MARKER.split(element)]
     steps: list[str] = []
@@ -177,7 +194,8 @@ def _elements(raw: list[str]) -> list[str]:
         element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
         element = _STEP_LABEL.sub("", element, count=1)
         element = _FILLER.sub("", _ORDER_WORD.sub("", element, count=1), count=1)
-        element = element.strip().strip("\"'").strip().rstrip(".").strip()
+        # a list cut before its "]" leaves its "[" on the first element ('["blue"')
+        element = element.strip().strip("[]").strip().strip("\"'").strip().rstrip(".").strip()
         if not element:
             continue
         marker = canonical_marker(element)
@@ -196,9 +214,9 @@ def _elements(raw: list[str]) -> list[str]:
             action = canonical_action(combined.group("action"))
             if action is not None:
                 steps.append(action)
-                steps.append(combined.group("road").strip().strip("\"'"))
+                steps.append(_road(combined.group("road").strip().strip("\"'")))
                 continue
-        steps.append(element)
+        steps.append(_road(element))
     return steps
 
 
@@ -217,12 +235,15 @@ def parse_route(text: str) -> ParseResult:
 
     The list is taken from, in order: a JSON or Python list of strings; the last
     ``[...]`` that names a marker (else the last ``[...]``); the text after the last
-    ``Answer:`` cue; the last line that names both markers; lines holding one step
-    each. Elements are separated by commas, arrows (``->``, ``→``), semicolons, bars or
-    line breaks, may be quoted, numbered or bulleted, and are normalised: actions to
+    ``Answer:`` cue (or ``Route:`` label, unless that sums the route up in prose above a
+    list on a line of its own: then the list); the last line that names both markers;
+    numbered sentences from ``blue`` to ``red``; lines holding one step each. Elements
+    are separated by commas, arrows (``->``, ``→``), semicolons, bars or line breaks,
+    may be quoted, numbered or bulleted, and are normalised: actions to
     :data:`ACTIONS` (``left`` → ``turn left``, ``go straight`` → ``continue
     straight``, ``U-turn`` → the U-turn action), markers to ``blue``/``red``, and
-    ``turn left onto X`` into two steps. Road names are kept as written.
+    ``turn left onto X`` into two steps. Road names are kept as written, less a
+    lower-case note in brackets (``Fabianinkatu (southbound)``).
 
     Parameters
     ----------
@@ -245,7 +266,7 @@ def parse_route(text: str) -> ParseResult:
     t = _HEADING_LINE.sub("", _EMPHASIS.sub("", normalize_text(text)))
     if not t.strip():
         return Invalid("empty response")
-    segments = answer_segments(t) or _route_lines(t)
+    segments = answer_segments(t) or _list_below_summary(t) or _route_lines(t)
     cued = agree([_route_in(seg) for seg in segments], key=lambda p: p.value["steps"],
                  what="routes")
     if cued is not None:
@@ -283,11 +304,44 @@ def _route_lines(text: str) -> list[str]:
     return out
 
 
+def _list_below_summary(text: str) -> list[str]:
+    """A route list on a line of its own below the last ``Route:`` line when that line
+    sums the route up in prose (``**Route:** turn left onto X, then left again onto
+    Y.``, then a fenced JSON list): the list is the answer; ``[]`` when there is none.
+
+    Examples
+    --------
+    >>> _list_below_summary("Route: turn left onto X.\\n\\n['blue', 'turn left', 'X', 'red']")
+    ["'blue', 'turn left', 'X', 'red'"]
+    >>> _list_below_summary("Route: turn left onto X.\\nI ruled out ['blue', 'red'] early.")
+    []
+    """
+    labels = list(_ROUTE_LINE.finditer(text))
+    last = labels[-1] if labels else None
+    if last is None or "[" in last.group("rest") or not last.group("rest").strip():
+        return []
+    listed = [m for m in _BRACKETED.finditer(text, last.end())
+              if _own_line(text, m.start(), m.end())]
+    complete = [m.group(1) for m in listed if _is_complete(_elements(_split(m.group(1))))]
+    return complete[-1:]
+
+
+def _own_line(text: str, start: int, end: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    return not text[line_start:start].strip() and not text[end:line_end if line_end >= 0
+                                                          else len(text)].strip()
+
+
+def _is_complete(steps: list[str]) -> bool:
+    return len(steps) >= 2 and steps[0] == ORIGIN and steps[-1] == DESTINATION
+
+
 def _json_route(text: str) -> list[str] | None:
     """A route under a ``route``/``answer``/``steps`` key of a JSON object."""
     if "{" not in text:
         return None
-    data = find_structured(text, kind=dict)
+    data = closed_truncation(text, kind=dict) or find_structured(text, kind=dict)
     if not isinstance(data, dict):
         return None
     lower = {str(k).lower(): v for k, v in data.items()}
@@ -365,9 +419,49 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
             return Invalid(f"a hedged answer ({hedged})")
     elif not whole and lines:
         raw = _split("\n".join(lines))
+    elif whole and (numbered := _numbered_steps(lines)) is not None:
+        return Parsed({"steps": numbered})
     elif whole and len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):
         raw = lines
     if raw is None:
         return None
     result = _result(raw)
     return result if isinstance(result, Parsed) or not whole else None
+
+
+# "1. Start at the blue marker and turn left onto X": the marker, then the step
+_AFTER_MARKER = re.compile(r"(?:(?<=marker)|(?<=blue))\s+and\s+(?:then\s+)?", re.IGNORECASE)
+
+
+def _numbered_steps(lines: list[str]) -> list[str] | None:
+    """The route a run of numbered (or bulleted) sentences gives, one or two steps a
+    line (``1. At the blue marker, turn left onto Lönnrotinkatu.``, ``2. Turn right onto
+    Annankatu.``, ``3. Arrive at the red marker.``): read only when the last such run
+    goes from ``blue`` to ``red`` with an action, every other step a road of a few words
+    (so numbered reasoning is no route); ``None`` otherwise.
+
+    Examples
+    --------
+    >>> _numbered_steps(["1. At the blue marker, turn left onto Kaivokatu.",
+    ...                  "2. Arrive at the red marker."])
+    ['blue', 'turn left', 'Kaivokatu', 'red']
+    >>> _numbered_steps(["1. The blue marker is on Kaivokatu.", "2. The red one is east."])
+    """
+    runs: list[list[str]] = [[]]
+    for line in lines:
+        if _ENUM.match(line.strip()):
+            runs[-1].append(line)
+        elif runs[-1]:
+            runs.append([])
+    run = next((r for r in reversed(runs) if r), [])
+    if len(run) < 2:
+        return None
+    raw = [part for line in run for piece in _AFTER_MARKER.split(line)
+           for part in _split(piece)]
+    steps = _elements(raw)
+    roads = [s for s in steps if s not in ACTIONS and s not in (ORIGIN, DESTINATION)]
+    if (len(steps) < 3 or steps[0] != ORIGIN or steps[-1] != DESTINATION
+            or not any(s in ACTIONS for s in steps)
+            or any(len(r.split()) > 5 or r[:1].islower() for r in roads)):
+        return None
+    return steps

@@ -87,6 +87,10 @@ _SENTENCE_FORMS = (
                r"municipality|autonomous\s+region|region|district)\s+of\s+)?[A-Z][^.\n]*?)"
                r"(?:\s*,\s*(?:so|which|because|as|meaning|thus|hence|and\s+so)\b[^\n]*?)?"
                r"\s*[.!]?$"),
+    # "The low-value cluster covers Montana, North Dakota, ... and Mississippi.": a list said
+    # as what the subject covers, includes or is made of
+    re.compile(r"^.*?\b(?:covers?|includes?|contains?|consists\s+of|comprises?|spans?|"
+               r"(?:is|are)\s+made\s+up\s+of)\s+(?P<x>(?:the\s+)?[A-Z][^.\n]*?)\s*[.!]?$"),
 )
 
 

@@ -103,30 +103,49 @@ def _in_open_value(text: str, at: int) -> bool:
     return depth > 0
 
 
+class _Strings:
+    """The double-quoted strings a scan meets inside an open value: their brackets are
+    no brackets. Quotes outside every value are not tracked, so apostrophes and quotes in
+    the surrounding prose cannot hide a value.
+
+    Parameters
+    ----------
+    newline_ends : bool
+        Whether a line break ends a string left open (a quote typed by mistake).
+    """
+
+    def __init__(self, *, newline_ends: bool) -> None:
+        self.newline_ends = newline_ends
+        self.inside = False
+        self._escaped = False
+
+    def skip(self, ch: str, *, in_value: bool) -> bool:
+        """Whether ``ch`` belongs to a string (or opens one), so is no bracket."""
+        if self.inside:
+            if self._escaped:
+                self._escaped = False
+            elif ch == "\\":
+                self._escaped = True
+            elif ch == '"' or (self.newline_ends and ch == "\n"):
+                self.inside = False
+            return True
+        if ch == '"' and in_value:
+            self.inside = True
+            return True
+        return False
+
 
 def _spans(text: str, opener: str) -> list[tuple[int, int]]:
-    """Every closed ``opener ... closer`` span, in one pass (double quotes respected).
-
-    Quotes are tracked only inside an open span, so apostrophes and quotes in the
-    surrounding prose cannot hide a value.
-    """
+    """Every closed ``opener ... closer`` span, in one pass (double quotes respected,
+    :class:`_Strings`)."""
     closer = "}" if opener == "{" else "]"
     stack: list[int] = []
     spans: list[tuple[int, int]] = []
-    in_quote = False
-    escaped = False
+    strings = _Strings(newline_ends=True)
     for i, ch in enumerate(text):
-        if in_quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"' or ch == "\n":
-                in_quote = False
+        if strings.skip(ch, in_value=bool(stack)):
             continue
-        if ch == '"' and stack:
-            in_quote = True
-        elif ch == opener:
+        if ch == opener:
             stack.append(i)
         elif ch == closer and stack:
             spans.append((stack.pop(), i + 1))
@@ -134,12 +153,59 @@ def _spans(text: str, opener: str) -> list[tuple[int, int]]:
     return spans
 
 
+_CLOSING_FENCE = re.compile(r"\s*```\s*$")
+
+
+def _open_at_end(text: str) -> tuple[int, str] | None:
+    """Where the outermost value still open at the end of ``text`` starts, and the
+    closers it lacks (innermost first); ``None`` when every value closes, or the text
+    ends inside a string."""
+    stack: list[tuple[int, str]] = []
+    strings = _Strings(newline_ends=False)
+    for i, ch in enumerate(text):
+        if strings.skip(ch, in_value=bool(stack)):
+            continue
+        if ch in "[{":
+            stack.append((i, "]" if ch == "[" else "}"))
+        elif stack and ch == stack[-1][1]:
+            stack.pop()
+    if not stack or strings.inside:
+        return None
+    return stack[0][0], "".join(closer for _, closer in reversed(stack))
+
+
+def closed_truncation(text: str, *, kind: type = dict) -> Any:
+    """The value a response cut off before its closing brackets gives, closed: read only
+    when the cut falls right after a complete inner value (``... "names": []}``), so
+    nothing but closers is missing; ``None`` otherwise (a cut inside a string, after a
+    key or inside a number is no answer).
+
+    Examples
+    --------
+    >>> closed_truncation('Answer: {"a": {"count": 2}, "b": {"count": 1}')
+    {'a': {'count': 2}, 'b': {'count': 1}}
+    >>> closed_truncation('Answer: {"a": {"count": 2}, "b": {"cou') is None
+    True
+    >>> closed_truncation('Answer: {"a": {"count": 2}, "b": 1') is None
+    True
+    """
+    head = _CLOSING_FENCE.sub("", text).rstrip().rstrip(",").rstrip()
+    if head[-1:] not in ("}", "]"):
+        return None
+    found = _open_at_end(head)
+    if found is None or head[found[0]] != ("{" if kind is dict else "["):
+        return None
+    value = _loads(head[found[0]:] + found[1])
+    return value if isinstance(value, kind) else None
+
+
 def find_structured(text: str, *, kind: type = dict) -> Any:
     """Find the last JSON (or Python-literal) value of a kind in text.
 
     Code fences are searched first (the last fence that decodes wins), then every
     balanced ``{...}`` or ``[...]`` span in the text; text before or after the value is
-    ignored. Trailing commas and single quotes are tolerated.
+    ignored. Trailing commas and single quotes are tolerated. (A value cut off before its
+    closing brackets is not: the readers that take one call :func:`closed_truncation`.)
 
     Parameters
     ----------

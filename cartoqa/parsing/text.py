@@ -337,7 +337,12 @@ _RETRACTION = re.compile(
     r"redo|re-?do)|(?:on|at|upon)\s+(?:a\s+)?(?:second|closer|further|another)\s+"
     r"(?:thoughts?|looks?|glance|inspection)|(?:taking|having|after)\s+(?:a\s+)?(?:second|"
     r"closer|another)\s+look|on\s+reflection|look(?:ing)?\s+(?:at\s+it\s+)?again|"
-    r"scratch\s+that|i\s+meant?|corrected|revised|amended)\b",
+    r"scratch\s+that|i\s+meant?|corrected|revised|amended|"
+    # the first answer was partial: "I only measured the first leg", "I left out the
+    # second part", "I didn't include the other side"
+    r"only\s+(?:measured|counted|included|considered|added|traced|looked\s+at|checked)|"
+    r"left\s+out|(?:didn't|did\s+not|hadn't|had\s+not)\s+(?:include|count|measure|add|"
+    r"consider)\w*)\b",
     re.IGNORECASE,
 )
 
@@ -358,6 +363,8 @@ def retracts(text: str) -> bool:
     True
     >>> retracts("The second leg is longer than the first.")
     False
+    >>> retracts("Hmm, I only measured the first leg of the path."), retracts("It only turns.")
+    (True, False)
     """
     return bool(_RETRACTION.search(text))
 

@@ -34,7 +34,9 @@ _NEGATIVE = re.compile(
 )
 _POSITIVE = re.compile(
     r"\b(?:there\s+(?:is|are)\s+(?:a|an|one|some|several|two|three|many|\d+)\b"
-    r"|(?:is|are)\s+(?:present|visible|shown)|(?:i\s+)?(?:can\s+)?see\s+(?:a|an|one|some|two)\b)",
+    r"|(?:is|are)\s+(?:present|visible|shown)|(?:i\s+)?(?:can\s+)?"
+    # "I can't see a pharmacy": a negated seeing is no sighting
+    r"(?<!not\s)(?<!n't\s)(?<!cannot\s)(?<!never\s)see\s+(?:a|an|one|some|two)\b)",
     re.IGNORECASE,
 )
 
@@ -46,7 +48,11 @@ _BOTH_OFFERED = re.compile(r"\b(?:yes|true)[\])]?\s*(?:or|/)\s*[\[(]?(?:no|false
 _UNSURE = re.compile(
     r"\b(?:sorry|unable|not\s+sure|unclear|uncertain|impossible\s+to|hard\s+to\s+(?:tell|say)"
     r"|(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:tell|determine|say|answer|help"
-    r"|be\s+sure|decide|confirm))\b|\b(?:whether|if)\s+there\s+(?:is|are)\b",
+    r"|be\s+sure|decide|confirm|compare|judge|check|verify))\b|\b(?:whether|if)\s+there\s+"
+    r"(?:is|are)\b"
+    # "I cannot see Goa clearly ...": the map is not read, nothing is said absent
+    r"|\b(?:cannot|can't|can\s+not|could\s+not|couldn't)\s+(?:see|read|make\s+out)\s+"
+    r"[^.;\n]{1,40}?\s(?:clearly|properly|well|at\s+this\s+size)\b",
     re.IGNORECASE,
 )
 

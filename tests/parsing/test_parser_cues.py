@@ -296,7 +296,10 @@ def test_escaped_quotes_inside_a_json_string() -> None:
 
 
 def test_a_count_ending_in_and_does_not_raise() -> None:
-    assert parse_count("I count one hundred and") == Parsed({"count": 100})
+    # fix24zz (grade24zf's fresh24zf#23 class): a count cut off mid-sentence is no answer
+    # ("one hundred and" may have gone on to "one hundred and five"); it was read as 100
+    r = parse_count("I count one hundred and")
+    assert isinstance(r, Invalid) and r.reason.startswith("truncated")
 
 
 @pytest.mark.parametrize(

@@ -85,6 +85,9 @@ def item_for(entry: dict[str, Any]) -> dict[str, Any]:
             item["provenance"]["region_labels"] = entry["region_labels"]
         if entry.get("question"):  # the item's question, as a run sees it
             item["question"] = entry["question"]
+        if entry.get("labels"):  # the legend's classes, as built (the range reader reads
+            # a unit word the legend is already in by them)
+            item["provenance"]["classification"] = {"labels": entry["labels"]}
         return item
     task = entry["task"]
     # (a FRIEDA count item carries ``request: count``; the others take the task's kind)
@@ -303,32 +306,27 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # FRIEDA 20/20 in docs/rounds/2026-12-02/grade24zc.md): no disagreement.
     # ``fresh24.yaml`` (issue 24, session grade24zd; independent grader, committed before
     # scoring in 61155b7, scored once after merging this round's fixes (5a3bc2b): MapWise
-    # 27/30, FRIEDA 15/15 in docs/rounds/2026-12-02/grade24zd.md): its three disagreements.
-    "fresh24.yaml#20": "MapWise count said as a number word opening a sentence that also "
-                       "restates the question's threshold ('Three states and union "
-                       "territories have a value above 30: Goa, ...'): read invalid "
-                       "(several numbers 3, 30), grader reads 3 (score changes: correct "
-                       "read as invalid)",
-    "fresh24.yaml#22": "MapWise range said twice in one cue-less sentence ('The colour bar "
-                       "runs from 0 at the bottom to 500 at the top, so the legend covers 0 "
-                       "to 500.'): read invalid (no range of two numbers), grader reads 0-500 "
-                       "(score changes: correct read as invalid)",
-    "fresh24.yaml#24": "MapWise range followed by the map's unit word when the legend is "
-                       "already in that unit ('My answer is [0 – 9.8 million]' on a map titled "
-                       "'(millions)' with the class 0–9.8): read 0-9,800,000, grader reads "
-                       "0-9.8 (score changes: correct read as wrong)",
+    # 27/30, FRIEDA 15/15 in docs/rounds/2026-12-02/grade24zd.md): #20 (a count said as the
+    # quantifier of the subject beside the compared value, "Three states ... have a value
+    # above 30: ..."), #22 (a range said twice in one sentence, "from 0 at the bottom to 500
+    # at the top, so the legend covers 0 to 500.") and #24 (a range with the unit word the
+    # legend is already in, "[0 – 9.8 million]" on a legend of millions) agree since fix24zz
+    # (tests/parsing/test_grade24zz_classes.py).
     # ``fresh26.yaml`` (issue 24, session grade24zf; independent grader, committed before
     # scoring in ed9ceeb, scored once after merging this round's fixes (main at 9507f19):
-    # MapIQ 19/20, MapWise 19/20 in docs/rounds/2026-12-02/grade24zf.md): its two
-    # disagreements, each with its class.
-    "fresh26.yaml#15": "MapIQ list: full state names listed in a sentence with no cue and no "
-                       "format ('The low-value cluster covers Montana, North Dakota, ..., "
-                       "Louisiana and Mississippi.'): read invalid (no answer found), grader "
-                       "reads the 11 states",
-    "fresh26.yaml#24": "MapWise binary: a statement that the model cannot answer ('I cannot see "
-                       "Goa clearly on this map because it is very small, so I cannot compare "
-                       "it with Maharashtra.'): read as No from a negated sentence, grader "
-                       "reads no answer (invalid)",
+    # MapIQ 19/20, MapWise 19/20 in docs/rounds/2026-12-02/grade24zf.md): #15 (MapIQ list:
+    # full state names in a sentence with no cue, "The low-value cluster covers Montana,
+    # ... and Mississippi.") and #24 (MapWise binary: "I cannot see Goa clearly ..., so I
+    # cannot compare it with Maharashtra." read as No) agree since fix24zz
+    # (tests/parsing/test_grade24zz_classes.py).
+    # ``fresh27.yaml`` (issue 24, session grade24zg; independent grader, committed before
+    # scoring in a083bb6, scored once after merging this round's fixes (main at 05eb968):
+    # MapWise 29/30, FRIEDA 10/10 in docs/rounds/2026-12-02/grade24zg.md): its one disagreement.
+    "fresh27.yaml#3": "MapWise binary comparison answered by a statement with no yes/no "
+                      "word ('Rhode Island shows 11.5 and Idaho shows 14.3, so Rhode Island's "
+                      "value is lower than Idaho's.' to 'Does RI have a higher value than "
+                      "ID?'): read invalid ('no yes/no answer found'), grader reads No "
+                      "(score changes: correct read as invalid)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -389,11 +387,13 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
 # grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
-# grade24zd, grade24ze, grade24zf; first tries in the docs/rounds reports): one test over
-# all of them, each case named by its file and place (``-k fresh12.yaml`` picks one set).
+# grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27); first tries in
+# the docs/rounds reports): one test over all of them, each case named by its file and
+# place (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
-                    "fresh22", "fresh23", "fresh24", "fresh25", "fresh26")
+                    "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
+                    "fresh28")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 

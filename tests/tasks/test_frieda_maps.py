@@ -283,3 +283,40 @@ def test_print_maps_may_zoom_out_to_14() -> None:
     assert choose_view(MapPlan((a, b), ("A", "B"), style="grey"), None, []) == "not_visible"
     placed = choose_view(MapPlan((a, b), ("A", "B"), style="print"), None, [])
     assert not isinstance(placed, str) and placed[1] == 14
+
+
+def test_a_legend_category_answer_map_zooms_out_for_its_legend() -> None:
+    """The second map of an ``area_category`` question (the place not drawn, only its
+    layer) is chosen at the highest zoom that shows the place; when a legend category's
+    nearest area lies outside that view (Helsinki's residential buildings, 150-300 m from
+    most public buildings), the map zooms out instead of being refused (frieda29g: every
+    building ``area_category`` plan was refused, "commercial land" answered 14 of 34)."""
+    from dataclasses import replace
+
+    from cartoqa.tasks.frieda.maps import categories_in_view, choose_view, legend_view
+    from cartoqa.tasks.frieda.questions import MapPlan
+    from groundtruth.projection import View
+
+    place = _square("Vanha talo", 24.9450, 60.1700, side_deg=0.0002)
+    # a public building, a commercial one beside it, a residential one ~330 m east
+    layer = (("commercial building", (box(24.9458, 60.1698, 24.9464, 60.1702),)),
+             ("public building", (place.geometry,)),
+             ("residential building", (box(24.9510, 60.1698, 24.9520, 60.1704),)))
+    plan = MapPlan((), (), angle_deg=0.0, context=(place,), categories=layer, min_legend=3,
+                   keep_categories=(1,), area_checks=((1, place.geometry),),
+                   wider_for_legend=True)
+    placed = choose_view(plan, None, [])
+    assert not isinstance(placed, str)
+    center, zoom = placed
+    view = View(center=center, zoom=zoom, width=1366, height=768)
+    # what render_map refused before: the legend short of its third category
+    assert categories_in_view(plan, view) is None
+    got = legend_view(plan, center, zoom, None, [])
+    assert got is not None
+    kept, _, wider = got
+    assert wider < zoom
+    assert [c for c, _ in kept.categories] == [c for c, _ in layer]
+    assert kept.area_checks[0][0] == 1
+    # the maps of other legend questions keep their view (and their refusal)
+    other = replace(plan, wider_for_legend=False)
+    assert legend_view(other, center, zoom, None, []) is None

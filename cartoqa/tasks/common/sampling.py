@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from cartoqa.tasks.common.base import slot_rng
@@ -61,6 +61,42 @@ def pick_round(candidates: Sequence[Any], slot: int, attempt: int, n_slots: int,
     total = max(1, n_slots) * (max_attempts + 1)
     rounds = max(1, -(-total // len(candidates)))
     return candidates[index % len(candidates)], index // len(candidates), rounds
+
+
+def least_given(values: Iterable[T], tallies: Sequence[Mapping[T, int]],
+                tie: Callable[[T], float]) -> T:
+    """The value given least so far: the first tally decides, each later one breaks the
+    earlier's ties, then ``tie`` (called once per value, in order, as :func:`min` does).
+
+    The one rule of every answer quota that places answers one at a time (FRIEDA's
+    counts, categories, letters and directions,
+    :func:`cartoqa.tasks.frieda.answer_quota.balance_answers`; the legend windows of
+    :func:`cartoqa.tasks.frieda.legend_questions.legend_pick_plans`), so that a blind
+    guess of any one answer stays near chance.
+
+    Parameters
+    ----------
+    values : iterable
+        The answers that can be given (not empty).
+    tallies : sequence of mapping
+        How often each answer was given so far; a value missing from one counts 0.
+    tie : callable
+        A value's tie-break key (a seeded draw or a fixed order).
+
+    Returns
+    -------
+    object
+        The value with the smallest ``(tally_1, tally_2, ..., tie)``.
+
+    Examples
+    --------
+    >>> least_given(["north", "east", "west"], [{"north": 1}], {"east": 0.7, "west": 0.2}.get)
+    'west'
+    >>> least_given(["north", "east", "west"], [{"north": 1}, {"west": 1}],
+    ...             {"east": 0.7, "west": 0.2}.get)
+    'east'
+    """
+    return min(values, key=lambda v: (*(t.get(v, 0) for t in tallies), tie(v)))
 
 
 def choose_by_answer(rng: random.Random, options: Sequence[T],

@@ -30,6 +30,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
+from cartoqa.tasks.common.sampling import least_given
 from cartoqa.tasks.frieda.questions import LEGEND_TEMPLATES, QuestionPlan, with_area_letter
 
 #: Templates whose answers a build takes in turn: every count, and the legend category
@@ -41,6 +42,10 @@ CATEGORY_TEMPLATES: frozenset[str] = frozenset({"area_category", "category_of"})
 #: stays in its place and takes the slot's letter.
 LETTER_TEMPLATES: dict[str, tuple[str, ...]] = {"same_area": ("A", "B")}
 
+
+#: Answer types balanced in every template that gives them: counts, and the eight
+#: compass directions of ``orientation`` (``pair``, ``two_maps``, ``legend_pick``).
+BALANCED_TYPES: frozenset[str] = frozenset({"count", "cardinal"})
 
 #: The tie-break key of a count of 0 (the others draw theirs in ``[0, 1)``).
 ZERO_LAST = 2.0
@@ -59,7 +64,7 @@ def balanced_template(plan: QuestionPlan) -> str | None:
     True
     """
     template = str(plan.meta.get("template", ""))
-    if plan.answer.get("type") == "count" or template in CATEGORY_TEMPLATES:
+    if plan.answer.get("type") in BALANCED_TYPES or template in CATEGORY_TEMPLATES:
         return template
     return None
 
@@ -75,9 +80,30 @@ def balance_class(plan: QuestionPlan) -> str:
     ...                            {"template": "area_count"}))
     'count'
     """
-    if plan.answer.get("type") == "count":
-        return "count"
+    if plan.answer.get("type") in BALANCED_TYPES:
+        return str(plan.answer["type"])
     return str(plan.meta.get("template", ""))
+
+
+def balance_tallies(plan: QuestionPlan) -> tuple[str, ...]:
+    """The tallies a balanced plan's answer is counted in, the first deciding (each
+    later one breaks the earlier's ties): counts pooled over the relation's count
+    templates; directions per template first (the majority baseline learns one
+    constant per template, and FRIEDA credits a neighbouring direction, so a template
+    whose slots took every other direction of a pooled turn would let one constant
+    score half), then pooled over the relation (a constant over every template); each
+    category template on its own.
+
+    Examples
+    --------
+    >>> balance_tallies(QuestionPlan("orientation", "?", {"type": "cardinal",
+    ...                              "direction": "west"}, (), {"template": "pair"}))
+    ('cardinal:pair', 'cardinal')
+    """
+    cls = balance_class(plan)
+    if cls == "cardinal":
+        return (f"cardinal:{plan.meta.get('template', '')}", cls)
+    return (cls,)
 
 
 def swap_group(plan: QuestionPlan) -> str:
@@ -108,6 +134,8 @@ def answer_value(plan: QuestionPlan) -> str:
     '2'
     """
     a = plan.answer
+    if a.get("type") == "cardinal":
+        return json.dumps(a["direction"])
     return json.dumps(a["count"] if a.get("type") == "count" else a.get("names"))
 
 
@@ -171,7 +199,7 @@ def balance_answers(lists: Sequence[Sequence[QuestionPlan]],
                 tally = given["letter"]
                 for v in letters:
                     ties.setdefault(v, rng.random())
-                targets[key] = min(letters, key=lambda v: (tally[v], ties[v]))
+                targets[key] = least_given(letters, [tally], ties.__getitem__)
                 tally[targets[key]] += 1
             out[li][i] = with_area_letter(here, targets[key])
             placed.add((li, i))
@@ -190,11 +218,12 @@ def balance_answers(lists: Sequence[Sequence[QuestionPlan]],
                 ties[v] = ZERO_LAST if v == "0" else rng.random()
         want = targets.get((slot, group))
         if want not in values:
-            tally = given[balance_class(here)]
-            want = min(values, key=lambda v: (tally[v], ties[v]))
+            tallies = [given[t] for t in balance_tallies(here)]
+            want = least_given(values, tallies, ties.__getitem__)
             # counted when the slot first meets the group, and again when its answer
             # has run out for a retry (two such retries then take two answers)
-            tally[want] += 1
+            for tally in tallies:
+                tally[want] += 1
             targets[(slot, group)] = want
         # the place's own template when it gives the answer, else another of its group
         fits = [k for k, p in enumerate(pool) if value[id(p)] == want]

@@ -377,7 +377,8 @@ def category_of_plans(index: LegendIndex, *, rng: random.Random, count: int,
                                 style=rng.choice(FIRST_MAP_STYLES)),
                         MapPlan((), (), angle_deg=rng.choice(TURNS), context=(x,),
                                 style=rng.choice(UNLABELLED_STYLES), categories=layer,
-                                category_checks=checks, min_legend=MIN_LEGEND_CHOICES))
+                                category_checks=checks, min_legend=MIN_LEGEND_CHOICES,
+                                wider_for_legend=True))
                 ask = (f"Map 1 draws {x.name} as a red dot. {_intro(family, True)} It shows "
                        "the same place (its scale, turn and style may differ) without the "
                        f"dot. Within an area of which category does {x.name} lie? {fmt}")
@@ -387,7 +388,7 @@ def category_of_plans(index: LegendIndex, *, rng: random.Random, count: int,
             else:
                 maps = (MapPlan((x,), (x.name,), style=rng.choice(UNLABELLED_STYLES),
                                 categories=layer, category_checks=checks,
-                                min_legend=MIN_LEGEND_CHOICES),)
+                                min_legend=MIN_LEGEND_CHOICES, wider_for_legend=True),)
                 ask = (f"{_intro(family)} Within an area of which category does {x.name} "
                        f"(red dot) lie? {fmt}")
                 ctx = (f"Find the map that draws {x.name} as a red dot over areas shaded "
@@ -896,7 +897,7 @@ def _area_category_plan(family: str, f: NamedFeature, category: str,
             MapPlan((), (), angle_deg=rng.choice(TURNS[1:]), context=(f,),
                     style=rng.choice(UNLABELLED_STYLES), categories=layer,
                     min_legend=MIN_LEGEND_CHOICES, keep_categories=(ci,),
-                    area_checks=((ci, f.geometry),)))
+                    area_checks=((ci, f.geometry),), wider_for_legend=True))
     ask = (f"Map 1 outlines {f.name} in red. {_intro(family, True)} It shows the same place "
            "(its scale, turn and style may differ) without the outline; one shaded area of "
            f"map 2 covers exactly the same ground as {f.name}. Which category does the "

@@ -409,11 +409,10 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
         return placed
     center, zoom = placed
     if plan.categories:
-        view = View(center=center, zoom=zoom, width=IMAGE_WIDTH, height=IMAGE_HEIGHT)
-        kept = categories_in_view(plan, view)
-        if kept is None:
+        got = legend_view(plan, center, zoom, subject, gaps_m, bounds)
+        if got is None:
             return "legend_area"
-        plan = kept
+        plan, center, zoom = got
     outset_m = OUTSET_PX * View(center=center, zoom=zoom, width=IMAGE_WIDTH,
                                 height=IMAGE_HEIGHT).meters_per_pixel()
     ovs = [overlay_from_geometry(label, plan.color(i),
@@ -441,6 +440,43 @@ def render_map(renderer: FriedaMapRenderer, plan: MapPlan, subject: NamedFeature
     if not areas_seen(m, plan):
         return "legend_area"
     return RenderedMap(m, ovs, plan)
+
+
+def legend_view(plan: MapPlan, center: tuple[float, float], zoom: int,
+                subject: NamedFeature | None, gaps_m: Sequence[float],
+                bounds: Bounds | None = None
+                ) -> tuple[MapPlan, tuple[float, float], int] | None:
+    """The map's plan with its legend cut to the categories in view
+    (:func:`categories_in_view`), and the view: the one :func:`choose_view` chose, or,
+    on a map whose question answers with a legend category
+    (:attr:`MapPlan.wider_for_legend`: ``area_category``, ``category_of``), a wider one
+    when the legend's categories do not all lie in view.
+
+    A map is chosen at the highest zoom that shows its place, so a legend category
+    whose nearest area lies 150 m away fell off it and the question was refused: on
+    Helsinki every ``area_category`` plan of the building family at zooms 18-19
+    (residential buildings are rare in the centre), so "public building" and
+    "commercial building" were seldom asked and "commercial land" answered 14 of 34
+    ``area_category`` questions (frieda29g). One zoom out at a time, while the view
+    still shows what the map must inside the data; the checks after rendering are
+    unchanged.
+
+    Returns
+    -------
+    (MapPlan, (lat, lon), int) or None
+        The cut plan, the centre and the zoom; ``None`` when no view shows the legend.
+    """
+    kept = categories_in_view(plan, View(center=center, zoom=zoom, width=IMAGE_WIDTH,
+                                         height=IMAGE_HEIGHT))
+    lowest = min(PRINT_ZOOMS if plan.style == PRINT_STYLE else ZOOMS)
+    while kept is None and plan.wider_for_legend and zoom > lowest:
+        placed = choose_view(replace(plan, zoom=zoom - 1), subject, gaps_m, bounds)
+        if isinstance(placed, str):
+            return None
+        center, zoom = placed
+        kept = categories_in_view(plan, View(center=center, zoom=zoom, width=IMAGE_WIDTH,
+                                             height=IMAGE_HEIGHT))
+    return None if kept is None else (kept, center, zoom)
 
 
 #: ``category`` questions: the ring around the answer's dot shows its category's fill

@@ -145,6 +145,12 @@ class MapPlan:
         their outline runs just outside their edge, clear of the features drawn after
         them along it (``two_relations``: A's outline is not covered by the candidates
         inside it).
+    wider_for_legend : bool
+        Zoom out (one zoom at a time, while the map still shows what it must inside the
+        data) when the legend's categories do not all lie in view at the highest zoom
+        (:func:`cartoqa.tasks.frieda.maps.legend_view`): the maps of the questions whose
+        answer is a legend category (``area_category``, ``category_of``), where a
+        refusal took the answer's category out of the build.
     """
 
     features: tuple[NamedFeature, ...]
@@ -163,6 +169,7 @@ class MapPlan:
     north: str = ""
     scale_unit: str = ""
     outset: tuple[int, ...] = ()
+    wider_for_legend: bool = False
 
     def north_design(self) -> str:
         """:attr:`north`, or a design picked from the features' keys (deterministic)."""

@@ -34,6 +34,7 @@ from cartoqa.tasks.common.thematic.build import (
 )
 from cartoqa.tasks.mapiq import SUITE, TASKS, task_modules
 from cartoqa.tasks.mapiq.common import MapContext, Question, system_prompt
+from cartoqa.tasks.mapiq.regional_comparison import mcq_step
 from groundtruth.thematic.adjacency import queen_adjacency, restrict
 from groundtruth.thematic.boundaries import load_us_states
 from groundtruth.thematic.classification import Classification, fisher_jenks_absorbing
@@ -202,22 +203,52 @@ class MapiqBuilder:
     """Everything one slot needs, loaded once: boundaries, adjacencies, variables."""
 
     def __init__(self, variables: Sequence[Variable], seed: int,
-                 keep: set[QuestionKey] | None = None) -> None:
+                 keep: set[QuestionKey] | None = None,
+                 plans: Sequence[MapPlan] | None = None) -> None:
         self.seed = seed
         self.boundaries = load_us_states()
         self.queen = queen_adjacency(self.boundaries.lonlat)
         self.tiles = hex_adjacency(us_hex_layout())
         self.variables = list(variables)
         self.keep = keep
+        #: Every planned map, slot after slot (before ``--maps`` or the test split):
+        #: the Regional Comparisons MCQ of a slot depends on those of the slots before.
+        self.plans = list(plans) if plans is not None else None
+        self._rc_before: list[dict[str, float]] = [{}]
+        self._classes: dict[str, Classification | None] = {}
 
     def context(self, plan: MapPlan, classification: Classification) -> MapContext:
         """The map a plan's questions are about."""
+        return self._context(plan, classification, self.rc_before(plan.index))
+
+    def _context(self, plan: MapPlan, classification: Classification,
+                 rc_before: dict[str, float] | None) -> MapContext:
         have = set(classification.classes)
         adjacency = self.tiles if plan.map_type == "cartogram" else self.queen
         return MapContext(plan.map_type, plan.variation, plan.variable.title, classification,
                           us_zones(tuple(sorted(have))), restrict(adjacency, have),
                           no_data=tuple(c for c in CONTIGUOUS if c not in have),
-                          seed=self.seed, slot=plan.index)
+                          seed=self.seed, slot=plan.index, rc_before=rc_before)
+
+    def rc_before(self, index: int) -> dict[str, float] | None:
+        """The answer balance of the RC MCQs of the slots before ``index``
+        (:func:`~cartoqa.tasks.mapiq.regional_comparison.mcq_history`), replayed from the
+        first slot without drawing and cached; ``None`` without the plan list."""
+        if self.plans is None:
+            return None
+        while len(self._rc_before) <= index and len(self._rc_before) <= len(self.plans):
+            plan = self.plans[len(self._rc_before) - 1]
+            before = self._rc_before[-1]
+            key = plan.variable.key
+            if key not in self._classes:
+                try:
+                    self._classes[key] = fisher_jenks_absorbing(plan.variable.values)
+                except ValueError:
+                    self._classes[key] = None
+            classes = self._classes[key]
+            self._rc_before.append(before if classes is None else mcq_step(
+                self._context(plan, classes, before), before))
+        return self._rc_before[min(index, len(self._rc_before) - 1)]
 
     def questions(self, plan: MapPlan, ctx: MapContext,
                   skipped: Counter[str]) -> list[tuple[TaskSpec, Question]]:
@@ -399,10 +430,11 @@ def build_mapiq_dataset(*, out: Path, seed: int = 0, data: Path | None = None,
                            fix="drop --variations with --split test")
     variables = load_variables(data, titles, units)
     plans = plan_maps(variables, variations, seed=seed)
+    every_plan = plans
     keep: set[QuestionKey] | None = None
     short: dict[str, int] = {}
     if split == "test":
-        available = MapiqBuilder(variables, seed).available(plans)
+        available = MapiqBuilder(variables, seed, plans=every_plan).available(plans)
         keep = select_test_split(available, seed)
         short = split_shortfall(available, keep)
         slots = {k[0] for k in keep}
@@ -415,7 +447,7 @@ def build_mapiq_dataset(*, out: Path, seed: int = 0, data: Path | None = None,
         max_maps=max_maps, split=split))
     return run_thematic_build(
         writer, suite=SUITE, task=SLOT_TASK, plans=plans,
-        make_builder=lambda: MapiqBuilder(variables, seed, keep),
+        make_builder=lambda: MapiqBuilder(variables, seed, keep, every_plan),
         manifest_parts=lambda builder: _manifest_parts(builder, variables, split, keep,
                                                        short),
         card_for=render_mapiq_card, progress=progress, say=say)

@@ -54,6 +54,10 @@ class MapContext:
         and no answer.
     seed, slot : int
         The build seed and the map's slot: they key the answer quotas (:func:`quota`).
+    rc_before : dict, optional
+        The answer balance of the Regional Comparisons MCQs of the build's earlier slots
+        (:func:`cartoqa.tasks.mapiq.regional_comparison.mcq_history`), replayed by the
+        builder; ``None``: none before this map.
     """
 
     map_type: str
@@ -65,6 +69,7 @@ class MapContext:
     no_data: tuple[str, ...] = ()
     seed: int = 0
     slot: int = 0
+    rc_before: dict[str, float] | None = field(default=None, repr=False)
 
     @property
     def classes(self) -> dict[str, int]:

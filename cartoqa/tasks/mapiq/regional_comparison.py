@@ -4,27 +4,31 @@ classes than another?
 "Generally higher" is a higher mean class of the zone's states; pairs whose means
 differ by less than :data:`MIN_GAP` (0.75) classes are never asked: at 0.5 a pair rests
 on a few states one class apart, too little for "generally higher".
-Binary: is zone A generally higher (lower) than zone B? MCQ: which zones are generally
-higher (lower, as a quota says) than zone A (offered: the zones clearly higher and those
-not higher at all; "None of the above" on 1/6 of the maps, :data:`NOTA_SHARE`)?
+Binary: is zone A generally higher (lower) than zone B? MCQ: which of the offered zones
+are generally higher (lower, as a quota says) than zone A? It offers two or three zones
+whose answer is clear (clearly higher, or not higher at all), at least one of them wrong,
+and "None of the above"; the answer is drawn first (:func:`mcq_plan`: its letter, NOTA
+at a uniform guess's rate, and the zone it names, from quotas over consecutive maps).
 List: the zones generally higher (or lower, as the quota says) than zone A, asked when
 every other zone is clearly beyond A that way or not beyond it at all. The MCQ never
-asks the list's question again (a list "higher than A" keeps A out of an MCQ "higher"), and
-never asks about a zone whose options are all correct (a map without another zone asks no
-MCQ).
+asks the list's question again.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations, permutations
 
+from cartoqa.tasks.common.base import slot_rng
 from cartoqa.tasks.mapiq.common import (
     BINARY_STRATA,
+    LETTERS,
+    NOTA,
     MapContext,
     Question,
-    correct_count,
-    mcq,
     pick,
     quota,
     with_format,
@@ -40,14 +44,6 @@ SPEC = mapiq_spec("mapiq_rc", "Regional Comparisons", ("binary", "mcq", "list"),
 
 #: Smallest difference of mean classes that a question may rest on.
 MIN_GAP = 0.75
-
-#: Share of the maps whose MCQ the quota asks to answer "None of the above" (2 strata of
-#: 12). A uniform guess's share, 1 / (n + 1) per MCQ of n zones (1/4 to 1/2), left NOTA
-#: the answer of 123 of 333 MCQs of the default build with the NOTAs a map forces (the
-#: top zone offers nothing higher), and NOTA, the longest option, is what the majority
-#: and the text prior answer (0.37 against chance 0.18; issue 29).
-NOTA_SHARE = 1 / 6
-
 
 def decided(mean: dict[str, float], zone: str, word: str) -> tuple[list[str], list[str]]:
     """The other zones whose answer to "generally ``word`` than ``zone``?" is clear.
@@ -75,6 +71,191 @@ def decided(mean: dict[str, float], zone: str, word: str) -> tuple[list[str], li
     return yes, no
 
 
+#: What one constant blind answer earns above a uniform guess, summed over the RC MCQs
+#: of the earlier maps (:func:`mcq_balance`): ``letter:a`` ... ``letter:d``, ``text:<zone>``
+#: and ``text:NOTA`` (an option's text answered wherever it is offered), ``direction:higher``
+#: and ``direction:lower``. :func:`mcq_plan` keeps every one of them near zero.
+Balance = dict[str, float]
+
+#: Weight of the direction (higher / lower) in the balance: half as much as a letter.
+DIRECTION_WEIGHT = 0.5
+
+#: What offering two zones instead of three adds to an MCQ's cost in :func:`mcq_plan`: a
+#: uniform guess earns 1/3 there, not 1/4, so three zones are offered wherever they
+#: keep the balance nearly as well (measured on the default plan: 0.5 left 233 of 333
+#: MCQs with two zones, 6 left 199, 20 left 174; strict preference made NOTA, always
+#: possible with three wrong zones, the answer of 214).
+TWO_ZONE_COST = 10.0
+
+
+def _constants(options: dict[str, str], letters: list[str], word: str) -> Balance:
+    """What each constant answer earns on one MCQ above a uniform guess (``1 / n`` of its
+    ``n`` letters): F1 ``2 / (1 + k)`` where it names one of ``k`` correct options, else 0.
+
+    Examples
+    --------
+    >>> opts = {"a": "West zone", "b": "South zone", "c": NOTA}
+    >>> sorted(_constants(opts, ["b"], "higher").items())  # doctest: +NORMALIZE_WHITESPACE
+    [('direction:higher', 0.5), ('direction:lower', -0.5), ('letter:a', -0.333...),
+     ('letter:b', 0.666...), ('letter:c', -0.333...), ('text:NOTA', -0.333...),
+     ('text:South', 0.666...), ('text:West', -0.333...)]
+    """
+    fair = 1 / len(options)
+    hit = 2 / (1 + len(letters))
+    out: Balance = {}
+    for key, text in options.items():
+        gain = (hit if key in letters else 0.0) - fair
+        out[f"letter:{key}"] = gain
+        out["text:" + ("NOTA" if text == NOTA else text.removesuffix(" zone"))] = gain
+    other = "lower" if word == "higher" else "higher"
+    out[f"direction:{word}"] = DIRECTION_WEIGHT
+    out[f"direction:{other}"] = -DIRECTION_WEIGHT
+    return out
+
+
+def mcq_balance(before: Balance, options: dict[str, str], letters: list[str],
+                word: str) -> Balance:
+    """The running balance after one more RC MCQ.
+
+    Examples
+    --------
+    >>> opts = {"a": "West zone", "b": "South zone", "c": NOTA}
+    >>> after = mcq_balance({}, opts, ["b"], "higher")
+    >>> after = mcq_balance(after, {"a": "South zone", "b": "West zone", "c": NOTA},
+    ...                     ["a"], "lower")
+    >>> round(after["text:South"], 3), round(after["letter:b"], 3), after["direction:lower"]
+    (1.333, 0.333, 0.0)
+    """
+    out = dict(before)
+    for key, gain in _constants(options, letters, word).items():
+        out[key] = out.get(key, 0.0) + gain
+    return out
+
+
+def mcq_shapes(mean: dict[str, float], word: str, z: str, size: int
+               ) -> list[tuple[list[str], list[str]]]:
+    """The offered zones of every MCQ "which zones are generally ``word`` than ``z``?"
+    offering ``size`` zones: (correct zones, wrong zones), zones whose answer is clear
+    (:func:`decided`), one of them correct or none (NOTA). With ``size`` 1 (a map of
+    two zones, from a user's table) the one zone may be the answer.
+
+    One correct option at most: an answer of two letters makes the random baseline
+    (and any reader guessing) draw two-letter answers too, half of them beside NOTA,
+    which score 0, so that chance fell to 0.22-0.24 while a constant single letter
+    still earned a uniform guess's 1/3 or 1/4 (issue 29).
+
+    Examples
+    --------
+    >>> m = {"West": 1.0, "Midwest": 1.5, "Northeast": 1.2, "South": 3.0}
+    >>> mcq_shapes(m, "higher", "Midwest", 2)
+    [([], ['West', 'Northeast']), (['South'], ['West']), (['South'], ['Northeast'])]
+    >>> mcq_shapes(m, "higher", "Midwest", 3)
+    [(['South'], ['West', 'Northeast'])]
+    >>> mcq_shapes(m, "higher", "West", 2)  # South alone is clear: nothing to offer
+    []
+    >>> mcq_shapes(m, "higher", "West", 1)
+    [(['South'], [])]
+    """
+    yes, no = decided(mean, z, word)
+    out: list[tuple[list[str], list[str]]] = []
+    if len(no) >= size:
+        out += [([], list(wrong)) for wrong in combinations(no, size)]
+    if len(no) >= size - 1:
+        out += [([t], list(wrong)) for t in yes for wrong in combinations(no, size - 1)]
+    return out
+
+
+def mcq_plan(ctx: MapContext, mean: dict[str, float], before: Balance | None = None,
+             exclude: tuple[str, str] | None = None
+             ) -> tuple[dict[str, str], list[str], str, str] | None:
+    """The Regional Comparisons MCQ of a map, answer first.
+
+    Every MCQ the map allows is considered: both directions, every asked zone, every
+    choice of three or two clear zones to offer (:func:`mcq_shapes`; two cost
+    :data:`TWO_ZONE_COST` more), in every order, NOTA last. The one kept is the one after
+    which the constant blind answers of all the RC MCQs so far (``before``,
+    :func:`mcq_balance`: each letter, each option's text, NOTA, the direction) earn
+    least above a uniform guess: the sum of their squared excesses, ties broken by a
+    generator seeded with the map's slot. So the correct zone goes to the letter given
+    least so far, NOTA is the answer about as often as a uniform guess names it, and a
+    zone that has often been the answer (the South, standing apart on many variables:
+    72 answers of the 161 MCQs offering it in balance29e's default build, the
+    majority's answer, F1 0.431 against chance 0.223) is offered as a wrong option.
+    ``exclude``, the list's (direction, zone), is never asked again.
+
+    Returns
+    -------
+    (options, letters, zone, direction) or None
+        ``None`` where the map allows no MCQ (no clear zone to offer but in the list's
+        question).
+    """
+    before = before or {}
+    rng = slot_rng(ctx.seed, "mapiq-rc-mcq", ctx.slot)
+    best: list[tuple[dict[str, str], list[str], str, str]] = []
+    best_cost = math.inf
+    # one zone and NOTA only where no zone has two to offer (a table of two zones)
+    for size in (3, 2, 1):
+        if size == 1 and best:
+            break
+        for word in ("higher", "lower"):
+            for z in mean:
+                if exclude == (word, z):
+                    continue
+                for right, wrong in mcq_shapes(mean, word, z, size):
+                    for order in permutations(right + wrong):
+                        options = {LETTERS[i]: f"{o} zone" for i, o in enumerate(order)}
+                        options[LETTERS[size]] = NOTA
+                        letters = [LETTERS[i] for i, o in enumerate(order) if o in right] \
+                            or [LETTERS[size]]
+                        cost = TWO_ZONE_COST if size == 2 else 0.0
+                        for key, gain in _constants(options, letters, word).items():
+                            old = before.get(key, 0.0)
+                            cost += max(0.0, old + gain) ** 2 - max(0.0, old) ** 2
+                        if cost < best_cost - 1e-9:
+                            best, best_cost = [], cost
+                        if cost <= best_cost + 1e-9:
+                            best.append((options, letters, z, word))
+    return pick(rng, best) if best else None
+
+
+def mcq_history(contexts: Sequence[MapContext]) -> list[Balance]:
+    """The balance before each of consecutive maps' RC MCQs (``contexts`` in slot order,
+    from the first slot of the build): what the builder replays so that every slot, built
+    alone, resumed or in another worker, sees the same earlier MCQs."""
+    out: list[Balance] = []
+    balance: Balance = {}
+    for ctx in contexts:
+        out.append(balance)
+        balance = mcq_step(ctx, balance)
+    return out
+
+
+def mcq_step(ctx: MapContext, before: Balance) -> Balance:
+    """The balance after one map's RC MCQ (unchanged where it asks none)."""
+    zones = ctx.zones()
+    mean = {z: zone_mean_class(ctx.classes, ctx.zoning, z) for z in zones}
+    plan = mcq_plan(ctx, mean, before, list_question(ctx, mean))
+    if plan is None:
+        return before
+    options, letters, _, word = plan
+    return mcq_balance(before, options, letters, word)
+
+
+def list_question(ctx: MapContext, mean: dict[str, float]) -> tuple[str, str] | None:
+    """The list's (direction, zone): the quota names the direction (higher or lower);
+    the asked zone is one whose answer is clear: every other zone clearly beyond it that
+    way, or not beyond it at all, and at least one clearly beyond (seeded choice)."""
+    rng = slot_rng(ctx.seed, "mapiq-rc-list", ctx.slot)
+    zones = list(mean)
+    want = "higher" if quota(ctx, "mapiq_rc", "list", BINARY_STRATA) < 0.5 else "lower"
+    for word in (want, "lower" if want == "higher" else "higher"):
+        fits = [z for z in zones if decided(mean, z, word)[0]
+                and sum(map(len, decided(mean, z, word))) == len(zones) - 1]
+        if fits:
+            return word, pick(rng, fits)
+    return None
+
+
 def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) -> list[Question]:
     """The three Regional Comparison questions about one map."""
     zones = ctx.zones()
@@ -97,88 +278,20 @@ def make_questions(ctx: MapContext, rng: random.Random, rejected: Counter[str]) 
         None, {"value": mean[a] > mean[b] if higher else mean[a] < mean[b]}, everyone,
         needs_zones=True, details={"zones": [a, b], "direction": word}))
 
-    # List (chosen before the MCQ, asked after it): the quota names the direction (higher
-    # or lower); the asked zone is one whose answer is clear: every other zone clearly
-    # beyond it that way, or not beyond it at all, and at least one clearly beyond.
-    # A list "higher than Z" takes Z out of an MCQ "higher than" (below): where the MCQ's
-    # quota asks for a correct option and Z is the only zone with a zone beyond it, that
-    # would force the MCQ to answer NOTA (28 of 333 MCQs of the default build), so such
-    # a Z is listed only when no other list fits.
-    target = quota(ctx, "mapiq_rc", "mcq", 12)
-    nota_wanted = target >= 1 - NOTA_SHARE
-    # the MCQ asks "higher" or "lower" (a quota: half each), as the binary and the list
-    # do: asked "higher" only, "South zone" alone answered 71 of 333 MCQs of the default
-    # build (87 with NOTA at 1/6), the South standing apart, high, on many variables
-    mcq_word = "higher" if quota(ctx, "mapiq_rc", "mcq_direction", BINARY_STRATA) < 0.5 \
-        else "lower"
-    has_beyond = {z for z in zones if decided(mean, z, mcq_word)[0]}
-    want = "higher" if quota(ctx, "mapiq_rc", "list", BINARY_STRATA) < 0.5 else "lower"
-    listed = None
-    every_fit: list[tuple[str, list[str]]] = []
-    for word in (want, "lower" if want == "higher" else "higher"):
-        fits = [z for z in zones if decided(mean, z, word)[0]
-                and sum(map(len, decided(mean, z, word))) == len(zones) - 1]
-        every_fit.append((word, fits))
-        if word == mcq_word and not nota_wanted:
-            fits = [z for z in fits if has_beyond - {z}]
-        if fits:
-            listed = word, pick(rng, fits)
-            break
-    else:
-        fallback = [(word, fits) for word, fits in every_fit if fits]
-        if fallback:
-            listed = fallback[0][0], pick(rng, fallback[0][1])
-
-    # MCQ: "which zones are generally higher than Z?" offers every zone whose answer is
-    # clear: clearly higher (correct) or not higher at all (a mean class no higher than
-    # Z's: wrong). A zone a little higher (less than MIN_GAP) is neither, so it is left
-    # out. Zones offering the most options come first (on crime maps, where only the
-    # South stands apart, the top zone of the other three offers all three); the quota
-    # names the letter, NOTA (none of the options is higher) on :data:`NOTA_SHARE` of
-    # the maps. Never the list's question again: a list "higher than Z" takes Z out of
-    # the MCQ (its correct options would be the list; 87 of 249 maps of the default
-    # build asked it twice).
-    offer = {z: decided(mean, z, mcq_word) for z in zones}
-    askable = [z for z in zones  # at least one option clearly apart from Z
-               if any(abs(mean[o] - mean[z]) >= MIN_GAP for o in offer[z][0] + offer[z][1])]
-    same_as_list = listed is not None and listed[0] == mcq_word and listed[1] in askable
-    if same_as_list:
-        askable.remove(listed[1])  # type: ignore[index]
-    # A zone whose every option is correct (the lowest zone when the others are all
-    # clearly above it) answers "all of them" (a, b, c, or a alone on a one-zone MCQ,
-    # whatever the quota), and "all offered zones" then earns F1 0.5 to 1 on every
-    # MCQ that is not NOTA. Preferring a zone that offers a wrong option too still asked
-    # such zones where no other fits: "all offered zones" answered 119 of the 333 MCQs of
-    # the default build's questions and the majority learnt it (F1 0.42 against chance
-    # 0.21, balance29d). Such a zone is never asked now: a map where every askable zone
-    # is one asks no MCQ (``rc_mcq_all_correct``; issue 29, balance29e).
-    usable = [z for z in askable if not offer[z][0] or offer[z][1]]
-    if not nota_wanted:  # nor is NOTA asked in their place: the text prior's answer
-        usable = [z for z in usable if offer[z][0]]
-    if usable:
-        size = {z: len(offer[z][0]) + len(offer[z][1]) for z in usable}
-        fitting = [z for z in usable if nota_wanted == (not offer[z][0])]
-        pool = fitting or usable
-        pool = [z for z in pool if size[z] == max(size[y] for y in pool)]
-        # All options are shown, so the zone fixes how many are correct: that number is
-        # drawn as for the other MCQs (mostly one), among the numbers the pool offers.
-        counts = sorted({len(offer[z][0]) for z in pool})
-        if len(counts) > 1 and 0 not in counts:
-            k = counts[0] if len(counts) == 1 else correct_count(rng, counts[0], counts[-1])
-            pool = [z for z in pool if len(offer[z][0]) == k] or pool
-        z = pick(rng, pool)
-        above, below = ([f"{o} zone" for o in group] for group in offer[z])
-        options, letters = mcq(rng, above, below, n=len(above) + len(below), target=target)
+    # the list is chosen before the MCQ (asked after it): the MCQ never asks it again
+    listed = list_question(ctx, mean)
+    plan = mcq_plan(ctx, mean, ctx.rc_before, listed)
+    if plan is not None:
+        options, letters, z, mcq_word = plan
         out.append(Question(
             "mcq", "global",
             with_format(f"Which of the following zones generally have a {mcq_word} "
                         f"attribute class than the {z} zone?", "mcq", options),
             options, {"letters": letters}, everyone, needs_zones=True,
             details={"zone": z, "direction": mcq_word}))
-    else:
-        rejected["rc_mcq_all_correct" if askable
-                 else "rc_mcq_same_as_list" if same_as_list
-                 else "rc_mcq_zones_too_close"] += 1
+    else:  # nothing to offer but the list's question
+        some = any(mcq_shapes(mean, w, z, 1) for w in ("higher", "lower") for z in zones)
+        rejected["rc_mcq_same_as_list" if some else "rc_mcq_all_correct"] += 1
     if listed is not None:
         word, z = listed
         out.append(Question(
