@@ -51,7 +51,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24r", "fresh24s", "fresh24t", "fresh24u", "fresh24w",
                  "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                  "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
-                 "fresh24zg"):
+                 "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
+                 "fresh24zk"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -266,6 +267,28 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "is 0'): read invalid ('counts in prose that leave types unsaid'), "
                          "grader reads restaurant 2, parking 1, every other type 0 (score "
                          "changes: correct read as invalid)",
+    # issue 24, session grade24zj: the two disagreements of fresh24zj.yaml, scored once
+    # (48/50; docs/rounds/2026-12-02/grade24zj.md)
+    "fresh24zj.yaml#42": "MTMF counts in one line of prose without JSON, each type as "
+                         "'type: N (names)' ('restaurant: 4 (Arthur, Dong Bei Hu, Ryan Thai, "
+                         "Unicafe Metsätalo), clothes shop: 1 (Vaatelainaamo Vaaterekki), park: "
+                         "1, parking: 1. All the other types: 0.'): read restaurant 4 with the "
+                         "rest of the line run into its last name and every other type 0, grader "
+                         "reads restaurant 4, clothes shop 1, park 1, parking 1 (score changes: "
+                         "correct read as wrong)",
+    "fresh24zj.yaml#50": "an SRN route told as one prose sentence ending 'turn right onto "
+                         "Liisankatu to reach red': read the last road as 'Liisankatu to reach "
+                         "red' and no 'red' step, grader reads [blue, continue straight, "
+                         "Unioninkatu, turn right, Liisankatu, red] (score changes: correct read "
+                         "as wrong)",
+    # ``fresh24zi.yaml`` (issue 24, session grade24zi; independent grader, committed before
+    # scoring in 8eb1269, scored once after merging main at 31769ec: 50/51 in
+    # docs/rounds/2026-12-02/grade24zi.md): its one disagreement, with its class.
+    "fresh24zi.yaml#21": "STMF count said first, then a 'maybe' that doubts only one of the "
+                         "counted items ('2 parkings i think, one at the left edge and one "
+                         "more maybe'): read invalid ('a hedged answer (maybe)'), grader reads "
+                         "2 (judgement call; score unchanged: the grader's 2 is wrong against "
+                         "truth 1, read as invalid)",
 }
 
 
@@ -307,7 +330,8 @@ def main() -> int:
                                        "fresh24t", "fresh24u", "fresh24w",
                                        "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                                        "fresh24zd", "fresh24ze", "fresh24zf",
-                                       "fresh24zh", "fresh24zg"))):
+                                       "fresh24zh", "fresh24zg", "fresh24zi",
+                                       "fresh24zj", "fresh24zl", "fresh24zk"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

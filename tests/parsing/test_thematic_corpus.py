@@ -327,6 +327,21 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "value is lower than Idaho's.' to 'Does RI have a higher value than "
                       "ID?'): read invalid ('no yes/no answer found'), grader reads No "
                       "(score changes: correct read as invalid)",
+    # ``fresh29.yaml`` (issue 24, session grade24zi; independent grader, committed before
+    # scoring in 8eb1269, scored once after merging main at 31769ec: MapIQ 30/30, FRIEDA
+    # 14/15 in docs/rounds/2026-12-02/grade24zi.md): its one disagreement.
+    "fresh29.yaml#38": "FRIEDA count of zero said as 'none of the ... areas' in a sentence with "
+                       "no cue and no number ('..., none of the industrial and works land areas "
+                       "overlap its outline; ...'): read invalid ('no number found'), grader "
+                       "reads 0 (score changes: correct read as invalid)",
+    # ``fresh31.yaml`` (issue 24, session grade24zk; independent grader, committed before
+    # scoring in cdb7703, scored once after merging main at 112954a: MapWise 18/18, FRIEDA
+    # 27/28 in docs/rounds/2026-12-02/grade24zk.md): its one disagreement.
+    "fresh31.yaml#26": "FRIEDA textual answer naming two of the offered legend names joined "
+                       "by a slash, with no cue ('Gigantti / AT Lastenturva'): read as the "
+                       "one name 'Gigantti / AT Lastenturva', which no legend writes; grader "
+                       "reads a hedge between two answers, invalid (score unchanged: 0 both "
+                       "ways against AT Lastenturva; outcome wrong instead of invalid)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -387,13 +402,15 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # The independent graders' sets of issue 24 since grade24k, each written without reading
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
 # grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
-# grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27); first tries in
-# the docs/rounds reports): one test over all of them, each case named by its file and
-# place (``-k fresh12.yaml`` picks one set).
+# grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27), grade24zi
+# (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31); first tries in
+# the docs/rounds reports): one test over all of them, each case named by its file and place
+# (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
-                    "fresh28")
+                    "fresh28", "fresh29", "fresh30", "fresh32",
+                    "fresh31")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
