@@ -11,14 +11,13 @@ each with near cases that must keep their reading:
 from __future__ import annotations
 
 import pytest
-from helpers.parsed import invalid, value
+from helpers.parsed import invalid, mtmf_item, value
 
 OPTIONS = {"A": "secondary road", "B": "stream", "C": "minor power line", "D": "drain",
            "E": "ditch"}
 MFS = {"task": "mfs", "request": "choice", "options": OPTIONS}
 TYPES = ["ATM", "bank", "bus stop", "coffee shop", "parking", "restaurant"]
-MTMF = {"task": "mtmf", "request": "all",
-        "answer": {"types": {t: {"count": 0, "names": []} for t in TYPES}}}
+MTMF = mtmf_item(TYPES)
 
 
 @pytest.mark.parametrize(("response", "letter"), [

@@ -25,10 +25,10 @@ keep their reading:
 from __future__ import annotations
 
 import pytest
-from helpers.parsed import invalid, value
+from helpers.parsed import invalid, mtmf_item, stmf_names_item, value
 
 SRN = {"task": "srn", "request": "route"}
-STMF_NAMES = {"task": "stmf", "request": "names", "strata": {"feature_type": "cafe"}}
+STMF_NAMES = stmf_names_item("cafe")
 USA = {"provenance": {"country": "usa"}}
 MW_LIST = {"task": "mapwise_list", "request": "list", **USA}
 MW_RANK = {"task": "mapwise_rank", "request": "rank", **USA}
@@ -68,8 +68,7 @@ WITHIN = _frieda(
 FRIEDA_COUNT = {"task": "frieda_border", "request": "count",
                 "question": "How many of the features in the legend border Kiasma?"}
 TYPES = ["ATM", "bank", "bus stop", "coffee shop"]
-MTMF = {"task": "mtmf", "request": "all",
-        "answer": {"types": {t: {"count": 0, "names": []} for t in TYPES}}}
+MTMF = mtmf_item(TYPES)
 
 
 # ---------------------------------------------------------------- 1. comments in JSON values

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import pytest
 from helpers.corpus_check import text_response
-from helpers.parsed import invalid, value
+from helpers.parsed import invalid, mtmf_item, stmf_names_item, value
 
 TYPES = ["restaurant", "clothes shop", "bus stop", "bank", "park"]
-MTMF = {"task": "mtmf", "request": "all", "answer": {"types": {t: {} for t in TYPES}}}
-STMF_NAMES = {"task": "stmf", "request": "names", "strata": {"feature_type": "supermarket"}}
+MTMF = mtmf_item(TYPES)
+STMF_NAMES = stmf_names_item("supermarket")
 MCQ = {"task": "mapiq_ppc", "request": "mcq",
        "options": {"a": "GA", "b": "OR", "c": "OK", "d": "PA", "e": "None of the above"}}
 ZONES = [{"task": "mapiq_rc", "request": "list"}, {"task": "mapiq_sc", "request": "list"}]

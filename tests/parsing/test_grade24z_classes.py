@@ -18,13 +18,13 @@ grade24za, grade24zb, grade24zc), each with near cases that must keep their read
 from __future__ import annotations
 
 import pytest
-from helpers.parsed import invalid, value
+from helpers.parsed import invalid, mtmf_item, stmf_names_item, value
 
 from cartoqa.declarations.dispatch import parse_response
 
 TYPES = ["restaurant", "clothes shop", "bus stop", "bank", "park"]
-MTMF = {"task": "mtmf", "request": "all", "answer": {"types": {t: {} for t in TYPES}}}
-STMF_NAMES = {"task": "stmf", "request": "names", "strata": {"feature_type": "supermarket"}}
+MTMF = mtmf_item(TYPES)
+STMF_NAMES = stmf_names_item("supermarket")
 
 
 def _types(text: str) -> dict:

@@ -20,7 +20,7 @@ the self-correction rule), each with near cases that must keep their reading:
 from __future__ import annotations
 
 import pytest
-from helpers.parsed import invalid, value
+from helpers.parsed import invalid, mtmf_item, value
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing import Invalid
@@ -34,7 +34,7 @@ DIST = {"task": "frieda_distance", "request": "distance",
 SRN = {"task": "srn", "request": "route"}
 TYPES = ["supermarket", "fast food", "beauty shop", "bus stop", "restaurant", "parking",
          "bank"]
-MTMF = {"task": "mtmf", "request": "all", "answer": {"types": {t: {} for t in TYPES}}}
+MTMF = mtmf_item(TYPES)
 
 
 # ------------------------------------------------------- 1. "I only measured the first leg"

@@ -26,11 +26,11 @@ docs/rounds/2026-12-02/fix24zz.md); held here so a change is a decision.
 from __future__ import annotations
 
 import pytest
-from helpers.parsed import invalid, value
+from helpers.parsed import invalid, stmf_names_item, value
 
 MML = {"task": "mml", "request": "roads"}
 PAIR = ["Eteläranta", "Eteläesplanadi"]
-STMF_NAMES = {"task": "stmf", "request": "names", "strata": {"feature_type": "supermarket"}}
+STMF_NAMES = stmf_names_item("supermarket")
 
 
 # ------------------------------------------- 1. a describing sentence, then a names line
