@@ -281,6 +281,17 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "more maybe'): read invalid ('a hedged answer (maybe)'), grader reads "
                          "2 (judgement call; score unchanged: the grader's 2 is wrong against "
                          "truth 1, read as invalid)",
+    # ``fresh24zo.yaml`` (issue 24, session grade24zo; independent grader, committed before
+    # scoring in 4e663d3 and 9ab7e8a, scored once: 18/20 in
+    # docs/rounds/2026-12-02/grade24zo.md): its two disagreements, with their classes.
+    "fresh24zo.yaml#13": "MTMF answered in prose without JSON, the names after a colon ('The "
+                         "map shows 3 restaurants: Jufu, Ravintola Hausman and Woolshed'): "
+                         "read restaurant count 3 with no names, grader reads 3 with the three "
+                         "names (score changes: the names part of a correct answer is lost)",
+    "fresh24zo.yaml#20": "STMF names response cut off after a list's first marker ('Let me "
+                         "read each label carefully ... 1.', nothing after): read the name "
+                         "'1', grader reads no answer (invalid; score changes only in invalid "
+                         "vs wrong)",
 }
 
 
