@@ -339,6 +339,15 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # names joined by a slash, 'Gigantti / AT Lastenturva'), agrees since fix24zw: two or
     # more of the map's names joined by "/", the whole not one name, are a choice, invalid
     # (tests/parsing/test_grade24zw_classes.py).
+    # ``fresh33.yaml`` (issue 24, session grade24zm; independent grader, committed before
+    # scoring in c9073cb, scored once with main at 44f1918: MapIQ 19/19, MapWise 12/12,
+    # FRIEDA 21/22 in docs/rounds/2026-12-02/grade24zm.md): its one disagreement, a grader's
+    # error kept as scored (no label changes after scoring).
+    "fresh33.yaml#22": "grader's expectation defect, not the reader's: a FRIEDA name with "
+                       "commas ('Filosofia, Lääketiede, Teologia ja Juridiikka', one legend "
+                       "name) written as a YAML flow list, so the expectation became three "
+                       "names; the reader gives the one legend name, which is the careful "
+                       "reading (score unchanged: correct either way)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
