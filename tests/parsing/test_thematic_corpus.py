@@ -348,6 +348,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "name) written as a YAML flow list, so the expectation became three "
                        "names; the reader gives the one legend name, which is the careful "
                        "reading (score unchanged: correct either way)",
+    # ``fresh36.yaml`` (issue 24, session grade24zp; independent grader, committed before
+    # scoring in 15f1aac, scored once with main at 44f1918 merged: MapIQ 19/19, MapWise
+    # 18/18, FRIEDA 19/20 in docs/rounds/2026-12-02/grade24zp.md): its one disagreement.
+    "fresh36.yaml#19": "FRIEDA count: truncated reasoning with no answer that restates the "
+                       "question's number ('... which of the 3 features are inside the block. "
+                       "The first feature is'): read as the count 3, grader reads invalid "
+                       "(score changes: an invalid response read as an answer, here wrong; "
+                       "on an item whose truth is 3 it would be read correct)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -410,14 +418,14 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
 # grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27), grade24zi
 # (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31), grade24zm (fresh33),
-# grade24zo (fresh35); first tries in
+# grade24zp (fresh36), grade24zo (fresh35); first tries in
 # the docs/rounds reports): one test over all of them, each case named by its file and place
 # (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
-                    "fresh31", "fresh33", "fresh35")
+                    "fresh31", "fresh33", "fresh36", "fresh35")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
