@@ -407,7 +407,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
-                    "fresh31")
+                    "fresh31", "fresh34")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
