@@ -339,6 +339,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # names joined by a slash, 'Gigantti / AT Lastenturva'), agrees since fix24zw: two or
     # more of the map's names joined by "/", the whole not one name, are a choice, invalid
     # (tests/parsing/test_grade24zw_classes.py).
+    # ``fresh34.yaml`` (issue 24, session grade24zn; independent grader, committed before
+    # scoring in a3e54f3, scored once with main at 44f1918: FRIEDA 22/22, MapWise 15/15,
+    # MapIQ 18/19 in docs/rounds/2026-12-02/grade24zn.md):
+    "fresh34.yaml#23": "MapIQ MCQ's last option named by its text with no letter at the start "
+                       "of a sentence ('None of the above. Tennessee is already in the top "
+                       "class among these.'): read invalid ('no answer found'), grader reads "
+                       "e (score changes: correct read as invalid)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
