@@ -339,6 +339,15 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # names joined by a slash, 'Gigantti / AT Lastenturva'), agrees since fix24zw: two or
     # more of the map's names joined by "/", the whole not one name, are a choice, invalid
     # (tests/parsing/test_grade24zw_classes.py).
+    # ``fresh33.yaml`` (issue 24, session grade24zm; independent grader, committed before
+    # scoring in c9073cb, scored once with main at 44f1918: MapIQ 19/19, MapWise 12/12,
+    # FRIEDA 21/22 in docs/rounds/2026-12-02/grade24zm.md): its one disagreement, a grader's
+    # error kept as scored (no label changes after scoring).
+    "fresh33.yaml#22": "grader's expectation defect, not the reader's: a FRIEDA name with "
+                       "commas ('Filosofia, Lääketiede, Teologia ja Juridiikka', one legend "
+                       "name) written as a YAML flow list, so the expectation became three "
+                       "names; the reader gives the one legend name, which is the careful "
+                       "reading (score unchanged: correct either way)",
     # ``fresh34.yaml`` (issue 24, session grade24zn; independent grader, committed before
     # scoring in a3e54f3, scored once with main at 44f1918: FRIEDA 22/22, MapWise 15/15,
     # MapIQ 18/19 in docs/rounds/2026-12-02/grade24zn.md):
@@ -407,14 +416,15 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # the reader and scored once (sessions grade24k, grade24m, grade24o, grade24p, grade24q,
 # grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
 # grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27), grade24zi
-# (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31); first tries in
+# (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31), grade24zm (fresh33);
+# first tries in
 # the docs/rounds reports): one test over all of them, each case named by its file and place
 # (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
-                    "fresh31", "fresh34")
+                    "fresh31", "fresh33", "fresh34")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
