@@ -52,7 +52,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24x", "fresh24za", "fresh24zb", "fresh24zc",
                  "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
-                 "fresh24zk", "fresh24zm", "fresh24zp",
+                 "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
                  "fresh24zo"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
@@ -336,7 +336,8 @@ def main() -> int:
                                        "fresh24zd", "fresh24ze", "fresh24zf",
                                        "fresh24zh", "fresh24zg", "fresh24zi",
                                        "fresh24zj", "fresh24zl", "fresh24zk",
-                                       "fresh24zm", "fresh24zp", "fresh24zo"))):
+                                       "fresh24zm", "fresh24zn", "fresh24zp",
+                                       "fresh24zo"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -348,6 +348,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "name) written as a YAML flow list, so the expectation became three "
                        "names; the reader gives the one legend name, which is the careful "
                        "reading (score unchanged: correct either way)",
+    # ``fresh34.yaml`` (issue 24, session grade24zn; independent grader, committed before
+    # scoring in a3e54f3, scored once with main at 44f1918: FRIEDA 22/22, MapWise 15/15,
+    # MapIQ 18/19 in docs/rounds/2026-12-02/grade24zn.md):
+    "fresh34.yaml#23": "MapIQ MCQ's last option named by its text with no letter at the start "
+                       "of a sentence ('None of the above. Tennessee is already in the top "
+                       "class among these.'): read invalid ('no answer found'), grader reads "
+                       "e (score changes: correct read as invalid)",
     # ``fresh36.yaml`` (issue 24, session grade24zp; independent grader, committed before
     # scoring in 15f1aac, scored once with main at 44f1918 merged: MapIQ 19/19, MapWise
     # 18/18, FRIEDA 19/20 in docs/rounds/2026-12-02/grade24zp.md): its one disagreement.
@@ -425,7 +432,8 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
-                    "fresh31", "fresh33", "fresh36", "fresh35")
+                    "fresh31", "fresh33", "fresh34", "fresh36",
+                    "fresh35")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
