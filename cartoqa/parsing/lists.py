@@ -9,6 +9,7 @@ from cartoqa.parsing.feature_types import canonical_type
 from cartoqa.parsing.map_names import offers_alternatives, split_joined
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
+from cartoqa.parsing.rules import cut_off
 from cartoqa.parsing.structured import find_structured
 from cartoqa.parsing.tables import answer_column, find_table
 from cartoqa.parsing.text import (
@@ -511,6 +512,9 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     if bold is not None:
         return Parsed({"names": bold})
     body = drop_notes(t)
+    cut = cut_off(body.strip())
+    if cut is not None:  # "... starting from the top left:\n\n1.": the list never began
+        return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
     if _says_no_names(body):
         # "I see the icon but there is no name label next to it, so there are no names"
         return Parsed({"names": []}, ("no names, said in a sentence",))
@@ -665,6 +669,9 @@ def parse_roads(text: str) -> ParseResult:
     if cued is not None:
         return cued
     body = drop_notes(t)
+    cut = cut_off(body.strip())
+    if cut is not None:  # "... from north to south:\n\n1.": the list never began
+        return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
     if len(nonempty_lines(body)) == 1:
         found = _roads_in(body)
         return found if found is not None else Invalid("no road names found")

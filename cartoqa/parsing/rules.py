@@ -137,9 +137,17 @@ _CUT_OFF = re.compile(r"(?:^|\s)(?-i:the|an|of|by|to|and|from|into|onto|than|its
                       r"between)\s*$")
 
 
+# a sentence cut off after its subject's verb: "The first feature is" (not "it is")
+_CUT_AFTER_VERB = re.compile(r"(?:^|[.!?:;]\s+)(?:[Tt]he|[Mm]y)\s+(?:[^\W\d_]+\s+){0,5}"
+                             r"(?-i:is|are|was|were)\s*$")
+# a list cut off at its first, empty marker: "... starting from the top left:\n\n1."
+_CUT_AT_MARKER = re.compile(r":[ \t]*\n\s*(?:1[.)]|[-*\u2022])[ \t]*$")
+
+
 def cut_off(text: str) -> str | None:
-    """The closing words of a response that ends mid-sentence (on a lower-case function
-    word, without punctuation), else ``None``: such a response gives no answer.
+    r"""The closing words of a response that ends mid-sentence (on a lower-case function
+    word, on a sentence's verb after a "the" subject, or on an empty first list marker
+    after a colon, without punctuation), else ``None``: such a response gives no answer.
 
     Examples
     --------
@@ -147,11 +155,20 @@ def cut_off(text: str) -> str | None:
     'by the'
     >>> cut_off("It is Pitkäsilta.") is None, cut_off("It's A") is None
     (True, True)
+    >>> cut_off("I look at the 3 features. The first feature is")
+    'feature is'
+    >>> cut_off("Yes, it is") is None, cut_off("The answer is 3") is None
+    (True, True)
+    >>> cut_off("Let me read each label, starting from the top left:\n\n1.")
+    'left: 1.'
+    >>> cut_off("The count:\n\n2.") is None, cut_off("Two of them:\n1. Kuu") is None
+    (True, True)
     """
-    m = _CUT_OFF.search(text)
-    if m is None:
-        return None
-    return " ".join(text[: m.end()].split()[-2:])
+    for pattern in (_CUT_OFF, _CUT_AFTER_VERB, _CUT_AT_MARKER):
+        m = pattern.search(text)
+        if m is not None:
+            return " ".join(text[: m.end()].split()[-2:])
+    return None
 
 
 def rejected_then_picked(sentence: str) -> str | None:

@@ -289,10 +289,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "map shows 3 restaurants: Jufu, Ravintola Hausman and Woolshed'): "
                          "read restaurant count 3 with no names, grader reads 3 with the three "
                          "names (score changes: the names part of a correct answer is lost)",
-    "fresh24zo.yaml#20": "STMF names response cut off after a list's first marker ('Let me "
-                         "read each label carefully ... 1.', nothing after): read the name "
-                         "'1', grader reads no answer (invalid; score changes only in invalid "
-                         "vs wrong)",
+    # fresh24zo.yaml#20 (STMF names cut off at an empty first list marker, "... starting from
+    # the top left:\n\n1.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
 }
 
 
