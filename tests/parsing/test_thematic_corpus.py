@@ -358,11 +358,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh36.yaml`` (issue 24, session grade24zp; independent grader, committed before
     # scoring in 15f1aac, scored once with main at 44f1918 merged: MapIQ 19/19, MapWise
     # 18/18, FRIEDA 19/20 in docs/rounds/2026-12-02/grade24zp.md): its one disagreement.
-    "fresh36.yaml#19": "FRIEDA count: truncated reasoning with no answer that restates the "
-                       "question's number ('... which of the 3 features are inside the block. "
-                       "The first feature is'): read as the count 3, grader reads invalid "
-                       "(score changes: an invalid response read as an answer, here wrong; "
-                       "on an item whose truth is 3 it would be read correct)",
+    # fresh36.yaml#19 (FRIEDA count cut off after its subject's verb, "... which of the 3
+    # features are inside the block. The first feature is") agrees since fix24zv.
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
