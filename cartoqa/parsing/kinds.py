@@ -277,9 +277,62 @@ def parse_options(text: str, options: Options) -> ParseResult:
     ...               ).value
     {'letters': ['a', 'c']}
     """
-    return read_answer(text, lambda s: read_options(s, options),
-                       whole_read=lambda s: read_options(s, options, strict=True),
-                       what="option sets", key=lambda p: p.value["letters"])
+    found = read_answer(text, lambda s: read_options(s, options),
+                        whole_read=lambda s: read_options(s, options, strict=True),
+                        what="option sets", key=lambda p: p.value["letters"])
+    if isinstance(found, Invalid) and found.reason == "no answer found":
+        return _leading_option(text, options) or found
+    return found
+
+
+# a run of capitalised words ("New Mexico", "Tennessee"): what may name an option in prose
+_PROPER = re.compile(r"[A-Z][\w.'’]*(?:\s+[A-Z][\w.'’]*){0,2}")
+
+
+def _leading_option(text: str, options: Options) -> ParseResult | None:
+    """The option a response names as its whole first sentence, when the sentences after
+    it (a reason) name no option and hedge nothing, else ``None``.
+
+    Examples
+    --------
+    >>> o = Options({"a": "WY", "b": "NE", "c": "None of the above"},
+    ...             names=region_names("usa"))
+    >>> _leading_option("None of the above. Tennessee is already in the top class.", o).value
+    {'letters': ['c']}
+    >>> _leading_option("None of the above. Wyoming is higher, though.", o) is None
+    True
+    >>> _leading_option("None of the above. Though I am not sure.", o) is None
+    True
+    """
+    parts = re.split(r"(?<=[.!])\s+", text.strip(), maxsplit=1)
+    if len(parts) < 2 or hedged(parts[1]) is not None or _names_an_option(parts[1], options):
+        return None
+    found = read_options(parts[0], options, strict=True)
+    if not isinstance(found, Parsed):
+        return None
+    return Parsed(found.value, ("the option of the first sentence; the rest a reason",))
+
+
+def _names_an_option(text: str, options: Options) -> bool:
+    """Whether ``text`` names any option, by its text or by a name (runs of capitalised
+    words and their parts).
+
+    Examples
+    --------
+    >>> o = Options({"a": "WY", "b": "None of the above"}, names=region_names("usa"))
+    >>> _names_an_option("Wyoming is higher.", o), _names_an_option("Ohio is higher.", o)
+    (True, False)
+    """
+    folded = text.casefold()
+    if any(len(v) > 2 and v.casefold() in folded for v in options.options.values()):
+        return True
+    for m in _PROPER.finditer(text):
+        words = m.group().split()
+        spans = (" ".join(words[i:j]).strip(".") for i in range(len(words))
+                 for j in range(i + 1, len(words) + 1))
+        if any(len(w) > 1 and options.letter(w) is not None for w in spans):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------------ regions

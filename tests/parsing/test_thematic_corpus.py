@@ -351,10 +351,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh34.yaml`` (issue 24, session grade24zn; independent grader, committed before
     # scoring in a3e54f3, scored once with main at 44f1918: FRIEDA 22/22, MapWise 15/15,
     # MapIQ 18/19 in docs/rounds/2026-12-02/grade24zn.md):
-    "fresh34.yaml#23": "MapIQ MCQ's last option named by its text with no letter at the start "
-                       "of a sentence ('None of the above. Tennessee is already in the top "
-                       "class among these.'): read invalid ('no answer found'), grader reads "
-                       "e (score changes: correct read as invalid)",
+    # fresh34.yaml#23 (MapIQ MCQ option named by its text as the first sentence, then a
+    # reason naming no option: "None of the above. Tennessee is already in the top class
+    # among these.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
     # ``fresh36.yaml`` (issue 24, session grade24zp; independent grader, committed before
     # scoring in 15f1aac, scored once with main at 44f1918 merged: MapIQ 19/19, MapWise
     # 18/18, FRIEDA 19/20 in docs/rounds/2026-12-02/grade24zp.md): its one disagreement.
