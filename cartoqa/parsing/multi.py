@@ -271,6 +271,44 @@ _NO_NAME = re.compile(r"^\s*(?:unnamed|no\s+names?|not\s+named|none|n/a|no\s+lab
                       r"\W*$", re.IGNORECASE)
 
 
+# names after a colon, to the sentence's end or to ", and <count> ...": "3 restaurants: Jufu,
+# Ravintola Hausman and Woolshed. ..."
+_NAMES_AFTER_COLON = re.compile(
+    r"^:[ \t]*(?P<names>[^.;\n()]+?)(?=[ \t]*(?:[.;](?:\s|$)|$|\n|,?\s+and\s+(?:\d+|an?|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten)\s))", re.IGNORECASE)
+
+
+def _prose_names(after: str, map_names: Collection[str], count: int = 0) -> list[str]:
+    """The names said right after a count and its type in prose: in brackets, or after a
+    colon when every one is a proper name (capitalised), else none. After a colon, one
+    item ``A and B`` is two names when the count is two.
+
+    Examples
+    --------
+    >>> _prose_names(": Jufu, Ravintola Hausman and Woolshed. All others are 0.", ())
+    ['Jufu', 'Ravintola Hausman', 'Woolshed']
+    >>> _prose_names(" (Kuu, Hiisi) and one park.", ()), _prose_names(": one is unnamed.", ())
+    (['Kuu', 'Hiisi'], [])
+    >>> _prose_names(": Jufu and Woolshed, and 1 bank", (), 2)
+    ['Jufu', 'Woolshed']
+    """
+    bracket = _NAMES_AFTER.match(after)
+    if bracket:
+        said = bracket.group("names")
+        if _NO_NAME.match(said):
+            return []
+        parsed = parse_names(said, map_names=map_names)
+        return parsed.value["names"] if isinstance(parsed, Parsed) else []
+    colon = _NAMES_AFTER_COLON.match(after)
+    if colon is None or _NO_NAME.match(colon.group("names")):
+        return []
+    parsed = parse_names(colon.group("names"), map_names=map_names)
+    names = parsed.value["names"] if isinstance(parsed, Parsed) else []
+    if len(names) == 1 and count == 2 and " and " in names[0]:
+        names = [n.strip() for n in names[0].split(" and ", 1)]
+    return names if all(n[:1].isupper() or n[:1].isdigit() for n in names) else []
+
+
 def _from_prose(text: str, known: dict[str, str], map_names: Collection[str] = frozenset()
                 ) -> dict[str, Any] | Invalid | None:
     """Counts told in prose: ``I can see one restaurant (Family), one coffee shop
@@ -312,11 +350,7 @@ def _from_prose(text: str, known: dict[str, str], map_names: Collection[str] = f
                          r"\s*(?:or|to|-|\u2013)\s*$", before, re.IGNORECASE):
                 return Invalid(f"a range or alternatives ({before.strip()} {token} {phrase})")
             count = int(token) if token.isdigit() else _COUNT_WORDS[token]
-            names: list[str] = []
-            bracket = _NAMES_AFTER.match(text[last.end():])
-            if bracket and not _NO_NAME.match(bracket.group("names")):
-                parsed = parse_names(bracket.group("names"), map_names=map_names)
-                names = parsed.value["names"] if isinstance(parsed, Parsed) else []
+            names = _prose_names(text[last.end():], map_names, count)
             seen = out.get(canonical)
             if seen is not None and seen["count"] != count:
                 return Invalid(f"several different counts of {canonical} "

@@ -285,10 +285,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24zo.yaml`` (issue 24, session grade24zo; independent grader, committed before
     # scoring in 4e663d3 and 9ab7e8a, scored once: 18/20 in
     # docs/rounds/2026-12-02/grade24zo.md): its two disagreements, with their classes.
-    "fresh24zo.yaml#13": "MTMF answered in prose without JSON, the names after a colon ('The "
-                         "map shows 3 restaurants: Jufu, Ravintola Hausman and Woolshed'): "
-                         "read restaurant count 3 with no names, grader reads 3 with the three "
-                         "names (score changes: the names part of a correct answer is lost)",
+    # fresh24zo.yaml#13 (MTMF prose with the names after a colon, "The map shows 3
+    # restaurants: Jufu, Ravintola Hausman and Woolshed. ...") agrees since fix24zv.
     # fresh24zo.yaml#20 (STMF names cut off at an empty first list marker, "... starting from
     # the top left:\n\n1.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
 }

@@ -14,7 +14,7 @@ by fix24zv, each with near cases that must keep their reading:
 from __future__ import annotations
 
 import pytest
-from helpers.parsed import invalid, stmf_names_item, value
+from helpers.parsed import invalid, mtmf_item, stmf_names_item, value
 
 STMF_NAMES = stmf_names_item("restaurant")
 STMF_COUNT = {"task": "stmf", "request": "count", "strata": {"feature_type": "restaurant"}}
@@ -86,3 +86,81 @@ def test_a_whole_or_cued_count_keeps_its_reading(item: dict, response: str,
 def test_a_whole_yes_keeps_its_reading() -> None:
     item = {"task": "mapwise_binary", "request": "binary", "provenance": {"country": "usa"}}
     assert not invalid(item, "Yes, it is")
+
+
+# ------------------------- 3. an option named by its text as the whole first sentence
+MAPIQ_MCQ = {"task": "mapiq_ppc", "request": "mcq",
+             "options": {"a": "WY", "b": "NE", "c": "MN", "d": "NM", "e": "None of the above"}}
+MFS = {"task": "mfs", "request": "choice",
+       "options": {"A": "pharmacy", "B": "bank", "C": "park", "D": "parking", "E": "bus stop"}}
+
+
+@pytest.mark.parametrize("response, letters", [
+    ("None of the above. Tennessee is already in the top class among these.", ["e"]),
+    ("None of the above. Tennessee is in the top class.", ["e"]),
+    ("None of the above! Tennessee sits in the highest class.", ["e"]),
+    ("NE. Tennessee is in a lower class.", ["b"]),
+    ("Nebraska. Tennessee is in a lower class.", ["b"]),
+])
+def test_mapiq_option_text_then_a_reason(response: str, letters: list) -> None:
+    assert value(MAPIQ_MCQ, response)["letters"] == letters
+
+
+@pytest.mark.parametrize("response", [
+    "None of the above. Maybe Wyoming.",
+    "None of the above. Nebraska is higher, though.",
+    "None of the above? Tennessee is in the top class.",
+    "None of the above, I think. Tennessee is top.",
+    "None of the above. Though I am not sure about Tennessee.",
+])
+def test_mapiq_option_text_then_doubt_or_another_option_stays_invalid(response: str) -> None:
+    assert invalid(MAPIQ_MCQ, response)
+
+
+@pytest.mark.parametrize("response, letter", [
+    ("Pharmacy. The green cross on Kaivokatu marks it.", "A"),
+    ("Bus stop. Helsinki's buses stop there.", "E"),
+])
+def test_mfs_option_text_then_a_reason_keeps_its_reading(response: str, letter: str) -> None:
+    assert value(MFS, response)["letter"] == letter
+
+
+def test_mfs_option_text_then_another_option_stays_invalid() -> None:
+    assert invalid(MFS, "Pharmacy. The park is further north.")
+
+
+# ------------------------------------- 1. MTMF prose: the names after a colon
+MTMF = mtmf_item(["restaurant", "bank", "park", "bus stop"])
+
+
+def _counted(text: str) -> dict:
+    return {k: v for k, v in value(MTMF, text)["types"].items() if v["count"]}
+
+
+@pytest.mark.parametrize("response, got", [
+    ("The map shows 3 restaurants: Jufu, Ravintola Hausman and Woolshed. None of the other "
+     "listed feature types appear on this map, so all of them are 0.",
+     {"restaurant": {"count": 3, "names": ["Jufu", "Ravintola Hausman", "Woolshed"]}}),
+    ("I see 2 restaurants: Jufu and Woolshed, and 1 bank: Nordea. Everything else is 0.",
+     {"restaurant": {"count": 2, "names": ["Jufu", "Woolshed"]},
+      "bank": {"count": 1, "names": ["Nordea"]}}),
+    ("I see 2 restaurants: Jufu, Woolshed; one bank: Nordea. No other types.",
+     {"restaurant": {"count": 2, "names": ["Jufu", "Woolshed"]},
+      "bank": {"count": 1, "names": ["Nordea"]}}),
+    # brackets keep their reading
+    ("The map shows 3 restaurants (Jufu, Ravintola Hausman and Woolshed). All others are 0.",
+     {"restaurant": {"count": 3, "names": ["Jufu", "Ravintola Hausman", "Woolshed"]}}),
+    # a colon before prose, not names: the count alone
+    ("I see 2 restaurants: one is unnamed, the other is hidden. No other types.",
+     {"restaurant": {"count": 2, "names": []}}),
+])
+def test_mtmf_prose_names_after_a_colon(response: str, got: dict) -> None:
+    assert _counted(response) == got
+
+
+@pytest.mark.parametrize("response", [
+    "I see 2 restaurants: Jufu or Woolshed, not sure. No other types.",
+    "The map shows 3 restaurants: Jufu, Ravintola Hausman and Woolshed.",  # types unsaid
+])
+def test_mtmf_prose_hedged_or_partial_stays_invalid(response: str) -> None:
+    assert invalid(MTMF, response)
