@@ -239,16 +239,21 @@ class MapiqBuilder:
         while len(self._rc_before) <= index and len(self._rc_before) <= len(self.plans):
             plan = self.plans[len(self._rc_before) - 1]
             before = self._rc_before[-1]
-            key = plan.variable.key
-            if key not in self._classes:
-                try:
-                    self._classes[key] = fisher_jenks_absorbing(plan.variable.values)
-                except ValueError:
-                    self._classes[key] = None
-            classes = self._classes[key]
+            classes = self.classification(plan.variable)
             self._rc_before.append(before if classes is None else mcq_step(
                 self._context(plan, classes, before), before))
         return self._rc_before[min(index, len(self._rc_before) - 1)]
+
+    def classification(self, variable: Variable) -> Classification | None:
+        """The variable's classes (Fisher-Jenks), computed once per variable for the RC
+        replay, the split and the slots alike; ``None`` when it has too few distinct
+        values."""
+        if variable.key not in self._classes:
+            try:
+                self._classes[variable.key] = fisher_jenks_absorbing(variable.values)
+            except ValueError:
+                self._classes[variable.key] = None
+        return self._classes[variable.key]
 
     def questions(self, plan: MapPlan, ctx: MapContext,
                   skipped: Counter[str]) -> list[tuple[TaskSpec, Question]]:
@@ -272,9 +277,8 @@ class MapiqBuilder:
         """``(plan, task, request)`` of every question the plans can ask (no drawing)."""
         out: list[tuple[MapPlan, str, str]] = []
         for plan in plans:
-            try:
-                classification = fisher_jenks_absorbing(plan.variable.values)
-            except ValueError:
+            classification = self.classification(plan.variable)
+            if classification is None:
                 continue
             ctx = self.context(plan, classification)
             out += [(plan, spec.name, q.request)
@@ -285,9 +289,8 @@ class MapiqBuilder:
                   skipped: Counter[str]) -> tuple[list[dict[str, Any]], bytes] | None:
         """Items and image of one map, or ``None`` (reason counted in ``rejected``)."""
         var = plan.variable
-        try:
-            classification = fisher_jenks_absorbing(var.values)
-        except ValueError:
+        classification = self.classification(var)
+        if classification is None:
             rejected["too_few_distinct_values"] += 1
             return None
         design = design_for(plan.variation)
