@@ -289,6 +289,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # restaurants: Jufu, Ravintola Hausman and Woolshed. ...") agrees since fix24zv.
     # fresh24zo.yaml#20 (STMF names cut off at an empty first list marker, "... starting from
     # the top left:\n\n1.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
+    # ``fresh24zq.yaml`` (issue 24, session grade24zq; independent grader, committed before
+    # scoring in 6c20d6f, scored once with main at 8cc5a84: 39/40 in
+    # docs/rounds/2026-12-02/grade24zq.md): its one disagreement, with its class.
+    "fresh24zq.yaml#21": "STMF count: a zero said as 'I don't see any convenience store icons "
+                         "on this map' in a sentence with no number and no cue: read invalid "
+                         "('no number found'), grader reads 0 (score changes: truth 0, the "
+                         "grader's reading is correct)",
 }
 
 
