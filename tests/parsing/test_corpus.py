@@ -289,6 +289,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # restaurants: Jufu, Ravintola Hausman and Woolshed. ...") agrees since fix24zv.
     # fresh24zo.yaml#20 (STMF names cut off at an empty first list marker, "... starting from
     # the top left:\n\n1.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
+    # ``fresh24zs.yaml`` (issue 24, session grade24zs; independent grader, committed before
+    # scoring in 646c935, scored once against main at 8cc5a84: 39/40 in
+    # docs/rounds/2026-12-02/grade24zs.md): its one disagreement, with its class.
+    "fresh24zs.yaml#25": "RLE length said only in words with a fraction and no digit ('The "
+                         "blue path is roughly half a kilometre long ...', no cue): read "
+                         "invalid ('no length found'), grader reads 500 m (score changes: "
+                         "500 m is within 25 % of the truth 493 m)",
 }
 
 
