@@ -53,7 +53,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
-                 "fresh24zo", "fresh24zq"):
+                 "fresh24zo", "fresh24zq",
+                 "fresh24zs"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -296,6 +297,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "on this map' in a sentence with no number and no cue: read invalid "
                          "('no number found'), grader reads 0 (score changes: truth 0, the "
                          "grader's reading is correct)",
+    # ``fresh24zs.yaml`` (issue 24, session grade24zs; independent grader, committed before
+    # scoring in 646c935, scored once against main at 8cc5a84: 39/40 in
+    # docs/rounds/2026-12-02/grade24zs.md): its one disagreement, with its class.
+    "fresh24zs.yaml#25": "RLE length said only in words with a fraction and no digit ('The "
+                         "blue path is roughly half a kilometre long ...', no cue): read "
+                         "invalid ('no length found'), grader reads 500 m (score changes: "
+                         "500 m is within 25 % of the truth 493 m)",
 }
 
 
@@ -340,7 +348,8 @@ def main() -> int:
                                        "fresh24zh", "fresh24zg", "fresh24zi",
                                        "fresh24zj", "fresh24zl", "fresh24zk",
                                        "fresh24zm", "fresh24zn", "fresh24zp",
-                                       "fresh24zo", "fresh24zq"))):
+                                       "fresh24zo", "fresh24zq",
+                                       "fresh24zs"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
