@@ -289,6 +289,20 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # restaurants: Jufu, Ravintola Hausman and Woolshed. ...") agrees since fix24zv.
     # fresh24zo.yaml#20 (STMF names cut off at an empty first list marker, "... starting from
     # the top left:\n\n1.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
+    # ``fresh24zr.yaml`` (issue 24, session grade24zr; independent grader, committed before
+    # scoring in a7ee7a1, scored once against main at 8cc5a84: 37/40 in
+    # docs/rounds/2026-12-02/grade24zr.md): its three disagreements, with their classes.
+    "fresh24zr.yaml#11": "MTMF markdown table with a names cell holding a name with an "
+                         "ampersand ('Morkku, Mount Everest, Maya Bar & Grill'): the name is "
+                         "split at '&' into 'Maya Bar' and 'Grill'; grader reads one name",
+    "fresh24zr.yaml#33": "MML two road names in one cue-less sentence ('The red marker is on "
+                         "Paasivuorenkatu, at the corner where Saariniemenkatu joins it.'): "
+                         "read as the one name 'at the corner where Saariniemenkatu joins it'; "
+                         "grader reads Paasivuorenkatu; Saariniemenkatu",
+    "fresh24zr.yaml#40": "SRN route told in prose with no list and no cue ('turn left onto "
+                         "Eteläinen Makasiinikatu and drive west, then turn left onto "
+                         "Kasarmikatu and drive south until it reaches the red marker'): read "
+                         "invalid; grader reads blue, turn left, X, turn left, Y, red",
 }
 
 
