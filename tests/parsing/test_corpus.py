@@ -293,23 +293,19 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24zq.yaml`` (issue 24, session grade24zq; independent grader, committed before
     # scoring in 6c20d6f, scored once with main at 8cc5a84: 39/40 in
     # docs/rounds/2026-12-02/grade24zq.md): its one disagreement, with its class.
-    "fresh24zq.yaml#21": "STMF count: a zero said as 'I don't see any convenience store icons "
-                         "on this map' in a sentence with no number and no cue: read invalid "
-                         "('no number found'), grader reads 0 (score changes: truth 0, the "
-                         "grader's reading is correct)",
+    # fresh24zq.yaml#21 (STMF count, a zero said as "I don't see any convenience store icons
+    # on this map" with no number and no cue) agrees since fix24zt
+    # (tests/parsing/test_grade24zt_classes.py).
     # ``fresh24zs.yaml`` (issue 24, session grade24zs; independent grader, committed before
     # scoring in 646c935, scored once against main at 8cc5a84: 39/40 in
     # docs/rounds/2026-12-02/grade24zs.md): its one disagreement, with its class.
-    "fresh24zs.yaml#25": "RLE length said only in words with a fraction and no digit ('The "
-                         "blue path is roughly half a kilometre long ...', no cue): read "
-                         "invalid ('no length found'), grader reads 500 m (score changes: "
-                         "500 m is within 25 % of the truth 493 m)",
+    # fresh24zs.yaml#25 (RLE length said in words with a fraction and no digit, "roughly half
+    # a kilometre long") agrees since fix24zt (tests/parsing/test_grade24zt_classes.py).
     # ``fresh24zr.yaml`` (issue 24, session grade24zr; independent grader, committed before
     # scoring in a7ee7a1, scored once against main at 8cc5a84: 37/40 in
     # docs/rounds/2026-12-02/grade24zr.md): its three disagreements, with their classes.
-    "fresh24zr.yaml#11": "MTMF markdown table with a names cell holding a name with an "
-                         "ampersand ('Morkku, Mount Everest, Maya Bar & Grill'): the name is "
-                         "split at '&' into 'Maya Bar' and 'Grill'; grader reads one name",
+    # fresh24zr.yaml#11 (MTMF markdown table, a name holding "&", "Morkku, Mount Everest,
+    # Maya Bar & Grill") agrees since fix24zt (tests/parsing/test_grade24zt_classes.py).
     "fresh24zr.yaml#33": "MML two road names in one cue-less sentence ('The red marker is on "
                          "Paasivuorenkatu, at the corner where Saariniemenkatu joins it.'): "
                          "read as the one name 'at the corner where Saariniemenkatu joins it'; "
