@@ -304,6 +304,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "blue path is roughly half a kilometre long ...', no cue): read "
                          "invalid ('no length found'), grader reads 500 m (score changes: "
                          "500 m is within 25 % of the truth 493 m)",
+    # ``fresh24zt.yaml`` (issue 24, session grade24zt; independent grader, committed before
+    # scoring in d72c474, scored once against main at 9f03b9c: 49/50 in
+    # docs/rounds/2026-12-02/grade24zt.md): its one disagreement, with its class.
+    "fresh24zt.yaml#37": "MML road name followed by its Swedish name in parentheses ('Answer: "
+                         "Eteläesplanadi (Södra esplanaden); Fabianinkatu'): read as the one "
+                         "name 'Eteläesplanadi (Södra esplanaden)', grader reads Eteläesplanadi "
+                         "(score changes: truth Eteläesplanadi; Fabianinkatu, the grader's "
+                         "reading is correct)",
 }
 
 

@@ -359,6 +359,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 18/18, FRIEDA 19/20 in docs/rounds/2026-12-02/grade24zp.md): its one disagreement.
     # fresh36.yaml#19 (FRIEDA count cut off after its subject's verb, "... which of the 3
     # features are inside the block. The first feature is") agrees since fix24zv.
+    # ``fresh40.yaml`` (issue 24, session grade24zt; independent grader, committed before
+    # scoring in d72c474, scored once against main at 9f03b9c: FRIEDA 6/6, MapWise 5/6,
+    # MapIQ 6/6 in docs/rounds/2026-12-02/grade24zt.md): its one disagreement.
+    "fresh40.yaml#9": "MapWise range with a scale word the legend's numbers are already in "
+                      "('My answer is [0 to 200 million]' on a map titled 'Population, Census "
+                      "2011 (millions)' whose colour bar runs 0 to 200): read [0, 200000000], "
+                      "grader reads [0, 200] (score changes: truth 0 - 200, the grader's "
+                      "reading is correct)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
