@@ -54,7 +54,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
                  "fresh24zo", "fresh24zq",
-                 "fresh24zs", "fresh24zr"):
+                 "fresh24zs", "fresh24zr", "fresh24zt"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -318,6 +318,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "Eteläinen Makasiinikatu and drive west, then turn left onto "
                          "Kasarmikatu and drive south until it reaches the red marker'): read "
                          "invalid; grader reads blue, turn left, X, turn left, Y, red",
+    # ``fresh24zt.yaml`` (issue 24, session grade24zt; independent grader, committed before
+    # scoring in d72c474, scored once against main at 9f03b9c: 49/50 in
+    # docs/rounds/2026-12-02/grade24zt.md): its one disagreement, with its class.
+    "fresh24zt.yaml#37": "MML road name followed by its Swedish name in parentheses ('Answer: "
+                         "Eteläesplanadi (Södra esplanaden); Fabianinkatu'): read as the one "
+                         "name 'Eteläesplanadi (Södra esplanaden)', grader reads Eteläesplanadi "
+                         "(score changes: truth Eteläesplanadi; Fabianinkatu, the grader's "
+                         "reading is correct)",
 }
 
 
@@ -363,7 +371,7 @@ def main() -> int:
                                        "fresh24zj", "fresh24zl", "fresh24zk",
                                        "fresh24zm", "fresh24zn", "fresh24zp",
                                        "fresh24zo", "fresh24zq",
-                                       "fresh24zs", "fresh24zr"))):
+                                       "fresh24zs", "fresh24zr", "fresh24zt"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
