@@ -160,6 +160,11 @@ def quoted_items(line: str) -> list[str] | None:
     return [q[1:-1].strip() for q in re.findall(_QUOTED, line)]
 
 
+# a double-quoted name holding a comma, and a comma outside double quotes
+_QUOTED_COMMA = re.compile(r'"[^"]*,[^"]*"')
+_COMMA_OUTSIDE_QUOTES = re.compile(r',(?=(?:[^"]*"[^"]*")*[^"]*$)')
+
+
 def _split_line(line: str, *, split_and: bool,
                 known: Collection[str] = frozenset()) -> list[str]:
     quoted = quoted_items(line)
@@ -168,6 +173,11 @@ def _split_line(line: str, *, split_and: bool,
     # "Rautatientori, laituri 13; Rautatientori": a line that separates by ";" keeps its
     # commas inside names
     parts = line.split(";") if ";" in line else line.split(",")
+    if ";" not in line and _QUOTED_COMMA.search(line) and line.count('"') % 2 == 0:
+        # 'Rautatientori, "Rautatientori, laituri 13"': a comma inside quotes is in a name
+        whole = _COMMA_OUTSIDE_QUOTES.split(line)
+        if all('"' not in q or re.fullmatch(r'\s*"[^"]+"\W*', q) for q in whole):
+            parts = whole  # each quoted part a whole item, not '"A, B" and C'
     if split_and:
         return [q for p in parts for q in _AND.split(p)]
     # "A, B and C": without the map's names, only the last item of a comma list is

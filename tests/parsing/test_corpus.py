@@ -329,10 +329,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                         "that rules another letter out ('A sports pitch (B) is drawn in a more "
                         "saturated green'): read invalid (several letters), grader reads D "
                         "(score changes: D is the truth)",
-    "fresh24zx.yaml#19": "MTMF markdown table without JSON: a name with '&' split in two "
-                         "('Maya Bar & Grill' -> 'Maya Bar', 'Grill') and a quoted name with a "
-                         "comma split ('\"Rautatientori, laituri 13\"'): read wrong names, "
-                         "grader reads the names whole (score changes: names are the truth)",
+    # fresh24zx.yaml#19 (MTMF markdown table: 'Maya Bar & Grill' split at '&', and a quoted
+    # name with a comma, '"Rautatientori, laituri 13"', split at its comma) agrees since
+    # fix24zt (tests/parsing/test_grade24zt_classes.py, classes 3 and 4).
     "fresh24zx.yaml#22": "MTMF answer as markdown bullets '**Restaurants (4):** Cantina West, "
                          "...' with 'None of the other listed feature types are visible, so "
                          "their count is 0' and no JSON: read invalid, grader reads the counts "

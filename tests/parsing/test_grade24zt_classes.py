@@ -14,7 +14,11 @@ fix24zt), each with near cases that must keep their reading:
    otherwise (fresh24zr#11: "Morkku, Mount Everest, Maya Bar & Grill"): MTMF tables, lines,
    JSON and prose, STMF and FRIEDA names, MapWise region lists ("Haryana and Jammu &
    Kashmir"); "A & B" where the map writes A and B is still two names, and "and" still
-   cuts the last item of a comma list.
+   cuts the last item of a comma list;
+4. (with fresh24zx#19, whose other half is class 3) a double-quoted name holding a comma
+   among unquoted names ('Rautatientori, Rautatientori, "Rautatientori, laituri 13"'): the
+   comma inside the quotes is in the name (MTMF table cells, STMF and FRIEDA names); a
+   quote that is not a whole item ('"Kuu, Hiisi" and Topelias') keeps its reading.
 """
 
 from __future__ import annotations
@@ -211,3 +215,36 @@ def test_mapwise_region_with_an_ampersand(response: str, codes: list) -> None:
 ])
 def test_frieda_region_with_an_ampersand(response: str) -> None:
     assert value(FRIEDA_NAMES, response)["names"] == ["Punjab", "Haryana", "Jammu & Kashmir"]
+
+
+# ------------------------------------------- 4. a quoted name holding a comma
+BUS_STOPS = stmf_names_item("bus stop")
+QUOTED_LINE = 'Rautatientori, Rautatientori, "Rautatientori, laituri 13"'
+QUOTED_NAMES = ["Rautatientori", "Rautatientori", "Rautatientori, laituri 13"]
+
+
+@pytest.mark.parametrize("item", [BUS_STOPS, FRIEDA_NAMES])
+@pytest.mark.parametrize("response", [QUOTED_LINE, "Answer: " + QUOTED_LINE])
+def test_a_quoted_name_keeps_its_comma(item: dict, response: str) -> None:
+    assert value(item, response)["names"] == QUOTED_NAMES
+
+
+def test_mtmf_table_with_a_quoted_name_and_an_ampersand() -> None:
+    item = mtmf_item(["restaurant", "bus stop"])
+    response = ("| Feature type | Count | Names on the map |\n|---|---|---|\n"
+                "| restaurant | 5 | Morkku, Mount Everest, Maya Bar & Grill (two more unnamed "
+                "icons) |\n| bus stop | 3 | " + QUOTED_LINE + " |")
+    types = value(item, response)["types"]
+    assert types["restaurant"]["names"] == GRILL
+    assert types["bus stop"]["names"] == QUOTED_NAMES
+
+
+@pytest.mark.parametrize("item", [BUS_STOPS, FRIEDA_NAMES])
+@pytest.mark.parametrize("response, names", [
+    ('Answer: "Kuu, Hiisi" and Topelias', ["Kuu", "Hiisi", "Topelias"]),
+    ('Kuu, "Hiisi", Topelias', ["Kuu", "Hiisi", "Topelias"]),
+    ('"Rautatientori", "Rautatientori, laituri 13"', ["Rautatientori",
+                                                      "Rautatientori, laituri 13"]),
+])
+def test_other_quotes_keep_their_reading(item: dict, response: str, names: list) -> None:
+    assert value(item, response)["names"] == names
