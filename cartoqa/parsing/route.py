@@ -184,6 +184,8 @@ _ROAD_NOTE = re.compile(r"\s*\((?:[a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*){0,5}\)$")
 _AND_STEP = re.compile(
     r"\s+and\s+(?:then\s+)?(?=(?:turn|bear|keep|go|make\s+a|take\s+a|hang\s+a|continue|head|"
     r"proceed|left|right)\b)"
+    # "... onto Annankatu and go to the red marker": the way to the marker, not a step
+    r"(?!(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to\s+(?:the\s+)?(?:red|blue)\b)"
 )
 # "Kaivokatu or turn right onto Liisankatu", "Kaivokatu or Liisankatu": two routes offered
 _OR_WORD = re.compile(r"\b(?:and/)?or\b")

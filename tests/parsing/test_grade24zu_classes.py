@@ -315,3 +315,10 @@ def test_a_said_length_keeps_its_reading(item: dict, response: str, metres: floa
 @pytest.mark.parametrize("item", [RLE, DIST])
 def test_a_whole_range_stays_no_answer(item: dict) -> None:
     assert invalid(item, "The length is between 300 and 400 m.")
+
+
+@pytest.mark.parametrize("verb", ["go", "continue", "drive"])
+def test_srn_and_then_go_to_red_stays_the_way_to_the_marker(verb: str) -> None:
+    # class 2's split leaves "... and go to the red marker" to the marker (grade24s)
+    text = f"1. Start at blue.\n2. Turn right onto Annankatu and {verb} to the red marker."
+    assert value(SRN, text)["steps"] == ["blue", "turn right", "Annankatu", "red"]
