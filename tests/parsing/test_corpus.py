@@ -53,7 +53,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
-                 "fresh24zo"):
+                 "fresh24zo", "fresh24zq",
+                 "fresh24zs", "fresh24zr"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -289,6 +290,34 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # restaurants: Jufu, Ravintola Hausman and Woolshed. ...") agrees since fix24zv.
     # fresh24zo.yaml#20 (STMF names cut off at an empty first list marker, "... starting from
     # the top left:\n\n1.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
+    # ``fresh24zq.yaml`` (issue 24, session grade24zq; independent grader, committed before
+    # scoring in 6c20d6f, scored once with main at 8cc5a84: 39/40 in
+    # docs/rounds/2026-12-02/grade24zq.md): its one disagreement, with its class.
+    "fresh24zq.yaml#21": "STMF count: a zero said as 'I don't see any convenience store icons "
+                         "on this map' in a sentence with no number and no cue: read invalid "
+                         "('no number found'), grader reads 0 (score changes: truth 0, the "
+                         "grader's reading is correct)",
+    # ``fresh24zs.yaml`` (issue 24, session grade24zs; independent grader, committed before
+    # scoring in 646c935, scored once against main at 8cc5a84: 39/40 in
+    # docs/rounds/2026-12-02/grade24zs.md): its one disagreement, with its class.
+    "fresh24zs.yaml#25": "RLE length said only in words with a fraction and no digit ('The "
+                         "blue path is roughly half a kilometre long ...', no cue): read "
+                         "invalid ('no length found'), grader reads 500 m (score changes: "
+                         "500 m is within 25 % of the truth 493 m)",
+    # ``fresh24zr.yaml`` (issue 24, session grade24zr; independent grader, committed before
+    # scoring in a7ee7a1, scored once against main at 8cc5a84: 37/40 in
+    # docs/rounds/2026-12-02/grade24zr.md): its three disagreements, with their classes.
+    "fresh24zr.yaml#11": "MTMF markdown table with a names cell holding a name with an "
+                         "ampersand ('Morkku, Mount Everest, Maya Bar & Grill'): the name is "
+                         "split at '&' into 'Maya Bar' and 'Grill'; grader reads one name",
+    "fresh24zr.yaml#33": "MML two road names in one cue-less sentence ('The red marker is on "
+                         "Paasivuorenkatu, at the corner where Saariniemenkatu joins it.'): "
+                         "read as the one name 'at the corner where Saariniemenkatu joins it'; "
+                         "grader reads Paasivuorenkatu; Saariniemenkatu",
+    "fresh24zr.yaml#40": "SRN route told in prose with no list and no cue ('turn left onto "
+                         "Eteläinen Makasiinikatu and drive west, then turn left onto "
+                         "Kasarmikatu and drive south until it reaches the red marker'): read "
+                         "invalid; grader reads blue, turn left, X, turn left, Y, red",
 }
 
 
@@ -333,7 +362,8 @@ def main() -> int:
                                        "fresh24zh", "fresh24zg", "fresh24zi",
                                        "fresh24zj", "fresh24zl", "fresh24zk",
                                        "fresh24zm", "fresh24zn", "fresh24zp",
-                                       "fresh24zo"))):
+                                       "fresh24zo", "fresh24zq",
+                                       "fresh24zs", "fresh24zr"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

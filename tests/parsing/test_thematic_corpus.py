@@ -421,15 +421,15 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
 # grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27), grade24zi
 # (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31), grade24zm (fresh33),
-# grade24zp (fresh36), grade24zo (fresh35); first tries in
-# the docs/rounds reports): one test over all of them, each case named by its file and place
-# (``-k fresh12.yaml`` picks one set).
+# grade24zp (fresh36), grade24zo (fresh35), grade24zq (fresh37), grade24zr (fresh38),
+# grade24zs (fresh39); first tries in the docs/rounds reports): one test over all of them,
+# each case named by its file and place (``-k fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
-                    "fresh35")
+                    "fresh35", "fresh37", "fresh39", "fresh38")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
