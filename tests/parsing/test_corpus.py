@@ -54,7 +54,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
                  "fresh24zo", "fresh24zq",
-                 "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx"):
+                 "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                 "fresh24zy"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -401,7 +402,8 @@ def main() -> int:
                                        "fresh24zj", "fresh24zl", "fresh24zk",
                                        "fresh24zm", "fresh24zn", "fresh24zp",
                                        "fresh24zo", "fresh24zq",
-                                       "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx"))):
+                                       "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                                       "fresh24zy"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -450,7 +450,8 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
-                    "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41")
+                    "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
+                    "fresh42")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
