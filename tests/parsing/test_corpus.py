@@ -357,6 +357,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "JSON list: read invalid ('no route list found'), grader reads blue, "
                          "turn right, Bergbominkuja, turn right, Itäinen Teatterikuja, red "
                          "(score changes: that route is the truth)",
+    # ``fresh24zy.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): 39/40)
+    "fresh24zy.yaml#40": "SRN answer truncated mid-list ('Answer: [\"blue\", \"turn left\", "
+                         "\"Eteläinen Makasiinikatu\", \"turn left\",' with no closing "
+                         "bracket and no \"red\"): read as a firm four-step route, grader "
+                         "reads invalid (no complete answer; not the truth's route either way, "
+                         "but counted as an answer, not as invalid; a partial-credit effect "
+                         "was not checked)",
 }
 
 

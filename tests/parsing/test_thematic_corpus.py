@@ -379,6 +379,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "in the last sentence ('the distance from Lukemattomat merkit to Thirsty "
                       "Scholar is approximately 0.09 km (about 90 m)'): read invalid, grader "
                       "reads 90 m (score changes: the truth is 95 m)",
+    # ``fresh42.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): FRIEDA
+    # 9/10, MapWise 10/10, MapIQ 10/10; the reader left as is)
+    "fresh42.yaml#5": "FRIEDA count 0 said as 'None of the three features border X.' in the "
+                      "last sentence, after reasoning that says 'Comparing the two maps': read "
+                      "2 (the number word of 'the two maps'), grader reads 0 (score changes: "
+                      "0 is the truth)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
