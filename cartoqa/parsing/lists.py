@@ -9,7 +9,7 @@ from cartoqa.parsing.feature_types import canonical_type
 from cartoqa.parsing.map_names import offers_alternatives, split_joined
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.rules import cut_off
+from cartoqa.parsing.rules import cut_off, unchain
 from cartoqa.parsing.structured import find_structured
 from cartoqa.parsing.tables import answer_column, find_table
 from cartoqa.parsing.text import (
@@ -211,6 +211,10 @@ _PLURAL_VERB = re.compile(
     r"overlap|intersect|lie|sit|appear|show|fit|match|qualify|meet|cross|run|stand|fall|"
     r"belong|have|contain|share|flank|neighbou?r)\b(?P<rest>[^,;:]*)$", re.IGNORECASE)
 _JOINED = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
+# "Lidl and Alepa are both visible, and Kuu too.": one more name added after the clause
+_ONE_MORE = re.compile(r",\s*(?:and\s+)?(?:(?P<also>also)\s+)?"
+                       r"(?P<name>(?-i:[A-Z\u00c0-\u00de])[^,;:.]*?)"
+                       r"(?(also)|\s+(?:too|as\s+well|also))\s*[.!]?$", re.IGNORECASE)
 
 
 def names_before_plural_verb(line: str) -> str | None:
@@ -226,15 +230,19 @@ def names_before_plural_verb(line: str) -> str | None:
     True
     >>> names_before_plural_verb("Pohjoinen Makasiinikatu borders it.") is None
     True
+    >>> names_before_plural_verb("Lidl and Alepa are both visible, and Kuu too.")
+    'Lidl and Alepa, Kuu'
     """
-    m = _PLURAL_VERB.search(line.strip())
+    more = _ONE_MORE.search(line.strip())
+    clause = line.strip()[:more.start()] if more else line.strip()
+    m = _PLURAL_VERB.search(clause)
     if m is None or _NEGATED.search(m.group(0)):
         return None
-    names = line.strip()[:m.start()].strip()
+    names = clause[:m.start()].strip()
     if not _JOINED.search(names) or not (names[:1].isupper() or names[:1].isdigit()) \
             or _is_sentence(names):  # "The marker is where A and B meet"
         return None
-    return names
+    return f"{names}, {more.group('name')}" if more else names
 
 
 def _from_dict(data: dict[object, object]) -> list[str] | None:
@@ -282,6 +290,8 @@ def _line_items(ln: str, *, alone: bool, split_and: bool,
     m = _LABEL.match(ln)
     if m and len(m.group("label").split()) <= 10 and m.group("rest").strip():
         ln = m.group("rest")
+    if not split_and:  # "First Kuu, then Hiisi, and finally Alepa." (not a road's "First")
+        ln = unchain(ln)
     intro = _PROSE_INTRO.match(ln) if alone else None
     if intro:
         ln = intro.group("rest")
@@ -302,6 +312,8 @@ def _line_items(ln: str, *, alone: bool, split_and: bool,
     if (intro or sentence or joined) and len(parts) == 1:
         # "The pharmacies are A and B.": a sentence lists its names with "and"
         parts = split_joined(parts[0], known, default=True)
+    elif joined:  # "A and B are visible, and C too.": the joined names, then one more
+        parts = [q for part in parts for q in split_joined(part, known, default=True)]
     return parts
 
 
@@ -515,6 +527,9 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     cut = cut_off(body.strip())
     if cut is not None:  # "... starting from the top left:\n\n1.": the list never began
         return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
+    excepted = _NAMED_EXCEPT.match(body.strip())
+    if excepted is not None:  # "None of the stores have names except Alepa."
+        return Parsed({"names": _excepted_names(excepted.group("names"), known)})
     if _says_no_names(body):
         # "I see the icon but there is no name label next to it, so there are no names"
         return Parsed({"names": []}, ("no names, said in a sentence",))
@@ -530,6 +545,14 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     return Invalid("no list of names found")
 
 
+def _excepted_names(names: str, known: Collection[str]) -> list[str]:
+    """The names after "except" (``Alepa and Kuu``: two unless the map writes the whole)."""
+    parts = _split_line(names, split_and=False, known=known)
+    if len(parts) == 1:
+        parts = split_joined(parts[0], known, default=True)
+    return [n for n in (_tidy(p) for p in parts) if n]
+
+
 def _says_no_names(body: str) -> bool:
     """Whether a one-line answer of at most two sentences says the feature has no name,
     not of its names (a note after them, a count's bracket of names aside).
@@ -541,12 +564,23 @@ def _says_no_names(body: str) -> bool:
     >>> _says_no_names("There are 3 cafes (Kuu, Hiisi; one has no name).")
     False
     """
-    if len(nonempty_lines(body)) != 1 or hedge(body):
-        return False
+    if len(nonempty_lines(body)) != 1 or hedge(body) or _EXCEPT.search(body):
+        return False  # "... have names except the one in the north": one name, unsaid
     said = without_trailing_note(_bracket_after_count(body.strip()))
     return bool(_NO_NAME_SAID.search(said)) and len(re.split(r"(?<=[.!?])\s+",
                                                               body.strip())) <= 2
 
+
+_EXCEPT = re.compile(r"\b(?:except|apart\s+from|other\s+than|save\s+for)\b", re.IGNORECASE)
+# "None of the stores have names except Alepa.", "No store is labelled but Kuu and Hiisi.":
+# the names after "except" are the answer
+_NAMED_EXCEPT = re.compile(
+    r"^\W*(?:none|not\s+one|no\s+(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)"
+    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:(?:a|an|any|"
+    r"its|their)\s+)?(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
+    r"(?:named|labell?ed))\b[^,.;:]{0,40}?,?\s+(?:except(?:\s+for)?|but|other\s+than|"
+    r"apart\s+from|save(?:\s+for)?)\s+(?P<names>(?-i:[A-Z0-9\u00c0-\u00de])[^.;:\n]*?)\s*[.!]?$",
+    re.IGNORECASE)
 
 # a short answer saying the feature carries no name: "there is no name label", "it has no
 # visible name", "is unlabelled" (a verb first, so that a name such as "No Name Bar" is
@@ -559,8 +593,8 @@ _NO_NAME_SAID = re.compile(
     # "None of the convenience stores have a name written on the map.", "No convenience
     # store has its name written.", "None of them are named."
     r"|^\W*(?:none|not\s+one|neither|no\s+(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)"
-    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:a|an|any|"
-    r"its|their)\s+(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
+    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:(?:a|an|any|"
+    r"its|their)\s+)?(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
     r"(?:named|labell?ed))\b", re.IGNORECASE)
 
 
@@ -661,7 +695,8 @@ def parse_roads(text: str) -> ParseResult:
     t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     t = "\n".join(_MARKER_ON.sub("", _JUNCTION_WITH.sub(" and ", line))
                   if _JUNCTION_WITH.search(line) else line for line in t.split("\n"))
-    t = "\n".join(without_trailing_place(line) for line in t.split("\n"))
+    t = "\n".join(without_place_after_one_road(without_trailing_place(line))
+                  for line in t.split("\n"))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_roads_in(seg) for seg in answer_segments(t)], key=_names_key,
@@ -697,6 +732,10 @@ _PAIR_JOIN = re.compile(r"\s(?:and|&|(?-i:x)|/|meets?|cross(?:es)?|intersects?)\
                         re.IGNORECASE)
 _PAIR_PLACE = re.compile(r"\b(?:junction|corner|intersection|crossing)\s+(?:of|with)\s+"
                          r"(?-i:[A-Z\u00c0-\u00de])", re.IGNORECASE)
+# two names joined ("Stockmann and Kauppatori"), not a name and a thing ("Stockmann and
+# the theatre", "the market square and the harbour")
+_ROAD_PAIR = re.compile(r"(?-i:[A-Z\u00c0-\u00de])[\w'-]*\s(?:and|&|(?-i:x)|/|meets?|"
+                        r"cross(?:es)?|intersects?)\s(?-i:[A-Z\u00c0-\u00de])", re.IGNORECASE)
 _HERE = re.compile(r"\s+(?:here|there)(?=\s*[.!]?\s*$)", re.IGNORECASE)
 
 
@@ -714,14 +753,41 @@ def without_trailing_place(line: str) -> str:
     'A crosses B'
     >>> without_trailing_place("It sits near the park, at the corner of A and B.")
     'It sits near the park, at the corner of A and B.'
+    >>> without_trailing_place("A meets B, next to Stockmann and the theatre.")
+    'A meets B'
     """
     while True:
         m = _TRAILING_PLACE.search(line)
-        if m is None or not _PAIR_JOIN.search(line[:m.start()]) or _PAIR_JOIN.search(
+        if m is None or not _PAIR_JOIN.search(line[:m.start()]) or _ROAD_PAIR.search(
                 line[m.start():]) or _PAIR_PLACE.search(line[m.start():]):
             break
         line = line[:m.start()]
     return _HERE.sub("", line) if _PAIR_JOIN.search(line) else line
+
+
+# "The marker is on Eteläranta, right where the esplanade ends.": one road, then a clause
+# naming no other place by name (no capital: "near the market square and the harbour")
+_ON_ONE_ROAD = re.compile(
+    r"^(?P<head>\W*(?:the\s+)?(?:(?:red|blue)\s+)?(?:marker|pin|point|dot|location)\s+(?:is|lies|"
+    r"sits|stands)\s+(?:(?:located|situated|right|just|directly)\s+)?(?:on|along)\s+"
+    r"(?-i:[A-Z\u00c0-\u00de])[^,.;:]*?)"
+    r"\s*,\s*(?-i:[^A-Z\u00c0-\u00de,;:.]*)\s*[.!]?$", re.IGNORECASE)
+
+
+def without_place_after_one_road(line: str) -> str:
+    """A line that puts the marker on one road, less a clause after it naming no place by
+    name (``The marker is on Eteläranta, right where the esplanade ends.``: ``The marker
+    is on Eteläranta.``, read as the sentence alone is); any other line as it is.
+
+    Examples
+    --------
+    >>> without_place_after_one_road("The marker is on Eteläranta, near the square and the pier.")
+    'The marker is on Eteläranta.'
+    >>> without_place_after_one_road("The marker is on Eteläranta, where it meets Kauppatori.")
+    'The marker is on Eteläranta, where it meets Kauppatori.'
+    """
+    m = _ON_ONE_ROAD.match(line.strip())
+    return f"{m.group('head')}." if m else line
 
 
 def _offered(last: str, items: list[str] | None) -> Invalid | None:

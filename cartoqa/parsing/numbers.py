@@ -858,6 +858,9 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
         if found is not None:
             return found
     body = drop_notes(t)
+    cut = cut_off(body.strip())
+    if cut is not None:  # "... somewhere between 300 and": the length was never said
+        return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
     lines = nonempty_lines(body)
     if lines and len(lines[0]) <= 40:
         first = _length_in(lines[0], unit, bare_only=True)

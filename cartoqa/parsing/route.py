@@ -156,7 +156,8 @@ _UNTIL_MARKER = re.compile(
     r"(?:you\s+|it\s+|the\s+vehicle\s+)?"
     r"(?:reach(?:es)?|arrive(?:s)?\s+at|get(?:s)?\s+to|come(?:s)?\s+to|end(?:s)?\s+at|"
     r"stop(?:s)?\s+at|(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to)"
-    r"|,?\s+(?:reaching|arriving\s+at|getting\s+to|ending\s+at))"
+    r"|,?\s+(?:reaching|arriving\s+at|getting\s+to|ending\s+at)"
+    r"|\s+(?:on\s+|up\s+|all\s+the\s+way\s+)?to)"
     r"\s+(?=(?:the\s+)?(?:red|blue)\b)",
     re.IGNORECASE,
 )
@@ -178,6 +179,36 @@ _MARKER_CLAUSE = re.compile(
 _ROAD_NOTE = re.compile(r"\s*\((?:[a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*){0,5}\)$")
 
 
+# "turn left onto X and then right onto Y": a second step joined by "and" to a road;
+# only before a lower-case action word ("Left and Right Bank" keeps its name)
+_AND_STEP = re.compile(
+    r"\s+and\s+(?:then\s+)?(?=(?:turn|bear|keep|go|make\s+a|take\s+a|hang\s+a|continue|head|"
+    r"proceed|left|right)\b)"
+    # "... onto Annankatu and go to the red marker": the way to the marker, not a step
+    r"(?!(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to\s+(?:the\s+)?(?:red|blue)\b)"
+)
+# "Kaivokatu or turn right onto Liisankatu", "Kaivokatu or Liisankatu": two routes offered
+_OR_WORD = re.compile(r"\b(?:and/)?or\b")
+
+
+def _and_steps(element: str) -> list[str]:
+    """An element split where ``and`` joins a second step to a road (``turn left onto X
+    and then right onto Y``); an action joined so (``make a U-turn and continue
+    straight``) stays one.
+
+    Examples
+    --------
+    >>> _and_steps("Turn left onto Kaivokatu and then right onto Liisankatu")
+    ['Turn left onto Kaivokatu', 'right onto Liisankatu']
+    >>> _and_steps("make a U-turn and continue straight")
+    ['make a U-turn and continue straight']
+    """
+    parts = _AND_STEP.split(element, maxsplit=1)
+    if len(parts) == 1 or canonical_action(_ENUM.sub("", parts[0].strip())) is not None:
+        return [element]
+    return [parts[0], *_and_steps(parts[1])]
+
+
 def _road(text: str) -> str:
     """A road step as written, less a lower-case note in brackets at its end.
 
@@ -191,7 +222,8 @@ def _road(text: str) -> str:
 
 
 def _elements(raw: list[str]) -> list[str]:
-    raw = [part for element in raw for part in _UNTIL_MARKER.split(element)]
+    raw = [part for element in raw for piece in _and_steps(element)
+           for part in _UNTIL_MARKER.split(piece)]
     steps: list[str] = []
     for element in raw:
         element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
@@ -361,6 +393,13 @@ def _result(raw: list[str]) -> ParseResult:
         return Invalid("empty route")
     if not any(s in (ORIGIN, DESTINATION) or s in ACTIONS for s in steps):
         return Invalid("no route: the list names no marker and no action")
+    return _steps(steps)
+
+
+def _steps(steps: list[str]) -> ParseResult:
+    """The route read, unless a road step offers two (``Kaivokatu or Liisankatu``)."""
+    if any(_OR_WORD.search(s) for s in steps if s not in ACTIONS):
+        return Invalid("a hedged answer (or): two routes offered")
     return Parsed({"steps": steps})
 
 
@@ -398,13 +437,13 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
             if doubt:
                 return Invalid(f"a hedged answer ({doubt})")
         if complete:
-            return Parsed({"steps": complete[-1]})
+            return _steps(complete[-1])
         if not whole:
-            return Parsed({"steps": candidates[-1]})
+            return _steps(candidates[-1])
         distinct = {tuple(c) for c in candidates}
         if len(distinct) > 1:
             return Invalid(f"several different partial routes ({len(distinct)})")
-        return Parsed({"steps": candidates[-1]})
+        return _steps(candidates[-1])
     if not whole:
         hedged = hedge(segment)
         if hedged:
@@ -423,13 +462,14 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
     elif not whole and lines:
         raw = _split("\n".join(lines))
     elif whole and (numbered := _numbered_steps(lines)) is not None:
-        return Parsed({"steps": numbered})
+        return _steps(numbered)
     elif whole and len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):
         raw = lines
     if raw is None:
         return None
     result = _result(raw)
-    return result if isinstance(result, Parsed) or not whole else None
+    offered = isinstance(result, Invalid) and result.reason.startswith("a hedged answer")
+    return result if isinstance(result, Parsed) or not whole or offered else None
 
 
 # "1. Start at the blue marker and turn left onto X": the marker, then the step

@@ -54,7 +54,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
                  "fresh24zo", "fresh24zq",
-                 "fresh24zs", "fresh24zr"):
+                 "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                 "fresh24zz", "fresh24zy"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -318,6 +319,52 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "Eteläinen Makasiinikatu and drive west, then turn left onto "
                          "Kasarmikatu and drive south until it reaches the red marker'): read "
                          "invalid; grader reads blue, turn left, X, turn left, Y, red",
+    # ``fresh24zt.yaml`` (issue 24, session grade24zt; independent grader, committed before
+    # scoring in d72c474, scored once against main at 9f03b9c: 49/50 in
+    # docs/rounds/2026-12-02/grade24zt.md): its one disagreement, with its class.
+    "fresh24zt.yaml#37": "MML road name followed by its Swedish name in parentheses ('Answer: "
+                         "Eteläesplanadi (Södra esplanaden); Fabianinkatu'): read as the one "
+                         "name 'Eteläesplanadi (Södra esplanaden)', grader reads Eteläesplanadi "
+                         "(score changes: truth Eteläesplanadi; Fabianinkatu, the grader's "
+                         "reading is correct)",
+    # ``fresh24zx.yaml`` (issue 24, session grade24zx; independent grader, committed before
+    # scoring in ae88d50, scored once against main at 9f03b9c: 43/50; the reader left as is)
+    "fresh24zx.yaml#3": "MFS cue-less markdown conclusion naming one option in bold with its "
+                        "letter ('most consistent with a **golf course (D)**') after reasoning "
+                        "that rules another letter out ('A sports pitch (B) is drawn in a more "
+                        "saturated green'): read invalid (several letters), grader reads D "
+                        "(score changes: D is the truth)",
+    "fresh24zx.yaml#19": "MTMF markdown table without JSON: a name with '&' split in two "
+                         "('Maya Bar & Grill' -> 'Maya Bar', 'Grill') and a quoted name with a "
+                         "comma split ('\"Rautatientori, laituri 13\"'): read wrong names, "
+                         "grader reads the names whole (score changes: names are the truth)",
+    "fresh24zx.yaml#22": "MTMF answer as markdown bullets '**Restaurants (4):** Cantina West, "
+                         "...' with 'None of the other listed feature types are visible, so "
+                         "their count is 0' and no JSON: read invalid, grader reads the counts "
+                         "and names (score changes: all are the truth)",
+    "fresh24zx.yaml#32": "RLE hedge between two lengths ('somewhere between 1,000 and 1,500 ft; "
+                         "I can't estimate it more precisely'): read 1500 ft, grader reads no "
+                         "answer (score changes: 1500 ft is within 25 % of the truth 1346 ft)",
+    "fresh24zx.yaml#38": "MML names each followed by a bracketed Swedish exonym ('Answer: "
+                         "Eteläesplanadi (Södra esplanaden); Kasarmikatu (Kaserngatan)'): read "
+                         "the bracket into each name, grader reads Eteläesplanadi and "
+                         "Kasarmikatu (score changes: those are the truth)",
+    "fresh24zx.yaml#47": "SRN route in one prose sentence with 'turn left again onto "
+                         "Fabianinkatu': 'again' keeps the action and road as one step "
+                         "('turn left again onto Fabianinkatu'), grader reads turn left, "
+                         "Fabianinkatu (score changes: that route is the truth)",
+    "fresh24zx.yaml#50": "SRN route as a markdown table (| Step | Action | Road |) without a "
+                         "JSON list: read invalid ('no route list found'), grader reads blue, "
+                         "turn right, Bergbominkuja, turn right, Itäinen Teatterikuja, red "
+                         "(score changes: that route is the truth)",
+    # ``fresh24zy.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): 39/40)
+    "fresh24zy.yaml#40": "SRN answer truncated mid-list ('Answer: [\"blue\", \"turn left\", "
+                         "\"Eteläinen Makasiinikatu\", \"turn left\",' with no closing "
+                         "bracket and no \"red\"): read as a firm four-step route, grader "
+                         "reads invalid (no complete answer; not the truth's route either way, "
+                         "but counted as an answer, not as invalid; a partial-credit effect "
+                         "was not checked)",
 }
 
 
@@ -363,7 +410,8 @@ def main() -> int:
                                        "fresh24zj", "fresh24zl", "fresh24zk",
                                        "fresh24zm", "fresh24zn", "fresh24zp",
                                        "fresh24zo", "fresh24zq",
-                                       "fresh24zs", "fresh24zr"))):
+                                       "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                                       "fresh24zz", "fresh24zy"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
