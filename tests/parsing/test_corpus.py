@@ -55,7 +55,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
                  "fresh24zo", "fresh24zq",
                  "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
-                 "fresh24zz"):
+                 "fresh24zz", "fresh24zy"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -352,6 +352,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "JSON list: read invalid ('no route list found'), grader reads blue, "
                          "turn right, Bergbominkuja, turn right, Itäinen Teatterikuja, red "
                          "(score changes: that route is the truth)",
+    # ``fresh24zy.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): 39/40)
+    "fresh24zy.yaml#40": "SRN answer truncated mid-list ('Answer: [\"blue\", \"turn left\", "
+                         "\"Eteläinen Makasiinikatu\", \"turn left\",' with no closing "
+                         "bracket and no \"red\"): read as a firm four-step route, grader "
+                         "reads invalid (no complete answer; not the truth's route either way, "
+                         "but counted as an answer, not as invalid; a partial-credit effect "
+                         "was not checked)",
 }
 
 
@@ -398,7 +406,7 @@ def main() -> int:
                                        "fresh24zm", "fresh24zn", "fresh24zp",
                                        "fresh24zo", "fresh24zq",
                                        "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
-                                       "fresh24zz"))):
+                                       "fresh24zz", "fresh24zy"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -379,6 +379,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "in the last sentence ('the distance from Lukemattomat merkit to Thirsty "
                       "Scholar is approximately 0.09 km (about 90 m)'): read invalid, grader "
                       "reads 90 m (score changes: the truth is 95 m)",
+    # ``fresh42.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): FRIEDA
+    # 9/10, MapWise 10/10, MapIQ 10/10; the reader left as is)
+    "fresh42.yaml#5": "FRIEDA count 0 said as 'None of the three features border X.' in the "
+                      "last sentence, after reasoning that says 'Comparing the two maps': read "
+                      "2 (the number word of 'the two maps'), grader reads 0 (score changes: "
+                      "0 is the truth)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -442,7 +449,7 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27), grade24zi
 # (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31), grade24zm (fresh33),
 # grade24zp (fresh36), grade24zo (fresh35), grade24zq (fresh37), grade24zr (fresh38),
-# grade24zs (fresh39), grade24zt (fresh40), grade24zx (fresh41), grade24zz (fresh43); later
+# grade24zs (fresh39), grade24zt (fresh40), grade24zx (fresh41), grade24zz (fresh43), later
 # sets: each named in INDEPENDENT_SETS and its report; first tries in the docs/rounds
 # reports): one test over all of them, each case named by its file and place (``-k
 # fresh12.yaml`` picks one set).
@@ -452,7 +459,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
                     "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
-                    "fresh43")
+                    "fresh43", "fresh42")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
