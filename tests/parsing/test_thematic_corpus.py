@@ -386,6 +386,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                       "last sentence, after reasoning that says 'Comparing the two maps': read "
                       "2 (the number word of 'the two maps'), grader reads 0 (score changes: "
                       "0 is the truth)",
+    # ``fresh44.yaml`` (issue 24, session grade24zw; independent grader, committed before
+    # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
+    # fix24zu): FRIEDA 10/10, MapWise 9/10, MapIQ 10/10; the reader left as is)
+    "fresh44.yaml#20": "MapWise single answered with two regions in the bracket ('My answer is "
+                       "[Mississippi, Alabama]'): read as regions MS, AL (the first taken), "
+                       "grader reads no answer, a hedge between two regions (score likely "
+                       "changes: MS, the first, is the truth; the metric was not checked)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -459,7 +466,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
                     "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
-                    "fresh43", "fresh42")
+                    "fresh43", "fresh42", "fresh45", "fresh44")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
