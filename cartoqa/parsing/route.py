@@ -234,7 +234,8 @@ def _road(text: str) -> str:
 # "... onto Kasarmikatu and drive south until ...": the heading on a road is no step
 _HEADING = re.compile(
     r"\s+(?:and\s+)?(?:then\s+)?(?:drive|go|head|continue|travel|proceed)s?\s+(?:due\s+)?"
-    r"(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:wards?)?(?=[\s.,;!]|$)", re.IGNORECASE)
+    r"(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:wards?)?"
+    r"(?=\s*(?:[.,;!]|$|(?:until|till|to|and|then)\b))", re.IGNORECASE)
 # "The vehicle should turn left onto ...", "You need to turn right": who drives is no step
 _SUBJECT = re.compile(
     r"^(?:the\s+(?:vehicle|car|driver)|you|we)\s+(?:should|must|will|would|can|(?:needs?|"

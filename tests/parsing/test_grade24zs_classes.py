@@ -136,6 +136,13 @@ def test_srn_no_route_told(response: str) -> None:
     assert isinstance(got, Invalid) or got.value["steps"][0] == "blue", got
 
 
+def test_srn_a_heading_before_more_words_is_left_as_it_was() -> None:
+    # "and drive north for 200 m": not a bare heading; not read as a road "X for 200 m"
+    got = value(SRN, "From blue, turn left onto Kaivokatu and drive north for 200 m, then "
+                     "turn right onto Liisankatu until you reach red.")["steps"]
+    assert "Kaivokatu for 200 m" not in got
+
+
 # ---------------------------------------------------- 4. an adverb inside a turn phrase
 @pytest.mark.parametrize("response", [
     "From the blue marker, turn left onto Pohjoisesplanadi, then turn left again onto "
