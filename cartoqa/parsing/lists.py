@@ -527,11 +527,31 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     {'names': ['Café Engel', 'Ekberg']}
     >>> parse_names("Answer: A, B and C").value
     {'names': ['A', 'B', 'C']}
+    >>> parse_names("Answer: Suomen Pankki (Bank of Finland)", map_names={"suomen pankki"}).value
+    {'names': ['Suomen Pankki']}
     """
+    read = _parse_names(text, frozenset(map_names))
+    if not isinstance(read, Parsed) or not map_names:
+        return read
+    names = [_unglossed(n, frozenset(map_names)) for n in read.value["names"]]
+    return Parsed({"names": names}, read.notes)
+
+
+def _unglossed(name: str, known: frozenset[str]) -> str:
+    """A name less a bracket at its end (a gloss, ``Suomen Pankki (Bank of Finland)``)
+    when the map writes the name without it and not with it (``Ravintola Ragu (Italian
+    kitchen)`` is a map's name and keeps it)."""
+    bare = _ROAD_ALIAS.sub("", name).strip()
+    if bare and bare != name and normalise_name(name) not in known \
+            and normalise_name(bare) in known:
+        return bare
+    return name
+
+
+def _parse_names(text: str, known: frozenset[str]) -> ParseResult:
     t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    known = frozenset(map_names)
     cued = agree([_names_in(seg, known) for seg in answer_segments(t)], key=_names_key,
                  what="lists")
     if cued is not None:

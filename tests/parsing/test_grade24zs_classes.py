@@ -226,3 +226,27 @@ def test_names_a_thing_added_after_the_clause_is_no_name(item: dict[str, str]) -
     assert value(item, "Lidl and Alepa are both visible, and Kuu too.")["names"] == [
         "Lidl", "Alepa", "Kuu"]
     assert invalid(item, "Lidl and Alepa are both visible, and maybe the park too.")
+
+
+# ------------------------------- 2b. STMF names: a gloss in brackets the map does not write
+def _stmf(names: list[str]) -> dict[str, object]:
+    return dict(STMF, provenance={"map_names": names})
+
+
+@pytest.mark.parametrize("response, names", [
+    ("Answer: Suomen Pankki (Bank of Finland)", ["Suomen Pankki"]),
+    ('Answer: ["Suomen Pankki (Bank of Finland)", "Topelias"]', ["Suomen Pankki", "Topelias"]),
+    ("The banks are Suomen Pankki (Bank of Finland) and Topelias.",
+     ["Suomen Pankki", "Topelias"]),
+])
+def test_stmf_a_gloss_the_map_does_not_write_is_dropped(response: str,
+                                                        names: list[str]) -> None:
+    assert value(_stmf(["Suomen Pankki", "Topelias"]), response)["names"] == names
+
+
+def test_stmf_a_bracket_the_map_writes_or_no_map_names_keep_it() -> None:
+    assert value(_stmf(["Ravintola Ragu (Italian kitchen)", "El Greco"]),
+                 'Answer: ["Ravintola Ragu (Italian kitchen)", "El Greco"]')["names"] == [
+        "Ravintola Ragu (Italian kitchen)", "El Greco"]
+    assert value(STMF, "Answer: Suomen Pankki (Bank of Finland)")["names"] == [
+        "Suomen Pankki (Bank of Finland)"]
