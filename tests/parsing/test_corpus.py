@@ -358,6 +358,31 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                         "truth is A; counted invalid instead of wrong)",
     # (fresh24zw.yaml#26, STMF 'Answer: Suomen Pankki (Bank of Finland)', agrees since
     # fix24zs: a bracket the item's map names do not write is a gloss.)
+    # ``fresh24e3.yaml`` (issue 24, session grade24e3; independent grader, committed before
+    # scoring in 0f11b18, scored once against the branch at main 9f906b6: 35/40)
+    "fresh24e3.yaml#5": "MFS hedge that commits by option text in the last clause ('The line "
+                        "could be a cycleway or a tertiary road ... so I would lean towards "
+                        "the tertiary road.'): read invalid ('a hedged answer (could be)'), "
+                        "grader reads E (score changes: E is the truth)",
+    "fresh24e3.yaml#13": "MTMF complete per-type prose list ('- restaurant: 6 ...; - coffee "
+                         "shop: 2 (Café Metro, ...)') followed by a fenced JSON cut off by the "
+                         "token limit: read invalid ('no known feature type in the JSON'), "
+                         "grader reads the prose list (score changes: the list is the truth)",
+    "fresh24e3.yaml#15": "MTMF prose list with descriptions inside the name brackets ('3 "
+                         "restaurants (Ravintola La Mer, Sen Chay and one without a name)', '2 "
+                         "bus stops (one labelled Hakaniemi)'): read restaurant names [] and "
+                         "bus stop name 'one labelled Hakaniemi', grader reads [Ravintola La "
+                         "Mer, Sen Chay] and [Hakaniemi] (score changes: those are the truth's "
+                         "names)",
+    "fresh24e3.yaml#19": "RLE length in another unit first with the asked unit in brackets "
+                         "('Answer: ~50 m (about 160 ft)' on a ft item): read 50 m converted to "
+                         "164.04 ft, grader reads the stated 160 ft (score barely changes: "
+                         "truth 159.5 ft, both within any tolerance)",
+    "fresh24e3.yaml#29": "STMF names in one cue-less sentence that also names a non-answer "
+                         "('The only primary road, drawn in orange, is Lönnrotinkatu, ...; "
+                         "Vanha kirkkopuisto is a park, not a road.'): read invalid ('no list "
+                         "of names found'), grader reads [Lönnrotinkatu] (score changes: it is "
+                         "the truth)",
 }
 
 

@@ -393,6 +393,18 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "[Mississippi, Alabama]'): read as regions MS, AL (the first taken), "
                        "grader reads no answer, a hedge between two regions (score likely "
                        "changes: MS, the first, is the truth; the metric was not checked)",
+    # ``fresh54.yaml`` (issue 24, session grade24e3; independent grader, committed before
+    # scoring in 0f11b18, scored once against the branch at main 9f906b6: FRIEDA 9/10,
+    # MapWise 9/10, MapIQ 10/10)
+    "fresh54.yaml#6": "FRIEDA textual hedge between two names with no commitment ('Brasserie "
+                      "Le Havre and Hotel Kämp both look about equally close to Pentik ... so "
+                      "I can't say with confidence which one is closer.'): read Brasserie Le "
+                      "Havre (the first name), grader reads invalid (score changes: the first "
+                      "name is the truth, so a hedge scores correct)",
+    "fresh54.yaml#9": "MapWise binary answered by a statement with no yes/no ('... so the "
+                      "colour gets darker, not lighter, as the value increases.'): read "
+                      "invalid ('no yes/no answer found'), grader reads No (score changes: No "
+                      "is the truth; same class as fresh27.yaml#3)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
