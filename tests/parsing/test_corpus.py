@@ -328,22 +328,17 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "reading is correct)",
     # ``fresh24zx.yaml`` (issue 24, session grade24zx; independent grader, committed before
     # scoring in ae88d50, scored once against main at 9f03b9c: 43/50; the reader left as is)
-    "fresh24zx.yaml#3": "MFS cue-less markdown conclusion naming one option in bold with its "
-                        "letter ('most consistent with a **golf course (D)**') after reasoning "
-                        "that rules another letter out ('A sports pitch (B) is drawn in a more "
-                        "saturated green'): read invalid (several letters), grader reads D "
-                        "(score changes: D is the truth)",
+    # fresh24zx.yaml#3 (MFS cue-less markdown conclusion '... most consistent with a
+    # **golf course (D)**.' after reasoning that rules out B) agrees since fix24zr
+    # (tests/parsing/test_grade24zr_classes.py).
     "fresh24zx.yaml#19": "MTMF markdown table without JSON: a name with '&' split in two "
                          "('Maya Bar & Grill' -> 'Maya Bar', 'Grill') and a quoted name with a "
                          "comma split ('\"Rautatientori, laituri 13\"'): read wrong names, "
                          "grader reads the names whole (score changes: names are the truth)",
-    "fresh24zx.yaml#22": "MTMF answer as markdown bullets '**Restaurants (4):** Cantina West, "
-                         "...' with 'None of the other listed feature types are visible, so "
-                         "their count is 0' and no JSON: read invalid, grader reads the counts "
-                         "and names (score changes: all are the truth)",
-    "fresh24zx.yaml#32": "RLE hedge between two lengths ('somewhere between 1,000 and 1,500 ft; "
-                         "I can't estimate it more precisely'): read 1500 ft, grader reads no "
-                         "answer (score changes: 1500 ft is within 25 % of the truth 1346 ft)",
+    # fresh24zx.yaml#22 (MTMF bullets '* **Restaurants (4):** Cantina West, ...', no JSON)
+    # agrees since fix24zr.
+    # fresh24zx.yaml#32 (RLE 'Based on the 50 ft scale bar, the total length is somewhere
+    # between 1,000 and 1,500 ft': a range, invalid) agrees since fix24zr.
     "fresh24zx.yaml#38": "MML names each followed by a bracketed Swedish exonym ('Answer: "
                          "Eteläesplanadi (Södra esplanaden); Kasarmikatu (Kaserngatan)'): read "
                          "the bracket into each name, grader reads Eteläesplanadi and "
