@@ -24,6 +24,9 @@ from __future__ import annotations
 import pytest
 from helpers.parsed import invalid, mtmf_item, value
 
+from cartoqa.declarations.dispatch import parse_response
+from cartoqa.parsing import Parsed
+
 MFS = {"task": "mfs", "request": "choice",
        "options": {"A": "swimming pool", "B": "sports pitch", "C": "ferry terminal",
                    "D": "golf course", "E": "saltmarsh"}}
@@ -215,3 +218,46 @@ def test_mapwise_range_a_low_of_zero_with_a_near_scaled_top_keeps_its_scale() ->
     item = {"task": "mapwise_range", "request": "range", "provenance": {"classification": {
         "labels": ["223–1350", "1450–3030", "3180–4950", "7170–8970", "12600–12600"]}}}
     assert value(item, "My answer is [0 - 15k]")["range"] == [0, 15000]
+
+
+# ------------- 7. FRIEDA textual: the one clause that answers, in a sentence naming all three
+FRIEDA_Q = ("Find the map that outlines Pitkänsillanranta (blue), Kasvimuseo (purple) and "
+            "Pikkudami (orange) over areas shaded by building use. Which one of "
+            "Pitkänsillanranta (blue line), Kasvimuseo (purple outline) and Pikkudami (orange "
+            "outline) borders an area shown as residential building? Answer with its name.\n\n"
+            "Answer format: the name exactly as the legend writes it, on the last line, in "
+            "this form:\nAnswer: <name>")
+FRIEDA_TEXTUAL = {"task": "frieda_border", "request": "textual", "question": FRIEDA_Q}
+
+
+@pytest.mark.parametrize("response", [
+    "Pitkänsillanranta (the blue line) borders the area shaded as residential building on its "
+    "north side; Kasvimuseo and Pikkudami are surrounded by public buildings and park.",
+    "Pitkänsillanranta borders the residential building area, while Kasvimuseo and Pikkudami "
+    "sit among public buildings.",
+    "Kasvimuseo and Pikkudami are surrounded by park; Pitkänsillanranta borders an area of "
+    "residential building.",
+])
+def test_frieda_the_clause_answering_the_question_names_the_one(response: str) -> None:
+    assert value(FRIEDA_TEXTUAL, response)["names"] == ["Pitkänsillanranta"]
+
+
+@pytest.mark.parametrize("response", [
+    # two clauses each say it of one feature: no single answer
+    "Pitkänsillanranta borders a residential building area; Kasvimuseo also borders "
+    "residential building.",
+    # the answering clause negates
+    "Pitkänsillanranta does not border residential building; Kasvimuseo and Pikkudami are "
+    "surrounded by public buildings and park.",
+    # the answering clause hedges
+    "Pitkänsillanranta maybe borders the residential building area; Kasvimuseo and Pikkudami "
+    "are surrounded by public buildings and park.",
+])
+def test_frieda_no_single_answering_clause_gives_no_pick(response: str) -> None:
+    got = parse_response_names(response)
+    assert got != ["Pitkänsillanranta"]
+
+
+def parse_response_names(response: str) -> list[str] | None:
+    r = parse_response(FRIEDA_TEXTUAL, response)
+    return r.value["names"] if isinstance(r, Parsed) else None

@@ -368,11 +368,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh41.yaml`` (issue 24, session grade24zx; independent grader, committed before
     # scoring in ae88d50, scored once against main at 9f03b9c: FRIEDA 4/6, MapWise 6/6, MapIQ
     # 6/6; the reader left as is)
-    "fresh41.yaml#2": "FRIEDA textual answer as the first words of a cue-less sentence "
-                      "('Pitkänsillanranta (the blue line) borders ...; Kasvimuseo and Pikkudami "
-                      "are surrounded by public buildings and park.'): read the tail 'public "
-                      "buildings and park' as the name, grader reads Pitkänsillanranta (score "
-                      "changes: that is the truth)",
+    # fresh41.yaml#2 (FRIEDA textual 'Pitkänsillanranta (the blue line) borders the area
+    # shaded as residential building ...; Kasvimuseo and Pikkudami are surrounded by ...')
+    # agrees since fix24zr.
     # fresh41.yaml#5 (FRIEDA distance, the last sentence '..., the distance from A to B is
     # approximately 0.09 km (about 90 m)' after intermediate lengths) agrees since fix24zr.
 }
