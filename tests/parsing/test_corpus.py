@@ -54,7 +54,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
                  "fresh24zo", "fresh24zq",
-                 "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx"):
+                 "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                 "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -351,6 +352,26 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "JSON list: read invalid ('no route list found'), grader reads blue, "
                          "turn right, Bergbominkuja, turn right, Itäinen Teatterikuja, red "
                          "(score changes: that route is the truth)",
+    # ``fresh24zy.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): 39/40)
+    "fresh24zy.yaml#40": "SRN answer truncated mid-list ('Answer: [\"blue\", \"turn left\", "
+                         "\"Eteläinen Makasiinikatu\", \"turn left\",' with no closing "
+                         "bracket and no \"red\"): read as a firm four-step route, grader "
+                         "reads invalid (no complete answer; not the truth's route either way, "
+                         "but counted as an answer, not as invalid; a partial-credit effect "
+                         "was not checked)",
+    # ``fresh24zw.yaml`` (issue 24, session grade24zw; independent grader, committed before
+    # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
+    # fix24zu): 28/30; the reader left as is)
+    "fresh24zw.yaml#2": "MFS markdown analysis with a table of every option and no 'Answer:' "
+                        "line, the choice in the last sentence as bold letter and text ('... "
+                        "most consistent with **E. garages**.'): read invalid ('no option "
+                        "letter found'), grader reads E (score unchanged: E is wrong, the "
+                        "truth is A; counted invalid instead of wrong)",
+    "fresh24zw.yaml#26": "STMF names: one name followed by an English gloss in parentheses "
+                         "('Answer: Suomen Pankki (Bank of Finland)'): read the bracket into "
+                         "the name, grader reads Suomen Pankki (score likely changes: that is "
+                         "the truth; the name metric was not checked)",
 }
 
 
@@ -396,7 +417,8 @@ def main() -> int:
                                        "fresh24zj", "fresh24zl", "fresh24zk",
                                        "fresh24zm", "fresh24zn", "fresh24zp",
                                        "fresh24zo", "fresh24zq",
-                                       "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx"))):
+                                       "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                                       "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

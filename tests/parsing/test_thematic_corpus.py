@@ -373,6 +373,20 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # agrees since fix24zr.
     # fresh41.yaml#5 (FRIEDA distance, the last sentence '..., the distance from A to B is
     # approximately 0.09 km (about 90 m)' after intermediate lengths) agrees since fix24zr.
+    # ``fresh42.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): FRIEDA
+    # 9/10, MapWise 10/10, MapIQ 10/10; the reader left as is)
+    "fresh42.yaml#5": "FRIEDA count 0 said as 'None of the three features border X.' in the "
+                      "last sentence, after reasoning that says 'Comparing the two maps': read "
+                      "2 (the number word of 'the two maps'), grader reads 0 (score changes: "
+                      "0 is the truth)",
+    # ``fresh44.yaml`` (issue 24, session grade24zw; independent grader, committed before
+    # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
+    # fix24zu): FRIEDA 10/10, MapWise 9/10, MapIQ 10/10; the reader left as is)
+    "fresh44.yaml#20": "MapWise single answered with two regions in the bracket ('My answer is "
+                       "[Mississippi, Alabama]'): read as regions MS, AL (the first taken), "
+                       "grader reads no answer, a hedge between two regions (score likely "
+                       "changes: MS, the first, is the truth; the metric was not checked)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -436,15 +450,17 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27), grade24zi
 # (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31), grade24zm (fresh33),
 # grade24zp (fresh36), grade24zo (fresh35), grade24zq (fresh37), grade24zr (fresh38),
-# grade24zs (fresh39), grade24zt (fresh40), grade24zx (fresh41); later sets: each named in
-# INDEPENDENT_SETS and its report; first tries in the docs/rounds reports): one test over all
-# of them, each case named by its file and place (``-k fresh12.yaml`` picks one set).
+# grade24zs (fresh39), grade24zt (fresh40), grade24zx (fresh41), grade24zz (fresh43), later
+# sets: each named in INDEPENDENT_SETS and its report; first tries in the docs/rounds
+# reports): one test over all of them, each case named by its file and place (``-k
+# fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
-                    "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41")
+                    "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
+                    "fresh43", "fresh42", "fresh45", "fresh44")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
