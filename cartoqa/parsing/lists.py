@@ -44,6 +44,15 @@ _AND = re.compile(r"\s+(?:and|&|/|(?-i:x)|\u00d7|meets|crosses|intersects(?:\s+w
 _JUNCTION_WITH = re.compile(
     r",?\s+(?:at|near|by|where|just\s+(?:at|by))\s+(?:its|the|a)\s+(?:junction|intersection|"
     r"crossing|corner|meeting\s+point)\s+with\s+", re.IGNORECASE)
+# "on X, at the corner where Y joins it", "on X where Y meets it", "on X, where it meets Y":
+# the second road said in a clause (a road named by capital; "where the esplanade ends"
+# names none)
+_WHERE_JOINS = re.compile(
+    r"\s*,?\s+(?:(?:right|just|exactly)\s+)?(?:(?:at|near|by)\s+the\s+(?:corner|junction|"
+    r"intersection|crossing|spot|point|place)\s+)?where\s+(?:(?P<y>(?-i:[A-Z\u00c0-\u00de])"
+    r"[^,.;:]*?)\s+(?:joins|meets|crosses|intersects|runs\s+into|branches\s+off\s+from|"
+    r"comes\s+in(?:to)?)\s+it|it\s+(?:joins|meets|crosses|intersects|runs\s+into)\s+"
+    r"(?P<z>(?-i:[A-Z\u00c0-\u00de])[^,.;:]*?))\s*(?=[.!]?\s*$)", re.IGNORECASE)
 _MARKER_ON = re.compile(
     r"^[ \t]*(?:the\s+)?(?:red\s+|blue\s+|marked\s+)?(?:marker|pin|point|location|symbol|dot)"
     r"\s+(?:is\s+)?(?:located\s+|placed\s+|sits\s+|lies\s+)?(?:on|at|along)\s+(?:the\s+)?",
@@ -160,6 +169,11 @@ def quoted_items(line: str) -> list[str] | None:
     return [q[1:-1].strip() for q in re.findall(_QUOTED, line)]
 
 
+# a double-quoted name holding a comma, and a comma outside double quotes
+_QUOTED_COMMA = re.compile(r'"[^"]*,[^"]*"')
+_COMMA_OUTSIDE_QUOTES = re.compile(r',(?=(?:[^"]*"[^"]*")*[^"]*$)')
+
+
 def _split_line(line: str, *, split_and: bool,
                 known: Collection[str] = frozenset()) -> list[str]:
     quoted = quoted_items(line)
@@ -168,6 +182,11 @@ def _split_line(line: str, *, split_and: bool,
     # "Rautatientori, laituri 13; Rautatientori": a line that separates by ";" keeps its
     # commas inside names
     parts = line.split(";") if ";" in line else line.split(",")
+    if ";" not in line and _QUOTED_COMMA.search(line) and line.count('"') % 2 == 0:
+        # 'Rautatientori, "Rautatientori, laituri 13"': a comma inside quotes is in a name
+        whole = _COMMA_OUTSIDE_QUOTES.split(line)
+        if all('"' not in q or re.fullmatch(r'\s*"[^"]+"\W*', q) for q in whole):
+            parts = whole  # each quoted part a whole item, not '"A, B" and C'
     if split_and:
         return [q for p in parts for q in _AND.split(p)]
     # "A, B and C": without the map's names, only the last item of a comma list is
@@ -215,6 +234,10 @@ _JOINED = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
 _ONE_MORE = re.compile(r",\s*(?:and\s+)?(?:(?P<also>also)\s+)?"
                        r"(?P<name>(?-i:[A-Z\u00c0-\u00de])[^,;:.]*?)"
                        r"(?(also)|\s+(?:too|as\s+well|also))\s*[.!]?$", re.IGNORECASE)
+# "Lidl and Alepa are both visible, and the park too.": a thing, not a name (lower case),
+# added after the clause is no name of the list
+_ONE_THING = re.compile(r",\s*(?:and\s+)?(?:also\s+)?(?-i:[a-z])[^,;:.]*?"
+                        r"\s+(?:too|as\s+well|also)\s*[.!]?$", re.IGNORECASE)
 
 
 def names_before_plural_verb(line: str) -> str | None:
@@ -232,9 +255,12 @@ def names_before_plural_verb(line: str) -> str | None:
     True
     >>> names_before_plural_verb("Lidl and Alepa are both visible, and Kuu too.")
     'Lidl and Alepa, Kuu'
+    >>> names_before_plural_verb("Lidl and Alepa are both visible, and the park too.")
+    'Lidl and Alepa'
     """
     more = _ONE_MORE.search(line.strip())
-    clause = line.strip()[:more.start()] if more else line.strip()
+    cut = more or _ONE_THING.search(line.strip())
+    clause = line.strip()[:cut.start()] if cut else line.strip()
     m = _PLURAL_VERB.search(clause)
     if m is None or _NEGATED.search(m.group(0)):
         return None
@@ -511,11 +537,31 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     {'names': ['Café Engel', 'Ekberg']}
     >>> parse_names("Answer: A, B and C").value
     {'names': ['A', 'B', 'C']}
+    >>> parse_names("Answer: Suomen Pankki (Bank of Finland)", map_names={"suomen pankki"}).value
+    {'names': ['Suomen Pankki']}
     """
+    read = _parse_names(text, frozenset(map_names))
+    if not isinstance(read, Parsed) or not map_names:
+        return read
+    names = [_unglossed(n, frozenset(map_names)) for n in read.value["names"]]
+    return Parsed({"names": names}, read.notes)
+
+
+def _unglossed(name: str, known: frozenset[str]) -> str:
+    """A name less a bracket at its end (a gloss, ``Suomen Pankki (Bank of Finland)``)
+    when the map writes the name without it and not with it (``Ravintola Ragu (Italian
+    kitchen)`` is a map's name and keeps it)."""
+    bare = _ROAD_ALIAS.sub("", name).strip()
+    if bare and bare != name and normalise_name(name) not in known \
+            and normalise_name(bare) in known:
+        return bare
+    return name
+
+
+def _parse_names(text: str, known: frozenset[str]) -> ParseResult:
     t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    known = frozenset(map_names)
     cued = agree([_names_in(seg, known) for seg in answer_segments(t)], key=_names_key,
                  what="lists")
     if cued is not None:
@@ -695,6 +741,8 @@ def parse_roads(text: str) -> ParseResult:
     t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     t = "\n".join(_MARKER_ON.sub("", _JUNCTION_WITH.sub(" and ", line))
                   if _JUNCTION_WITH.search(line) else line for line in t.split("\n"))
+    t = "\n".join(_MARKER_ON.sub("", _WHERE_JOINS.sub(_second_road, line))
+                  if _WHERE_JOINS.search(line) else line for line in t.split("\n"))
     t = "\n".join(without_place_after_one_road(without_trailing_place(line))
                   for line in t.split("\n"))
     if not t.strip():
@@ -717,7 +765,7 @@ def parse_roads(text: str) -> ParseResult:
     if offered is not None:
         return offered
     if items:
-        return Parsed({"roads": items})
+        return Parsed({"roads": [road_name(i) for i in items]})
     return Invalid("no road names found")
 
 
@@ -771,13 +819,26 @@ _ON_ONE_ROAD = re.compile(
     r"^(?P<head>\W*(?:the\s+)?(?:(?:red|blue)\s+)?(?:marker|pin|point|dot|location)\s+(?:is|lies|"
     r"sits|stands)\s+(?:(?:located|situated|right|just|directly)\s+)?(?:on|along)\s+"
     r"(?-i:[A-Z\u00c0-\u00de])[^,.;:]*?)"
-    r"\s*,\s*(?-i:[^A-Z\u00c0-\u00de,;:.]*)\s*[.!]?$", re.IGNORECASE)
+    r"\s*,\s*(?:(?-i:[^A-Z\u00c0-\u00de,;:.]*)"
+    # "..., near Stockmann.", "..., opposite the Kauppatori market": a landmark by a
+    # place word (not a second road: "where it meets Kauppatori", "at the corner of ...")
+    r"|(?:(?:just|right|directly)\s+)?(?:near|next\s+to|by|beside|opposite|outside|behind|"
+    r"in\s+front\s+of|close\s+to|across\s+from|(?:north|south|east|west)(?:-?(?:east|west))?"
+    r"\s+of)\s+(?![^,;:.]*\b(?:where|meets?|joins?|cross(?:es)?|corner|junction|"
+    r"intersection)\b)[^,;:.]*)\s*[.!]?$", re.IGNORECASE)
+# "The marker is on Eteläranta and Kauppatori.": the names after the marker's place
+_ON_NAMES = re.compile(
+    r"^(?P<names>(?-i:[A-Z\u00c0-\u00de])[\w'.-]*(?:\s+(?-i:[A-Z\u00c0-\u00de])[\w'.-]*)*"
+    r"(?:\s+(?:and|&)\s+(?-i:[A-Z\u00c0-\u00de])[\w'.-]*(?:\s+(?-i:[A-Z\u00c0-\u00de])"
+    r"[\w'.-]*)*)+)\s*[.!]?\s*$")
 
 
 def without_place_after_one_road(line: str) -> str:
     """A line that puts the marker on one road, less a clause after it naming no place by
     name (``The marker is on Eteläranta, right where the esplanade ends.``: ``The marker
-    is on Eteläranta.``, read as the sentence alone is); any other line as it is.
+    is on Eteläranta.``, read as the sentence alone is) or a landmark by a place word
+    (``..., near Stockmann.``); a line that puts it on names joined by ``and`` (``The
+    marker is on Eteläranta and Kauppatori.``), those names; any other line as it is.
 
     Examples
     --------
@@ -785,9 +846,22 @@ def without_place_after_one_road(line: str) -> str:
     'The marker is on Eteläranta.'
     >>> without_place_after_one_road("The marker is on Eteläranta, where it meets Kauppatori.")
     'The marker is on Eteläranta, where it meets Kauppatori.'
+    >>> without_place_after_one_road("The marker is on Eteläranta, near Stockmann.")
+    'The marker is on Eteläranta.'
+    >>> without_place_after_one_road("The marker is on Eteläranta and Kauppatori.")
+    'Eteläranta and Kauppatori.'
     """
     m = _ON_ONE_ROAD.match(line.strip())
-    return f"{m.group('head')}." if m else line
+    if m:
+        return f"{m.group('head')}."
+    on = _MARKER_ON.match(line)
+    named = _ON_NAMES.match(line[on.end():]) if on else None
+    return named.group("names") if named else line
+
+
+def _second_road(m: re.Match[str]) -> str:
+    """`` and Y`` for a clause that names the second road (:data:`_WHERE_JOINS`)."""
+    return f" and {m.group('y') or m.group('z')}"
 
 
 def _offered(last: str, items: list[str] | None) -> Invalid | None:
@@ -814,10 +888,29 @@ def _clean_keeping_fences(text: str) -> str:
 _FENCE_OPEN = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*(?:\n|$)")
 
 
+# "Eteläesplanadi (Södra esplanaden)", "Kasarmikatu (Kaserngatan)": a road's other-language
+# name (or a gloss) in brackets after it; the roads of the street maps (OSM ``name``) carry
+# none, so the bracket is no part of the road
+_ROAD_ALIAS = re.compile(r"(?<=\S)\s*\((?P<alt>[^()]+)\)\s*$")
+
+
+def road_name(road: str) -> str:
+    """A road as written, less another name or a note in brackets at its end.
+
+    Examples
+    --------
+    >>> road_name("Eteläesplanadi (Södra esplanaden)"), road_name("Kaivokatu (one-way)")
+    ('Eteläesplanadi', 'Kaivokatu')
+    >>> road_name("(Kaserngatan)")
+    '(Kaserngatan)'
+    """
+    return _ROAD_ALIAS.sub("", road).strip() or road
+
+
 def _as_result(items: list[str] | Invalid | None, key: str) -> ParseResult | None:
     if items is None or isinstance(items, Invalid):
         return items
-    return Parsed({key: items})
+    return Parsed({key: [road_name(i) for i in items] if key == "roads" else items})
 
 
 def _names_key(parsed: Parsed) -> tuple[str, ...]:

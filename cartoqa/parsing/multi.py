@@ -8,7 +8,7 @@ from typing import Any
 
 from cartoqa.parsing.feature_types import FEATURE_TYPE_SYNONYMS, canonical_type, type_key
 from cartoqa.parsing.lists import parse_names
-from cartoqa.parsing.numbers import find_numbers
+from cartoqa.parsing.numbers import find_numbers, none_seen_as_no
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import closed_truncation, find_structured
 from cartoqa.parsing.text import clean, drop_notes, hedge, normalize_text
@@ -342,6 +342,7 @@ def _from_prose(text: str, known: dict[str, str], map_names: Collection[str] = f
     >>> _from_prose("I see two restaurants (Kuu, Hiisi) and one park.", k).reason
     'counts in prose that leave types unsaid (bank)'
     """
+    text = none_seen_as_no(text)  # "I don't see any banks": no banks
     words = list(_PROSE_WORD.finditer(text))
     out: dict[str, Any] = {}
     for i, w in enumerate(words):

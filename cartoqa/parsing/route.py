@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import closed_truncation, find_structured
+from cartoqa.parsing.tables import find_table
 from cartoqa.parsing.text import (
     agree,
     answer_segments,
@@ -78,6 +79,11 @@ _ORDER_WORD = re.compile(r"^(?:(?i:and)\s+)?(?i:first(?:ly)?|second(?:ly)?|third
 _ENUM = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|step\s+\d+\s*[:.)])\s*", re.IGNORECASE)
 
 
+# "turn left again", "turn right once more", "bear slightly left", "immediately turn
+# right": an adverb in a turn phrase is no part of the action
+_ADVERB = re.compile(r"(?<!\S)(?:again|once\s+more|immediately|sharply|slightly|hard)(?!\S)")
+
+
 @lru_cache(maxsize=8192)
 def canonical_action(text: str) -> str | None:
     """Return the canonical SRN action a phrase means, or ``None``.
@@ -98,8 +104,11 @@ def canonical_action(text: str) -> str | None:
     'turn left'
     >>> canonical_action("make a u-turn")
     'make a U-turn and continue straight'
+    >>> canonical_action("turn left again"), canonical_action("bear slightly right")
+    ('turn left', 'turn right')
     """
     key = re.sub(r"\s+", " ", fold(text).strip(" .!\"'")).strip()
+    key = re.sub(r"\s+", " ", _ADVERB.sub(" ", key)).strip() if _DIRECTION.search(key) else key
     if not key:
         return None
     if _UTURN.match(key):
@@ -175,8 +184,9 @@ _MARKER_CLAUSE = re.compile(
 
 
 # "Fabianinkatu (southbound)", "Kaivokatu (one-way)": a note in lower case after a road
-# is no part of its name (a capitalised bracket, "Rautatientori (Järnvägstorget)", is)
-_ROAD_NOTE = re.compile(r"\s*\((?:[a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*){0,5}\)$")
+# is no part of its name; nor, since fix24zs, its other-language name ("Rautatientori
+# (Järnvägstorget)", "Eteläesplanadi (Södra esplanaden)": the roads carry no brackets)
+_ROAD_NOTE = re.compile(r"(?<=\S)\s*\((?:[^\W\d_][\w'.-]*)(?:\s+[^\W\d_][\w'.-]*){0,5}\)$")
 
 
 # "turn left onto X and then right onto Y": a second step joined by "and" to a road;
@@ -210,24 +220,36 @@ def _and_steps(element: str) -> list[str]:
 
 
 def _road(text: str) -> str:
-    """A road step as written, less a lower-case note in brackets at its end.
+    """A road step as written, less a note or another name in brackets at its end.
 
     Examples
     --------
     >>> _road("Fabianinkatu (southbound)"), _road("Rautatientori (Järnvägstorget)")
-    ('Fabianinkatu', 'Rautatientori (Järnvägstorget)')
+    ('Fabianinkatu', 'Rautatientori')
     """
     bare = _ROAD_NOTE.sub("", text)
     return bare if bare else text
 
 
+# "... onto Kasarmikatu and drive south until ...": the heading on a road is no step
+_HEADING = re.compile(
+    r"\s+(?:and\s+)?(?:then\s+)?(?:drive|go|head|continue|travel|proceed)s?\s+(?:due\s+)?"
+    r"(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:wards?)?"
+    r"(?=\s*(?:[.,;!]|$|(?:until|till|to|and|then)\b))", re.IGNORECASE)
+# "The vehicle should turn left onto ...", "You need to turn right": who drives is no step
+_SUBJECT = re.compile(
+    r"^(?:the\s+(?:vehicle|car|driver)|you|we)\s+(?:should|must|will|would|can|(?:needs?|"
+    r"has|have)\s+to)\s+(?:first\s+)?(?=(?:turn|make|take|bear|keep|go|continue|head|drive)\b)",
+    re.IGNORECASE)
+
+
 def _elements(raw: list[str]) -> list[str]:
-    raw = [part for element in raw for piece in _and_steps(element)
+    raw = [part for element in raw for piece in _and_steps(_HEADING.sub("", element))
            for part in _UNTIL_MARKER.split(piece)]
     steps: list[str] = []
     for element in raw:
         element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
-        element = _STEP_LABEL.sub("", element, count=1)
+        element = _SUBJECT.sub("", _STEP_LABEL.sub("", element, count=1), count=1)
         element = _FILLER.sub("", _ORDER_WORD.sub("", element, count=1), count=1)
         # a list cut before its "]" leaves its "[" on the first element ('["blue"')
         element = element.strip().strip("[]").strip().strip("\"'").strip().rstrip(".").strip()
@@ -278,7 +300,8 @@ def parse_route(text: str) -> ParseResult:
     :data:`ACTIONS` (``left`` → ``turn left``, ``go straight`` → ``continue
     straight``, ``U-turn`` → the U-turn action), markers to ``blue``/``red``, and
     ``turn left onto X`` into two steps. Road names are kept as written, less a
-    lower-case note in brackets (``Fabianinkatu (southbound)``).
+    note or another name in brackets (``Fabianinkatu (southbound)``, ``Eteläesplanadi
+    (Södra esplanaden)``).
 
     Parameters
     ----------
@@ -313,7 +336,54 @@ def parse_route(text: str) -> ParseResult:
     found = _route_in(body, whole=True)
     if found is not None:
         return found
+    tabled = _table_route(body)
+    if tabled is not None:
+        return tabled
     return Invalid("no route list found")
+
+
+_ACTION_HEAD = re.compile(r"^(?:action|turn|manoeuvre|maneuver|direction|instruction)s?$",
+                          re.IGNORECASE)
+_ROAD_HEAD = re.compile(r"^(?:(?:onto\s+)?(?:road|street)(?:\s+name)?|onto)s?$", re.IGNORECASE)
+
+
+def _table_route(text: str) -> ParseResult | None:
+    """The route of a markdown table with an action column and a road column (``| Step |
+    Action | Road |``) and no list: ``blue``, each row's action and road, ``red`` (the
+    markers added where the table leaves them out); ``None`` when there is no such table
+    or a row's action is none of the four; a hedge around it is invalid.
+
+    Examples
+    --------
+    >>> _table_route("| Step | Action | Road |\\n|---|---|---|\\n"
+    ...              "| 1 | turn right | Kaivokatu |").value
+    {'steps': ['blue', 'turn right', 'Kaivokatu', 'red']}
+    >>> _table_route("| Road | Length |\\n|---|---|\\n| Kaivokatu | 200 m |") is None
+    True
+    """
+    lines = text.split("\n")
+    table = find_table(lines)
+    if table is None or not table.header:
+        return None
+    head = [h.strip().strip("*_ ") for h in table.header]
+    acts = [i for i, h in enumerate(head) if _ACTION_HEAD.match(h)]
+    roads = [i for i, h in enumerate(head) if _ROAD_HEAD.match(h)]
+    if len(acts) != 1 or len(roads) != 1 or not table.rows:
+        return None
+    steps: list[str] = []
+    for row in table.rows:
+        cells = [row[i].strip() if i < len(row) else "" for i in (acts[0], roads[0])]
+        action = canonical_action(cells[0])
+        if action is None:
+            return None
+        steps.append(action)
+        if cells[1] and cells[1] not in ("-", "\u2014"):
+            steps.append(_road(cells[1]))
+    outside = "\n".join(ln for ln in lines if not ln.lstrip().startswith("|"))
+    hedged = hedge(outside)
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    return _steps([ORIGIN, *steps, DESTINATION])
 
 
 def _route_lines(text: str) -> list[str]:
@@ -463,6 +533,8 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
         raw = _split("\n".join(lines))
     elif whole and (numbered := _numbered_steps(lines)) is not None:
         return _steps(numbered)
+    elif whole and (told := _told_from_blue(lines)) is not None:
+        return _steps(told)
     elif whole and len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):
         raw = lines
     if raw is None:
@@ -470,6 +542,30 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
     result = _result(raw)
     offered = isinstance(result, Invalid) and result.reason.startswith("a hedged answer")
     return result if isinstance(result, Parsed) or not whole or offered else None
+
+
+def _told_from_blue(lines: list[str]) -> list[str] | None:
+    """The route of a one-sentence answer that starts with a turn and ends at the red
+    marker without naming the blue one (``The vehicle should turn left onto X and drive
+    west, then turn left onto Y until it reaches the red marker.``): the route starts at
+    blue, as every route does; ``None`` unless every other step is an action or a road of
+    a few capitalised words.
+
+    Examples
+    --------
+    >>> _told_from_blue(["Turn left onto Kaivokatu until you reach the red marker."])
+    ['blue', 'turn left', 'Kaivokatu', 'red']
+    >>> _told_from_blue(["The red marker is east of Kaivokatu."])
+    """
+    if len(lines) != 1:
+        return None
+    steps = _elements(_split(lines[0]))
+    roads = [s for s in steps if s not in ACTIONS and s not in (ORIGIN, DESTINATION)]
+    if (len(steps) < 3 or steps[0] not in ACTIONS or steps[-1] != DESTINATION
+            or ORIGIN in steps or steps.count(DESTINATION) != 1 or not roads
+            or any(len(r.split()) > 5 or not r[:1].isupper() for r in roads)):
+        return None
+    return [ORIGIN, *steps]
 
 
 # "1. Start at the blue marker and turn left onto X": the marker, then the step

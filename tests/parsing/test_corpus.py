@@ -294,64 +294,46 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24zq.yaml`` (issue 24, session grade24zq; independent grader, committed before
     # scoring in 6c20d6f, scored once with main at 8cc5a84: 39/40 in
     # docs/rounds/2026-12-02/grade24zq.md): its one disagreement, with its class.
-    "fresh24zq.yaml#21": "STMF count: a zero said as 'I don't see any convenience store icons "
-                         "on this map' in a sentence with no number and no cue: read invalid "
-                         "('no number found'), grader reads 0 (score changes: truth 0, the "
-                         "grader's reading is correct)",
+    # fresh24zq.yaml#21 (STMF count, a zero said as "I don't see any convenience store icons
+    # on this map" with no number and no cue) agrees since fix24zt
+    # (tests/parsing/test_grade24zt_classes.py).
     # ``fresh24zs.yaml`` (issue 24, session grade24zs; independent grader, committed before
     # scoring in 646c935, scored once against main at 8cc5a84: 39/40 in
     # docs/rounds/2026-12-02/grade24zs.md): its one disagreement, with its class.
-    "fresh24zs.yaml#25": "RLE length said only in words with a fraction and no digit ('The "
-                         "blue path is roughly half a kilometre long ...', no cue): read "
-                         "invalid ('no length found'), grader reads 500 m (score changes: "
-                         "500 m is within 25 % of the truth 493 m)",
+    # fresh24zs.yaml#25 (RLE length said in words with a fraction and no digit, "roughly half
+    # a kilometre long") agrees since fix24zt (tests/parsing/test_grade24zt_classes.py).
     # ``fresh24zr.yaml`` (issue 24, session grade24zr; independent grader, committed before
     # scoring in a7ee7a1, scored once against main at 8cc5a84: 37/40 in
     # docs/rounds/2026-12-02/grade24zr.md): its three disagreements, with their classes.
-    "fresh24zr.yaml#11": "MTMF markdown table with a names cell holding a name with an "
-                         "ampersand ('Morkku, Mount Everest, Maya Bar & Grill'): the name is "
-                         "split at '&' into 'Maya Bar' and 'Grill'; grader reads one name",
-    "fresh24zr.yaml#33": "MML two road names in one cue-less sentence ('The red marker is on "
-                         "Paasivuorenkatu, at the corner where Saariniemenkatu joins it.'): "
-                         "read as the one name 'at the corner where Saariniemenkatu joins it'; "
-                         "grader reads Paasivuorenkatu; Saariniemenkatu",
-    "fresh24zr.yaml#40": "SRN route told in prose with no list and no cue ('turn left onto "
-                         "Eteläinen Makasiinikatu and drive west, then turn left onto "
-                         "Kasarmikatu and drive south until it reaches the red marker'): read "
-                         "invalid; grader reads blue, turn left, X, turn left, Y, red",
+    # fresh24zr.yaml#11 (MTMF markdown table, a name holding "&", "Morkku, Mount Everest,
+    # Maya Bar & Grill") agrees since fix24zt (tests/parsing/test_grade24zt_classes.py).
+    # (fresh24zr.yaml#33, MML 'on Paasivuorenkatu, at the corner where Saariniemenkatu
+    # joins it', agrees since fix24zs: a second road said in a 'where' clause.)
+    # (fresh24zr.yaml#40, SRN route told in one prose sentence to the red marker, agrees
+    # since fix24zs: blue, then the steps; a heading 'and drive west' is no step.)
     # ``fresh24zt.yaml`` (issue 24, session grade24zt; independent grader, committed before
     # scoring in d72c474, scored once against main at 9f03b9c: 49/50 in
     # docs/rounds/2026-12-02/grade24zt.md): its one disagreement, with its class.
-    "fresh24zt.yaml#37": "MML road name followed by its Swedish name in parentheses ('Answer: "
-                         "Eteläesplanadi (Södra esplanaden); Fabianinkatu'): read as the one "
-                         "name 'Eteläesplanadi (Södra esplanaden)', grader reads Eteläesplanadi "
-                         "(score changes: truth Eteläesplanadi; Fabianinkatu, the grader's "
-                         "reading is correct)",
+    # (fresh24zt.yaml#37, MML 'Eteläesplanadi (Södra esplanaden); Fabianinkatu', agrees
+    # since fix24zs: a bracketed other-language name is no part of a road.)
     # ``fresh24zx.yaml`` (issue 24, session grade24zx; independent grader, committed before
     # scoring in ae88d50, scored once against main at 9f03b9c: 43/50; the reader left as is)
     # fresh24zx.yaml#3 (MFS cue-less markdown conclusion '... most consistent with a
     # **golf course (D)**.' after reasoning that rules out B) agrees since fix24zr
     # (tests/parsing/test_grade24zr_classes.py).
-    "fresh24zx.yaml#19": "MTMF markdown table without JSON: a name with '&' split in two "
-                         "('Maya Bar & Grill' -> 'Maya Bar', 'Grill') and a quoted name with a "
-                         "comma split ('\"Rautatientori, laituri 13\"'): read wrong names, "
-                         "grader reads the names whole (score changes: names are the truth)",
+    # fresh24zx.yaml#19 (MTMF markdown table: 'Maya Bar & Grill' split at '&', and a quoted
+    # name with a comma, '"Rautatientori, laituri 13"', split at its comma) agrees since
+    # fix24zt (tests/parsing/test_grade24zt_classes.py, classes 3 and 4).
     # fresh24zx.yaml#22 (MTMF bullets '* **Restaurants (4):** Cantina West, ...', no JSON)
     # agrees since fix24zr.
     # fresh24zx.yaml#32 (RLE 'Based on the 50 ft scale bar, the total length is somewhere
     # between 1,000 and 1,500 ft': a range, invalid) agrees since fix24zr.
-    "fresh24zx.yaml#38": "MML names each followed by a bracketed Swedish exonym ('Answer: "
-                         "Eteläesplanadi (Södra esplanaden); Kasarmikatu (Kaserngatan)'): read "
-                         "the bracket into each name, grader reads Eteläesplanadi and "
-                         "Kasarmikatu (score changes: those are the truth)",
-    "fresh24zx.yaml#47": "SRN route in one prose sentence with 'turn left again onto "
-                         "Fabianinkatu': 'again' keeps the action and road as one step "
-                         "('turn left again onto Fabianinkatu'), grader reads turn left, "
-                         "Fabianinkatu (score changes: that route is the truth)",
-    "fresh24zx.yaml#50": "SRN route as a markdown table (| Step | Action | Road |) without a "
-                         "JSON list: read invalid ('no route list found'), grader reads blue, "
-                         "turn right, Bergbominkuja, turn right, Itäinen Teatterikuja, red "
-                         "(score changes: that route is the truth)",
+    # (fresh24zx.yaml#38, MML names each with a bracketed Swedish exonym, agrees since
+    # fix24zs, same class as fresh24zt.yaml#37.)
+    # (fresh24zx.yaml#47, SRN 'turn left again onto Fabianinkatu', agrees since fix24zs:
+    # an adverb in a turn phrase is no part of the action.)
+    # (fresh24zx.yaml#50, SRN route as a markdown table | Step | Action | Road |, agrees
+    # since fix24zs (tests/parsing/test_grade24zs_classes.py).)
     # ``fresh24zy.yaml`` (issue 24, session grade24zy; independent grader, committed before
     # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): 39/40)
     "fresh24zy.yaml#40": "SRN answer truncated mid-list ('Answer: [\"blue\", \"turn left\", "
@@ -368,10 +350,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                         "most consistent with **E. garages**.'): read invalid ('no option "
                         "letter found'), grader reads E (score unchanged: E is wrong, the "
                         "truth is A; counted invalid instead of wrong)",
-    "fresh24zw.yaml#26": "STMF names: one name followed by an English gloss in parentheses "
-                         "('Answer: Suomen Pankki (Bank of Finland)'): read the bracket into "
-                         "the name, grader reads Suomen Pankki (score likely changes: that is "
-                         "the truth; the name metric was not checked)",
+    # (fresh24zw.yaml#26, STMF 'Answer: Suomen Pankki (Bank of Finland)', agrees since
+    # fix24zs: a bracket the item's map names do not write is a gloss.)
 }
 
 
