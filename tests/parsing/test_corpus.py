@@ -55,7 +55,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
                  "fresh24zo", "fresh24zq",
                  "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
-                 "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw"):
+                 "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
+                 "fresh24e2", "fresh24e1"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -352,6 +353,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                         "truth is A; counted invalid instead of wrong)",
     # (fresh24zw.yaml#26, STMF 'Answer: Suomen Pankki (Bank of Finland)', agrees since
     # fix24zs: a bracket the item's map names do not write is a gloss.)
+    # ``fresh24e2.yaml`` (issue 24, session grade24e2; independent grader, committed before
+    # scoring in b9735e4, scored once against main at 9f906b6: 39/40; the reader left as is)
+    "fresh24e2.yaml#39": "SRN route in prose with no JSON list, its last road followed by a "
+                         "relative clause ('then turn left again onto Annankatu, which leads "
+                         "to the red marker'): the clause is read as an extra road step "
+                         "('which leads') before 'red', grader reads the two-step route "
+                         "(score changes: correct route counted wrong)",
 }
 
 
@@ -398,7 +406,8 @@ def main() -> int:
                                        "fresh24zm", "fresh24zn", "fresh24zp",
                                        "fresh24zo", "fresh24zq",
                                        "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
-                                       "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw"))):
+                                       "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
+                                       "fresh24e2", "fresh24e1"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

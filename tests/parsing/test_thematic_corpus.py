@@ -387,6 +387,12 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                        "[Mississippi, Alabama]'): read as regions MS, AL (the first taken), "
                        "grader reads no answer, a hedge between two regions (score likely "
                        "changes: MS, the first, is the truth; the metric was not checked)",
+    # ``fresh52.yaml`` (issue 24, session grade24e1; independent grader, committed before
+    # scoring in d4383bc, scored once against main at 9f906b6: FRIEDA 10/10, MapWise 10/10,
+    # MapIQ 9/10 in docs/rounds/2026-12-02/grade24e1.md; the reader left as is)
+    "fresh52.yaml#29": "MapIQ MCQ letters each followed by its option's text in the bracket "
+                       "('My answer is [a. ND, b. NH, d. SD]'): read as a only, grader reads "
+                       "a, b, d (score changes: a, b, d is the truth)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -460,7 +466,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
                     "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
-                    "fresh43", "fresh42", "fresh45", "fresh44")
+                    "fresh43", "fresh42", "fresh45", "fresh44", "fresh53", "fresh52")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
