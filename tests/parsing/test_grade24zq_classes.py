@@ -114,6 +114,45 @@ def test_one_region_and_lists_keep_their_reading(item: dict, response: str, key:
     assert value(item, response)[key] == expected
 
 
+# ------------------------------------------ 4. MML "sits on X", "and the harbour"; SRN
+@pytest.mark.parametrize("response", [
+    "The marker sits on Eteläranta.",
+    "The marker lies on Eteläranta.",
+    "The red marker stands on Eteläranta.",
+    "The marker is on Eteläranta and the harbour.",
+    "The marker sits on Eteläranta and the old market hall.",
+])
+def test_mml_one_road_said_with_another_verb_or_a_place_is_as_is_on(response: str) -> None:
+    # like "The marker is on Eteläranta." (one road, no cue: invalid, fix24zu's rule)
+    assert invalid(MML, response)
+
+
+@pytest.mark.parametrize(("response", "expected"), [
+    ("The marker sits on Eteläranta and Kauppatori.", ["Eteläranta", "Kauppatori"]),
+    ("The marker lies on Mikonkatu, at its junction with Vilhonkatu.",
+     ["Mikonkatu", "Vilhonkatu"]),
+    ("Answer: Mannerheimintie and Kaivokatu", ["Mannerheimintie", "Kaivokatu"]),
+])
+def test_mml_two_roads_keep_their_reading(response: str, expected: list[str]) -> None:
+    assert value(MML, response)["roads"] == expected
+
+
+@pytest.mark.parametrize(("response", "expected"), [
+    ("From blue, turn left onto Mikonkatu and continue north on Aleksanterinkatu to red.",
+     ["blue", "turn left", "Mikonkatu", "Aleksanterinkatu", "red"]),
+    ("Route: blue, turn left, Mikonkatu and continue north on Aleksanterinkatu, red",
+     ["blue", "turn left", "Mikonkatu", "Aleksanterinkatu", "red"]),
+    ("From blue, turn left onto Mikonkatu and drive north for 200 m to red.",
+     ["blue", "turn left", "Mikonkatu", "red"]),
+    ("From blue, turn left onto Mikonkatu and drive north to red.",
+     ["blue", "turn left", "Mikonkatu", "red"]),
+    ("Route: blue, turn right, Continue Street, red",
+     ["blue", "turn right", "Continue Street", "red"]),
+])
+def test_srn_a_heading_is_no_step(response: str, expected: list[str]) -> None:
+    assert value(SRN, response)["steps"] == expected
+
+
 # ------------------------------------------------ 5. "there are no labels, can't count"
 @pytest.mark.parametrize("item", COUNTS)
 @pytest.mark.parametrize("response", [
