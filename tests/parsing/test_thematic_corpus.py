@@ -389,6 +389,24 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # fix24zu): FRIEDA 10/10, MapWise 9/10, MapIQ 10/10; the reader left as is)
     # (fresh44.yaml#20, MapWise single '[Mississippi, Alabama]', agrees since fix24zq:
     # several regions where one is asked are invalid (test_grade24zq_classes.py).)
+    # ``fresh52.yaml`` (issue 24, session grade24e1; independent grader, committed before
+    # scoring in d4383bc, scored once against main at 9f906b6: FRIEDA 10/10, MapWise 10/10,
+    # MapIQ 9/10 in docs/rounds/2026-12-02/grade24e1.md; the reader left as is)
+    "fresh52.yaml#29": "MapIQ MCQ letters each followed by its option's text in the bracket "
+                       "('My answer is [a. ND, b. NH, d. SD]'): read as a only, grader reads "
+                       "a, b, d (score changes: a, b, d is the truth)",
+    # ``fresh54.yaml`` (issue 24, session grade24e3; independent grader, committed before
+    # scoring in 0f11b18, scored once against the branch at main 9f906b6: FRIEDA 9/10,
+    # MapWise 9/10, MapIQ 10/10)
+    "fresh54.yaml#6": "FRIEDA textual hedge between two names with no commitment ('Brasserie "
+                      "Le Havre and Hotel Kämp both look about equally close to Pentik ... so "
+                      "I can't say with confidence which one is closer.'): read Brasserie Le "
+                      "Havre (the first name), grader reads invalid (score changes: the first "
+                      "name is the truth, so a hedge scores correct)",
+    "fresh54.yaml#9": "MapWise binary answered by a statement with no yes/no ('... so the "
+                      "colour gets darker, not lighter, as the value increases.'): read "
+                      "invalid ('no yes/no answer found'), grader reads No (score changes: No "
+                      "is the truth; same class as fresh27.yaml#3)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -462,7 +480,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
                     "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
-                    "fresh43", "fresh42", "fresh45", "fresh44")
+                    "fresh43", "fresh42", "fresh45", "fresh44", "fresh53", "fresh52", "fresh54")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
