@@ -373,11 +373,13 @@ def _resolve_region(part: str, names: RegionNames, zones: Sequence[str]) -> list
         code = names.resolve(_BULLET.sub("", part).strip().strip(":;*"))
     if code is not None:
         return [code]
-    sub = [s for s in re.split(r"\s+(?:and|&)\s+", p) if s.strip()]
-    if len(sub) > 1:
-        found = [_resolve_region(s, names, zones) for s in sub]
-        if all(found):
-            return [c for f in found if f for c in f]
+    # "Haryana and Jammu & Kashmir": "&" inside a region's name; cut at "and" first
+    for join in (r"\s+and\s+", r"\s+(?:and|&)\s+"):
+        sub = [s for s in re.split(join, p) if s.strip()]
+        if len(sub) > 1:
+            found = [_resolve_region(s, names, zones) for s in sub]
+            if all(found):
+                return [c for f in found if f for c in f]
     m = re.match(r"^(?P<name>[^:=(]+?)\s*[:=(]", p)  # "Texas: 412–530", "Kerala (dark)"
     if m:
         code = names.resolve(m.group("name"))

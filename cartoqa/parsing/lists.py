@@ -9,7 +9,7 @@ from cartoqa.parsing.feature_types import canonical_type
 from cartoqa.parsing.map_names import offers_alternatives, split_joined
 from cartoqa.parsing.names import normalise_name
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
-from cartoqa.parsing.rules import cut_off
+from cartoqa.parsing.rules import cut_off, unchain
 from cartoqa.parsing.structured import find_structured
 from cartoqa.parsing.tables import answer_column, find_table
 from cartoqa.parsing.text import (
@@ -44,6 +44,15 @@ _AND = re.compile(r"\s+(?:and|&|/|(?-i:x)|\u00d7|meets|crosses|intersects(?:\s+w
 _JUNCTION_WITH = re.compile(
     r",?\s+(?:at|near|by|where|just\s+(?:at|by))\s+(?:its|the|a)\s+(?:junction|intersection|"
     r"crossing|corner|meeting\s+point)\s+with\s+", re.IGNORECASE)
+# "on X, at the corner where Y joins it", "on X where Y meets it", "on X, where it meets Y":
+# the second road said in a clause (a road named by capital; "where the esplanade ends"
+# names none)
+_WHERE_JOINS = re.compile(
+    r"\s*,?\s+(?:(?:right|just|exactly)\s+)?(?:(?:at|near|by)\s+the\s+(?:corner|junction|"
+    r"intersection|crossing|spot|point|place)\s+)?where\s+(?:(?P<y>(?-i:[A-Z\u00c0-\u00de])"
+    r"[^,.;:]*?)\s+(?:joins|meets|crosses|intersects|runs\s+into|branches\s+off\s+from|"
+    r"comes\s+in(?:to)?)\s+it|it\s+(?:joins|meets|crosses|intersects|runs\s+into)\s+"
+    r"(?P<z>(?-i:[A-Z\u00c0-\u00de])[^,.;:]*?))\s*(?=[.!]?\s*$)", re.IGNORECASE)
 _MARKER_ON = re.compile(
     r"^[ \t]*(?:the\s+)?(?:red\s+|blue\s+|marked\s+)?(?:marker|pin|point|location|symbol|dot)"
     r"\s+(?:is\s+)?(?:located\s+|placed\s+|sits\s+|lies\s+)?(?:on|at|along)\s+(?:the\s+)?",
@@ -160,6 +169,11 @@ def quoted_items(line: str) -> list[str] | None:
     return [q[1:-1].strip() for q in re.findall(_QUOTED, line)]
 
 
+# a double-quoted name holding a comma, and a comma outside double quotes
+_QUOTED_COMMA = re.compile(r'"[^"]*,[^"]*"')
+_COMMA_OUTSIDE_QUOTES = re.compile(r',(?=(?:[^"]*"[^"]*")*[^"]*$)')
+
+
 def _split_line(line: str, *, split_and: bool,
                 known: Collection[str] = frozenset()) -> list[str]:
     quoted = quoted_items(line)
@@ -168,6 +182,11 @@ def _split_line(line: str, *, split_and: bool,
     # "Rautatientori, laituri 13; Rautatientori": a line that separates by ";" keeps its
     # commas inside names
     parts = line.split(";") if ";" in line else line.split(",")
+    if ";" not in line and _QUOTED_COMMA.search(line) and line.count('"') % 2 == 0:
+        # 'Rautatientori, "Rautatientori, laituri 13"': a comma inside quotes is in a name
+        whole = _COMMA_OUTSIDE_QUOTES.split(line)
+        if all('"' not in q or re.fullmatch(r'\s*"[^"]+"\W*', q) for q in whole):
+            parts = whole  # each quoted part a whole item, not '"A, B" and C'
     if split_and:
         return [q for p in parts for q in _AND.split(p)]
     # "A, B and C": without the map's names, only the last item of a comma list is
@@ -211,6 +230,14 @@ _PLURAL_VERB = re.compile(
     r"overlap|intersect|lie|sit|appear|show|fit|match|qualify|meet|cross|run|stand|fall|"
     r"belong|have|contain|share|flank|neighbou?r)\b(?P<rest>[^,;:]*)$", re.IGNORECASE)
 _JOINED = re.compile(r"\s(?:and|&)\s", re.IGNORECASE)
+# "Lidl and Alepa are both visible, and Kuu too.": one more name added after the clause
+_ONE_MORE = re.compile(r",\s*(?:and\s+)?(?:(?P<also>also)\s+)?"
+                       r"(?P<name>(?-i:[A-Z\u00c0-\u00de])[^,;:.]*?)"
+                       r"(?(also)|\s+(?:too|as\s+well|also))\s*[.!]?$", re.IGNORECASE)
+# "Lidl and Alepa are both visible, and the park too.": a thing, not a name (lower case),
+# added after the clause is no name of the list
+_ONE_THING = re.compile(r",\s*(?:and\s+)?(?:also\s+)?(?-i:[a-z])[^,;:.]*?"
+                        r"\s+(?:too|as\s+well|also)\s*[.!]?$", re.IGNORECASE)
 
 
 def names_before_plural_verb(line: str) -> str | None:
@@ -226,15 +253,22 @@ def names_before_plural_verb(line: str) -> str | None:
     True
     >>> names_before_plural_verb("Pohjoinen Makasiinikatu borders it.") is None
     True
+    >>> names_before_plural_verb("Lidl and Alepa are both visible, and Kuu too.")
+    'Lidl and Alepa, Kuu'
+    >>> names_before_plural_verb("Lidl and Alepa are both visible, and the park too.")
+    'Lidl and Alepa'
     """
-    m = _PLURAL_VERB.search(line.strip())
+    more = _ONE_MORE.search(line.strip())
+    cut = more or _ONE_THING.search(line.strip())
+    clause = line.strip()[:cut.start()] if cut else line.strip()
+    m = _PLURAL_VERB.search(clause)
     if m is None or _NEGATED.search(m.group(0)):
         return None
-    names = line.strip()[:m.start()].strip()
+    names = clause[:m.start()].strip()
     if not _JOINED.search(names) or not (names[:1].isupper() or names[:1].isdigit()) \
             or _is_sentence(names):  # "The marker is where A and B meet"
         return None
-    return names
+    return f"{names}, {more.group('name')}" if more else names
 
 
 def _from_dict(data: dict[object, object]) -> list[str] | None:
@@ -282,6 +316,8 @@ def _line_items(ln: str, *, alone: bool, split_and: bool,
     m = _LABEL.match(ln)
     if m and len(m.group("label").split()) <= 10 and m.group("rest").strip():
         ln = m.group("rest")
+    if not split_and:  # "First Kuu, then Hiisi, and finally Alepa." (not a road's "First")
+        ln = unchain(ln)
     intro = _PROSE_INTRO.match(ln) if alone else None
     if intro:
         ln = intro.group("rest")
@@ -302,6 +338,8 @@ def _line_items(ln: str, *, alone: bool, split_and: bool,
     if (intro or sentence or joined) and len(parts) == 1:
         # "The pharmacies are A and B.": a sentence lists its names with "and"
         parts = split_joined(parts[0], known, default=True)
+    elif joined:  # "A and B are visible, and C too.": the joined names, then one more
+        parts = [q for part in parts for q in split_joined(part, known, default=True)]
     return parts
 
 
@@ -499,11 +537,31 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     {'names': ['Café Engel', 'Ekberg']}
     >>> parse_names("Answer: A, B and C").value
     {'names': ['A', 'B', 'C']}
+    >>> parse_names("Answer: Suomen Pankki (Bank of Finland)", map_names={"suomen pankki"}).value
+    {'names': ['Suomen Pankki']}
     """
+    read = _parse_names(text, frozenset(map_names))
+    if not isinstance(read, Parsed) or not map_names:
+        return read
+    names = [_unglossed(n, frozenset(map_names)) for n in read.value["names"]]
+    return Parsed({"names": names}, read.notes)
+
+
+def _unglossed(name: str, known: frozenset[str]) -> str:
+    """A name less a bracket at its end (a gloss, ``Suomen Pankki (Bank of Finland)``)
+    when the map writes the name without it and not with it (``Ravintola Ragu (Italian
+    kitchen)`` is a map's name and keeps it)."""
+    bare = _ROAD_ALIAS.sub("", name).strip()
+    if bare and bare != name and normalise_name(name) not in known \
+            and normalise_name(bare) in known:
+        return bare
+    return name
+
+
+def _parse_names(text: str, known: frozenset[str]) -> ParseResult:
     t = _clean_keeping_fences(text)
     if not t.strip():
         return Invalid("empty response")
-    known = frozenset(map_names)
     cued = agree([_names_in(seg, known) for seg in answer_segments(t)], key=_names_key,
                  what="lists")
     if cued is not None:
@@ -515,6 +573,9 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     cut = cut_off(body.strip())
     if cut is not None:  # "... starting from the top left:\n\n1.": the list never began
         return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
+    excepted = _NAMED_EXCEPT.match(body.strip())
+    if excepted is not None:  # "None of the stores have names except Alepa."
+        return Parsed({"names": _excepted_names(excepted.group("names"), known)})
     if _says_no_names(body):
         # "I see the icon but there is no name label next to it, so there are no names"
         return Parsed({"names": []}, ("no names, said in a sentence",))
@@ -530,6 +591,14 @@ def parse_names(text: str, *, map_names: Collection[str] = frozenset()) -> Parse
     return Invalid("no list of names found")
 
 
+def _excepted_names(names: str, known: Collection[str]) -> list[str]:
+    """The names after "except" (``Alepa and Kuu``: two unless the map writes the whole)."""
+    parts = _split_line(names, split_and=False, known=known)
+    if len(parts) == 1:
+        parts = split_joined(parts[0], known, default=True)
+    return [n for n in (_tidy(p) for p in parts) if n]
+
+
 def _says_no_names(body: str) -> bool:
     """Whether a one-line answer of at most two sentences says the feature has no name,
     not of its names (a note after them, a count's bracket of names aside).
@@ -541,12 +610,23 @@ def _says_no_names(body: str) -> bool:
     >>> _says_no_names("There are 3 cafes (Kuu, Hiisi; one has no name).")
     False
     """
-    if len(nonempty_lines(body)) != 1 or hedge(body):
-        return False
+    if len(nonempty_lines(body)) != 1 or hedge(body) or _EXCEPT.search(body):
+        return False  # "... have names except the one in the north": one name, unsaid
     said = without_trailing_note(_bracket_after_count(body.strip()))
     return bool(_NO_NAME_SAID.search(said)) and len(re.split(r"(?<=[.!?])\s+",
                                                               body.strip())) <= 2
 
+
+_EXCEPT = re.compile(r"\b(?:except|apart\s+from|other\s+than|save\s+for)\b", re.IGNORECASE)
+# "None of the stores have names except Alepa.", "No store is labelled but Kuu and Hiisi.":
+# the names after "except" are the answer
+_NAMED_EXCEPT = re.compile(
+    r"^\W*(?:none|not\s+one|no\s+(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)"
+    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:(?:a|an|any|"
+    r"its|their)\s+)?(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
+    r"(?:named|labell?ed))\b[^,.;:]{0,40}?,?\s+(?:except(?:\s+for)?|but|other\s+than|"
+    r"apart\s+from|save(?:\s+for)?)\s+(?P<names>(?-i:[A-Z0-9\u00c0-\u00de])[^.;:\n]*?)\s*[.!]?$",
+    re.IGNORECASE)
 
 # a short answer saying the feature carries no name: "there is no name label", "it has no
 # visible name", "is unlabelled" (a verb first, so that a name such as "No Name Bar" is
@@ -559,8 +639,8 @@ _NO_NAME_SAID = re.compile(
     # "None of the convenience stores have a name written on the map.", "No convenience
     # store has its name written.", "None of them are named."
     r"|^\W*(?:none|not\s+one|neither|no\s+(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)"
-    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:a|an|any|"
-    r"its|their)\s+(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
+    r"(?:\s+of\s+[^,.;]{1,60}?)?\s+(?:(?:has|have|carries|carry|shows?|bears?)\s+(?:(?:a|an|any|"
+    r"its|their)\s+)?(?:visible\s+|readable\s+|written\s+)?(?:names?|labels?)|(?:is|are)\s+"
     r"(?:named|labell?ed))\b", re.IGNORECASE)
 
 
@@ -661,7 +741,10 @@ def parse_roads(text: str) -> ParseResult:
     t = _clean_keeping_fences(_DASH_BETWEEN.sub(" / ", text) if isinstance(text, str) else "")
     t = "\n".join(_MARKER_ON.sub("", _JUNCTION_WITH.sub(" and ", line))
                   if _JUNCTION_WITH.search(line) else line for line in t.split("\n"))
-    t = "\n".join(without_trailing_place(line) for line in t.split("\n"))
+    t = "\n".join(_MARKER_ON.sub("", _WHERE_JOINS.sub(_second_road, line))
+                  if _WHERE_JOINS.search(line) else line for line in t.split("\n"))
+    t = "\n".join(without_place_after_one_road(without_trailing_place(line))
+                  for line in t.split("\n"))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_roads_in(seg) for seg in answer_segments(t)], key=_names_key,
@@ -682,7 +765,7 @@ def parse_roads(text: str) -> ParseResult:
     if offered is not None:
         return offered
     if items:
-        return Parsed({"roads": items})
+        return Parsed({"roads": [road_name(i) for i in items]})
     return Invalid("no road names found")
 
 
@@ -697,6 +780,10 @@ _PAIR_JOIN = re.compile(r"\s(?:and|&|(?-i:x)|/|meets?|cross(?:es)?|intersects?)\
                         re.IGNORECASE)
 _PAIR_PLACE = re.compile(r"\b(?:junction|corner|intersection|crossing)\s+(?:of|with)\s+"
                          r"(?-i:[A-Z\u00c0-\u00de])", re.IGNORECASE)
+# two names joined ("Stockmann and Kauppatori"), not a name and a thing ("Stockmann and
+# the theatre", "the market square and the harbour")
+_ROAD_PAIR = re.compile(r"(?-i:[A-Z\u00c0-\u00de])[\w'-]*\s(?:and|&|(?-i:x)|/|meets?|"
+                        r"cross(?:es)?|intersects?)\s(?-i:[A-Z\u00c0-\u00de])", re.IGNORECASE)
 _HERE = re.compile(r"\s+(?:here|there)(?=\s*[.!]?\s*$)", re.IGNORECASE)
 
 
@@ -714,14 +801,67 @@ def without_trailing_place(line: str) -> str:
     'A crosses B'
     >>> without_trailing_place("It sits near the park, at the corner of A and B.")
     'It sits near the park, at the corner of A and B.'
+    >>> without_trailing_place("A meets B, next to Stockmann and the theatre.")
+    'A meets B'
     """
     while True:
         m = _TRAILING_PLACE.search(line)
-        if m is None or not _PAIR_JOIN.search(line[:m.start()]) or _PAIR_JOIN.search(
+        if m is None or not _PAIR_JOIN.search(line[:m.start()]) or _ROAD_PAIR.search(
                 line[m.start():]) or _PAIR_PLACE.search(line[m.start():]):
             break
         line = line[:m.start()]
     return _HERE.sub("", line) if _PAIR_JOIN.search(line) else line
+
+
+# "The marker is on Eteläranta, right where the esplanade ends.": one road, then a clause
+# naming no other place by name (no capital: "near the market square and the harbour")
+_ON_ONE_ROAD = re.compile(
+    r"^(?P<head>\W*(?:the\s+)?(?:(?:red|blue)\s+)?(?:marker|pin|point|dot|location)\s+(?:is|lies|"
+    r"sits|stands)\s+(?:(?:located|situated|right|just|directly)\s+)?(?:on|along)\s+"
+    r"(?-i:[A-Z\u00c0-\u00de])[^,.;:]*?)"
+    r"\s*,\s*(?:(?-i:[^A-Z\u00c0-\u00de,;:.]*)"
+    # "..., near Stockmann.", "..., opposite the Kauppatori market": a landmark by a
+    # place word (not a second road: "where it meets Kauppatori", "at the corner of ...")
+    r"|(?:(?:just|right|directly)\s+)?(?:near|next\s+to|by|beside|opposite|outside|behind|"
+    r"in\s+front\s+of|close\s+to|across\s+from|(?:north|south|east|west)(?:-?(?:east|west))?"
+    r"\s+of)\s+(?![^,;:.]*\b(?:where|meets?|joins?|cross(?:es)?|corner|junction|"
+    r"intersection)\b)[^,;:.]*)\s*[.!]?$", re.IGNORECASE)
+# "The marker is on Eteläranta and Kauppatori.": the names after the marker's place
+_ON_NAMES = re.compile(
+    r"^(?P<names>(?-i:[A-Z\u00c0-\u00de])[\w'.-]*(?:\s+(?-i:[A-Z\u00c0-\u00de])[\w'.-]*)*"
+    r"(?:\s+(?:and|&)\s+(?-i:[A-Z\u00c0-\u00de])[\w'.-]*(?:\s+(?-i:[A-Z\u00c0-\u00de])"
+    r"[\w'.-]*)*)+)\s*[.!]?\s*$")
+
+
+def without_place_after_one_road(line: str) -> str:
+    """A line that puts the marker on one road, less a clause after it naming no place by
+    name (``The marker is on Eteläranta, right where the esplanade ends.``: ``The marker
+    is on Eteläranta.``, read as the sentence alone is) or a landmark by a place word
+    (``..., near Stockmann.``); a line that puts it on names joined by ``and`` (``The
+    marker is on Eteläranta and Kauppatori.``), those names; any other line as it is.
+
+    Examples
+    --------
+    >>> without_place_after_one_road("The marker is on Eteläranta, near the square and the pier.")
+    'The marker is on Eteläranta.'
+    >>> without_place_after_one_road("The marker is on Eteläranta, where it meets Kauppatori.")
+    'The marker is on Eteläranta, where it meets Kauppatori.'
+    >>> without_place_after_one_road("The marker is on Eteläranta, near Stockmann.")
+    'The marker is on Eteläranta.'
+    >>> without_place_after_one_road("The marker is on Eteläranta and Kauppatori.")
+    'Eteläranta and Kauppatori.'
+    """
+    m = _ON_ONE_ROAD.match(line.strip())
+    if m:
+        return f"{m.group('head')}."
+    on = _MARKER_ON.match(line)
+    named = _ON_NAMES.match(line[on.end():]) if on else None
+    return named.group("names") if named else line
+
+
+def _second_road(m: re.Match[str]) -> str:
+    """`` and Y`` for a clause that names the second road (:data:`_WHERE_JOINS`)."""
+    return f" and {m.group('y') or m.group('z')}"
 
 
 def _offered(last: str, items: list[str] | None) -> Invalid | None:
@@ -748,10 +888,29 @@ def _clean_keeping_fences(text: str) -> str:
 _FENCE_OPEN = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*(?:\n|$)")
 
 
+# "Eteläesplanadi (Södra esplanaden)", "Kasarmikatu (Kaserngatan)": a road's other-language
+# name (or a gloss) in brackets after it; the roads of the street maps (OSM ``name``) carry
+# none, so the bracket is no part of the road
+_ROAD_ALIAS = re.compile(r"(?<=\S)\s*\((?P<alt>[^()]+)\)\s*$")
+
+
+def road_name(road: str) -> str:
+    """A road as written, less another name or a note in brackets at its end.
+
+    Examples
+    --------
+    >>> road_name("Eteläesplanadi (Södra esplanaden)"), road_name("Kaivokatu (one-way)")
+    ('Eteläesplanadi', 'Kaivokatu')
+    >>> road_name("(Kaserngatan)")
+    '(Kaserngatan)'
+    """
+    return _ROAD_ALIAS.sub("", road).strip() or road
+
+
 def _as_result(items: list[str] | Invalid | None, key: str) -> ParseResult | None:
     if items is None or isinstance(items, Invalid):
         return items
-    return Parsed({key: items})
+    return Parsed({key: [road_name(i) for i in items] if key == "roads" else items})
 
 
 def _names_key(parsed: Parsed) -> tuple[str, ...]:

@@ -130,7 +130,8 @@ def split_joined(item: str, known: Iterable[str], *,
         Normalised names the map writes (:func:`item_map_names`); empty for none.
     default : bool
         Whether to split when the map's names do not decide (the list rules: the
-        last item of ``A, B and C`` is split, a name on its own line is not).
+        last item of ``A, B and C`` is split, a name on its own line is not); then only
+        ``and`` is cut, ``&`` stays inside a name (``Maya Bar & Grill``).
 
     Returns
     -------
@@ -152,6 +153,8 @@ def split_joined(item: str, known: Iterable[str], *,
     ['Fish', 'Chips']
     >>> split_joined("Fish and Chips", {"fish", "chips", "fish and chips"}, default=True)
     ['Fish and Chips']
+    >>> split_joined("Maya Bar & Grill", set(), default=True)
+    ['Maya Bar & Grill']
     """
     pieces = _JOIN.split(item)  # name, join, name, join, name ...
     joins = len(pieces) // 2
@@ -172,7 +175,10 @@ def split_joined(item: str, known: Iterable[str], *,
                     best, best_parts = score, parts
         if best is not None and best[0] > 0:
             return best_parts
-    return [p for p in _parts(pieces, tuple(range(joins)))] if default else [item]
+    # without the map's names to decide, "&" is part of a name ("Maya Bar & Grill"), never
+    # a separator: only "and" is cut
+    cuts = tuple(j for j in range(joins) if pieces[2 * j + 1].strip() != "&")
+    return _parts(pieces, cuts) if default else [item]
 
 
 def _parts(pieces: list[str], cuts: tuple[int, ...]) -> list[str]:

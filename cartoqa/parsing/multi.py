@@ -8,7 +8,7 @@ from typing import Any
 
 from cartoqa.parsing.feature_types import FEATURE_TYPE_SYNONYMS, canonical_type, type_key
 from cartoqa.parsing.lists import parse_names
-from cartoqa.parsing.numbers import find_numbers
+from cartoqa.parsing.numbers import find_numbers, none_seen_as_no
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import closed_truncation, find_structured
 from cartoqa.parsing.text import clean, drop_notes, hedge, normalize_text
@@ -265,6 +265,11 @@ _REST_ABSENT = re.compile(
     r"(?:other|remaining)\b|"
     r"(?:the\s+)?(?:other|remaining)\s+(?:\d+\s+|\w+\s+)?(?:feature\s+)?types?\s+"
     r"(?:are|have|show|do|does|don't|aren't|were)\b)", re.IGNORECASE)
+# "the other types are hard to read": the rest is unanswered, not absent
+_REST_UNREAD = re.compile(
+    r"\b(?:other|remaining|rest)\b[^.;\n]{0,40}?\b(?:hard|difficult|impossible|too\s+small|"
+    r"unclear|illegible|unreadable|blurry|not\s+(?:readable|legible|clear)|(?:can't|cannot|"
+    r"could\s+not|couldn't)\s+(?:tell|read|make\s+out|identify))", re.IGNORECASE)
 _NAMES_AFTER = re.compile(r"^\s*\((?P<names>[^()]*)\)")
 _NO_NAME = re.compile(r"^\s*(?:unnamed|no\s+names?|not\s+named|none|n/a|no\s+label\w*|"
                       r"name\s+not\s+(?:visible|legible|readable)|without\s+(?:a\s+)?names?)"
@@ -329,6 +334,7 @@ def _from_prose(text: str, known: dict[str, str], map_names: Collection[str] = f
     >>> _from_prose("I see two restaurants (Kuu, Hiisi) and one park.", k).reason
     'counts in prose that leave types unsaid (bank)'
     """
+    text = none_seen_as_no(text)  # "I don't see any banks": no banks
     words = list(_PROSE_WORD.finditer(text))
     out: dict[str, Any] = {}
     for i, w in enumerate(words):
@@ -363,7 +369,7 @@ def _from_prose(text: str, known: dict[str, str], map_names: Collection[str] = f
     if doubt:
         return Invalid(f"a hedged answer ({doubt})")
     unsaid = [name for name in known.values() if name not in out]
-    if unsaid and not _REST_ABSENT.search(text):
+    if unsaid and (not _REST_ABSENT.search(text) or _REST_UNREAD.search(text)):
         return Invalid(f"counts in prose that leave types unsaid ({', '.join(unsaid[:5])})")
     return out
 

@@ -89,6 +89,64 @@ _ZERO_SENTENCE = re.compile(
     re.IGNORECASE,
 )
 
+# a zero said as not seeing any of a kind ("I don't see any convenience store icons",
+# "I can't find any banks", "There aren't any cafes"); not "any clearly", not "any labels"
+# (the labels are not the features), not beside a refusal (``_REFUSED``)
+_NONE_SEEN = re.compile(
+    r"\b(?:(?:i|we)\s+(?:do\s+not|don't|can\s*not|can't|could\s+not|couldn't)\s+"
+    r"(?:see|find|spot|locate|identify|detect)|there\s+(?:are\s+not|aren't|is\s+not|isn't))"
+    r"\s+any\s+(?!(?:clearly|well|properly|clear|labels?|text|numbers?|names?|legend|"
+    r"values?|details?|markings?|more|other|here|there|at|on|in|of|that|which)\b)(?=[a-z])",
+    re.IGNORECASE,
+)
+_REFUSED = re.compile(
+    r"\b(?:can\s*not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to|impossible\s+to)"
+    r"\s+(?:\w+\s+)?(?:count|tell|determine|say|read|make\s+out|be\s+sure|answer)\b"
+    r"|\b(?:unclear|not\s+sure|uncertain|too\s+(?:small|blurry)|clearly|legibl[ey])\b",
+    re.IGNORECASE,
+)
+
+
+def none_seen(text: str) -> bool:
+    """Whether a response with no number says it sees none of a kind (``I don't see any
+    convenience store icons``), with no refusal beside it: a count of 0.
+
+    Examples
+    --------
+    >>> none_seen("I don't see any convenience store icons on this map.")
+    True
+    >>> none_seen("There aren't any cafes here.")
+    True
+    >>> none_seen("I don't see any labels, so I can't count them.")
+    False
+    >>> none_seen("I can't see any clearly.")
+    False
+    >>> none_seen("I can't find any banks, but the icons are too small to be sure.")
+    False
+    """
+    return bool(_NONE_SEEN.search(text)) and not _REFUSED.search(text)
+
+
+_SENTENCE_END = re.compile(r"((?<=[.!?])\s+|\n)")
+
+
+def none_seen_as_no(text: str) -> str:
+    """``text`` with each sentence that says it sees none of a kind (:func:`none_seen`)
+    said with ``no`` (``I don't see any banks`` -> ``no banks``), for readers that read
+    ``no <type>`` as a count of 0 (MTMF prose).
+
+    Examples
+    --------
+    >>> none_seen_as_no("I see 2 cafes. I don't see any banks. There aren't any parks.")
+    'I see 2 cafes. no banks. no parks.'
+    >>> none_seen_as_no("I see 2 cafes. I can't see any banks clearly.")[15:]
+    "I can't see any banks clearly."
+    """
+    parts = _SENTENCE_END.split(text)  # sentence, separator, sentence, ...
+    return "".join(_NONE_SEEN.sub("no ", p) if i % 2 == 0 and none_seen(p) else p
+                   for i, p in enumerate(parts))
+
+
 _UNITS_WORDS = {
     "zero": 0,
     "one": 1,
@@ -426,6 +484,8 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
         return _count_result(value)
     if _ZERO_SENTENCE.search(body):
         return Parsed({"count": 0}, ("no number; read 'none'/'there are no' as 0",))
+    if none_seen(body):  # "I don't see any convenience store icons on this map"
+        return Parsed({"count": 0}, ("no number; read 'I don't see any ...' as 0",))
     return Invalid("no number found")
 
 
@@ -858,6 +918,9 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
         if found is not None:
             return found
     body = drop_notes(t)
+    cut = cut_off(body.strip())
+    if cut is not None:  # "... somewhere between 300 and": the length was never said
+        return Invalid(f"truncated output: ends mid-sentence ('{cut}')")
     lines = nonempty_lines(body)
     if lines and len(lines[0]) <= 40:
         first = _length_in(lines[0], unit, bare_only=True)
@@ -891,6 +954,14 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
         return Invalid("only the scale bar's length is given")
     nums = find_numbers(body, words=False)
     if not nums:
+        fractions = fraction_lengths(body)  # "roughly half a kilometre long"
+        if fractions and _single_value([q.metres for q in fractions], rel_tol=0.01) is not None:
+            hedged = hedge(body)
+            if hedged:
+                return Invalid(f"a hedged answer ({hedged})")
+            if any(_WORDS_ALTERNATIVE.match(body, q.end) for q in fractions):
+                return Invalid("a range, not one length")  # "half a mile or a kilometre"
+            return _length_result(_in_unit(fractions, unit), unit)
         return Invalid("no length found")
     value = _single_value([n.value for n in nums])
     if value is None:
@@ -1045,6 +1116,65 @@ _RANGE = re.compile(
     r"|\bbetween\s+(?:about\s+|approximately\s+)?\d",
     re.IGNORECASE,
 )
+
+
+_FRACTION_UNIT = (r"(?P<unit>kilomet(?:er|re)s?|kms?|met(?:er|re)s?|miles?|mi|feet|foot|ft|"
+                  r"yards?|yds?)(?![A-Za-z])")
+_FRACTION_WORDS = {"half": 0.5, "quarter": 0.25, "third": 1 / 3}
+_WHOLE_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+# a length said in words with a fraction and no digit: "half a kilometre", "a quarter of
+# a mile", "three quarters of a km", "a kilometre and a half", "one and a half miles"
+_FRACTION_LENGTH = re.compile(
+    r"\b(?:(?P<parts>a|an|one|two|three)\s+)?(?P<frac>half|quarters?|thirds?)\s+(?:of\s+)?an?\s+"
+    + _FRACTION_UNIT.replace("unit", "u1")
+    + r"|\b(?P<whole>an?|one|two|three|four|five)\s+(?:(?P<u2pre>"
+    + _FRACTION_UNIT.replace("?P<unit>", "").replace("(?![A-Za-z])", "")
+    + r")\s+and\s+an?\s+(?P<frac2>half|quarter|third)|and\s+an?\s+(?P<frac3>half|quarter|third)\s+"
+    + _FRACTION_UNIT.replace("unit", "u3") + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+# a second length offered after one said in words: "half a mile or a kilometre", "... to 1"
+_WORDS_ALTERNATIVE = re.compile(
+    r"\s*,?\s*(?:or|to)\s+(?:so\s+)?(?:about\s+|maybe\s+)?(?:an?|one|two|three|half|\d)\b",
+    re.IGNORECASE)
+
+
+def fraction_lengths(text: str) -> list[Quantity]:
+    """Lengths said in words with a fraction (``half a kilometre``, ``a quarter of a
+    mile``, ``a kilometre and a half``, ``two and a half miles``); no digit is read here.
+
+    Examples
+    --------
+    >>> [(q.value, q.unit) for q in fraction_lengths("roughly half a kilometre long")]
+    [(0.5, 'km')]
+    >>> [(q.value, q.unit) for q in fraction_lengths("about a kilometre and a half")]
+    [(1.5, 'km')]
+    >>> [(q.value, q.unit) for q in fraction_lengths("three quarters of a km")]
+    [(0.75, 'km')]
+    >>> [(q.value, q.unit) for q in fraction_lengths("two and a half miles")]
+    [(2.5, 'mi')]
+    >>> fraction_lengths("half of the path, half way along")
+    []
+    """
+    out: list[Quantity] = []
+    for m in _FRACTION_LENGTH.finditer(text):
+        if m.group("frac"):
+            frac = _FRACTION_WORDS[m.group("frac").lower().rstrip("s")]
+            parts = m.group("parts")
+            plural = m.group("frac").lower().endswith("s")
+            n = _WHOLE_WORDS[parts.lower()] if parts else 1
+            if plural != (n > 1) and not (plural is False and parts is None):
+                continue  # "a quarters of", "three quarter of": not a fraction said so
+            value, spelt = n * frac, m.group("u1")
+        else:
+            whole = _WHOLE_WORDS[m.group("whole").lower()]
+            frac_word = m.group("frac2") or m.group("frac3")
+            value = whole + _FRACTION_WORDS[frac_word.lower()]
+            spelt = m.group("u2pre") or m.group("u3")
+        out.append(Quantity(value, _UNIT_SPELLINGS[spelt.lower()], m.start(), m.end()))
+    return out
 
 
 def _length_result(q: Quantity, unit: str) -> Parsed:

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import closed_truncation, find_structured
+from cartoqa.parsing.tables import find_table
 from cartoqa.parsing.text import (
     agree,
     answer_segments,
@@ -78,6 +79,11 @@ _ORDER_WORD = re.compile(r"^(?:(?i:and)\s+)?(?i:first(?:ly)?|second(?:ly)?|third
 _ENUM = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|step\s+\d+\s*[:.)])\s*", re.IGNORECASE)
 
 
+# "turn left again", "turn right once more", "bear slightly left", "immediately turn
+# right": an adverb in a turn phrase is no part of the action
+_ADVERB = re.compile(r"(?<!\S)(?:again|once\s+more|immediately|sharply|slightly|hard)(?!\S)")
+
+
 @lru_cache(maxsize=8192)
 def canonical_action(text: str) -> str | None:
     """Return the canonical SRN action a phrase means, or ``None``.
@@ -98,8 +104,11 @@ def canonical_action(text: str) -> str | None:
     'turn left'
     >>> canonical_action("make a u-turn")
     'make a U-turn and continue straight'
+    >>> canonical_action("turn left again"), canonical_action("bear slightly right")
+    ('turn left', 'turn right')
     """
     key = re.sub(r"\s+", " ", fold(text).strip(" .!\"'")).strip()
+    key = re.sub(r"\s+", " ", _ADVERB.sub(" ", key)).strip() if _DIRECTION.search(key) else key
     if not key:
         return None
     if _UTURN.match(key):
@@ -156,7 +165,8 @@ _UNTIL_MARKER = re.compile(
     r"(?:you\s+|it\s+|the\s+vehicle\s+)?"
     r"(?:reach(?:es)?|arrive(?:s)?\s+at|get(?:s)?\s+to|come(?:s)?\s+to|end(?:s)?\s+at|"
     r"stop(?:s)?\s+at|(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to)"
-    r"|,?\s+(?:reaching|arriving\s+at|getting\s+to|ending\s+at))"
+    r"|,?\s+(?:reaching|arriving\s+at|getting\s+to|ending\s+at)"
+    r"|\s+(?:on\s+|up\s+|all\s+the\s+way\s+)?to)"
     r"\s+(?=(?:the\s+)?(?:red|blue)\b)",
     re.IGNORECASE,
 )
@@ -174,28 +184,72 @@ _MARKER_CLAUSE = re.compile(
 
 
 # "Fabianinkatu (southbound)", "Kaivokatu (one-way)": a note in lower case after a road
-# is no part of its name (a capitalised bracket, "Rautatientori (Järnvägstorget)", is)
-_ROAD_NOTE = re.compile(r"\s*\((?:[a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*){0,5}\)$")
+# is no part of its name; nor, since fix24zs, its other-language name ("Rautatientori
+# (Järnvägstorget)", "Eteläesplanadi (Södra esplanaden)": the roads carry no brackets)
+_ROAD_NOTE = re.compile(r"(?<=\S)\s*\((?:[^\W\d_][\w'.-]*)(?:\s+[^\W\d_][\w'.-]*){0,5}\)$")
+
+
+# "turn left onto X and then right onto Y": a second step joined by "and" to a road;
+# only before a lower-case action word ("Left and Right Bank" keeps its name)
+_AND_STEP = re.compile(
+    r"\s+and\s+(?:then\s+)?(?=(?:turn|bear|keep|go|make\s+a|take\s+a|hang\s+a|continue|head|"
+    r"proceed|left|right)\b)"
+    # "... onto Annankatu and go to the red marker": the way to the marker, not a step
+    r"(?!(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to\s+(?:the\s+)?(?:red|blue)\b)"
+)
+# "Kaivokatu or turn right onto Liisankatu", "Kaivokatu or Liisankatu": two routes offered
+_OR_WORD = re.compile(r"\b(?:and/)?or\b")
+
+
+def _and_steps(element: str) -> list[str]:
+    """An element split where ``and`` joins a second step to a road (``turn left onto X
+    and then right onto Y``); an action joined so (``make a U-turn and continue
+    straight``) stays one.
+
+    Examples
+    --------
+    >>> _and_steps("Turn left onto Kaivokatu and then right onto Liisankatu")
+    ['Turn left onto Kaivokatu', 'right onto Liisankatu']
+    >>> _and_steps("make a U-turn and continue straight")
+    ['make a U-turn and continue straight']
+    """
+    parts = _AND_STEP.split(element, maxsplit=1)
+    if len(parts) == 1 or canonical_action(_ENUM.sub("", parts[0].strip())) is not None:
+        return [element]
+    return [parts[0], *_and_steps(parts[1])]
 
 
 def _road(text: str) -> str:
-    """A road step as written, less a lower-case note in brackets at its end.
+    """A road step as written, less a note or another name in brackets at its end.
 
     Examples
     --------
     >>> _road("Fabianinkatu (southbound)"), _road("Rautatientori (Järnvägstorget)")
-    ('Fabianinkatu', 'Rautatientori (Järnvägstorget)')
+    ('Fabianinkatu', 'Rautatientori')
     """
     bare = _ROAD_NOTE.sub("", text)
     return bare if bare else text
 
 
+# "... onto Kasarmikatu and drive south until ...": the heading on a road is no step
+_HEADING = re.compile(
+    r"\s+(?:and\s+)?(?:then\s+)?(?:drive|go|head|continue|travel|proceed)s?\s+(?:due\s+)?"
+    r"(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:wards?)?"
+    r"(?=\s*(?:[.,;!]|$|(?:until|till|to|and|then)\b))", re.IGNORECASE)
+# "The vehicle should turn left onto ...", "You need to turn right": who drives is no step
+_SUBJECT = re.compile(
+    r"^(?:the\s+(?:vehicle|car|driver)|you|we)\s+(?:should|must|will|would|can|(?:needs?|"
+    r"has|have)\s+to)\s+(?:first\s+)?(?=(?:turn|make|take|bear|keep|go|continue|head|drive)\b)",
+    re.IGNORECASE)
+
+
 def _elements(raw: list[str]) -> list[str]:
-    raw = [part for element in raw for part in _UNTIL_MARKER.split(element)]
+    raw = [part for element in raw for piece in _and_steps(_HEADING.sub("", element))
+           for part in _UNTIL_MARKER.split(piece)]
     steps: list[str] = []
     for element in raw:
         element = _ENUM.sub("", _ENUM.sub("", element.strip(), count=1), count=1)
-        element = _STEP_LABEL.sub("", element, count=1)
+        element = _SUBJECT.sub("", _STEP_LABEL.sub("", element, count=1), count=1)
         element = _FILLER.sub("", _ORDER_WORD.sub("", element, count=1), count=1)
         # a list cut before its "]" leaves its "[" on the first element ('["blue"')
         element = element.strip().strip("[]").strip().strip("\"'").strip().rstrip(".").strip()
@@ -246,7 +300,8 @@ def parse_route(text: str) -> ParseResult:
     :data:`ACTIONS` (``left`` → ``turn left``, ``go straight`` → ``continue
     straight``, ``U-turn`` → the U-turn action), markers to ``blue``/``red``, and
     ``turn left onto X`` into two steps. Road names are kept as written, less a
-    lower-case note in brackets (``Fabianinkatu (southbound)``).
+    note or another name in brackets (``Fabianinkatu (southbound)``, ``Eteläesplanadi
+    (Södra esplanaden)``).
 
     Parameters
     ----------
@@ -281,7 +336,54 @@ def parse_route(text: str) -> ParseResult:
     found = _route_in(body, whole=True)
     if found is not None:
         return found
+    tabled = _table_route(body)
+    if tabled is not None:
+        return tabled
     return Invalid("no route list found")
+
+
+_ACTION_HEAD = re.compile(r"^(?:action|turn|manoeuvre|maneuver|direction|instruction)s?$",
+                          re.IGNORECASE)
+_ROAD_HEAD = re.compile(r"^(?:(?:onto\s+)?(?:road|street)(?:\s+name)?|onto)s?$", re.IGNORECASE)
+
+
+def _table_route(text: str) -> ParseResult | None:
+    """The route of a markdown table with an action column and a road column (``| Step |
+    Action | Road |``) and no list: ``blue``, each row's action and road, ``red`` (the
+    markers added where the table leaves them out); ``None`` when there is no such table
+    or a row's action is none of the four; a hedge around it is invalid.
+
+    Examples
+    --------
+    >>> _table_route("| Step | Action | Road |\\n|---|---|---|\\n"
+    ...              "| 1 | turn right | Kaivokatu |").value
+    {'steps': ['blue', 'turn right', 'Kaivokatu', 'red']}
+    >>> _table_route("| Road | Length |\\n|---|---|\\n| Kaivokatu | 200 m |") is None
+    True
+    """
+    lines = text.split("\n")
+    table = find_table(lines)
+    if table is None or not table.header:
+        return None
+    head = [h.strip().strip("*_ ") for h in table.header]
+    acts = [i for i, h in enumerate(head) if _ACTION_HEAD.match(h)]
+    roads = [i for i, h in enumerate(head) if _ROAD_HEAD.match(h)]
+    if len(acts) != 1 or len(roads) != 1 or not table.rows:
+        return None
+    steps: list[str] = []
+    for row in table.rows:
+        cells = [row[i].strip() if i < len(row) else "" for i in (acts[0], roads[0])]
+        action = canonical_action(cells[0])
+        if action is None:
+            return None
+        steps.append(action)
+        if cells[1] and cells[1] not in ("-", "\u2014"):
+            steps.append(_road(cells[1]))
+    outside = "\n".join(ln for ln in lines if not ln.lstrip().startswith("|"))
+    hedged = hedge(outside)
+    if hedged:
+        return Invalid(f"a hedged answer ({hedged})")
+    return _steps([ORIGIN, *steps, DESTINATION])
 
 
 def _route_lines(text: str) -> list[str]:
@@ -361,6 +463,13 @@ def _result(raw: list[str]) -> ParseResult:
         return Invalid("empty route")
     if not any(s in (ORIGIN, DESTINATION) or s in ACTIONS for s in steps):
         return Invalid("no route: the list names no marker and no action")
+    return _steps(steps)
+
+
+def _steps(steps: list[str]) -> ParseResult:
+    """The route read, unless a road step offers two (``Kaivokatu or Liisankatu``)."""
+    if any(_OR_WORD.search(s) for s in steps if s not in ACTIONS):
+        return Invalid("a hedged answer (or): two routes offered")
     return Parsed({"steps": steps})
 
 
@@ -398,13 +507,13 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
             if doubt:
                 return Invalid(f"a hedged answer ({doubt})")
         if complete:
-            return Parsed({"steps": complete[-1]})
+            return _steps(complete[-1])
         if not whole:
-            return Parsed({"steps": candidates[-1]})
+            return _steps(candidates[-1])
         distinct = {tuple(c) for c in candidates}
         if len(distinct) > 1:
             return Invalid(f"several different partial routes ({len(distinct)})")
-        return Parsed({"steps": candidates[-1]})
+        return _steps(candidates[-1])
     if not whole:
         hedged = hedge(segment)
         if hedged:
@@ -423,13 +532,40 @@ def _route_in(segment: str, *, whole: bool = False) -> ParseResult | None:
     elif not whole and lines:
         raw = _split("\n".join(lines))
     elif whole and (numbered := _numbered_steps(lines)) is not None:
-        return Parsed({"steps": numbered})
+        return _steps(numbered)
+    elif whole and (told := _told_from_blue(lines)) is not None:
+        return _steps(told)
     elif whole and len(lines) >= 2 and all(len(ln.split()) <= 8 for ln in lines):
         raw = lines
     if raw is None:
         return None
     result = _result(raw)
-    return result if isinstance(result, Parsed) or not whole else None
+    offered = isinstance(result, Invalid) and result.reason.startswith("a hedged answer")
+    return result if isinstance(result, Parsed) or not whole or offered else None
+
+
+def _told_from_blue(lines: list[str]) -> list[str] | None:
+    """The route of a one-sentence answer that starts with a turn and ends at the red
+    marker without naming the blue one (``The vehicle should turn left onto X and drive
+    west, then turn left onto Y until it reaches the red marker.``): the route starts at
+    blue, as every route does; ``None`` unless every other step is an action or a road of
+    a few capitalised words.
+
+    Examples
+    --------
+    >>> _told_from_blue(["Turn left onto Kaivokatu until you reach the red marker."])
+    ['blue', 'turn left', 'Kaivokatu', 'red']
+    >>> _told_from_blue(["The red marker is east of Kaivokatu."])
+    """
+    if len(lines) != 1:
+        return None
+    steps = _elements(_split(lines[0]))
+    roads = [s for s in steps if s not in ACTIONS and s not in (ORIGIN, DESTINATION)]
+    if (len(steps) < 3 or steps[0] not in ACTIONS or steps[-1] != DESTINATION
+            or ORIGIN in steps or steps.count(DESTINATION) != 1 or not roads
+            or any(len(r.split()) > 5 or not r[:1].isupper() for r in roads)):
+        return None
+    return [ORIGIN, *steps]
 
 
 # "1. Start at the blue marker and turn left onto X": the marker, then the step

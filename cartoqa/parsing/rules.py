@@ -91,7 +91,34 @@ _SENTENCE_FORMS = (
     # as what the subject covers, includes or is made of
     re.compile(r"^.*?\b(?:covers?|includes?|contains?|consists\s+of|comprises?|spans?|"
                r"(?:is|are)\s+made\s+up\s+of)\s+(?P<x>(?:the\s+)?[A-Z][^.\n]*?)\s*[.!]?$"),
+    # "First Texas, then California, and finally Florida.": a list said as a chain of
+    # order words (the words are dropped by :func:`unchain`)
+    re.compile(r"^\s*(?i:first(?:ly)?|to\s+start(?:\s+with)?)\s*,?\s+(?P<x>[A-Z][^.\n]*?"
+               r"(?:,\s*|\s+)(?i:and\s+)?(?i:then|next|after\s+that|finally|lastly|last)"
+               r"\s*,?\s+[A-Z][^.\n]*?)\s*[.!]?$"),
 )
+
+# an order word between two names of a chain ("Texas, then California, and finally ...")
+_CHAIN_LINK = re.compile(r"(?:\s*,\s*|\s+)(?:and\s+)?(?:then|next|after\s+that|finally|lastly|"
+                         r"last)\s*,?\s+(?=[A-Z])", re.IGNORECASE)
+_CHAIN_HEAD = re.compile(r"^\s*(?:first(?:ly)?|to\s+start(?:\s+with)?)\s*,?\s+(?=[A-Z])",
+                         re.IGNORECASE)
+
+
+def unchain(text: str) -> str:
+    """A list said as a chain of order words, as a plain comma list (else ``text``).
+
+    Examples
+    --------
+    >>> unchain("First Texas, then California, and finally Florida.")
+    'Texas, California, Florida.'
+    >>> unchain("Texas, then California")
+    'Texas, then California'
+    """
+    head = _CHAIN_HEAD.match(text)
+    if head is None or not _CHAIN_LINK.search(text, head.end()):
+        return text
+    return _CHAIN_LINK.sub(", ", text[head.end():])
 
 
 # A rejected answer, then the pick, without a cue (one sentence): "It's not A, which is
@@ -306,6 +333,8 @@ def sentence_answer(text: str) -> str | None:
             m = form.match(sentence)
             if m:
                 x = _BECAUSE.sub("", m.group("x")).strip().strip("*\"'").strip()
+                if form is _SENTENCE_FORMS[-1]:
+                    x = _CHAIN_LINK.sub(", ", x)
                 if not hedge(x):  # "It's B (the L-shaped one).": a description, not the answer
                     x = re.sub(r"\s*\((?=[a-z])[^()]{3,}\)\s*$", "", x)
                 x = re.sub(r"^the\s+", "", x, flags=re.IGNORECASE) if form is not \

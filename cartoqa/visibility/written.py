@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
-from cartoqa.visibility.pixels import BoolArray, IntArray, line_mask
+from cartoqa.visibility.pixels import BoolArray, IntArray, line_mask, true_pixels
 from renderers.label_marks import MARK_COLOURS
 
 #: A pixel belongs to a marked label when opaque (alpha at least this) and its colour
@@ -107,31 +107,143 @@ def mark_mask(marks: IntArray, slot: int) -> BoolArray:
     >>> mark_mask(m, 0).tolist()  # slot 0 is magenta (renderers.label_marks.MARK_COLOURS)
     [[True, True, False, True, False, False]]
     """
-    colour = np.array(MARK_COLOURS[slot], dtype=np.int32)
+    return mark_masks(marks, [slot])[0]
+
+
+def mark_masks(marks: IntArray, slots: Sequence[int]) -> list[BoolArray]:
+    """:func:`mark_mask` of each slot, the channel tests they share made once.
+
+    Examples
+    --------
+    >>> m = np.zeros((1, 2, 4), np.int16); m[..., 3] = 255
+    >>> m[0, 0, :3] = (255, 0, 255); m[0, 1, :3] = MARK_COLOURS[1]
+    >>> [mask.tolist() for mask in mark_masks(m, [0, 1])]
+    [[[True, False]], [[False, True]]]
+    """
     # Only pixels that can pass are tested in full: opaque, each full channel at least
     # the lower of (colour - tolerance) and the edge's floor, each empty one at most the
     # higher of (colour + tolerance) and the edge's ceiling (both tests imply these).
-    candidate = marks[..., 3] >= MARK_MIN_ALPHA
-    for c in range(3):
-        if colour[c] > 127:
-            candidate &= marks[..., c] >= min(int(colour[c]) - MARK_TOLERANCE,
-                                              MARK_EDGE_MIN_ON)
-        else:
-            candidate &= marks[..., c] <= max(int(colour[c]) + MARK_TOLERANCE,
-                                              MARK_EDGE_MAX_OFF)
-    ys, xs = np.nonzero(candidate)
-    rgb = marks[ys, xs, :3].astype(np.int32)
-    core = np.abs(rgb - colour).sum(axis=1) <= MARK_TOLERANCE
-    on, off = colour > 127, colour <= 127
-    edge = np.ones(len(ys), dtype=bool)
-    if on.any():
-        edge &= rgb[:, on].min(axis=-1) >= MARK_EDGE_MIN_ON
-    if off.any():
-        low = rgb[:, off]
-        edge &= (low.max(axis=-1) <= MARK_EDGE_MAX_OFF) & (
-            low.max(axis=-1) - low.min(axis=-1) <= MARK_EDGE_MAX_SPREAD)
-    out = np.zeros(marks.shape[:2], dtype=bool)
-    out[ys, xs] = core | edge
+    # Slots whose colours share a channel's bound share its test.
+    tests: dict[tuple[int, bool, int], BoolArray] = {}
+
+    def test(channel: int, at_least: bool, bound: int) -> BoolArray:
+        key = (channel, at_least, bound)
+        if key not in tests:
+            values = marks[..., channel]
+            tests[key] = values >= bound if at_least else values <= bound
+        return tests[key]
+
+    out = []
+    for slot in slots:
+        colour = np.array(MARK_COLOURS[slot], dtype=np.int32)
+        candidate = test(3, True, MARK_MIN_ALPHA).copy()
+        for c in range(3):
+            if colour[c] > 127:
+                candidate &= test(c, True, min(int(colour[c]) - MARK_TOLERANCE,
+                                               MARK_EDGE_MIN_ON))
+            else:
+                candidate &= test(c, False, max(int(colour[c]) + MARK_TOLERANCE,
+                                                MARK_EDGE_MAX_OFF))
+        ys, xs = true_pixels(candidate)
+        rgb = marks[ys, xs, :3].astype(np.int32)
+        core = np.abs(rgb - colour).sum(axis=1) <= MARK_TOLERANCE
+        on, off = colour > 127, colour <= 127
+        edge = np.ones(len(ys), dtype=bool)
+        if on.any():
+            edge &= rgb[:, on].min(axis=-1) >= MARK_EDGE_MIN_ON
+        if off.any():
+            low = rgb[:, off]
+            edge &= (low.max(axis=-1) <= MARK_EDGE_MAX_OFF) & (
+                low.max(axis=-1) - low.min(axis=-1) <= MARK_EDGE_MAX_SPREAD)
+        mask = np.zeros(marks.shape[:2], dtype=bool)
+        mask[ys, xs] = core | edge
+        out.append(mask)
+    return out
+
+
+@dataclass(frozen=True)
+class LabelPart:
+    """One label instance's pixels, kept on the box around them.
+
+    Attributes
+    ----------
+    y0, x0 : int
+        Top-left pixel of the box in the mask the instance was split from.
+    mask : array of bool
+        The instance's pixels on its box: the smallest box holding them, so its first
+        and last rows and columns each hold a pixel.
+    pixels : int
+        How many pixels it has.
+    """
+
+    y0: int
+    x0: int
+    mask: BoolArray
+    pixels: int
+
+    @classmethod
+    def of(cls, part: BoolArray) -> LabelPart:
+        """The instance of a whole-image mask (which holds at least one pixel)."""
+        ys, xs = np.nonzero(part)
+        y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+        return cls(y0, x0, part[y0:y1, x0:x1], len(ys))
+
+    def full(self, shape: tuple[int, ...]) -> BoolArray:
+        """The instance as a mask of ``shape`` (the mask it was split from)."""
+        out = np.zeros(shape, dtype=bool)
+        out[self.y0:self.y0 + self.mask.shape[0], self.x0:self.x0 + self.mask.shape[1]] = \
+            self.mask
+        return out
+
+
+def _joined_labels(mask: BoolArray, join_px: int
+                   ) -> tuple[IntArray, int, int, int, BoolArray] | None:
+    """Components of ``mask`` whose pixels lie within ``join_px`` of each other.
+
+    The work is done on the box around the mask's pixels plus the dilation's reach: the
+    dilation, the components and their order (by first pixel, row by row) are those of
+    the whole image. Returns ``(labels, count, y0, x0, sub)`` on that box (``sub``: the
+    mask there), or None for an empty mask.
+    """
+    ys, xs = true_pixels(mask)
+    if not len(ys):
+        return None
+    iterations = max(1, join_px // 2)
+    margin = iterations + 1
+    y0, x0 = max(int(ys.min()) - margin, 0), max(int(xs.min()) - margin, 0)
+    y1 = min(int(ys.max()) + margin + 1, mask.shape[0])
+    x1 = min(int(xs.max()) + margin + 1, mask.shape[1])
+    sub = mask[y0:y1, x0:x1]
+    joined = ndimage.binary_dilation(sub, iterations=iterations)
+    labels, count = ndimage.label(joined)
+    return labels, int(count), y0, x0, sub
+
+
+def label_parts(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
+                min_pixels: int = MARK_MIN_PIXELS) -> list[LabelPart]:
+    """:func:`label_instances`, each instance kept on its own box (:class:`LabelPart`).
+
+    Examples
+    --------
+    >>> m = np.zeros((5, 40), bool); m[2, 0:6] = True; m[2, 8:14] = True; m[2, 30:38] = True
+    >>> [(p.y0, p.x0, p.mask.shape, p.pixels) for p in label_parts(m, min_pixels=5)]
+    [(2, 0, (1, 14), 12), (2, 30, (1, 8), 8)]
+    """
+    found = _joined_labels(mask, join_px)
+    if found is None:
+        return []
+    labels, _, y0, x0, sub = found
+    out = []
+    for k, box in enumerate(ndimage.find_objects(labels), start=1):
+        if box is None:
+            continue
+        part = sub[box] & (labels[box] == k)
+        ys, xs = np.nonzero(part)
+        if len(ys) < min_pixels:
+            continue
+        by0, by1, bx0, bx1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+        out.append(LabelPart(y0 + box[0].start + by0, x0 + box[1].start + bx0,
+                             part[by0:by1, bx0:bx1], len(ys)))
     return out
 
 
@@ -145,38 +257,19 @@ def label_instances(mask: BoolArray, *, join_px: int = MARK_JOIN_PX,
     >>> [int(i.sum()) for i in label_instances(m, min_pixels=5)]
     [12, 8]
     """
-    ys, xs = np.nonzero(mask)
-    if not len(ys):
-        return []
-    iterations = max(1, join_px // 2)
-    # the work is done on the box around the mask's pixels plus the dilation's reach:
-    # the dilation, the components and their order (by first pixel, row by row) are
-    # those of the whole image
-    margin = iterations + 1
-    y0, x0 = max(int(ys.min()) - margin, 0), max(int(xs.min()) - margin, 0)
-    y1 = min(int(ys.max()) + margin + 1, mask.shape[0])
-    x1 = min(int(xs.max()) + margin + 1, mask.shape[1])
-    sub = mask[y0:y1, x0:x1]
-    joined = ndimage.binary_dilation(sub, iterations=iterations)
-    labels, count = ndimage.label(joined)
-    out = []
-    for k in range(1, count + 1):
-        part = sub & (labels == k)
-        if int(part.sum()) >= min_pixels:
-            full = np.zeros(mask.shape, dtype=bool)
-            full[y0:y1, x0:x1] = part
-            out.append(full)
-    return out
+    return [part.full(mask.shape)
+            for part in label_parts(mask, join_px=join_px, min_pixels=min_pixels)]
 
 
-def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray | None, exclude: BoolArray,
-                   near_line: BoolArray | None = None) -> Instance:
+def judge_instance(part: BoolArray | LabelPart, *, pad: int, ink: BoolArray | None,
+                   exclude: BoolArray, near_line: BoolArray | None = None) -> Instance:
     """Judge one label instance (a mask over the padded render) against the screenshot.
 
     Parameters
     ----------
-    part : array of bool
-        The instance's pixels, ``(h + 2 pad, w + 2 pad)``.
+    part : array of bool or LabelPart
+        The instance's pixels, ``(h + 2 pad, w + 2 pad)``, or the same kept on their
+        box (:func:`label_parts`: the same verdict, without reading the whole mask).
     pad : int
         Band around the view in ``part``.
     ink : array of bool or None
@@ -193,15 +286,16 @@ def judge_instance(part: BoolArray, *, pad: int, ink: BoolArray | None, exclude:
     Instance
     """
     h, w = ink.shape if ink is not None else exclude.shape
-    ys, xs = np.nonzero(part)
-    box = (int(xs.min()) - pad, int(ys.min()) - pad, int(xs.max()) - pad + 1,
-           int(ys.max()) - pad + 1)
-    n = len(xs)
+    if not isinstance(part, LabelPart):
+        part = LabelPart.of(part)
+    box = (part.x0 - pad, part.y0 - pad, part.x0 + part.mask.shape[1] - pad,
+           part.y0 + part.mask.shape[0] - pad)
+    n = part.pixels
     if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
         return Instance(box, n, "cut")
     # inside the view, and only the instance's box (the part is empty elsewhere)
     x0, y0, x1, y1 = box
-    inner = part[pad + y0:pad + y1, pad + x0:pad + x1]
+    inner = part.mask
     excluded = exclude[y0:y1, x0:x1]
     hidden = int((inner & excluded).sum())
     if hidden > MARK_MAX_HIDDEN * n:
@@ -225,8 +319,8 @@ class MarkedName:
     ----------
     mask : array of bool
         The name's mark pixels, ``(h + 2 pad, w + 2 pad)`` (:func:`mark_mask`).
-    parts : list of array of bool
-        Its label instances (:func:`label_instances` of ``mask``).
+    parts : list of LabelPart
+        Its label instances (:func:`label_parts` of ``mask``).
     near : array of bool or None
         ``(h, w)`` pixels near the road's lines (None: no road test).
     shape : tuple of int
@@ -234,7 +328,7 @@ class MarkedName:
     """
 
     mask: BoolArray
-    parts: list[BoolArray]
+    parts: list[LabelPart]
     near: BoolArray | None
     shape: tuple[int, int]
 
@@ -264,12 +358,12 @@ def marked_names(marks: IntArray, names: Sequence[str], *, pad: int,
     """
     shape = (marks.shape[0] - 2 * pad, marks.shape[1] - 2 * pad)
     out: dict[str, MarkedName] = {}
-    for slot, name in enumerate(names):
+    masks = mark_masks(marks, range(len(names)))
+    for name, mask in zip(names, masks, strict=True):
         near = None
         if lines is not None:
             near = line_mask(shape, lines.get(name, []), radius=MARK_LINE_RADIUS_PX)
-        mask = mark_mask(marks, slot)
-        out[name] = MarkedName(mask, label_instances(mask), near, shape)
+        out[name] = MarkedName(mask, label_parts(mask), near, shape)
     return out
 
 
@@ -372,7 +466,8 @@ def written_instances(marks: IntArray, names: Sequence[str], *, pad: int, ink: B
                         exclude=exclude, lines=lines)
 
 
-def whole_labels(mask: BoolArray, parts: Sequence[BoolArray], judged: Sequence[Instance], *,
+def whole_labels(mask: BoolArray, parts: Sequence[LabelPart | BoolArray],
+                 judged: Sequence[Instance], *,
                  word_gap_px: int = MARK_WORD_GAP_PX) -> list[Instance]:
     """The verdicts of a name's instances with each label judged whole: instances whose
     pixels lie within ``word_gap_px`` of each other (the words of one label) all take the
@@ -382,8 +477,9 @@ def whole_labels(mask: BoolArray, parts: Sequence[BoolArray], judged: Sequence[I
     ----------
     mask : array of bool
         The name's mark pixels (all instances).
-    parts : sequence of array of bool
-        The instances' pixels (:func:`label_instances` of ``mask``).
+    parts : sequence of LabelPart or array of bool
+        The instances' pixels (:func:`label_parts` or :func:`label_instances` of
+        ``mask``).
     judged : sequence of Instance
         Their verdicts, in the same order.
     word_gap_px : int
@@ -404,10 +500,21 @@ def whole_labels(mask: BoolArray, parts: Sequence[BoolArray], judged: Sequence[I
     """
     if len(parts) < 2 or all(j.reason is None for j in judged):
         return list(judged)
-    groups = label_instances(mask, join_px=word_gap_px, min_pixels=1)
+    found = _joined_labels(mask, word_gap_px)
+    assert found is not None  # parts hold pixels of the mask
+    labels, count, y0, x0, _ = found
+    # each part's groups: the labels under its pixels (a group is a component of the
+    # mask joined across word_gap_px, so every group holds pixels of the mask)
+    groups_of = []
+    for part in parts:
+        if not isinstance(part, LabelPart):
+            part = LabelPart.of(part)
+        h, w = part.mask.shape
+        under = labels[part.y0 - y0:part.y0 - y0 + h, part.x0 - x0:part.x0 - x0 + w]
+        groups_of.append(set(np.unique(under[part.mask]).tolist()))
     out = list(judged)
-    for group in groups:
-        members = [k for k, part in enumerate(parts) if (part & group).any()]
+    for group in range(1, count + 1):
+        members = [k for k, groups in enumerate(groups_of) if group in groups]
         failed = next((judged[k].reason for k in members if judged[k].reason is not None), None)
         if failed is None:
             continue

@@ -4,7 +4,10 @@ Kept only to check that the faster :func:`cartoqa.visibility.written.mark_mask` 
 :func:`~cartoqa.visibility.written.label_instances` and
 :func:`~cartoqa.visibility.written.judge_instance` (pixels that can pass only; the box
 around the mask or the label) give the same masks, the same labels in the same order, and so the
-same verdicts.
+same verdicts; likewise :func:`~cartoqa.visibility.written.whole_labels` (groups read
+from the labels under each instance's box) and the pixel primitives
+:func:`cartoqa.visibility.pixels.ink_mask` and :func:`~cartoqa.visibility.pixels.decode_png`
+(no compositing of opaque images).
 """
 
 from __future__ import annotations
@@ -84,3 +87,41 @@ def judge_instance_before(part: np.ndarray, *, pad: int, ink: np.ndarray,
     if near_line is not None and int((inner & near_line).sum()) < MARK_MIN_ON_LINE * n:
         return Instance(box, n, "off the road")
     return Instance(box, n, None)
+
+
+def whole_labels_before(mask: np.ndarray, parts: list[np.ndarray], judged: list[Any], *,
+                        word_gap_px: int) -> list[Any]:
+    """Each label judged whole, with whole-image masks of the groups and instances."""
+    from cartoqa.visibility.written import Instance
+
+    if len(parts) < 2 or all(j.reason is None for j in judged):
+        return list(judged)
+    groups = label_instances_before(mask, join_px=word_gap_px, min_pixels=1)
+    out = list(judged)
+    for group in groups:
+        members = [k for k, part in enumerate(parts) if (part & group).any()]
+        failed = next((judged[k].reason for k in members if judged[k].reason is not None), None)
+        if failed is None:
+            continue
+        for k in members:
+            if out[k].reason is None:
+                out[k] = Instance(out[k].box, out[k].pixels, failed)
+    return out
+
+
+def ink_mask_before(screen: np.ndarray, reference: np.ndarray, *, min_diff: int = 40
+                    ) -> np.ndarray:
+    """The ink mask as the maximum over the channels."""
+    return np.asarray(np.abs(screen - reference).max(axis=2) > min_diff)
+
+
+def decode_png_before(png: bytes) -> np.ndarray:
+    """Every PNG composited over white."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        rgba = im.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"), dtype=np.int16)

@@ -53,7 +53,10 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zd", "fresh24ze", "fresh24zf", "fresh24zh",
                  "fresh24zg", "fresh24zi", "fresh24zj", "fresh24zl",
                  "fresh24zk", "fresh24zm", "fresh24zn", "fresh24zp",
-                 "fresh24zo"):
+                 "fresh24zo", "fresh24zq",
+                 "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                 "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
+                 "fresh24e2", "fresh24e1"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -289,6 +292,79 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # restaurants: Jufu, Ravintola Hausman and Woolshed. ...") agrees since fix24zv.
     # fresh24zo.yaml#20 (STMF names cut off at an empty first list marker, "... starting from
     # the top left:\n\n1.") agrees since fix24zv (tests/parsing/test_grade24zv_classes.py).
+    # ``fresh24zq.yaml`` (issue 24, session grade24zq; independent grader, committed before
+    # scoring in 6c20d6f, scored once with main at 8cc5a84: 39/40 in
+    # docs/rounds/2026-12-02/grade24zq.md): its one disagreement, with its class.
+    # fresh24zq.yaml#21 (STMF count, a zero said as "I don't see any convenience store icons
+    # on this map" with no number and no cue) agrees since fix24zt
+    # (tests/parsing/test_grade24zt_classes.py).
+    # ``fresh24zs.yaml`` (issue 24, session grade24zs; independent grader, committed before
+    # scoring in 646c935, scored once against main at 8cc5a84: 39/40 in
+    # docs/rounds/2026-12-02/grade24zs.md): its one disagreement, with its class.
+    # fresh24zs.yaml#25 (RLE length said in words with a fraction and no digit, "roughly half
+    # a kilometre long") agrees since fix24zt (tests/parsing/test_grade24zt_classes.py).
+    # ``fresh24zr.yaml`` (issue 24, session grade24zr; independent grader, committed before
+    # scoring in a7ee7a1, scored once against main at 8cc5a84: 37/40 in
+    # docs/rounds/2026-12-02/grade24zr.md): its three disagreements, with their classes.
+    # fresh24zr.yaml#11 (MTMF markdown table, a name holding "&", "Morkku, Mount Everest,
+    # Maya Bar & Grill") agrees since fix24zt (tests/parsing/test_grade24zt_classes.py).
+    # (fresh24zr.yaml#33, MML 'on Paasivuorenkatu, at the corner where Saariniemenkatu
+    # joins it', agrees since fix24zs: a second road said in a 'where' clause.)
+    # (fresh24zr.yaml#40, SRN route told in one prose sentence to the red marker, agrees
+    # since fix24zs: blue, then the steps; a heading 'and drive west' is no step.)
+    # ``fresh24zt.yaml`` (issue 24, session grade24zt; independent grader, committed before
+    # scoring in d72c474, scored once against main at 9f03b9c: 49/50 in
+    # docs/rounds/2026-12-02/grade24zt.md): its one disagreement, with its class.
+    # (fresh24zt.yaml#37, MML 'Eteläesplanadi (Södra esplanaden); Fabianinkatu', agrees
+    # since fix24zs: a bracketed other-language name is no part of a road.)
+    # ``fresh24zx.yaml`` (issue 24, session grade24zx; independent grader, committed before
+    # scoring in ae88d50, scored once against main at 9f03b9c: 43/50; the reader left as is)
+    "fresh24zx.yaml#3": "MFS cue-less markdown conclusion naming one option in bold with its "
+                        "letter ('most consistent with a **golf course (D)**') after reasoning "
+                        "that rules another letter out ('A sports pitch (B) is drawn in a more "
+                        "saturated green'): read invalid (several letters), grader reads D "
+                        "(score changes: D is the truth)",
+    # fresh24zx.yaml#19 (MTMF markdown table: 'Maya Bar & Grill' split at '&', and a quoted
+    # name with a comma, '"Rautatientori, laituri 13"', split at its comma) agrees since
+    # fix24zt (tests/parsing/test_grade24zt_classes.py, classes 3 and 4).
+    "fresh24zx.yaml#22": "MTMF answer as markdown bullets '**Restaurants (4):** Cantina West, "
+                         "...' with 'None of the other listed feature types are visible, so "
+                         "their count is 0' and no JSON: read invalid, grader reads the counts "
+                         "and names (score changes: all are the truth)",
+    "fresh24zx.yaml#32": "RLE hedge between two lengths ('somewhere between 1,000 and 1,500 ft; "
+                         "I can't estimate it more precisely'): read 1500 ft, grader reads no "
+                         "answer (score changes: 1500 ft is within 25 % of the truth 1346 ft)",
+    # (fresh24zx.yaml#38, MML names each with a bracketed Swedish exonym, agrees since
+    # fix24zs, same class as fresh24zt.yaml#37.)
+    # (fresh24zx.yaml#47, SRN 'turn left again onto Fabianinkatu', agrees since fix24zs:
+    # an adverb in a turn phrase is no part of the action.)
+    # (fresh24zx.yaml#50, SRN route as a markdown table | Step | Action | Road |, agrees
+    # since fix24zs (tests/parsing/test_grade24zs_classes.py).)
+    # ``fresh24zy.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): 39/40)
+    "fresh24zy.yaml#40": "SRN answer truncated mid-list ('Answer: [\"blue\", \"turn left\", "
+                         "\"Eteläinen Makasiinikatu\", \"turn left\",' with no closing "
+                         "bracket and no \"red\"): read as a firm four-step route, grader "
+                         "reads invalid (no complete answer; not the truth's route either way, "
+                         "but counted as an answer, not as invalid; a partial-credit effect "
+                         "was not checked)",
+    # ``fresh24zw.yaml`` (issue 24, session grade24zw; independent grader, committed before
+    # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
+    # fix24zu): 28/30; the reader left as is)
+    "fresh24zw.yaml#2": "MFS markdown analysis with a table of every option and no 'Answer:' "
+                        "line, the choice in the last sentence as bold letter and text ('... "
+                        "most consistent with **E. garages**.'): read invalid ('no option "
+                        "letter found'), grader reads E (score unchanged: E is wrong, the "
+                        "truth is A; counted invalid instead of wrong)",
+    # (fresh24zw.yaml#26, STMF 'Answer: Suomen Pankki (Bank of Finland)', agrees since
+    # fix24zs: a bracket the item's map names do not write is a gloss.)
+    # ``fresh24e2.yaml`` (issue 24, session grade24e2; independent grader, committed before
+    # scoring in b9735e4, scored once against main at 9f906b6: 39/40; the reader left as is)
+    "fresh24e2.yaml#39": "SRN route in prose with no JSON list, its last road followed by a "
+                         "relative clause ('then turn left again onto Annankatu, which leads "
+                         "to the red marker'): the clause is read as an extra road step "
+                         "('which leads') before 'red', grader reads the two-step route "
+                         "(score changes: correct route counted wrong)",
 }
 
 
@@ -333,7 +409,10 @@ def main() -> int:
                                        "fresh24zh", "fresh24zg", "fresh24zi",
                                        "fresh24zj", "fresh24zl", "fresh24zk",
                                        "fresh24zm", "fresh24zn", "fresh24zp",
-                                       "fresh24zo"))):
+                                       "fresh24zo", "fresh24zq",
+                                       "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
+                                       "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
+                                       "fresh24e2", "fresh24e1"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

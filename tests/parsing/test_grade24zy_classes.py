@@ -142,9 +142,11 @@ def test_numbered_reasoning_or_hedged_steps_are_no_route(text: str) -> None:
      "Makasiinikatu, red", "Kaivokatu"),
     ('Answer: ["blue", "turn left", "Kaivokatu (heading east)", "turn right", '
      '"Eteläinen Makasiinikatu", "red"]', "Kaivokatu"),
-    # a capitalised bracket is part of the name
+    # a capitalised bracket (another-language name) is no part of it either since fix24zs
+    # (two independent graders, fresh24zt#37 and fresh24zx#38, read it out; the roads of
+    # the street maps carry no brackets)
     ("Route: blue, turn left onto Rautatientori (Järnvägstorget), turn right onto "
-     "Eteläinen Makasiinikatu, red", "Rautatientori (Järnvägstorget)"),
+     "Eteläinen Makasiinikatu, red", "Rautatientori"),
 ])
 def test_a_lower_case_note_after_a_road_is_no_part_of_it(text: str, road: str) -> None:
     assert value(SRN, text)["steps"][2] == road

@@ -359,6 +359,46 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # 18/18, FRIEDA 19/20 in docs/rounds/2026-12-02/grade24zp.md): its one disagreement.
     # fresh36.yaml#19 (FRIEDA count cut off after its subject's verb, "... which of the 3
     # features are inside the block. The first feature is") agrees since fix24zv.
+    # ``fresh40.yaml`` (issue 24, session grade24zt; independent grader, committed before
+    # scoring in d72c474, scored once against main at 9f03b9c: FRIEDA 6/6, MapWise 5/6,
+    # MapIQ 6/6 in docs/rounds/2026-12-02/grade24zt.md): its one disagreement.
+    "fresh40.yaml#9": "MapWise range with a scale word the legend's numbers are already in "
+                      "('My answer is [0 to 200 million]' on a map titled 'Population, Census "
+                      "2011 (millions)' whose colour bar runs 0 to 200): read [0, 200000000], "
+                      "grader reads [0, 200] (score changes: truth 0 - 200, the grader's "
+                      "reading is correct)",
+    # ``fresh41.yaml`` (issue 24, session grade24zx; independent grader, committed before
+    # scoring in ae88d50, scored once against main at 9f03b9c: FRIEDA 4/6, MapWise 6/6, MapIQ
+    # 6/6; the reader left as is)
+    "fresh41.yaml#2": "FRIEDA textual answer as the first words of a cue-less sentence "
+                      "('Pitkänsillanranta (the blue line) borders ...; Kasvimuseo and Pikkudami "
+                      "are surrounded by public buildings and park.'): read the tail 'public "
+                      "buildings and park' as the name, grader reads Pitkänsillanranta (score "
+                      "changes: that is the truth)",
+    "fresh41.yaml#5": "FRIEDA distance with several lengths and no 'Answer:' line, the answer "
+                      "in the last sentence ('the distance from Lukemattomat merkit to Thirsty "
+                      "Scholar is approximately 0.09 km (about 90 m)'): read invalid, grader "
+                      "reads 90 m (score changes: the truth is 95 m)",
+    # ``fresh42.yaml`` (issue 24, session grade24zy; independent grader, committed before
+    # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): FRIEDA
+    # 9/10, MapWise 10/10, MapIQ 10/10; the reader left as is)
+    "fresh42.yaml#5": "FRIEDA count 0 said as 'None of the three features border X.' in the "
+                      "last sentence, after reasoning that says 'Comparing the two maps': read "
+                      "2 (the number word of 'the two maps'), grader reads 0 (score changes: "
+                      "0 is the truth)",
+    # ``fresh44.yaml`` (issue 24, session grade24zw; independent grader, committed before
+    # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
+    # fix24zu): FRIEDA 10/10, MapWise 9/10, MapIQ 10/10; the reader left as is)
+    "fresh44.yaml#20": "MapWise single answered with two regions in the bracket ('My answer is "
+                       "[Mississippi, Alabama]'): read as regions MS, AL (the first taken), "
+                       "grader reads no answer, a hedge between two regions (score likely "
+                       "changes: MS, the first, is the truth; the metric was not checked)",
+    # ``fresh52.yaml`` (issue 24, session grade24e1; independent grader, committed before
+    # scoring in d4383bc, scored once against main at 9f906b6: FRIEDA 10/10, MapWise 10/10,
+    # MapIQ 9/10 in docs/rounds/2026-12-02/grade24e1.md; the reader left as is)
+    "fresh52.yaml#29": "MapIQ MCQ letters each followed by its option's text in the bracket "
+                       "('My answer is [a. ND, b. NH, d. SD]'): read as a only, grader reads "
+                       "a, b, d (score changes: a, b, d is the truth)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -421,15 +461,18 @@ def test_each_ninth_fresh_response(entry: dict[str, Any]) -> None:
 # grade24r, grade24s, grade24u, grade24w, grade24x, grade24za, grade24zb, grade24zc,
 # grade24zd, grade24ze, grade24zf, grade24zh (fresh28), grade24zg (fresh27), grade24zi
 # (fresh29), grade24zj (fresh30), grade24zl (fresh32), grade24zk (fresh31), grade24zm (fresh33),
-# grade24zp (fresh36), grade24zo (fresh35); first tries in
-# the docs/rounds reports): one test over all of them, each case named by its file and place
-# (``-k fresh12.yaml`` picks one set).
+# grade24zp (fresh36), grade24zo (fresh35), grade24zq (fresh37), grade24zr (fresh38),
+# grade24zs (fresh39), grade24zt (fresh40), grade24zx (fresh41), grade24zz (fresh43), later
+# sets: each named in INDEPENDENT_SETS and its report; first tries in the docs/rounds
+# reports): one test over all of them, each case named by its file and place (``-k
+# fresh12.yaml`` picks one set).
 INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
                     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21",
                     "fresh22", "fresh23", "fresh24", "fresh25", "fresh26", "fresh27",
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
-                    "fresh35")
+                    "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
+                    "fresh43", "fresh42", "fresh45", "fresh44", "fresh53", "fresh52")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 

@@ -253,19 +253,26 @@ def _random_marks(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 
 
 def test_faster_mask_and_labels_equal_the_whole_image_ones() -> None:
-    """The mask of the pixels that can pass, the split on the box around the mask and the
-    verdict on the label's box give the masks, labels, label order and verdicts of the
-    whole-image versions."""
+    """The mask of the pixels that can pass, the split on the box around the mask, the
+    verdict on the label's box (given whole or kept on its box, label_parts) and the
+    labels judged whole from the groups under each label's box give the masks, labels,
+    label order and verdicts of the whole-image versions."""
     from helpers.written_before import (
         judge_instance_before,
         label_instances_before,
         mark_mask_before,
+        whole_labels_before,
     )
 
-    from cartoqa.visibility.written import judge_instance
+    from cartoqa.visibility.written import (
+        judge_instance,
+        label_parts,
+        mark_masks,
+        whole_labels,
+    )
 
     rng = np.random.default_rng(20261130)
-    labels_seen = 0
+    labels_seen = grouped = 0
     verdicts: set[str | None] = set()
     for _ in range(150):
         h, w = int(rng.integers(8, 120)), int(rng.integers(8, 260))
@@ -277,21 +284,38 @@ def test_faster_mask_and_labels_equal_the_whole_image_ones() -> None:
         exclude[:, : int(rng.integers(0, w))] = rng.random() < 0.3
         near = np.zeros((h, w), bool)
         near[int(rng.integers(0, h)):, :] = True
+        together = mark_masks(marks, range(len(MARK_COLOURS)))  # channel tests shared
         for slot in range(len(MARK_COLOURS)):
             mask = mark_mask(marks, slot)
             assert np.array_equal(mask, mark_mask_before(marks, slot))
+            assert np.array_equal(together[slot], mask)
             for join_px, min_pixels in ((4, 12), (2, 1), (9, 5)):
                 new = label_instances(mask, join_px=join_px, min_pixels=min_pixels)
                 old = label_instances_before(mask, join_px=join_px, min_pixels=min_pixels)
                 assert len(new) == len(old)
                 assert all(np.array_equal(a, b) for a, b in zip(new, old, strict=True))
+                parts = label_parts(mask, join_px=join_px, min_pixels=min_pixels)
+                assert [p.pixels for p in parts] == [int(p.sum()) for p in old]
+                assert all(np.array_equal(p.full(mask.shape), b)
+                           for p, b in zip(parts, old, strict=True))
                 labels_seen += len(new)
-                for part in new:
+                for part, kept in zip(new, parts, strict=True):
                     for line in (None, near):
                         verdict = judge_instance(part, pad=pad, ink=ink, exclude=exclude,
                                                  near_line=line)
                         assert verdict == judge_instance_before(
                             part, pad=pad, ink=ink, exclude=exclude, near_line=line)
+                        assert verdict == judge_instance(kept, pad=pad, ink=ink,
+                                                         exclude=exclude, near_line=line)
                         verdicts.add(verdict.reason)
+                # each label judged whole: random verdicts, several word gaps
+                judged = [Instance((0, 0, 1, 1), 1, ("cut", None, "hidden")[
+                    int(rng.integers(0, 3))]) for _ in old]
+                for gap in (join_px, 12, 30):
+                    whole = whole_labels(mask, parts, judged, word_gap_px=gap)
+                    assert whole == whole_labels_before(mask, old, judged, word_gap_px=gap)
+                    assert whole == whole_labels(mask, new, judged, word_gap_px=gap)
+                    grouped += whole != judged
     assert labels_seen > 500  # the images held labels enough to compare
+    assert grouped > 50  # whole labels changed verdicts often enough to compare
     assert verdicts == {None, "cut", "hidden", "not on the screenshot", "off the road"}
