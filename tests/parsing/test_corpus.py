@@ -56,7 +56,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zo", "fresh24zq",
                  "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
                  "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
-                 "fresh24e2", "fresh24e1"):
+                 "fresh24e2", "fresh24e1", "fresh24e3"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -319,21 +319,16 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # since fix24zs: a bracketed other-language name is no part of a road.)
     # ``fresh24zx.yaml`` (issue 24, session grade24zx; independent grader, committed before
     # scoring in ae88d50, scored once against main at 9f03b9c: 43/50; the reader left as is)
-    "fresh24zx.yaml#3": "MFS cue-less markdown conclusion naming one option in bold with its "
-                        "letter ('most consistent with a **golf course (D)**') after reasoning "
-                        "that rules another letter out ('A sports pitch (B) is drawn in a more "
-                        "saturated green'): read invalid (several letters), grader reads D "
-                        "(score changes: D is the truth)",
+    # fresh24zx.yaml#3 (MFS cue-less markdown conclusion '... most consistent with a
+    # **golf course (D)**.' after reasoning that rules out B) agrees since fix24zr
+    # (tests/parsing/test_grade24zr_classes.py).
     # fresh24zx.yaml#19 (MTMF markdown table: 'Maya Bar & Grill' split at '&', and a quoted
     # name with a comma, '"Rautatientori, laituri 13"', split at its comma) agrees since
     # fix24zt (tests/parsing/test_grade24zt_classes.py, classes 3 and 4).
-    "fresh24zx.yaml#22": "MTMF answer as markdown bullets '**Restaurants (4):** Cantina West, "
-                         "...' with 'None of the other listed feature types are visible, so "
-                         "their count is 0' and no JSON: read invalid, grader reads the counts "
-                         "and names (score changes: all are the truth)",
-    "fresh24zx.yaml#32": "RLE hedge between two lengths ('somewhere between 1,000 and 1,500 ft; "
-                         "I can't estimate it more precisely'): read 1500 ft, grader reads no "
-                         "answer (score changes: 1500 ft is within 25 % of the truth 1346 ft)",
+    # fresh24zx.yaml#22 (MTMF bullets '* **Restaurants (4):** Cantina West, ...', no JSON)
+    # agrees since fix24zr.
+    # fresh24zx.yaml#32 (RLE 'Based on the 50 ft scale bar, the total length is somewhere
+    # between 1,000 and 1,500 ft': a range, invalid) agrees since fix24zr.
     # (fresh24zx.yaml#38, MML names each with a bracketed Swedish exonym, agrees since
     # fix24zs, same class as fresh24zt.yaml#37.)
     # (fresh24zx.yaml#47, SRN 'turn left again onto Fabianinkatu', agrees since fix24zs:
@@ -365,6 +360,31 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "to the red marker'): the clause is read as an extra road step "
                          "('which leads') before 'red', grader reads the two-step route "
                          "(score changes: correct route counted wrong)",
+    # ``fresh24e3.yaml`` (issue 24, session grade24e3; independent grader, committed before
+    # scoring in 0f11b18, scored once against the branch at main 9f906b6: 35/40)
+    "fresh24e3.yaml#5": "MFS hedge that commits by option text in the last clause ('The line "
+                        "could be a cycleway or a tertiary road ... so I would lean towards "
+                        "the tertiary road.'): read invalid ('a hedged answer (could be)'), "
+                        "grader reads E (score changes: E is the truth)",
+    "fresh24e3.yaml#13": "MTMF complete per-type prose list ('- restaurant: 6 ...; - coffee "
+                         "shop: 2 (Café Metro, ...)') followed by a fenced JSON cut off by the "
+                         "token limit: read invalid ('no known feature type in the JSON'), "
+                         "grader reads the prose list (score changes: the list is the truth)",
+    "fresh24e3.yaml#15": "MTMF prose list with descriptions inside the name brackets ('3 "
+                         "restaurants (Ravintola La Mer, Sen Chay and one without a name)', '2 "
+                         "bus stops (one labelled Hakaniemi)'): read restaurant names [] and "
+                         "bus stop name 'one labelled Hakaniemi', grader reads [Ravintola La "
+                         "Mer, Sen Chay] and [Hakaniemi] (score changes: those are the truth's "
+                         "names)",
+    "fresh24e3.yaml#19": "RLE length in another unit first with the asked unit in brackets "
+                         "('Answer: ~50 m (about 160 ft)' on a ft item): read 50 m converted to "
+                         "164.04 ft, grader reads the stated 160 ft (score barely changes: "
+                         "truth 159.5 ft, both within any tolerance)",
+    "fresh24e3.yaml#29": "STMF names in one cue-less sentence that also names a non-answer "
+                         "('The only primary road, drawn in orange, is Lönnrotinkatu, ...; "
+                         "Vanha kirkkopuisto is a park, not a road.'): read invalid ('no list "
+                         "of names found'), grader reads [Lönnrotinkatu] (score changes: it is "
+                         "the truth)",
 }
 
 
@@ -412,7 +432,7 @@ def main() -> int:
                                        "fresh24zo", "fresh24zq",
                                        "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
                                        "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
-                                       "fresh24e2", "fresh24e1"))):
+                                       "fresh24e2", "fresh24e1", "fresh24e3"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -362,23 +362,17 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh40.yaml`` (issue 24, session grade24zt; independent grader, committed before
     # scoring in d72c474, scored once against main at 9f03b9c: FRIEDA 6/6, MapWise 5/6,
     # MapIQ 6/6 in docs/rounds/2026-12-02/grade24zt.md): its one disagreement.
-    "fresh40.yaml#9": "MapWise range with a scale word the legend's numbers are already in "
-                      "('My answer is [0 to 200 million]' on a map titled 'Population, Census "
-                      "2011 (millions)' whose colour bar runs 0 to 200): read [0, 200000000], "
-                      "grader reads [0, 200] (score changes: truth 0 - 200, the grader's "
-                      "reading is correct)",
+    # fresh40.yaml#9 (MapWise range 'My answer is [0 to 200 million]' on a legend of
+    # 0.064-200 in millions: [0, 200]) agrees since fix24zr
+    # (tests/parsing/test_grade24zr_classes.py).
     # ``fresh41.yaml`` (issue 24, session grade24zx; independent grader, committed before
     # scoring in ae88d50, scored once against main at 9f03b9c: FRIEDA 4/6, MapWise 6/6, MapIQ
     # 6/6; the reader left as is)
-    "fresh41.yaml#2": "FRIEDA textual answer as the first words of a cue-less sentence "
-                      "('Pitkänsillanranta (the blue line) borders ...; Kasvimuseo and Pikkudami "
-                      "are surrounded by public buildings and park.'): read the tail 'public "
-                      "buildings and park' as the name, grader reads Pitkänsillanranta (score "
-                      "changes: that is the truth)",
-    "fresh41.yaml#5": "FRIEDA distance with several lengths and no 'Answer:' line, the answer "
-                      "in the last sentence ('the distance from Lukemattomat merkit to Thirsty "
-                      "Scholar is approximately 0.09 km (about 90 m)'): read invalid, grader "
-                      "reads 90 m (score changes: the truth is 95 m)",
+    # fresh41.yaml#2 (FRIEDA textual 'Pitkänsillanranta (the blue line) borders the area
+    # shaded as residential building ...; Kasvimuseo and Pikkudami are surrounded by ...')
+    # agrees since fix24zr.
+    # fresh41.yaml#5 (FRIEDA distance, the last sentence '..., the distance from A to B is
+    # approximately 0.09 km (about 90 m)' after intermediate lengths) agrees since fix24zr.
     # ``fresh42.yaml`` (issue 24, session grade24zy; independent grader, committed before
     # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): FRIEDA
     # 9/10, MapWise 10/10, MapIQ 10/10; the reader left as is)
@@ -399,6 +393,18 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     "fresh52.yaml#29": "MapIQ MCQ letters each followed by its option's text in the bracket "
                        "('My answer is [a. ND, b. NH, d. SD]'): read as a only, grader reads "
                        "a, b, d (score changes: a, b, d is the truth)",
+    # ``fresh54.yaml`` (issue 24, session grade24e3; independent grader, committed before
+    # scoring in 0f11b18, scored once against the branch at main 9f906b6: FRIEDA 9/10,
+    # MapWise 9/10, MapIQ 10/10)
+    "fresh54.yaml#6": "FRIEDA textual hedge between two names with no commitment ('Brasserie "
+                      "Le Havre and Hotel Kämp both look about equally close to Pentik ... so "
+                      "I can't say with confidence which one is closer.'): read Brasserie Le "
+                      "Havre (the first name), grader reads invalid (score changes: the first "
+                      "name is the truth, so a hedge scores correct)",
+    "fresh54.yaml#9": "MapWise binary answered by a statement with no yes/no ('... so the "
+                      "colour gets darker, not lighter, as the value increases.'): read "
+                      "invalid ('no yes/no answer found'), grader reads No (score changes: No "
+                      "is the truth; same class as fresh27.yaml#3)",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -472,7 +478,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh28", "fresh29", "fresh30", "fresh32",
                     "fresh31", "fresh33", "fresh34", "fresh36",
                     "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
-                    "fresh43", "fresh42", "fresh45", "fresh44", "fresh53", "fresh52")
+                    "fresh43", "fresh42", "fresh45", "fresh44", "fresh53", "fresh52", "fresh54")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
