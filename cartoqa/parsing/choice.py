@@ -175,10 +175,13 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
     if len(set(weak)) == 1:
         return Parsed({"letter": weak[0]})
     if len(set(weak)) > 1:
-        concluded = _concluding_letter(t)
+        concluded = _concluding_letter(t) or _concluding_labelled(t, options)
         if concluded is not None:
             return Parsed({"letter": concluded}, ("the concluding sentence's letter",))
         return Invalid(f"several letters ({', '.join(sorted(set(weak)))}) and no answer cue")
+    labelled = _concluding_labelled(t, options)
+    if labelled is not None:
+        return Parsed({"letter": labelled}, ("the concluding sentence's letter",))
     if options:
         by_label = _letter_from_label(t, options)
         if by_label is not None:
@@ -246,6 +249,53 @@ _CONCLUDES = re.compile(
 _NOT_CONCLUDING = re.compile(
     r"\b(?:not|no|never|rules?\s+out|ruled\s+out|rather\s+than|instead\s+of|than"
     r"|either|or|and)\b|n't\b", re.IGNORECASE)
+
+
+# a letter written with its option's text inside a sentence: "**E. garages**", "E) garages"
+_LETTER_THEN_TEXT = re.compile(r"(?<![A-Za-z'\-])([A-E])[.)]\s+([^.,;:!?()]+)")
+
+
+def _last_sentence(text: str) -> str | None:
+    """The last sentence of the last line, markdown marks removed."""
+    lines = nonempty_lines(text)
+    if not lines:
+        return None
+    plain = re.sub(r"[*_`#>]+", "", lines[-1]).strip()
+    # "E. garages" is one option, not the end of a sentence
+    sentences = [s for s in re.split(r"(?<=[.!?])(?<!\b[A-E]\.)\s+", plain) if s.strip()]
+    return sentences[-1] if sentences else None
+
+
+def _concluding_labelled(text: str, options: Mapping[str, str] | None) -> str | None:
+    """The one letter of a concluding last sentence that writes it with its own option's
+    text ("so the fill is most consistent with **E. garages**.", "E) garages"); ``None``
+    when the sentence does not conclude, rules out, hedges, or the text after the letter
+    is not that option's.
+
+    Examples
+    --------
+    >>> opts = {"A": "prison", "E": "garages"}
+    >>> _concluding_labelled("Stripes.\\nSo it is most consistent with **E. garages**.", opts)
+    'E'
+    >>> _concluding_labelled("So it is most consistent with E) prison.", opts) is None
+    True
+    >>> _concluding_labelled("So it is probably E. garages.", opts) is None
+    True
+    """
+    if not options:
+        return None
+    last = _last_sentence(text)
+    if last is None or not _CONCLUDES.search(last) or _NOT_CONCLUDING.search(last) \
+            or hedge(last):
+        return None
+    found = set()
+    for m in _LETTER_THEN_TEXT.finditer(last):
+        label = (options.get(m.group(1)) or "").strip().lower()
+        written = m.group(2).strip().lower()
+        if not label or not written.startswith(label):
+            return None
+        found.add(m.group(1))
+    return found.pop() if len(found) == 1 else None
 
 
 def _concluding_letter(text: str) -> str | None:

@@ -343,11 +343,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24zw.yaml`` (issue 24, session grade24zw; independent grader, committed before
     # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
     # fix24zu): 28/30; the reader left as is)
-    "fresh24zw.yaml#2": "MFS markdown analysis with a table of every option and no 'Answer:' "
-                        "line, the choice in the last sentence as bold letter and text ('... "
-                        "most consistent with **E. garages**.'): read invalid ('no option "
-                        "letter found'), grader reads E (score unchanged: E is wrong, the "
-                        "truth is A; counted invalid instead of wrong)",
+    # (fresh24zw.yaml#2, MFS markdown table of every option, no cue, last sentence '... so
+    # the fill is most consistent with **E. garages**.', agrees since fix24zn: a concluding
+    # last sentence that writes one option as letter and its own text is that letter.)
     # (fresh24zw.yaml#26, STMF 'Answer: Suomen Pankki (Bank of Finland)', agrees since
     # fix24zs: a bracket the item's map names do not write is a gloss.)
     # ``fresh24e2.yaml`` (issue 24, session grade24e2; independent grader, committed before
