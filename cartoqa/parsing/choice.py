@@ -152,6 +152,9 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
         if found is not None:
             return found
     t = drop_notes(t)
+    picked = _picked_after_either_or(t, options)
+    if picked is not None:
+        return Parsed({"letter": picked}, ("chosen after an either/or",))
     lines = nonempty_lines(t)
     if len(lines) <= 2:  # a short answer without a cue that doubts itself
         hedged = hedge(t)
@@ -296,6 +299,58 @@ def _concluding_labelled(text: str, options: Mapping[str, str] | None) -> str | 
             return None
         found.add(m.group(1))
     return found.pop() if len(found) == 1 else None
+
+
+# a choice said with a preference word: "I'd lean towards B", "I'll go with E", "if I had
+# to choose, E"
+_PICK = re.compile(
+    r"\b(?:I(?:'d|\s+would|'ll|\s+will)?\s+(?:lean(?:ing)?\s+towards?|go\s+with|pick|choose)"
+    r"|if\s+I\s+(?:had|have)\s+to\s+(?:choose|pick)\s*,?)\s+", re.IGNORECASE)
+# a doubt after the choice: "lean towards B, but it could well be C"
+_PICK_DOUBT = re.compile(
+    r"\b(?:but|though|although|however|yet|could|might|maybe|perhaps|or|either)\b|\?",
+    re.IGNORECASE)
+# the offer before it: "either a dock (B) or a ferry terminal (C)", "could be X or Y"
+_EITHER_OR = re.compile(r"\b(?:either|could\s+be|might\s+be)\b[^.!?\n]*?\bor\b",
+                        re.IGNORECASE)
+
+
+def _picked_after_either_or(text: str, options: Mapping[str, str] | None) -> str | None:
+    """The letter a last sentence chooses with a preference word (``I'd lean towards B``,
+    ``I'll go with E``, ``if I had to choose, E``) after an either/or earlier in the text
+    that offers it; ``None`` otherwise (no offer, a doubt or question mark after the
+    choice, an option not offered).
+
+    Examples
+    --------
+    >>> opts = {"B": "dock", "C": "ferry terminal"}
+    >>> _picked_after_either_or("Either a dock (B) or a ferry terminal (C). "
+    ...                         "No ferry icon, so I'd lean towards B.", opts)
+    'B'
+    >>> _picked_after_either_or("Either a dock (B) or a ferry terminal (C). "
+    ...                         "I'd lean towards B, but it could well be C.", opts) is None
+    True
+    """
+    last = _last_sentence(text)
+    if last is None:
+        return None
+    m = _PICK.search(last)
+    if m is None or _PICK_DOUBT.search(last[m.end():]):
+        return None
+    before = text[:len(text) - len(last)] + last[:m.start()]
+    offer = _EITHER_OR.search(before)
+    if offer is None:
+        return None
+    chosen = _choice_in(last[m.end():], options)
+    if not isinstance(chosen, Parsed):
+        return None
+    letter: str = chosen.value["letter"]
+    label = (options or {}).get(letter, "")
+    offered = before[offer.start():]
+    named = rf"[(\[]\s*{letter}\s*[)\]]|(?<![A-Za-z'])({letter})(?![A-Za-z'])(?!\s+[a-z])"
+    if not (re.search(named, offered) or (label and label.lower() in offered.lower())):
+        return None
+    return letter
 
 
 def _concluding_letter(text: str) -> str | None:

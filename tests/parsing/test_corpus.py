@@ -181,8 +181,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh24h.yaml`` (issue 24, session grade24g; independent grader, committed before
     # scoring, first try 49/53 in docs/rounds/2026-12-01/grade24g.md): its four
     # disagreements, each with what a fix would have to do.
-    "fresh24h.yaml#5": "MFS 'either a dock (B) or a ferry terminal (C) ... so I'd lean towards B' "
-                       "is invalid (hedge); a grader reads the final pick B (judgement call)",
+    # (fresh24h.yaml#5, MFS 'either a dock (B) or a ferry terminal (C) ... so I'd lean
+    # towards B', was a judgement call read as a hedge; agrees since fix24zn: the
+    # coordinator decided that "lean towards / go with / pick X" after an either/or that
+    # offers X is a choice, as the issue's own "...; I'll go with E." and two graders read.)
     # ``fresh24i.yaml`` (issue 24, session grade24i; independent grader, committed before
     # scoring in a403455, first try 49/50 in docs/rounds/2026-12-01/grade24i.md).
     # (fresh24i.yaml#7, MFS 'Answer: B ... Wait ... Corrected answer: C', agrees since
@@ -357,10 +359,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
                          "(score changes: correct route counted wrong)",
     # ``fresh24e3.yaml`` (issue 24, session grade24e3; independent grader, committed before
     # scoring in 0f11b18, scored once against the branch at main 9f906b6: 35/40)
-    "fresh24e3.yaml#5": "MFS hedge that commits by option text in the last clause ('The line "
-                        "could be a cycleway or a tertiary road ... so I would lean towards "
-                        "the tertiary road.'): read invalid ('a hedged answer (could be)'), "
-                        "grader reads E (score changes: E is the truth)",
+    # (fresh24e3.yaml#5, MFS 'could be a cycleway or a tertiary road ... so I would lean
+    # towards the tertiary road.', agrees since fix24zn: a preference after an either/or
+    # that offers it is a choice.)
     "fresh24e3.yaml#13": "MTMF complete per-type prose list ('- restaurant: 6 ...; - coffee "
                          "shop: 2 (Café Metro, ...)') followed by a fenced JSON cut off by the "
                          "token limit: read invalid ('no known feature type in the JSON'), "

@@ -93,10 +93,14 @@ MFS = {"task": "mfs", "request": "choice",
                    "E": "tertiary road"}}
 
 
-def test_mfs_lean_towards_after_an_either_or_stays_a_hedge() -> None:
-    assert invalid(MFS, "The line could be a cycleway or a tertiary road, but it is drawn "
-                        "wide, so I would lean towards the tertiary road.")
-    assert invalid(MFS, "It is either a cycleway (A) or a tertiary road (E); I'd lean towards E.")
+def test_mfs_lean_towards_after_an_either_or_is_a_choice_since_fix24zn() -> None:
+    # held here as a hedge by fix24zo; the coordinator decided it is a choice (fix24zn)
+    assert value(MFS, "The line could be a cycleway or a tertiary road, but it is drawn "
+                      "wide, so I would lean towards the tertiary road.")["letter"] == "E"
+    assert value(MFS, "It is either a cycleway (A) or a tertiary road (E); I'd lean towards "
+                      "E.")["letter"] == "E"
+    assert invalid(MFS, "It is either a cycleway (A) or a tertiary road (E); I'd lean towards "
+                        "E, but it could well be A.")
 
 
 MAPWISE_BINARY = {"task": "mapwise_binary", "request": "binary",
