@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cartoqa.parsing.comparison import compared
 from cartoqa.parsing.kinds import (
     Options,
     item_labels,
@@ -122,6 +123,9 @@ def parse_binary_of_item(item: Mapping[str, Any], text: str) -> ParseResult:
         restated = affirmed(str(item.get("question") or ""), text)
         if restated is not None:
             return restated
+        stated = compared(str(item.get("question") or ""), text)
+        if stated is not None:
+            return stated
     return found
 
 

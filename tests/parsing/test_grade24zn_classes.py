@@ -88,3 +88,48 @@ def test_mfs_lean_towards_an_option_text_after_could_be_x_or_y() -> None:
 ])
 def test_mfs_a_preference_that_doubts_or_was_not_offered_stays_invalid(text: str) -> None:
     assert invalid(DOCK, text)
+
+
+# ------------------------------ 3. a yes/no comparison answered by its concluding statement
+RI_ID = "Does Rhode Island (RI) have a higher value than Idaho (ID)?\nAnswer Yes or No."
+LEGEND = "In the legend, does the colour get lighter as the value increases?\nAnswer Yes or No."
+SUITES = ["mapwise_binary", "mapiq_rv"]
+
+
+def _binary(task: str, question: str) -> dict[str, object]:
+    return {"task": task, "request": "binary", "question": question}
+
+
+@pytest.mark.parametrize("task", SUITES)
+@pytest.mark.parametrize(("question", "text", "answer"), [
+    (RI_ID, "Rhode Island shows 11.5 and Idaho shows 14.3, so Rhode Island's value is lower "
+            "than Idaho's.", False),
+    (RI_ID, "RI shows 11.5 and ID shows 14.3, so RI's value is lower than ID's.", False),
+    (RI_ID, "RI shows 15.5 and ID 14.3. Therefore Rhode Island has a higher value than "
+            "Idaho.", True),
+    (LEGEND, "The legend goes from a light colour for 0.064–42 to a dark colour for 200–200, "
+             "so the colour gets darker, not lighter, as the value increases.", False),
+    (LEGEND, "So the colour gets lighter as the value increases.", True),
+    (LEGEND, "So the colour gets lighter as the value decreases.", False),
+])
+def test_binary_concluding_comparison_reads_yes_or_no(task: str, question: str, text: str,
+                                                      answer: bool) -> None:
+    assert value(_binary(task, question), text)["value"] is answer
+
+
+@pytest.mark.parametrize("task", SUITES)
+@pytest.mark.parametrize(("question", "text"), [
+    (RI_ID, "So Rhode Island's value is lower."),  # one region only
+    (RI_ID, "So Idaho's value is higher than Rhode Island's."),  # the order swapped
+    (RI_ID, "So Rhode Island's value is probably lower than Idaho's."),  # a hedge
+    (RI_ID, "So is Rhode Island's value lower than Idaho's?"),  # a question
+    (RI_ID, "Rhode Island's value is lower than Idaho's. Both are pale shades."),  # not last
+    (RI_ID, "So Rhode Island's value is not lower than Idaho's."),  # a negation: left out
+    (RI_ID, "So Rhode Island is lower than Idaho but higher than Ohio."),  # two comparisons
+    (LEGEND, "The colour gets darker as the value increases, but the map is hard to read, "
+             "so I am unsure."),
+    (LEGEND, "So the colour does not get lighter as the value increases."),
+])
+def test_binary_statement_that_is_not_the_comparison_stays_invalid(task: str, question: str,
+                                                                   text: str) -> None:
+    assert invalid(_binary(task, question), text)

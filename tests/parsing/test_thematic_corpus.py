@@ -322,11 +322,10 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh27.yaml`` (issue 24, session grade24zg; independent grader, committed before
     # scoring in a083bb6, scored once after merging this round's fixes (main at 05eb968):
     # MapWise 29/30, FRIEDA 10/10 in docs/rounds/2026-12-02/grade24zg.md): its one disagreement.
-    "fresh27.yaml#3": "MapWise binary comparison answered by a statement with no yes/no "
-                      "word ('Rhode Island shows 11.5 and Idaho shows 14.3, so Rhode Island's "
-                      "value is lower than Idaho's.' to 'Does RI have a higher value than "
-                      "ID?'): read invalid ('no yes/no answer found'), grader reads No "
-                      "(score changes: correct read as invalid)",
+    # (fresh27.yaml#3, MapWise binary 'Rhode Island shows 11.5 and Idaho shows 14.3, so Rhode
+    # Island's value is lower than Idaho's.' to 'Does RI have a higher value than ID?', was
+    # read invalid; agrees since fix24zn: a concluding statement of the question's own
+    # comparison or its opposite (same two regions, an opposite pair) answers it.)
     # ``fresh29.yaml`` (issue 24, session grade24zi; independent grader, committed before
     # scoring in 8eb1269, scored once after merging main at 31769ec: MapIQ 30/30, FRIEDA
     # 14/15 in docs/rounds/2026-12-02/grade24zi.md): its one disagreement, #38 (a FRIEDA
@@ -396,10 +395,8 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # confidence which one is closer.', agrees since fix24zo: a cue-less last sentence that
     # declines to choose ("can't say/tell/decide", "could be either", "too close to call",
     # no "but" after it) makes the answer invalid.)
-    "fresh54.yaml#9": "MapWise binary answered by a statement with no yes/no ('... so the "
-                      "colour gets darker, not lighter, as the value increases.'): read "
-                      "invalid ('no yes/no answer found'), grader reads No (score changes: No "
-                      "is the truth; same class as fresh27.yaml#3)",
+    # (fresh54.yaml#9, MapWise binary '... so the colour gets darker, not lighter, as the
+    # value increases.', agrees since fix24zn: same class as fresh27.yaml#3.)
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
