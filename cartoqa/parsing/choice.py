@@ -175,6 +175,9 @@ def parse_choice(text: str, *, options: Mapping[str, str] | None = None) -> Pars
     if len(set(weak)) == 1:
         return Parsed({"letter": weak[0]})
     if len(set(weak)) > 1:
+        concluded = _concluding_letter(t)
+        if concluded is not None:
+            return Parsed({"letter": concluded}, ("the concluding sentence's letter",))
         return Invalid(f"several letters ({', '.join(sorted(set(weak)))}) and no answer cue")
     if options:
         by_label = _letter_from_label(t, options)
@@ -231,3 +234,43 @@ def _choice_in(segment: str, options: Mapping[str, str] | None) -> ParseResult |
 
 _STANDALONE = re.compile(r"(?<![A-Za-z'\-])([A-E])(?![A-Za-z'\-])")
 _ARTICLE_AFTER = re.compile(r"\s+[a-z]")
+
+
+# the words of a concluding sentence: "The feature is most consistent with a golf course
+# (D).", "So the answer is (D).", "Therefore it is the golf course (D)."
+_CONCLUDES = re.compile(
+    r"\b(?:most\s+consistent\s+with|best\s+(?:match(?:es|ed)?|fits?)\b|most\s+likely"
+    r"|the\s+answer\s+is|therefore|thus|hence|in\s+conclusion|overall|so\b)",
+    re.IGNORECASE)
+# a sentence that rules a letter out or leaves two standing is no conclusion
+_NOT_CONCLUDING = re.compile(
+    r"\b(?:not|no|never|rules?\s+out|ruled\s+out|rather\s+than|instead\s+of|than"
+    r"|either|or|and)\b|n't\b", re.IGNORECASE)
+
+
+def _concluding_letter(text: str) -> str | None:
+    """The one letter of the last sentence when it concludes (reasoning before it may
+    name and rule out other letters); ``None`` otherwise.
+
+    Examples
+    --------
+    >>> _concluding_letter("A pitch (B) is greener.\\nIt is most consistent with (D).")
+    'D'
+    >>> _concluding_letter("It fits a golf course (D).\\nSo it is either (B) or (D).") is None
+    True
+    >>> _concluding_letter("It fits a golf course (D).\\nSo the paler green rules out (B).") is None
+    True
+    """
+    lines = nonempty_lines(text)
+    if not lines:
+        return None
+    plain = re.sub(r"[*_`#>]+", "", lines[-1]).strip()
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", plain) if s.strip()]
+    if not sentences:
+        return None
+    last = sentences[-1]
+    if not _CONCLUDES.search(last) or _NOT_CONCLUDING.search(last) or hedge(last):
+        return None
+    letters = {next(g for g in wm.groups() if g).upper()
+               for pattern in _WEAK for wm in pattern.finditer(last)}
+    return letters.pop() if len(letters) == 1 else None

@@ -186,7 +186,10 @@ def legend_span(item: Mapping[str, Any]) -> tuple[float, float] | None:
 def in_legend_units(item: Mapping[str, Any], text: str, found: ParseResult) -> ParseResult:
     """A range read in the legend's own numbers when its unit word is the one the legend
     is already in (``[0 – 9.8 million]`` on a legend of millions whose class is 0–9.8): the
-    scaled reading lies outside everything the legend shows, the unscaled one inside it.
+    scaled reading lies outside everything the legend shows, the unscaled one inside it
+    (a low of 0 below the lowest class counts as inside when the scaled reading overshoots
+    the legend tenfold: a colour bar starts there), or the
+    map's title says its numbers are in that scale (``Population (millions)``).
 
     Examples
     --------
@@ -195,16 +198,59 @@ def in_legend_units(item: Mapping[str, Any], text: str, found: ParseResult) -> P
     {'range': [0.0, 9.8]}
     """
     span = legend_span(item)
-    if not isinstance(found, Parsed) or span is None or not _UNIT_WORD.search(text):
+    if not isinstance(found, Parsed) or not _UNIT_WORD.search(text):
         return found
     plain = parse_range_answer({}, _UNIT_WORD.sub("", text))
     if not isinstance(plain, Parsed) or plain.value == found.value:
         return found
+    if _title_scale(item) is not None and _title_scale(item) == _said_scale(text):
+        return Parsed(plain.value, (*plain.notes, "a unit word the legend's title carries"))
+    if span is None:
+        return found
     lo, hi = span
-    inside = [lo <= v <= hi for v in (*found.value["range"], *plain.value["range"])]
+    # a colour bar starts at 0 below a legend's lowest class (0.064): a low of 0 counts as
+    # inside when the scaled reading overshoots the legend tenfold (not [0 - 15k] on a
+    # legend of 223 to 12600, which is 0 to 15000)
+    far = max(abs(v) for v in found.value["range"]) > 10 * max(abs(hi), 1e-9)
+    floor = min(lo, 0.0) if lo >= 0 and far else lo
+    inside = [floor <= v <= hi for v in (*found.value["range"], *plain.value["range"])]
     if all(inside[2:]) and not all(inside[:2]):
         return Parsed(plain.value, (*plain.notes, "a unit word the legend is already in"))
     return found
+
+
+# the scale a legend's title says its numbers are in: "Population, Census 2011 (millions)",
+# "GDP in thousands", "(in lakh)"
+_TITLE_SCALE = re.compile(
+    r"(?:\(\s*(?:in\s+)?|\bin\s+)(?P<word>thousands?|millions?|billions?|lakhs?|crores?)"
+    r"\s*\)?", re.IGNORECASE)
+
+
+def _scale_of(word: str) -> float | None:
+    word = word.lower()
+    return SUFFIXES.get(word, SUFFIXES.get(word.rstrip("s")))
+
+
+def _title_scale(item: Mapping[str, Any]) -> float | None:
+    """The multiplier the item's map title says its numbers are in, if any.
+
+    Examples
+    --------
+    >>> _title_scale({"provenance": {"title": "Population, Census 2011 (millions)"}})
+    1000000.0
+    >>> _title_scale({"provenance": {"title": "Population density"}}) is None
+    True
+    """
+    provenance = item.get("provenance") or {}
+    title = provenance.get("title") if isinstance(provenance, Mapping) else None
+    m = _TITLE_SCALE.search(title) if isinstance(title, str) else None
+    return _scale_of(m.group("word")) if m else None
+
+
+def _said_scale(text: str) -> float | None:
+    """The one multiplier the response's scale words say (``200 million``), if one."""
+    said = {_scale_of(m.group(0).strip()) for m in _UNIT_WORD.finditer(text)}
+    return said.pop() if len(said) == 1 else None
 
 
 def _read_range_in_sentence(segment: str) -> ParseResult | None:

@@ -91,6 +91,7 @@ def _from_lines(text: str, known: dict[str, str],
                 map_names: Collection[str] = frozenset()) -> dict[str, Any] | None:
     """``Type: count (names)`` lines, when the response has no JSON."""
     out: dict[str, Any] = {}
+    text = _COUNT_IN_BRACKETS.sub(r"\g<head>: \g<count>", text)
     for m in _TYPE_LINE.finditer(_one_type_a_line(text, known)):
         if _resolve(type_key(m.group("type")), known) is None:
             continue
@@ -118,6 +119,13 @@ def _from_lines(text: str, known: dict[str, str],
                     names = joined
         out[m.group("type")] = {"count": count, "names": names}
     return out or None
+
+
+# "* **Restaurants (4):** Cantina West, ...": a bullet's header with its count in brackets,
+# read as the line "Restaurants: 4 Cantina West, ..."
+_COUNT_IN_BRACKETS = re.compile(
+    r"^(?P<head>[ \t]*(?:[-*+]|\d{1,2}[.)])?[ \t]*[A-Za-z][^:()\n]{1,40}?)[ \t]*"
+    r"\([ \t]*(?P<count>\d+)[ \t]*\)[ \t]*:", re.MULTILINE)
 
 
 # "..., park: 1, parking: 1. All the other types: 0.": a catch-all closing a run of counts
@@ -507,6 +515,10 @@ def parse_multi(text: str, *, types: Sequence[str],
         return Invalid("no known feature type in the JSON")
     notes = []
     missing = [name for name in types if name not in out]
+    if missing and _REST_UNREAD.search(clean(t)):
+        # "Restaurant: 2 ... The other types are hard to read.": those types are
+        # unanswered, not absent (as in prose)
+        return Invalid(f"types said to be unreadable ({', '.join(missing[:5])})")
     for name in missing:
         out[name] = {"count": 0, "names": []}
     if missing:

@@ -942,6 +942,8 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
             last = _answer_quantities(lines[-1])
             if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
                 chosen = _in_unit(last, unit)
+        if chosen is None:
+            chosen = _answering_sentence(lines[-1], unit)
         if chosen is None:  # "820 ft (map 1: 400 ft, map 2: 500 ft)": the working in brackets
             plain = _ASIDE.sub(" ", body)
             rest = _answer_quantities(plain) if plain != body else []
@@ -969,6 +971,38 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
     if value is None:
         return Invalid("several numbers without units and no 'Answer:' line")
     return _unitless(value, unit)
+
+
+# "the distance from A to B is approximately 0.09 km", "the total length of the route is"
+_ANSWERING = re.compile(
+    r"\bthe\s+(?:\w+\s+)?(?:distance|length)\b[^.;\d]{0,80}?\b(?:is|comes\s+to|works\s+out"
+    r"\s+to)\s+(?:about|approximately|approx\.|around|roughly|~)?\s*$", re.IGNORECASE)
+
+
+def _answering_sentence(line: str, unit: str) -> Quantity | None:
+    """The length of the last sentence when it answers (``..., the distance from A to B
+    is approximately 0.09 km (about 90 m).``): its first length follows ``the distance
+    ... is`` and every length in the sentence says that one value; lengths said in
+    sentences before it are working.
+
+    Examples
+    --------
+    >>> said = "A is about 0.23 km from B. The distance from C to D is about 0.09 km (90 m)."
+    >>> _answering_sentence(said, "m").value
+    90.0
+    >>> _answering_sentence("The distance is 0.2 km, and C is 0.3 km away.", "m") is None
+    True
+    """
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+(?=[A-Z])", line.strip()) if x.strip()]
+    if not sentences:
+        return None
+    last = sentences[-1]
+    qs = _answer_quantities(last)
+    if not qs or _single_value([q.metres for q in qs], rel_tol=0.01) is None:
+        return None
+    if not _ANSWERING.search(last[:qs[0].start]) or hedge(last):
+        return None
+    return _in_unit(qs, unit)
 
 
 # "about 240 m in total", "a total of 240 m", "total length: 240 m", "240 m altogether"
@@ -1067,8 +1101,13 @@ def _range(text: str) -> bool:
     for m in _RANGE.finditer(text):
         if m.group("low") is not None and float(m.group("low").replace(",", "")) == 0:
             continue
-        before = text[max(0, m.start() - 60) : m.start()]
-        if _SCALE.search(before.split(".")[-1]):
+        before = text[max(0, m.start() - 60) : m.start()].split(".")[-1]
+        bar = list(_SCALE.finditer(before))
+        # "Based on the 50 ft scale bar, the length is between 1,000 and 1,500 ft": a
+        # range in a new clause after the bar is the answer's, not the bar's ticks
+        if bar and not re.search(r"[,;]\s*(?:so\s+|and\s+)?(?:the|its|my)\s+(?:\w+\s+)?"
+                                 r"(?:length|distance|route|path)\b",
+                                 before[bar[-1].start():], re.IGNORECASE):
             continue
         return True
     return False

@@ -368,6 +368,54 @@ def offered_name_in_answer(text: str, offered: Collection[str]) -> str | None:
     return named[0] if len(named) == 1 and not bad else None
 
 
+_CLAUSE_BREAK = re.compile(r";\s*|,\s*(?:while|whereas|but)\s+", re.IGNORECASE)
+_STOP = frozenset(["which", "that", "this", "these", "those", "with", "from", "shown", "area",
+                   "areas", "their", "there", "answer", "name", "does", "what"])
+
+
+def _asked_words(question: str, offered: Collection[str]) -> set[str]:
+    """The content words the question asks after its offered features (``borders an area
+    shown as residential building``)."""
+    m = _OFFERED.search(question)
+    tail = question[m.end():] if m else ""
+    tail = re.split(r"[?\n]", tail)[0]
+    return {w for w in re.findall(r"[a-z]{4,}", tail.casefold()) if w not in _STOP}
+
+
+def offered_name_in_clause(text: str, offered: Collection[str], question: str) -> str | None:
+    """The offered feature of the one clause of the last sentence that says what the
+    question asks of one feature alone (``A (the blue line) borders the area shaded as
+    residential building; B and C are surrounded by public buildings and park.``), when
+    the sentence names several; ``None`` when no clause, or more than one, does, or the
+    clause negates or hedges.
+
+    Examples
+    --------
+    >>> q = ("Which one of A (blue line), B (purple outline) and C (orange outline) borders "
+    ...      "an area shown as residential building? Answer with its name.")
+    >>> said = "A (the blue line) borders the residential building area; B and C do not."
+    >>> offered_name_in_clause(said, ["A", "B", "C"], q)
+    'A'
+    >>> offered_name_in_clause("A borders a park; B borders a residential building.",
+    ...                        ["A", "B", "C"], q) is None
+    True
+    """
+    last = _last_offered_sentence(text, offered)
+    asked = _asked_words(question, offered)
+    if last is None or len(last[1]) < 2 or len(asked) < 2:
+        return None
+    keys = {normalise_name(n): n for n in offered}
+    fits = []
+    for clause in _CLAUSE_BREAK.split(last[0]):
+        named = [n for k, n in keys.items() if f" {k} " in f" {normalise_name(clause)} "]
+        words = set(re.findall(r"[a-z]{4,}", clause.casefold()))
+        if len(named) == 1 and len(asked & words) * 2 >= len(asked):
+            if hedged(clause) or _NEGATION.search(clause) or re.search(r"\bor\b", clause):
+                return None
+            fits.append(named[0])
+    return fits[0] if len(fits) == 1 else None
+
+
 def negates_offered(text: str, offered: Collection[str]) -> bool:
     """Whether a cue-less answer's last sentence naming an offered feature names one and
     says it does not fit (``Of the three dots, Ooster is not in a public building.``): it
@@ -483,6 +531,8 @@ def parse_textual(text: str, *, question: str = "",
         # no cue, and the reading is no pick of the offered features: the one the last
         # sentence naming them names ("Of the three dots ..., Ooster is the nearest.")
         picked = offered_name_in_answer(text, offered)
+        if picked is None:
+            picked = offered_name_in_clause(text, offered, question)
         if picked is not None:
             return Parsed({"names": [snap_to_map(picked, map_names)]},
                           ("the one offered feature the answer sentence names",))

@@ -319,21 +319,16 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # since fix24zs: a bracketed other-language name is no part of a road.)
     # ``fresh24zx.yaml`` (issue 24, session grade24zx; independent grader, committed before
     # scoring in ae88d50, scored once against main at 9f03b9c: 43/50; the reader left as is)
-    "fresh24zx.yaml#3": "MFS cue-less markdown conclusion naming one option in bold with its "
-                        "letter ('most consistent with a **golf course (D)**') after reasoning "
-                        "that rules another letter out ('A sports pitch (B) is drawn in a more "
-                        "saturated green'): read invalid (several letters), grader reads D "
-                        "(score changes: D is the truth)",
+    # fresh24zx.yaml#3 (MFS cue-less markdown conclusion '... most consistent with a
+    # **golf course (D)**.' after reasoning that rules out B) agrees since fix24zr
+    # (tests/parsing/test_grade24zr_classes.py).
     # fresh24zx.yaml#19 (MTMF markdown table: 'Maya Bar & Grill' split at '&', and a quoted
     # name with a comma, '"Rautatientori, laituri 13"', split at its comma) agrees since
     # fix24zt (tests/parsing/test_grade24zt_classes.py, classes 3 and 4).
-    "fresh24zx.yaml#22": "MTMF answer as markdown bullets '**Restaurants (4):** Cantina West, "
-                         "...' with 'None of the other listed feature types are visible, so "
-                         "their count is 0' and no JSON: read invalid, grader reads the counts "
-                         "and names (score changes: all are the truth)",
-    "fresh24zx.yaml#32": "RLE hedge between two lengths ('somewhere between 1,000 and 1,500 ft; "
-                         "I can't estimate it more precisely'): read 1500 ft, grader reads no "
-                         "answer (score changes: 1500 ft is within 25 % of the truth 1346 ft)",
+    # fresh24zx.yaml#22 (MTMF bullets '* **Restaurants (4):** Cantina West, ...', no JSON)
+    # agrees since fix24zr.
+    # fresh24zx.yaml#32 (RLE 'Based on the 50 ft scale bar, the total length is somewhere
+    # between 1,000 and 1,500 ft': a range, invalid) agrees since fix24zr.
     # (fresh24zx.yaml#38, MML names each with a bracketed Swedish exonym, agrees since
     # fix24zs, same class as fresh24zt.yaml#37.)
     # (fresh24zx.yaml#47, SRN 'turn left again onto Fabianinkatu', agrees since fix24zs:

@@ -362,23 +362,17 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh40.yaml`` (issue 24, session grade24zt; independent grader, committed before
     # scoring in d72c474, scored once against main at 9f03b9c: FRIEDA 6/6, MapWise 5/6,
     # MapIQ 6/6 in docs/rounds/2026-12-02/grade24zt.md): its one disagreement.
-    "fresh40.yaml#9": "MapWise range with a scale word the legend's numbers are already in "
-                      "('My answer is [0 to 200 million]' on a map titled 'Population, Census "
-                      "2011 (millions)' whose colour bar runs 0 to 200): read [0, 200000000], "
-                      "grader reads [0, 200] (score changes: truth 0 - 200, the grader's "
-                      "reading is correct)",
+    # fresh40.yaml#9 (MapWise range 'My answer is [0 to 200 million]' on a legend of
+    # 0.064-200 in millions: [0, 200]) agrees since fix24zr
+    # (tests/parsing/test_grade24zr_classes.py).
     # ``fresh41.yaml`` (issue 24, session grade24zx; independent grader, committed before
     # scoring in ae88d50, scored once against main at 9f03b9c: FRIEDA 4/6, MapWise 6/6, MapIQ
     # 6/6; the reader left as is)
-    "fresh41.yaml#2": "FRIEDA textual answer as the first words of a cue-less sentence "
-                      "('Pitkänsillanranta (the blue line) borders ...; Kasvimuseo and Pikkudami "
-                      "are surrounded by public buildings and park.'): read the tail 'public "
-                      "buildings and park' as the name, grader reads Pitkänsillanranta (score "
-                      "changes: that is the truth)",
-    "fresh41.yaml#5": "FRIEDA distance with several lengths and no 'Answer:' line, the answer "
-                      "in the last sentence ('the distance from Lukemattomat merkit to Thirsty "
-                      "Scholar is approximately 0.09 km (about 90 m)'): read invalid, grader "
-                      "reads 90 m (score changes: the truth is 95 m)",
+    # fresh41.yaml#2 (FRIEDA textual 'Pitkänsillanranta (the blue line) borders the area
+    # shaded as residential building ...; Kasvimuseo and Pikkudami are surrounded by ...')
+    # agrees since fix24zr.
+    # fresh41.yaml#5 (FRIEDA distance, the last sentence '..., the distance from A to B is
+    # approximately 0.09 km (about 90 m)' after intermediate lengths) agrees since fix24zr.
     # ``fresh42.yaml`` (issue 24, session grade24zy; independent grader, committed before
     # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): FRIEDA
     # 9/10, MapWise 10/10, MapIQ 10/10; the reader left as is)
