@@ -484,7 +484,7 @@ def parse_multi(text: str, *, types: Sequence[str],
             return sum(_resolve(type_key(k), known) is not None for k in m)
         earlier = _from_table(clean(cut), known, map_names) or _from_lines(
             clean(cut), known, map_names)
-        if earlier is not None and known_in(earlier) > max(known_in(m) for m in mappings):
+        if isinstance(earlier, dict) and known_in(earlier) > max(known_in(m) for m in mappings):
             mappings = [earlier]
     if not mappings:
         plain = clean(t)
