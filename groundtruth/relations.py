@@ -107,11 +107,19 @@ class LocalFrame:
     def __init__(self, lat: float, lon: float) -> None:
         self.lat = lat
         self.lon = lon
-        crs = CRS.from_proj4(
+        self._crs = CRS.from_proj4(
             f"+proj=aeqd +lat_0={lat} +lon_0={lon} +datum=WGS84 +units=m +no_defs"
         )
-        self._fwd = Transformer.from_crs("EPSG:4326", crs, always_xy=True)
-        self._inv = Transformer.from_crs(crs, "EPSG:4326", always_xy=True)
+        self._fwd = Transformer.from_crs("EPSG:4326", self._crs, always_xy=True)
+        # made on first use: building a Transformer costs ~10 ms (pyproj's search of
+        # its database), and most frames only ever project to metres
+        self._inv_made: Transformer | None = None
+
+    @property
+    def _inv(self) -> Transformer:
+        if self._inv_made is None:
+            self._inv_made = Transformer.from_crs(self._crs, "EPSG:4326", always_xy=True)
+        return self._inv_made
 
     @classmethod
     def around(cls, geometries: Sequence[BaseGeometry]) -> LocalFrame:

@@ -104,12 +104,18 @@ def open_list_tail(text: str) -> str | None:
     return tail if "," in tail else None
 
 
+#: A list cut right after a separator: more was coming (``["blue", "turn left",``).
+_SEPARATOR_AT_END = re.compile(r"(?:,|;|->|→|\|)\s*$")
+
+
 def truncated(text: str, result: ParseResult | None = None) -> bool:
     """Whether a response was cut off inside a list it opened (so it is invalid).
 
     Rule (docs/scoring.md): a list left open at the end of the response (its last ``[``
     never closed, at least one comma after it) is truncated output when the cut shows:
-    the last item is an unclosed quote (``["blue", "turn right", "Kasarmi``), or the
+    the last item is an unclosed quote (``["blue", "turn right", "Kasarmi``), the list
+    ends at a separator (``["blue", "turn left", "X", "turn left",``: fix24zq), an open
+    route never reaches ``red``, or the
     task's reader could not name the last item (``My answer is [ID, ME, UT, V``: ``V``
     is no region). An open list whose items are all whole (``[blue, turn left,
     Mikonkatu, red``, ``[TX, OH, CA``) is read as before: only the ``]`` is missing.
@@ -117,6 +123,8 @@ def truncated(text: str, result: ParseResult | None = None) -> bool:
     Examples
     --------
     >>> truncated('Answer: ["blue", "turn right", "Kasarmi'), truncated("[blue, left, red")
+    (True, False)
+    >>> truncated('Answer: ["Lidl", "Alepa",'), truncated("Answer: [Lidl, Alepa")
     (True, False)
     >>> from cartoqa.parsing.result import Parsed
     >>> truncated("My answer is [ID, UT, V", Parsed({"items": ["ID", "UT", "unknown: V"]}))
@@ -127,10 +135,13 @@ def truncated(text: str, result: ParseResult | None = None) -> bool:
     tail = open_list_tail(text)
     if tail is None:
         return False
-    if tail.count('"') % 2 == 1:
+    if tail.count('"') % 2 == 1 or _SEPARATOR_AT_END.search(tail):
         return True
     last = tail.rsplit(",", 1)[-1].strip().strip("'\"")
     value = getattr(result, "value", None)
+    steps = value.get("steps") if isinstance(value, dict) else None
+    if isinstance(steps, list) and steps and steps[-1] != "red":
+        return True  # an open route list that never reached the red marker
     items = value.get("items") if isinstance(value, dict) else None
     return bool(last) and isinstance(items, list) and f"unknown: {last}" in items
 

@@ -532,14 +532,19 @@ def read_regions(segment: str, names: RegionNames, *, zones: Sequence[str] = (),
             return Invalid(f"alternatives ({inner.strip()}), not one list")
     found: list[str] = []
     unknown: list[str] = []
+    parts_named = 0
     for part in _region_parts(inner):
         codes = _resolve_region(part, names, zones)
         if codes is None:
             unknown.append(part)
             continue
+        parts_named += any(c not in found for c in codes)
         found.extend(c for c in codes if c not in found)
     if not found or (strict and unknown):
         return None
+    if single and parts_named > 1:
+        # "My answer is [Mississippi, Alabama]" where one region is asked: a hedge
+        return Invalid(f"several regions ({', '.join(found)}) where one is asked")
     notes = (f"not a region of this map: {', '.join(unknown)}",) if unknown else ()
     if single:
         return Parsed({key: found}, notes)

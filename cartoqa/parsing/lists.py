@@ -71,7 +71,9 @@ _SENTENCE_INTRO = re.compile(
 )
 _ROAD_LABEL = re.compile(r"^(?:road|street)[ _-]?\d+\s*[:=]\s*", re.IGNORECASE)
 # a sentence, not a name: "The marker is on a road"
-_VERB = re.compile(r"\b(?:is|are|was|were|seems?|appears?|shows?|located)\b", re.IGNORECASE)
+# ("The marker sits on X", fix24zq; not "Espan lava sits wholly inside X", a name's sentence)
+_VERB = re.compile(r"\b(?:is|are|was|were|seems?|appears?|shows?|located|(?:sits|lies|stands)"
+                   r"(?=\s+(?:on|along)\b))\b", re.IGNORECASE)
 
 
 def _is_sentence(text: str) -> bool:
@@ -911,6 +913,12 @@ _ON_ONE_ROAD = re.compile(
     r"in\s+front\s+of|close\s+to|across\s+from|(?:north|south|east|west)(?:-?(?:east|west))?"
     r"\s+of)\s+(?![^,;:.]*\b(?:where|meets?|joins?|cross(?:es)?|corner|junction|"
     r"intersection)\b)[^,;:.]*)\s*[.!]?$", re.IGNORECASE)
+# "The marker is on Eteläranta and the harbour.": a place noun phrase is no road (fix24zq)
+_ON_ROAD_AND_THING = re.compile(
+    r"^(?P<head>\W*(?:the\s+)?(?:(?:red|blue)\s+)?(?:marker|pin|point|dot|location)\s+(?:is|lies|"
+    r"sits|stands)\s+(?:(?:located|situated|right|just|directly)\s+)?(?:on|along)\s+"
+    r"(?-i:[A-Z\u00c0-\u00de])[^,.;:]*?)\s+and\s+(?:the|a|an)\s+(?-i:[a-z][a-z\s-]*?)\s*[.!]?$",
+    re.IGNORECASE)
 # "The marker is on Eteläranta and Kauppatori.": the names after the marker's place
 _ON_NAMES = re.compile(
     r"^(?P<names>(?-i:[A-Z\u00c0-\u00de])[\w'.-]*(?:\s+(?-i:[A-Z\u00c0-\u00de])[\w'.-]*)*"
@@ -935,8 +943,10 @@ def without_place_after_one_road(line: str) -> str:
     'The marker is on Eteläranta.'
     >>> without_place_after_one_road("The marker is on Eteläranta and Kauppatori.")
     'Eteläranta and Kauppatori.'
+    >>> without_place_after_one_road("The marker is on Eteläranta and the harbour.")
+    'The marker is on Eteläranta.'
     """
-    m = _ON_ONE_ROAD.match(line.strip())
+    m = _ON_ONE_ROAD.match(line.strip()) or _ON_ROAD_AND_THING.match(line.strip())
     if m:
         return f"{m.group('head')}."
     on = _MARKER_ON.match(line)

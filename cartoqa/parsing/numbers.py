@@ -106,6 +106,11 @@ _REFUSED = re.compile(
     re.IGNORECASE,
 )
 
+#: a refusal to count beside "there are no ...": no count given
+_CANNOT_COUNT = re.compile(
+    r"\b(?:can\s*not|can't|could\s+not|couldn't|unable\s+to|not\s+able\s+to|impossible\s+to)"
+    r"\s+(?:\w+\s+)?(?:count|tell|determine|say|answer)\b", re.IGNORECASE)
+
 
 def none_seen(text: str) -> bool:
     """Whether a response with no number says it sees none of a kind (``I don't see any
@@ -447,6 +452,9 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
     first = _count_in(lines[0], feature) if lines and _BARE.match(lines[0]) else None
     if first is not None:
         return first
+    if len(lines) > 1 and none_concludes(lines[-1]) and not hedge(lines[-1]):
+        # "Comparing the two maps: ...\n\nNone of the three features border X.": 0
+        return Parsed({"count": 0}, ("the concluding sentence says none; read as 0",))
     nums = count_candidates(body)
     listed = _enumerated_count(body)
     if listed is not None:  # "4 classes: 8.5–10.8, 11–12.9, 13.3–15.2 and 16.2–21.9"
@@ -482,7 +490,8 @@ def parse_count(text: str, *, feature: str | None = None) -> ParseResult:
             shown = ", ".join(sorted({_fmt(n.value) for n in nums}))
             return Invalid(f"several numbers ({shown}) and no 'Answer:' line")
         return _count_result(value)
-    if _ZERO_SENTENCE.search(body):
+    if _ZERO_SENTENCE.search(body) and not _CANNOT_COUNT.search(body):
+        # not "There are no labels, so I can't count them." (no count given: fix24zq)
         return Parsed({"count": 0}, ("no number; read 'none'/'there are no' as 0",))
     if none_seen(body):  # "I don't see any convenience store icons on this map"
         return Parsed({"count": 0}, ("no number; read 'I don't see any ...' as 0",))
@@ -638,6 +647,40 @@ _VALUE_BEFORE = re.compile(
     r"roughly|value|values|of)\s+){0,3}|[\u2013\u2014-]\s*)$", re.IGNORECASE)
 _VALUE_AFTER = re.compile(r"^\s*(?:[\u2013\u2014-]\s*\d|%|(?:km|m|ft|mi|metres?|meters?|"
                           r"feet|miles?)\b)", re.IGNORECASE)
+
+
+#: a concluding sentence that says none of the things relate ("None of the three
+#: features border X.", "So none of them overlap it."); not "None ..., but two touch it"
+_NONE_CONCLUDES = re.compile(
+    r"^\W*(?:(?:so|thus|therefore|hence|in\s+conclusion|in\s+summary|overall)\W+)?"
+    r"none\s+of\s+(?:them|these|those|the\s+(?:[\w-]+\s+){0,6}?[\w-]+)(?=[\s,]|$)",
+    re.IGNORECASE)
+_NONE_BUT = re.compile(r"\b(?:but|except|apart\s+from|other\s+than|though|although|while|"
+                       r"whereas|however|yet|only)\b", re.IGNORECASE)
+
+
+def none_concludes(line: str) -> bool:
+    """Whether a response's last line says none of the things counted relate (``None
+    of the three features border Marski by Scandic.``), every number on it inside the
+    ``none of the N`` phrase and no ``but``/``except`` after it: a count of 0 that wins
+    over number words in the reasoning above (fix24zq).
+
+    Examples
+    --------
+    >>> none_concludes("None of the three features border Marski by Scandic.")
+    True
+    >>> none_concludes("So none of them overlap it.")
+    True
+    >>> none_concludes("None of the three is clearly inside, but two touch it.")
+    False
+    >>> none_concludes("None of the 4 areas border it; 2 are close.")
+    False
+    """
+    m = _NONE_CONCLUDES.match(line)
+    if m is None:
+        return False
+    rest = line[m.end():]
+    return not _NONE_BUT.search(rest) and not count_candidates(rest)
 
 
 def none_beside_values(text: str, nums: list[Number]) -> bool:

@@ -242,7 +242,15 @@ def _road(text: str) -> str:
 _HEADING = re.compile(
     r"\s+(?:and\s+)?(?:then\s+)?(?:drive|go|head|continue|travel|proceed)s?\s+(?:due\s+)?"
     r"(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:wards?)?"
+    r"(?:\s+for\s+(?:about\s+|around\s+|roughly\s+)?\d[\d.,]*\s*(?:km|m|metres|meters|"
+    r"kilometres|kilometers|blocks?)\b)?"
     r"(?=\s*(?:[.,;!]|$|(?:until|till|to|and|then)\b))", re.IGNORECASE)
+# "... and continue north on Y": the heading is no step, the road is (fix24zq)
+_HEADING_ON = re.compile(
+    r"^(?:then\s+)?(?:drive|go|head|continue|travel|proceed)s?\s+(?:due\s+)?"
+    r"(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:wards?)?\s+(?:on|along)\s+"
+    r"(?P<road>(?-i:[A-Z\u00c0-\u00de])\S*(?:\s+(?-i:[A-Z\u00c0-\u00de])\S*){0,3})$",
+    re.IGNORECASE)
 # "The vehicle should turn left onto ...", "You need to turn right": who drives is no step
 _SUBJECT = re.compile(
     r"^(?:the\s+(?:vehicle|car|driver)|you|we)\s+(?:should|must|will|would|can|(?:needs?|"
@@ -272,6 +280,10 @@ def _elements(raw: list[str]) -> list[str]:
         action = canonical_action(element)
         if action is not None:
             steps.append(action)
+            continue
+        heading = _HEADING_ON.match(element)
+        if heading is not None:
+            steps.append(_road(heading.group("road")))
             continue
         combined = _COMBINED.match(element)
         if combined and _DIRECTION.search(fold(combined.group("action"))):

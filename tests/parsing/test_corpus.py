@@ -337,12 +337,9 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # since fix24zs (tests/parsing/test_grade24zs_classes.py).)
     # ``fresh24zy.yaml`` (issue 24, session grade24zy; independent grader, committed before
     # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): 39/40)
-    "fresh24zy.yaml#40": "SRN answer truncated mid-list ('Answer: [\"blue\", \"turn left\", "
-                         "\"Eteläinen Makasiinikatu\", \"turn left\",' with no closing "
-                         "bracket and no \"red\"): read as a firm four-step route, grader "
-                         "reads invalid (no complete answer; not the truth's route either way, "
-                         "but counted as an answer, not as invalid; a partial-credit effect "
-                         "was not checked)",
+    # (fresh24zy.yaml#40, SRN answer cut off mid-list after a comma, no "red", agrees since
+    # fix24zq: a list cut after a separator is truncated output, invalid
+    # (tests/parsing/test_grade24zq_classes.py).)
     # ``fresh24zw.yaml`` (issue 24, session grade24zw; independent grader, committed before
     # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
     # fix24zu): 28/30; the reader left as is)

@@ -376,17 +376,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh42.yaml`` (issue 24, session grade24zy; independent grader, committed before
     # scoring in 5f40932, scored once against main at a98dd87 (reader of 8cc5a84): FRIEDA
     # 9/10, MapWise 10/10, MapIQ 10/10; the reader left as is)
-    "fresh42.yaml#5": "FRIEDA count 0 said as 'None of the three features border X.' in the "
-                      "last sentence, after reasoning that says 'Comparing the two maps': read "
-                      "2 (the number word of 'the two maps'), grader reads 0 (score changes: "
-                      "0 is the truth)",
+    # (fresh42.yaml#5, FRIEDA count 0 said as 'None of the three features border X.' in
+    # the last sentence, agrees since fix24zq: a concluding 'none of the ...' is 0.)
     # ``fresh44.yaml`` (issue 24, session grade24zw; independent grader, committed before
     # scoring in c646637, scored once against main at 471ba35 (reader of 8cc5a84 plus
     # fix24zu): FRIEDA 10/10, MapWise 9/10, MapIQ 10/10; the reader left as is)
-    "fresh44.yaml#20": "MapWise single answered with two regions in the bracket ('My answer is "
-                       "[Mississippi, Alabama]'): read as regions MS, AL (the first taken), "
-                       "grader reads no answer, a hedge between two regions (score likely "
-                       "changes: MS, the first, is the truth; the metric was not checked)",
+    # (fresh44.yaml#20, MapWise single '[Mississippi, Alabama]', agrees since fix24zq:
+    # several regions where one is asked are invalid (test_grade24zq_classes.py).)
     # ``fresh52.yaml`` (issue 24, session grade24e1; independent grader, committed before
     # scoring in d4383bc, scored once against main at 9f906b6: FRIEDA 10/10, MapWise 10/10,
     # MapIQ 9/10 in docs/rounds/2026-12-02/grade24e1.md; the reader left as is)

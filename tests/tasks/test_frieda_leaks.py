@@ -22,12 +22,21 @@ from __future__ import annotations
 
 import collections
 import random
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cartoqa.metrics.frieda import frieda_correct, parse_frieda
 from cartoqa.tasks.frieda.build import EXAMPLES, example_key, plan_all, question_text
+from cartoqa.tasks.frieda.legend_questions import (
+    AREA_COUNT_OTHERS,
+    LegendIndex,
+    area_relations,
+    category_components,
+    legend_index,
+)
 from cartoqa.tasks.frieda.questions import (
     LEGEND_TEMPLATES,
     UNLABELLED_STYLES,
@@ -35,17 +44,52 @@ from cartoqa.tasks.frieda.questions import (
     two_relation_plans,
 )
 from groundtruth import relations as rel
-from groundtruth.legend_areas import load_category_areas, point_in_category
-from groundtruth.named_features import load_named_features
+from groundtruth.legend_areas import (
+    INSIDE_MIN_M,
+    OUTSIDE_MIN_M,
+    CategoryArea,
+    load_category_areas,
+    point_in_category,
+)
+from groundtruth.named_features import NamedFeature, load_named_features
 from groundtruth.relation_pairs import topological_pairs
 
 
+# Helsinki's features, legend areas and pairs, and the plans, are read and planned once
+# for the module (each is a pure function of the extract and the seed; no test changes
+# them): they were read again in several tests, and plan_all ran twice.
 @pytest.fixture(scope="module")
-def plans() -> list[QuestionPlan]:
-    feats = load_named_features("helsinki")
-    pairs = topological_pairs(feats, include_disjoint=True)
-    out = plan_all(feats, pairs, seed=0, count=40, areas=load_category_areas("helsinki"))
-    return [p for single, multi in out.values() for p in (*single, *multi)]
+def feats() -> list[NamedFeature]:
+    return load_named_features("helsinki")
+
+
+@pytest.fixture(scope="module")
+def areas() -> list[CategoryArea]:
+    return load_category_areas("helsinki")
+
+
+@pytest.fixture(scope="module")
+def pairs(feats: list[NamedFeature]) -> list[Any]:
+    return topological_pairs(feats, include_disjoint=True)
+
+
+@pytest.fixture(scope="module")
+def planned(feats: list[NamedFeature], pairs: list[Any], areas: list[CategoryArea]
+            ) -> dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]]:
+    """``plan_all`` of the extract, seed 0: relation -> (one-map plans, two-map plans)."""
+    return plan_all(feats, pairs, seed=0, count=40, areas=areas)
+
+
+@pytest.fixture(scope="module")
+def index(feats: list[NamedFeature], areas: list[CategoryArea]) -> LegendIndex | None:
+    """The legend index of the extract's features and areas (as plan_all makes it)."""
+    return legend_index(feats, areas)
+
+
+@pytest.fixture(scope="module")
+def plans(planned: dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]]
+          ) -> list[QuestionPlan]:
+    return [p for single, multi in planned.values() for p in (*single, *multi)]
 
 
 def _score(plan: QuestionPlan, text: str) -> bool:
@@ -175,13 +219,13 @@ def test_templates_and_answer_types(plans: list[QuestionPlan]) -> None:
             assert 0 <= p.answer["count"] <= 3
 
 
-def test_legend_category_questions(plans: list[QuestionPlan]) -> None:
+def test_legend_category_questions(plans: list[QuestionPlan], fams: dict[str, Family]
+                                   ) -> None:
     """``within``/``category``: the answer is the one dot inside an area of the asked
     category, by the same geometries the map draws; the decoys are clearly outside;
     the answer's colour is no fixed guess; several categories and both families."""
     legend = [p for p in plans if p.meta["template"] == "category"]
     assert len(legend) >= 20
-    areas = load_category_areas("helsinki")
     families = collections.Counter(p.meta["family"] for p in legend)
     assert set(families) == {"land use", "building use"}
     assert len({p.meta["category"] for p in legend}) >= 5
@@ -192,9 +236,10 @@ def test_legend_category_questions(plans: list[QuestionPlan]) -> None:
         assert p.meta["answer_type"] == "text" and p.relation == "within"
         cat = p.meta["category"]
         assert cat in [c for c, _ in mp.categories] and len(mp.categories) <= 5
-        fam = [a for a in areas if a.family == p.meta["family"]]
+        fam = fams[p.meta["family"]]
         frame = rel.LocalFrame.around([f.geometry for f in mp.features])
-        inside = [point_in_category(f.geometry, cat, fam, frame) for f in mp.features]
+        inside = [point_in_category(f.geometry, cat, fam.near(f.geometry), frame)
+                  for f in mp.features]
         assert sorted(inside, key=str) == [False, False, True], p.question
         k = inside.index(True)
         assert mp.features[k].name == p.answer["names"][0]
@@ -207,13 +252,11 @@ def test_legend_category_questions(plans: list[QuestionPlan]) -> None:
     assert max(colours.values()) / len(legend) <= 0.45, colours
 
 
-def test_two_relation_questions(plans: list[QuestionPlan]) -> None:
+def test_two_relation_questions(plans: list[QuestionPlan], pairs: list[Any]) -> None:
     """``within``/``two_relations``: exactly one candidate lies within A and borders B;
     of the decoys one is within A only, one borders B only, so one relation alone
     leaves two answers; the question's colours match the map."""
-    feats = load_named_features("helsinki")
-    two = two_relation_plans(topological_pairs(feats, include_disjoint=True),
-                             rng=random.Random(0))
+    two = two_relation_plans(pairs, rng=random.Random(0))
     assert len(two) >= 3
     # built: the within plans draw them (seed 0 gives 4 plans, 13 more were too wide
     # for one zoom-17 view of the extract)
@@ -241,19 +284,50 @@ def test_two_relation_questions(plans: list[QuestionPlan]) -> None:
 # -- questions read through the legend (legend templates) -------------------------------
 
 
-def _areas_by_family() -> dict[str, list[Any]]:
-    out: dict[str, list[Any]] = collections.defaultdict(list)
-    for a in load_category_areas("helsinki"):
+NEAR_DEG = 0.01
+"""Legend areas whose bounding box lies further than this from a dot's (degrees: at
+least 550 m at Helsinki's 60° N) are left out when the dot is checked. They cannot
+change :func:`point_in_category`'s answer, which looks only :data:`INSIDE_MIN_M` and
+:data:`OUTSIDE_MIN_M` around the dot; leaving them out saves projecting the whole
+family into each dot's frame (most of this file's time). ``test_legend_pick_answers``
+checks on its first plan that the answers are those over the whole family."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """The legend areas of one family, and their bounding boxes (lon/lat)."""
+
+    areas: list[CategoryArea]
+    boxes: np.ndarray
+
+    def near(self, geometry: Any) -> list[CategoryArea]:
+        """The areas whose box lies within :data:`NEAR_DEG` of the geometry's box."""
+        x0, y0, x1, y1 = geometry.bounds
+        b = self.boxes
+        keep = ((b[:, 0] <= x1 + NEAR_DEG) & (b[:, 2] >= x0 - NEAR_DEG)
+                & (b[:, 1] <= y1 + NEAR_DEG) & (b[:, 3] >= y0 - NEAR_DEG))
+        return [self.areas[i] for i in np.flatnonzero(keep)]
+
+
+@pytest.fixture(scope="module")
+def fams(areas: list[CategoryArea]) -> dict[str, Family]:
+    """The legend areas by family."""
+    assert max(INSIDE_MIN_M, OUTSIDE_MIN_M) < 100.0  # far below NEAR_DEG's 550 m
+    out: dict[str, list[CategoryArea]] = collections.defaultdict(list)
+    for a in areas:
         out[a.family].append(a)
-    return out
+    return {k: Family(v, np.array([a.geometry.bounds for a in v]).reshape(-1, 4))
+            for k, v in out.items()}
 
 
-def _inside(p: QuestionPlan, f: Any, fam: list[Any]) -> bool | None:
+def _inside(p: QuestionPlan, f: Any, fam: Family) -> bool | None:
     frame = rel.LocalFrame.around([f.geometry])
-    return point_in_category(f.geometry, p.meta["category"], fam, frame)
+    return point_in_category(f.geometry, p.meta["category"], fam.near(f.geometry), frame)
 
 
-def test_legend_share_and_templates(plans: list[QuestionPlan]) -> None:
+def test_legend_share_and_templates(
+        plans: list[QuestionPlan],
+        planned: dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]]) -> None:
     """Every legend template yields plans on Helsinki, on one map and on two, and in the
     plan lists the slots draw from (``plan_all``), three of every four within, distance
     and orientation questions read the legend while such plans last."""
@@ -272,11 +346,8 @@ def test_legend_share_and_templates(plans: list[QuestionPlan]) -> None:
         assert table[(relation, "area_count", "multi")] >= 1
         assert table[(relation, "area_count", "single")] + \
             table[(relation, "area_count", "multi")] >= 3
-    feats = load_named_features("helsinki")
-    pairs = topological_pairs(feats, include_disjoint=True)
-    out = plan_all(feats, pairs, seed=0, count=40, areas=load_category_areas("helsinki"))
     for relation in ("within", "distance", "orientation", "equal"):
-        for lst in out[relation]:
+        for lst in planned[relation]:
             if not lst:
                 continue  # equal asks on two maps only
             head = lst[:30]
@@ -294,10 +365,9 @@ def test_legend_share_and_templates(plans: list[QuestionPlan]) -> None:
             assert all(mp.style in UNLABELLED_STYLES for mp in layered)
 
 
-def test_category_count_answers(plans: list[QuestionPlan]) -> None:
+def test_category_count_answers(plans: list[QuestionPlan], fams: dict[str, Family]) -> None:
     """``category_count``: the count is the number of dots within the category by the same
     geometries the map draws, the others clearly outside; counts 0-3 balanced."""
-    fams = _areas_by_family()
     got = [p for p in plans if p.meta["template"] == "category_count"]
     assert len(got) >= 20
     counts = collections.Counter(p.answer["count"] for p in got)
@@ -310,12 +380,11 @@ def test_category_count_answers(plans: list[QuestionPlan]) -> None:
         assert mp.category_checks == tuple((k, ci, v) for k, v in enumerate(inside))
 
 
-def test_category_of_answers(plans: list[QuestionPlan]) -> None:
+def test_category_of_answers(plans: list[QuestionPlan], fams: dict[str, Family]) -> None:
     """``category_of``: the place lies within the answer's category and clearly outside
     every other category the legend lists (three or more); no category is the answer of
     more than a quarter of the questions; on two maps, map 1 has no layer and map 2
     does not draw the place."""
-    fams = _areas_by_family()
     got = [p for p in plans if p.meta["template"] == "category_of"]
     assert len(got) >= 20
     answers = collections.Counter(p.answer["names"][0] for p in got)
@@ -326,21 +395,22 @@ def test_category_of_answers(plans: list[QuestionPlan]) -> None:
         legend = [c for c, _ in layered.categories]
         assert len(legend) >= 3 and p.answer["names"] == [p.meta["category"]]
         frame = rel.LocalFrame.around([x.geometry])
+        near = fams[p.meta["family"]].near(x.geometry)
         for c in legend:
             want = c == p.meta["category"]
-            assert point_in_category(x.geometry, c, fams[p.meta["family"]], frame) is want
+            assert point_in_category(x.geometry, c, near, frame) is want
         if p.map_count == "multi":
             assert not p.maps[0].categories and layered.features == ()
             assert layered.context == (x,)
 
 
-def test_legend_rank_and_direction_answers(plans: list[QuestionPlan]) -> None:
+def test_legend_rank_and_direction_answers(plans: list[QuestionPlan],
+                                           fams: dict[str, Family]) -> None:
     """``legend_rank`` / ``legend_direction``: two of the three dots lie within the
     category, re-measured from the drawn geometries; the answer is the closest
     (furthest) of those two, or the one in the asked direction, and the dot outside is
     closer (further) still, or in that direction too: naming the closest dot, or the
     one in that direction, without reading the legend, scores as wrong."""
-    fams = _areas_by_family()
     for template in ("legend_rank", "legend_direction"):
         got = [p for p in plans if p.meta["template"] == template]
         assert len(got) >= 20, template
@@ -373,10 +443,9 @@ def test_legend_rank_and_direction_answers(plans: list[QuestionPlan]) -> None:
         assert max(places.values()) - min(places.values()) <= 1 + len(got) // 10, places
 
 
-def test_legend_pick_answers(plans: list[QuestionPlan]) -> None:
+def test_legend_pick_answers(plans: list[QuestionPlan], fams: dict[str, Family]) -> None:
     """``legend_pick``: exactly one of the three candidate dots lies within the category
     (the answer's end); answering for a decoy instead scores as wrong."""
-    fams = _areas_by_family()
     got = [p for p in plans if p.meta["template"] == "legend_pick"]
     assert len(got) >= 20
     colours: collections.Counter[str] = collections.Counter()
@@ -387,6 +456,11 @@ def test_legend_pick_answers(plans: list[QuestionPlan]) -> None:
         assert len(cands) == 3
         inside = [_inside(p, f, fams[p.meta["family"]]) for f in cands]
         assert sorted(inside, key=str) == [False, False, True], p.question
+        if p is got[0]:  # the near areas give the answers of the whole family
+            fam = fams[p.meta["family"]]
+            assert inside == [point_in_category(
+                f.geometry, p.meta["category"], fam.areas,
+                rel.LocalFrame.around([f.geometry])) for f in cands]
         (answer,) = [f for f, v in zip(cands, inside, strict=True) if v]
         assert answer.key == p.meta["answer_key"]
         frame = rel.LocalFrame.around([f.geometry for f in (x, *cands)])
@@ -404,19 +478,10 @@ def test_legend_pick_answers(plans: list[QuestionPlan]) -> None:
     assert max(colours.values()) / len(got) <= 0.4, colours  # the answer's colour in turn
 
 
-def test_area_count_answers(plans: list[QuestionPlan]) -> None:
+def test_area_count_answers(plans: list[QuestionPlan], index: LegendIndex | None) -> None:
     """``area_count``: the count is the number of merged areas of the category in the
     asked relation to the subject, recomputed from the areas; every other merged area
     near it is clearly in another relation; counts spread over 0-3."""
-    from cartoqa.tasks.frieda.legend_questions import (
-        AREA_COUNT_OTHERS,
-        area_relations,
-        category_components,
-        legend_index,
-    )
-
-    feats = load_named_features("helsinki")
-    index = legend_index(feats, load_category_areas("helsinki"))
     assert index is not None
     comps = {f: category_components(fi) for f, fi in index.families.items()}
     got = [p for p in plans if p.meta["template"] == "area_count"]
@@ -438,15 +503,12 @@ def test_area_count_answers(plans: list[QuestionPlan]) -> None:
         assert len(mp.area_checks) == p.answer["count"]
 
 
-def test_area_category_answers(plans: list[QuestionPlan]) -> None:
+def test_area_category_answers(plans: list[QuestionPlan], index: LegendIndex | None
+                               ) -> None:
     """``equal``/``area_category``: the subject equals one legend area of the answer's
     category (the same outline), the legend lists at least three categories, the
     answers spread over the categories; map 1 outlines X without a layer, map 2 shades
     the place without drawing X and checks that X's ground shows the answer's fill."""
-    from cartoqa.tasks.frieda.legend_questions import legend_index
-
-    feats = load_named_features("helsinki")
-    index = legend_index(feats, load_category_areas("helsinki"))
     assert index is not None
     got = [p for p in plans if p.meta["template"] == "area_category"]
     assert len(got) >= 15
