@@ -186,6 +186,10 @@ _OPTION_GLOSS = re.compile(r"\s*(?:\((?=[a-z0-9])[^()]*\)|\[(?=[a-z])[^\[\]]*\]"
                            r"|,\s+(?:the|which|that|as)\s+[a-z][^\n]*)\s*[.!]?\s*$")
 
 
+# a comma or semicolon before another lettered option: "a. ND, b. NH", "A) 1–3; (C) 5–8"
+_LABELLED_LIST = re.compile(r"\s*[,;]\s*(?:and\s+|&\s*)?(?=[(\[]?[A-Ha-h](?:[)\].:]|\s+-)\s)")
+
+
 def read_options(segment: str, options: Options, *, strict: bool = False) -> ParseResult | None:
     """The letters one segment chooses: ``{"letters": [...]}`` (sorted, deduplicated).
 
@@ -218,6 +222,12 @@ def read_options(segment: str, options: Options, *, strict: bool = False) -> Par
     inner = unbracket(segment)
     inner = re.sub(r"(?:\bnot|n't|\brather\s+than|\bexcept)\s+(?:option\s+)?[(\[]?[A-Ha-h]"
                    r"[)\]]?(?![\w'])", "", inner)
+    # "[a. ND, b. NH, d. SD]", "(a) ND; (b) NH": letters each followed by their option's text
+    labelled = [p for p in _LABELLED_LIST.split(inner) if p.strip()]
+    if len(labelled) > 1:
+        each = [options.letter(p) for p in labelled]
+        if all(each):
+            return Parsed({"letters": sorted({x for x in each if x})})
     whole = options.letter(inner)
     if whole is None:  # "Area B (the one on the right)", "A - it has the same notch."
         bare = _OPTION_GLOSS.sub("", inner)

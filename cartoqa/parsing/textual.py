@@ -473,6 +473,15 @@ def _last_sentence(text: str) -> str:
     return parts[-1] if parts else ""
 
 
+# a last sentence that declines to choose: "so I can't say with confidence which one is closer"
+_UNDECIDED = re.compile(
+    r"\b(?:can(?:no|['’])?t|could\s*n['’o]?t|unable\s+to)\s+(?:really\s+)?(?:say|tell|decide|"
+    r"determine|be\s+sure)\b|\bcould\s+be\s+either\b|\btoo\s+close\s+to\s+call\b",
+    re.IGNORECASE)
+# ... but a pick after it: "I can't say how far the orange dot is, but Kämp is the closest."
+_YET = re.compile(r"\b(?:but|however|though|still|yet)\b", re.IGNORECASE)
+
+
 def parse_textual(text: str, *, question: str = "",
                   map_names: Collection[str] = frozenset()) -> ParseResult:
     """Read a FRIEDA textual answer.
@@ -520,6 +529,11 @@ def parse_textual(text: str, *, question: str = "",
         if not data.strip():
             return Invalid("the JSON answer is empty")
         text = data
+    undecided = _UNDECIDED.search(_last_sentence(text))
+    if undecided and not answer_segments(clean(text)) and not _YET.search(
+            _last_sentence(text)[undecided.end():]):
+        # "A and B both look about equally close, so I can't say which one is closer."
+        return Invalid("the answer leaves the choice open (a hedge between names)")
     bold = bold_names(text, map_names)  # no cue: "only **Asema-aukio** touches Sokos; ..."
     if bold is not None:
         return Parsed({"names": [snap_to_map(n, map_names) for n in bold]})

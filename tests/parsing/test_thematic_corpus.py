@@ -386,17 +386,16 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # ``fresh52.yaml`` (issue 24, session grade24e1; independent grader, committed before
     # scoring in d4383bc, scored once against main at 9f906b6: FRIEDA 10/10, MapWise 10/10,
     # MapIQ 9/10 in docs/rounds/2026-12-02/grade24e1.md; the reader left as is)
-    "fresh52.yaml#29": "MapIQ MCQ letters each followed by its option's text in the bracket "
-                       "('My answer is [a. ND, b. NH, d. SD]'): read as a only, grader reads "
-                       "a, b, d (score changes: a, b, d is the truth)",
+    # (fresh52.yaml#29, MapIQ MCQ 'My answer is [a. ND, b. NH, d. SD]', agrees since
+    # fix24zo: letters each followed by their option's text in a bracket or list are each
+    # chosen, not only the first.)
     # ``fresh54.yaml`` (issue 24, session grade24e3; independent grader, committed before
     # scoring in 0f11b18, scored once against the branch at main 9f906b6: FRIEDA 9/10,
     # MapWise 9/10, MapIQ 10/10)
-    "fresh54.yaml#6": "FRIEDA textual hedge between two names with no commitment ('Brasserie "
-                      "Le Havre and Hotel Kämp both look about equally close to Pentik ... so "
-                      "I can't say with confidence which one is closer.'): read Brasserie Le "
-                      "Havre (the first name), grader reads invalid (score changes: the first "
-                      "name is the truth, so a hedge scores correct)",
+    # (fresh54.yaml#6, FRIEDA '... both look about equally close ... so I can't say with
+    # confidence which one is closer.', agrees since fix24zo: a cue-less last sentence that
+    # declines to choose ("can't say/tell/decide", "could be either", "too close to call",
+    # no "but" after it) makes the answer invalid.)
     "fresh54.yaml#9": "MapWise binary answered by a statement with no yes/no ('... so the "
                       "colour gets darker, not lighter, as the value increases.'): read "
                       "invalid ('no yes/no answer found'), grader reads No (score changes: No "
