@@ -560,8 +560,55 @@ def _unglossed(name: str, known: frozenset[str]) -> str:
     return name
 
 
+# inside a bracket of names, since fix24zp: "Kuu, Hiisi and one without a name" (no name),
+# "one labelled Hakaniemi", "another called Lidl" (the name)
+_WHICH_ONE = (r"(?:one|another|the\s+other(?:\s+one)?|the\s+(?:second|third|last)(?:\s+one)?|"
+              r"a\s+(?:second|third))")
+_UNNAMED_ITEM = re.compile(
+    rf"(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+|^\s*){_WHICH_ONE}(?:\s+(?:is|that\s+is|which\s+is))?"
+    r"\s+(?:unnamed|unlabell?ed|without\s+(?:a\s+)?(?:name|label)|with\s+no\s+(?:name|label)|"
+    r"(?:that\s+|which\s+)?(?:has|had|shows?|bears?)\s+no\s+(?:name|label)|"
+    r"not\s+(?:named|labell?ed)|no\s+name)(?=\s*(?:[,;)]|$))", re.IGNORECASE)
+_DESCRIBED_NAME = re.compile(
+    rf"(?P<lead>^\s*|[,;]\s*(?:and\s+)?|\s+and\s+){_WHICH_ONE}\s+(?:is\s+)?"
+    r"(?:labell?ed|called|named|marked|signed)\s+(?:as\s+)?"
+    r"(?=[\"'\u201c\u2018]?(?-i:[A-Z0-9\u00c0-\u00de]))", re.IGNORECASE)
+_BRACKET = re.compile(r"\((?P<inner>[^()\n]*)\)")
+
+
+def described_names(inner: str) -> str:
+    """The names inside a bracket of names less its descriptions (since fix24zp): an
+    unnamed one is no name, ``one labelled X`` is ``X``; ``unnamed`` when only unnamed
+    ones are said.
+
+    Examples
+    --------
+    >>> described_names("Ravintola La Mer, Sen Chay and one without a name")
+    'Ravintola La Mer, Sen Chay'
+    >>> described_names("one labelled Hakaniemi, another called Kauppahalli")
+    'Hakaniemi, Kauppahalli'
+    >>> described_names("one unnamed"), described_names("a park")
+    ('unnamed', 'a park')
+    """
+    named = _DESCRIBED_NAME.sub(lambda m: m.group("lead"), inner)
+    bare = _UNNAMED_ITEM.sub("", named).strip()
+    bare = re.sub(r"^(?:[,;]\s*|and\s+)+", "", bare, flags=re.IGNORECASE).strip()
+    if not bare and named.strip():
+        return "unnamed"  # "(one unnamed)", "(one without a name)": no name
+    return bare if re.search(r"(?-i:[A-Z0-9\u00c0-\u00de])", bare) else inner
+
+
+def _without_described_items(text: str) -> str:
+    """Every bracket of ``text`` that names one at least through :func:`described_names`
+    (a bracket of unnamed ones only is left to the sentence rules)."""
+    def names(m: re.Match[str]) -> str:
+        said = described_names(m.group("inner"))
+        return m.group(0) if said == "unnamed" else "(" + said + ")"
+    return _BRACKET.sub(names, text)
+
+
 def _parse_names(text: str, known: frozenset[str]) -> ParseResult:
-    t = _clean_keeping_fences(text)
+    t = _without_described_items(_clean_keeping_fences(text))
     if not t.strip():
         return Invalid("empty response")
     cued = agree([_names_in(seg, known) for seg in answer_segments(t)], key=_names_key,
@@ -581,6 +628,10 @@ def _parse_names(text: str, known: frozenset[str]) -> ParseResult:
     if _says_no_names(body):
         # "I see the icon but there is no name label next to it, so there are no names"
         return Parsed({"names": []}, ("no names, said in a sentence",))
+    if len(nonempty_lines(body)) == 1 and not hedge(body):
+        one = one_named_answer(body.strip())
+        if one is not None:  # "The only primary road is X, ...; Z is a park, not a road."
+            return Parsed({"names": [one]})
     if len(nonempty_lines(body)) == 1:
         found = _names_in(body, known)
         if isinstance(found, Invalid):
@@ -591,6 +642,40 @@ def _parse_names(text: str, known: frozenset[str]) -> ParseResult:
     if items is not None:
         return Parsed({"names": items})
     return Invalid("no list of names found")
+
+
+# "The only primary road, drawn in orange, is Lönnrotinkatu, which runs diagonally across
+# the map; Vanha kirkkopuisto is a park, not a road.": one answer said in a sentence
+_ONE_NAMED = re.compile(
+    r"^(?:the|its)\s+(?:(?:only|one|single|sole)\s+(?P<kind>[^,;:.]{1,60}?)|[^,;:.]{1,60}?\s"
+    r"(?:shown|visible|on\s+(?:the|this)\s+map|drawn|marked|labell?ed|named))"
+    r"(?:\s*,\s*(?:drawn|shown|marked|coloured|colored|labell?ed|visible|in)\b[^,;:]{0,40},)?"
+    r"\s+(?:is|was)\s+(?P<name>(?-i:[A-Z\u00c0-\u00de])[^,;:.()]{0,60}?)"
+    r"(?:\s*,\s*(?:which|that|running|drawn|shown|marked)\b[^;]*)?"
+    r"(?:\s*;\s*(?P<other>(?-i:[A-Z\u00c0-\u00de])[^;]*?\s(?:is|are)\s+(?:an?\s+|the\s+)?"
+    r"[^;]*?,?\s+not\s+(?:an?\s+|the\s+)?[^;]*?))?\s*[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def one_named_answer(sentence: str) -> str | None:
+    """The one name a cue-less sentence gives as the only one of its kind (``The only
+    primary road, drawn in orange, is X, which runs ...``, ``The road shown is X``),
+    beside at most a named non-answer (``; Z is a park, not a road``); ``None``
+    otherwise (since fix24zp).
+
+    Examples
+    --------
+    >>> one_named_answer("The only primary road, drawn in orange, is Lönnrotinkatu, which "
+    ...                  "runs across the map; Vanha kirkkopuisto is a park, not a road.")
+    'Lönnrotinkatu'
+    >>> one_named_answer("The primary roads are Lönnrotinkatu and Annankatu.") is None
+    True
+    """
+    m = _ONE_NAMED.match(sentence)
+    if m is None or _JOINED.search(m.group("name")) or len(m.group("name").split()) > 5:
+        return None
+    return m.group("name").strip()
 
 
 def _excepted_names(names: str, known: Collection[str]) -> list[str]:

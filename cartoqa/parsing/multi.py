@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from cartoqa.parsing.feature_types import FEATURE_TYPE_SYNONYMS, canonical_type, type_key
-from cartoqa.parsing.lists import parse_names
+from cartoqa.parsing.lists import described_names, parse_names
 from cartoqa.parsing.numbers import find_numbers, none_seen_as_no
 from cartoqa.parsing.result import Invalid, Parsed, ParseResult
 from cartoqa.parsing.structured import closed_truncation, find_structured
@@ -81,6 +81,12 @@ _TYPE_LINE = re.compile(
 )
 
 
+# "knife-and-fork icons; the named ones are A, B and C": the names after the description
+_NAMED_ONES = re.compile(
+    r"^(?-i:[a-z])[^;:()]{0,60}?[;:,]\s*(?:the\s+)?(?:named\s+ones?|labell?ed\s+ones?|"
+    r"names?|ones?\s+named)\s+(?:are|is|include)\s*:?\s+(?P<names>\S.*)$", re.IGNORECASE)
+
+
 def _from_lines(text: str, known: dict[str, str],
                 map_names: Collection[str] = frozenset()) -> dict[str, Any] | None:
     """``Type: count (names)`` lines, when the response has no JSON."""
@@ -94,7 +100,10 @@ def _from_lines(text: str, known: dict[str, str],
         # "9 — A, B, C (one icon has no name)": the dash before the names is no part of them
         rest = re.sub(r"^[\s(\[:;,\-\u2013\u2014]*(?:names?\s*[:=-]?\s*)?", "", m.group("rest"))
         rest = rest.rstrip(". ")
-        rest = _unclosed_tail(rest)
+        rest = described_names(_unclosed_tail(rest))  # "A, one unnamed": A (fix24zp)
+        said = _NAMED_ONES.match(rest)  # "6 icons; the named ones are A, B and C" (fix24zp)
+        if said is not None:
+            rest = said.group("names")
         names: list[str] = []
         if rest and not re.match(r"(?:unnamed|no names?|none|n/a)\b", rest, re.IGNORECASE):
             parsed = parse_names(rest, map_names=map_names)
@@ -307,7 +316,7 @@ def _prose_names(after: str, map_names: Collection[str], count: int = 0) -> list
     """
     bracket = _NAMES_AFTER.match(after)
     if bracket:
-        said = bracket.group("names")
+        said = described_names(bracket.group("names"))  # "Kuu and one unnamed": Kuu
         if _NO_NAME.match(said):
             return []
         parsed = parse_names(said, map_names=map_names)
@@ -382,6 +391,36 @@ def _from_prose(text: str, known: dict[str, str], map_names: Collection[str] = f
     return out
 
 
+def _before_cut_json(text: str) -> str | None:
+    """The text before a JSON object that the response opens and never closes (cut off
+    by the token limit), when there is text before it; ``None`` otherwise.
+
+    Examples
+    --------
+    >>> _before_cut_json('- bank: 1\\n\\n```json\\n{"bank": {"count": 1, "na')
+    '- bank: 1\\n\\n'
+    >>> _before_cut_json('- bank: 1\\n{"bank": 1}') is None
+    True
+    """
+    depth, start, quoted, escaped = 0, -1, False, False
+    for i, ch in enumerate(text):
+        if quoted:
+            escaped, quoted = (not escaped and ch == "\\"), quoted and (escaped or ch != '"')
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+    if depth == 0 or start <= 0:
+        return None
+    before = re.sub(r"```[A-Za-z]*\s*$", "", text[:start])
+    return before if before.strip() else None
+
+
 def parse_multi(text: str, *, types: Sequence[str],
                 map_names: Collection[str] = frozenset()) -> ParseResult:
     """Parse counts and names of many feature types from a JSON answer.
@@ -437,6 +476,16 @@ def parse_multi(text: str, *, types: Sequence[str],
                     break  # an object naming known types: no need to look for a list
         if mappings:
             break
+    cut = _before_cut_json(t) if mappings else None
+    if cut is not None:
+        # since fix24zp: a JSON cut off by the token limit after a fuller answer in lines
+        # or a table: the fuller answer
+        def known_in(m: dict[str, Any]) -> int:
+            return sum(_resolve(type_key(k), known) is not None for k in m)
+        earlier = _from_table(clean(cut), known, map_names) or _from_lines(
+            clean(cut), known, map_names)
+        if isinstance(earlier, dict) and known_in(earlier) > max(known_in(m) for m in mappings):
+            mappings = [earlier]
     if not mappings:
         plain = clean(t)
         lines = (_from_table(plain, known, map_names) or _from_lines(plain, known, map_names)

@@ -979,6 +979,8 @@ def parse_length(text: str, *, unit: str = "m") -> ParseResult:
             return Invalid(f"a hedged answer ({hedged})")
         chosen = _in_unit(qs, unit) if _single_value([q.metres for q in qs], rel_tol=0.01
                                                      ) is not None else None
+        if chosen is None:  # "about 50 m (about 160 ft)" asked in ft: the stated 160 ft
+            chosen = _converted_in_unit(body, qs, unit)
         if chosen is None:
             last = _answer_quantities(lines[-1])
             if last and _single_value([q.metres for q in last], rel_tol=0.01) is not None:
@@ -1160,6 +1162,39 @@ def _in_unit(qs: list[Quantity], unit: str) -> Quantity:
     return next((q for q in qs if q.unit == unit), qs[0])
 
 
+# "50 m (about 160 ft)": the gap between a length and its other unit's value in brackets
+_CONVERTED_GAP = re.compile(r"\s*[(\[]\s*(?:(?:about|approx(?:imately|\.)?|around|roughly|"
+                            r"ca\.?|~|≈)\s*)?$", re.IGNORECASE)
+
+
+def _converted_in_unit(text: str, qs: list[Quantity], unit: str) -> Quantity | None:
+    """The asked unit's length when a length in one system (metric or imperial) is
+    followed by its rounded value in the asked unit of the other in brackets (since
+    fix24zp); ``None`` otherwise.
+
+    Examples
+    --------
+    >>> t = "Answer: ~50 m (about 160 ft)"
+    >>> _converted_in_unit(t, find_quantities(t), "ft").value
+    160.0
+    >>> t = "Answer: 50 m (300 ft)"
+    >>> _converted_in_unit(t, find_quantities(t), "ft") is None
+    True
+    """
+    if len(qs) != 2:
+        return None
+    first, second = qs
+    metric = {"m", "km", "cm"}
+    if (second.unit != unit or first.unit == unit
+            # "0.5 km (520 m)": within one system the first written counts (as before)
+            or (first.unit in metric) == (second.unit in metric)
+            or not _CONVERTED_GAP.fullmatch(text[first.end:second.start])
+            or not re.match(r"\s*[)\]]", text[second.end:])):
+        return None
+    # a rounded conversion of the same length, not another length
+    return second if abs(first.metres - second.metres) <= 0.1 * first.metres else None
+
+
 def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResult | None:
     """The length in one answer segment; ``None`` when it holds none."""
     hedged = hedge(segment)
@@ -1180,6 +1215,8 @@ def _length_in(segment: str, unit: str, *, bare_only: bool = False) -> ParseResu
         ends = [q for q in qs[1:] if concluded(segment, q.start, q.end)]
         if not same and ends:  # "Answer: 120 m + 80 m = 200 m"
             return _length_result(ends[-1], unit)
+        if not same and (converted := _converted_in_unit(segment, qs, unit)) is not None:
+            return _length_result(converted, unit)
         return _length_result(_in_unit(qs, unit) if same else qs[0], unit)
     nums = find_numbers(segment, words=False)
     if nums:

@@ -166,6 +166,13 @@ _UNTIL_MARKER = re.compile(
     r"(?:reach(?:es)?|arrive(?:s)?\s+at|get(?:s)?\s+to|come(?:s)?\s+to|end(?:s)?\s+at|"
     r"stop(?:s)?\s+at|(?:drive|go|continue|head|proceed|walk)s?\s+(?:on\s+)?to)"
     r"|,?\s+(?:reaching|arriving\s+at|getting\s+to|ending\s+at)"
+    # since fix24zp: "..., which leads/takes you to the red marker", "... where you'll
+    # find the red marker", "..., and you're at red": a clause after the last road
+    r"|,?\s*(?:which|that)\s+(?:lead|take|bring|get)s?\s+(?:you\s+|it\s+|us\s+|"
+    r"the\s+vehicle\s+)?(?:straight\s+|directly\s+|right\s+)?(?:on\s+)?to"
+    r"|,?\s+where\s+(?:you(?:'ll|\s+will)?|it(?:'ll|\s+will)?|the\s+vehicle\s+will)\s+"
+    r"(?:see|find|reach|meet)"
+    r"|(?:,?\s+|^)and\s+(?:then\s+)?(?:you(?:'re|\s+are)|it(?:'s|\s+is))\s+(?:right\s+)?at"
     r"|\s+(?:on\s+|up\s+|all\s+the\s+way\s+)?to)"
     r"\s+(?=(?:the\s+)?(?:red|blue)\b)",
     re.IGNORECASE,

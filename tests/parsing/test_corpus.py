@@ -352,35 +352,24 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # fix24zs: a bracket the item's map names do not write is a gloss.)
     # ``fresh24e2.yaml`` (issue 24, session grade24e2; independent grader, committed before
     # scoring in b9735e4, scored once against main at 9f906b6: 39/40; the reader left as is)
-    "fresh24e2.yaml#39": "SRN route in prose with no JSON list, its last road followed by a "
-                         "relative clause ('then turn left again onto Annankatu, which leads "
-                         "to the red marker'): the clause is read as an extra road step "
-                         "('which leads') before 'red', grader reads the two-step route "
-                         "(score changes: correct route counted wrong)",
+    # (fresh24e2.yaml#39, SRN prose route '..., then turn left again onto Annankatu, which
+    # leads to the red marker', agrees since fix24zp: a clause after the last road that
+    # reaches the marker is no step; tests/parsing/test_grade24zp_classes.py.)
     # ``fresh24e3.yaml`` (issue 24, session grade24e3; independent grader, committed before
     # scoring in 0f11b18, scored once against the branch at main 9f906b6: 35/40)
     # (fresh24e3.yaml#5, MFS 'could be a cycleway or a tertiary road ... so I would lean
     # towards the tertiary road.', agrees since fix24zn: a preference after an either/or
     # that offers it is a choice.)
-    "fresh24e3.yaml#13": "MTMF complete per-type prose list ('- restaurant: 6 ...; - coffee "
-                         "shop: 2 (Café Metro, ...)') followed by a fenced JSON cut off by the "
-                         "token limit: read invalid ('no known feature type in the JSON'), "
-                         "grader reads the prose list (score changes: the list is the truth)",
-    "fresh24e3.yaml#15": "MTMF prose list with descriptions inside the name brackets ('3 "
-                         "restaurants (Ravintola La Mer, Sen Chay and one without a name)', '2 "
-                         "bus stops (one labelled Hakaniemi)'): read restaurant names [] and "
-                         "bus stop name 'one labelled Hakaniemi', grader reads [Ravintola La "
-                         "Mer, Sen Chay] and [Hakaniemi] (score changes: those are the truth's "
-                         "names)",
-    "fresh24e3.yaml#19": "RLE length in another unit first with the asked unit in brackets "
-                         "('Answer: ~50 m (about 160 ft)' on a ft item): read 50 m converted to "
-                         "164.04 ft, grader reads the stated 160 ft (score barely changes: "
-                         "truth 159.5 ft, both within any tolerance)",
-    "fresh24e3.yaml#29": "STMF names in one cue-less sentence that also names a non-answer "
-                         "('The only primary road, drawn in orange, is Lönnrotinkatu, ...; "
-                         "Vanha kirkkopuisto is a park, not a road.'): read invalid ('no list "
-                         "of names found'), grader reads [Lönnrotinkatu] (score changes: it is "
-                         "the truth)",
+    # (fresh24e3.yaml#13, MTMF complete type lines, then a fenced JSON cut off by the token
+    # limit, agrees since fix24zp: the fuller answer before a cut JSON is read.)
+    # (fresh24e3.yaml#15, MTMF prose '3 restaurants (Ravintola La Mer, Sen Chay and one
+    # without a name)', '2 bus stops (one labelled Hakaniemi)', agrees since fix24zp: a
+    # description inside a bracket of names is no name, 'one labelled X' is X.)
+    # (fresh24e3.yaml#19, RLE 'Answer: ~50 m (about 160 ft)' on a ft item, agrees since
+    # fix24zp: the asked unit's rounded value in brackets after another unit is read.)
+    # (fresh24e3.yaml#29, STMF 'The only primary road, drawn in orange, is Lönnrotinkatu,
+    # ...; Vanha kirkkopuisto is a park, not a road.', agrees since fix24zp: one answer in
+    # a cue-less sentence beside a named non-answer.)
 }
 
 
