@@ -370,6 +370,14 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (fresh24e3.yaml#29, STMF 'The only primary road, drawn in orange, is Lönnrotinkatu,
     # ...; Vanha kirkkopuisto is a park, not a road.', agrees since fix24zp: one answer in
     # a cue-less sentence beside a named non-answer.)
+    # ``fresh24f1.yaml`` (issue 24, session grade24f1; independent grader, REGISTERED FINAL
+    # round, committed before scoring in ced0a6b, scored once against main 18eef43: 24/25).
+    "fresh24f1.yaml#20": (
+        "an SRN route in prose with no list and no cue, its first step a clause naming the "
+        "marker ('Turn left from the blue marker onto X, then turn right onto Y and drive "
+        "until you reach the red marker'): read as a garbled step list (the clause 'Turn "
+        "left from the blue marker onto X' and 'Y and drive' as road names), grader reads "
+        "[blue, turn left, X, turn right, Y, red]"),
 }
 
 
