@@ -397,6 +397,13 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # no "but" after it) makes the answer invalid.)
     # (fresh54.yaml#9, MapWise binary '... so the colour gets darker, not lighter, as the
     # value increases.', agrees since fix24zn: same class as fresh27.yaml#3.)
+    # ``fresh48.yaml`` (issue 24, session grade24f3; independent grader, committed before
+    # scoring in d962172, scored once against the branch at main 18eef43: FRIEDA 16/17,
+    # MapWise 17/17, MapIQ 17/17 in docs/rounds/2026-12-02/grade24f3.md; reader left as is)
+    "fresh48.yaml#16": "a cue-less FRIEDA sentence whose answer is the legend category "
+                       "named at its end ('The red dot lies inside a yellow cross-hatched "
+                       "area, which the legend shows as park and garden.'): read as the "
+                       "sentence's subject 'The red dot', grader reads 'park and garden'",
 }
 def known_params(entries: list[dict[str, Any]]) -> list[Any]:
     """The entries as pytest parameters named by their place, a recorded disagreement
@@ -471,7 +478,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh31", "fresh33", "fresh34", "fresh36",
                     "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
                     "fresh43", "fresh42", "fresh45", "fresh44", "fresh53", "fresh52", "fresh54",
-                    "fresh46")
+                    "fresh46", "fresh48")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
