@@ -56,7 +56,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zo", "fresh24zq",
                  "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
                  "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
-                 "fresh24e2", "fresh24e1", "fresh24e3"):
+                 "fresh24e2", "fresh24e1", "fresh24e3", "fresh24f4"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -417,7 +417,7 @@ def main() -> int:
                                        "fresh24zo", "fresh24zq",
                                        "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
                                        "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
-                                       "fresh24e2", "fresh24e1", "fresh24e3"))):
+                                       "fresh24e2", "fresh24e1", "fresh24e3", "fresh24f4"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:
