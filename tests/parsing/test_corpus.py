@@ -370,6 +370,11 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
     # (fresh24e3.yaml#29, STMF 'The only primary road, drawn in orange, is Lönnrotinkatu,
     # ...; Vanha kirkkopuisto is a park, not a road.', agrees since fix24zp: one answer in
     # a cue-less sentence beside a named non-answer.)
+    # ``fresh24f4.yaml`` (issue 24, session grade24f4; independent grader, registered final
+    # round, committed before scoring, scored once: 24/25; docs/rounds/2026-12-02/grade24f4.md)
+    "fresh24f4.yaml#9": "MML cue-less one-sentence prose naming the two roads in bold joined "
+                        "by 'ends at' ('The red marker sits where **Rikhardinkatu** ends at "
+                        "**Kasarmikatu**.'): read invalid, grader reads the two names",
 }
 
 
