@@ -57,7 +57,8 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24zs", "fresh24zr", "fresh24zt", "fresh24zx",
                  "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
                  "fresh24e2", "fresh24e1", "fresh24e3",
-                 "fresh24f1", "fresh24f3", "fresh24f2", "fresh24f5", "fresh24f6"):
+                 "fresh24f1", "fresh24f3", "fresh24f2", "fresh24f5", "fresh24f6",
+                 "fresh24f4"):
         held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
@@ -379,6 +380,11 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
         "until you reach the red marker'): read as a garbled step list (the clause 'Turn "
         "left from the blue marker onto X' and 'Y and drive' as road names), grader reads "
         "[blue, turn left, X, turn right, Y, red]"),
+    # ``fresh24f4.yaml`` (issue 24, session grade24f4; independent grader, registered final
+    # round, committed before scoring, scored once: 24/25; docs/rounds/2026-12-02/grade24f4.md)
+    "fresh24f4.yaml#9": "MML cue-less one-sentence prose naming the two roads in bold joined "
+                        "by 'ends at' ('The red marker sits where **Rikhardinkatu** ends at "
+                        "**Kasarmikatu**.'): read invalid, grader reads the two names",
 }
 
 
@@ -428,7 +434,7 @@ def main() -> int:
                                        "fresh24zz", "fresh24zy", "fresh24zv", "fresh24zw",
                                        "fresh24e2", "fresh24e1", "fresh24e3",
                                        "fresh24f1", "fresh24f3", "fresh24f2", "fresh24f5",
-                                       "fresh24f6"))):
+                                       "fresh24f6", "fresh24f4"))):
         print(f"== {title} ==")
         _print_table(agreement_table(entries))
     for entry in ENTRIES:

@@ -478,7 +478,7 @@ INDEPENDENT_SETS = ("fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fres
                     "fresh31", "fresh33", "fresh34", "fresh36",
                     "fresh35", "fresh37", "fresh39", "fresh38", "fresh40", "fresh41",
                     "fresh43", "fresh42", "fresh45", "fresh44", "fresh53", "fresh52", "fresh54",
-                    "fresh46", "fresh48", "fresh47", "fresh50", "fresh51")
+                    "fresh46", "fresh48", "fresh47", "fresh50", "fresh51", "fresh49")
 INDEPENDENT = [e for name in INDEPENDENT_SETS for e in load(name)]
 
 
