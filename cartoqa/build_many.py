@@ -403,6 +403,9 @@ def secure_local_cluster(workers: int) -> Any:
 
 #: Seconds to wait for an existing scheduler (``--scheduler``) to answer.
 SCHEDULER_CONNECT_TIMEOUT_S = 5.0
+#: How long build-many waits, when it ends, for its dying workers to leave the PostgreSQL
+#: server it started, before it leaves the server to whoever still uses it.
+BUILD_MANY_DB_LINGER_S = 20.0
 #: Schemes a ``--scheduler`` address may use.
 SCHEDULER_SCHEMES = ("tls", "tcp")
 
@@ -532,7 +535,9 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         if cluster is not None:
             cluster.close()
         if database_user is not None:
-            database_user.stop()
+            # its workers may still be dying (a SIGTERM, a killed worker) and hold the server
+            # a moment longer: wait for them, or nobody would be left to stop it
+            database_user.stop(linger_s=BUILD_MANY_DB_LINGER_S)
         quiet.__exit__(None, None, None)
         if made_out and spec.out.is_dir() and not any(spec.out.iterdir()):
             spec.out.rmdir()  # a build that failed before any city leaves no empty folder

@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -347,23 +348,41 @@ class PostgisCluster:
             fcntl.flock(users, fcntl.LOCK_SH)
             self._users_fh = users
 
-    def stop(self) -> None:
-        """Leave the server; stop it when no other process uses it. Idempotent."""
+    def stop(self, *, linger_s: float = 0.0) -> None:
+        """Leave the server; stop it when no other process uses it. Idempotent.
+
+        Parameters
+        ----------
+        linger_s : float, optional
+            How long to keep trying when another process still holds the server: a
+            process whose helpers are still dying (build-many's workers after a SIGTERM)
+            would otherwise leave it running with nobody left to stop it. The cluster
+            lock is released between tries, so the others can leave meanwhile.
+        """
         if self._users_fh is None:
             return
-        with self._cluster_lock():
-            users = self._users_fh
-            self._users_fh = None
-            try:
-                fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                users.close()  # someone else still uses the server: leave it running
-                return
-            try:
-                if self._server_alive():
-                    self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
-            finally:
-                users.close()
+        deadline = time.monotonic() + max(0.0, linger_s)
+        while True:
+            with self._cluster_lock():
+                users = self._users_fh
+                assert users is not None
+                try:
+                    fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        self._users_fh = None
+                        users.close()  # someone else still uses the server: leave it running
+                        return
+                    # else: try again after the others had a moment to leave
+                else:
+                    self._users_fh = None
+                    try:
+                        if self._server_alive():
+                            self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
+                    finally:
+                        users.close()
+                    return
+            time.sleep(0.2)
 
     def destroy(self) -> None:
         """Stop the server and delete the cluster folder (for tests and ``cache clean``).

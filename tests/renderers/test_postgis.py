@@ -259,3 +259,40 @@ def test_read_pid_file(tmp_path: Path) -> None:
     assert read_pid_file(path) == 4242
     path.write_text("garbage\n")
     assert read_pid_file(path) is None
+
+
+def test_stop_lingers_for_a_user_that_is_leaving(cache_dir: Path) -> None:
+    """build-many's SIGTERM race: a worker still holds the server when the owner stops.
+
+    Without ``linger_s`` the owner leaves the server running and the worker, dying
+    without its own ``stop()``, leaves nobody to stop it; with it, the owner waits for
+    the worker's hold to go and stops the server.
+    """
+    owner, worker = PostgisCluster(cache_dir), PostgisCluster(cache_dir)
+    owner.start()
+    worker.start()
+    held = worker._users_fh
+    assert held is not None
+    timer = threading.Timer(1.0, held.close)  # the worker dies: its flock goes, no stop()
+    timer.start()
+    try:
+        owner.stop(linger_s=15.0)
+    finally:
+        timer.join()
+    assert not owner._server_alive()
+    worker._users_fh = None
+
+
+def test_stop_without_linger_leaves_a_held_server_running(cache_dir: Path) -> None:
+    owner, other = PostgisCluster(cache_dir), PostgisCluster(cache_dir)
+    owner.start()
+    other.start()
+    owner.stop()
+    assert _select_one(other) == "1"
+    started = time.monotonic()
+    owner.start()
+    owner.stop(linger_s=0.6)  # the other stays: the owner gives up after its linger
+    assert time.monotonic() - started >= 0.5
+    assert _select_one(other) == "1"
+    other.stop()
+    assert not other._server_alive()
