@@ -343,7 +343,13 @@ class PostgisCluster:
             self._ensure_initialised()
             if not self._server_alive():
                 self._recover_stale_files()
-                self._start_server()
+                try:
+                    self._start_server()
+                except BaseException:
+                    # failed, or interrupted while pg_ctl waits (a SIGTERM raises here): a
+                    # server this call started must not run on with nobody holding it
+                    self._stop_if_unused()
+                    raise
             users = open(self.users_path, "ab")  # noqa: SIM115 (held until stop())
             fcntl.flock(users, fcntl.LOCK_SH)
             self._users_fh = users
@@ -383,6 +389,15 @@ class PostgisCluster:
                         users.close()
                     return
             time.sleep(0.2)
+
+    def _stop_if_unused(self) -> None:
+        """Stop the server when no process holds it (the caller holds the cluster lock)."""
+        with open(self.users_path, "ab") as users:
+            try:
+                fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another process uses the server
+            self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
 
     def destroy(self) -> None:
         """Stop the server and delete the cluster folder (for tests and ``cache clean``).

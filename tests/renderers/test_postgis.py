@@ -296,3 +296,22 @@ def test_stop_without_linger_leaves_a_held_server_running(cache_dir: Path) -> No
     assert _select_one(other) == "1"
     other.stop()
     assert not other._server_alive()
+
+
+def test_start_interrupted_after_the_server_came_up_stops_it(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIGTERM while ``pg_ctl start`` waits raises inside ``start()`` before the hold is
+    taken: the server it started must not run on with nobody to stop it (build-many's
+    SIGTERM test caught this about one run in three)."""
+    cluster = PostgisCluster(cache_dir)
+    real = PostgisCluster._start_server
+
+    def start_then_interrupt(self: PostgisCluster) -> None:
+        real(self)
+        raise KeyboardInterrupt  # what cartoqa's SIGTERM handler raises (StopRequested)
+
+    monkeypatch.setattr(PostgisCluster, "_start_server", start_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        cluster.start()
+    assert not cluster.started
+    assert not cluster._server_alive()
