@@ -15,10 +15,9 @@ from cartoqa.visibility.labels import AREA_LABEL_COLOURS, LABEL_MIN_ALPHA
 from cartoqa.visibility.pixels import (
     BoolArray,
     IntArray,
-    blend_mask,
     colour_mask,
     count_in_box,
-    halo_background,
+    halo_blend_mask,
     polygon_mask,
 )
 from cartoqa.visibility.road_names import (
@@ -77,8 +76,7 @@ def line_sightings(view: View, ft: FeatureType, feats: Sequence[Feature], screen
     out: list[Sighting] = []
     label_colour = AREA_LABEL_COLOURS.get(ft.name)
     label_ink = dark if label_colour is None else \
-        blend_mask(screen, halo_background(reference), label_colour, where=ink,
-                   min_alpha=LABEL_MIN_ALPHA)
+        halo_blend_mask(screen, reference, label_colour, where=ink, min_alpha=LABEL_MIN_ALPHA)
     vis = view_box_lonlat(view, -EDGE_BAND_PX)
     for f in feats:
         clipped = f.geometry.intersection(vis)
@@ -116,6 +114,7 @@ def area_sightings(view: View, ft: FeatureType, feats: Sequence[Feature], screen
     fill = colour_mask(reference, ft.color, 20.0)
     label_colour = AREA_LABEL_COLOURS.get(ft.name, "#000000")
     out: list[Sighting] = []
+    text: BoolArray | None = None
     for f in feats:
         outer, inner = rings_px(view, f.geometry)
         inside = polygon_mask((h, w), outer, inner)
@@ -127,8 +126,9 @@ def area_sightings(view: View, ft: FeatureType, feats: Sequence[Feature], screen
             # OSM-Carto writes an area's name once, at its point on surface (the anchor)
             ax, ay = anchor_px(view, f)
             half = max(30.0, AREA_LABEL_CHAR_PX * len(f.name) / 2)
-            text = blend_mask(screen, halo_background(reference), label_colour,
-                              where=ink, min_alpha=LABEL_MIN_ALPHA)
+            if text is None:  # the same for every area of the type: made once
+                text = halo_blend_mask(screen, reference, label_colour, where=ink,
+                                       min_alpha=LABEL_MIN_ALPHA)
             found = count_in_box(text, ax - half, ay - AREA_LABEL_HALF_HEIGHT_PX,
                                  ax + half, ay + AREA_LABEL_HALF_HEIGHT_PX)
             legible = name_drawn_along(found, f.name, per_char=AREA_TEXT_PIXELS_PER_CHAR)

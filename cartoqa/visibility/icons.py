@@ -54,20 +54,24 @@ def find_icons(mask: BoolArray, template: BoolArray, *, min_iou: float = ICON_MI
     [(6.5, 10.5)]
     """
     h, w = template.shape
-    if not mask.any():
+    rows = np.flatnonzero(mask.any(axis=1))
+    if len(rows) == 0:
         return []
-    grouped = ndimage.binary_dilation(mask, structure=np.ones((3, 3), bool))
-    labels, _n = ndimage.label(grouped, structure=np.ones((3, 3), bool))
+    cols = np.flatnonzero(mask.any(axis=0))
+    # group on the mask's bounding box and a pixel around it: nothing outside it grows
+    r0, c0 = max(0, int(rows[0]) - 1), max(0, int(cols[0]) - 1)
+    sub = mask[r0:int(rows[-1]) + 2, c0:int(cols[-1]) + 2]
+    labels, _n = ndimage.label(grow_3x3(sub), structure=np.ones((3, 3), bool))
     need = 0.4 * float(template.sum())
     tries: list[tuple[float, float]] = list(centres)
     for idx, sl in enumerate(ndimage.find_objects(labels), start=1):
         if sl is None:
             continue
-        blob = (labels[sl] == idx) & mask[sl]
+        blob = (labels[sl] == idx) & sub[sl]
         if blob.sum() < need or blob.shape[0] > 3 * h + 2 or blob.shape[1] > 3 * w + 2:
             continue
-        tries.append(((sl[1].start + sl[1].stop) / 2.0, (sl[0].start + sl[0].stop) / 2.0))
-    padded = np.pad(mask, search + max(h, w))
+        tries.append(((sl[1].start + c0 + sl[1].stop + c0) / 2.0,
+                      (sl[0].start + r0 + sl[0].stop + r0) / 2.0))
     off = search + max(h, w)
     found: list[tuple[float, float, float]] = []
     for cx, cy in tries:
@@ -76,7 +80,8 @@ def find_icons(mask: BoolArray, template: BoolArray, *, min_iou: float = ICON_MI
         if x0 + w + 2 * search < 0 or y0 + h + 2 * search < 0 or \
                 x0 > mask.shape[1] or y0 > mask.shape[0]:
             continue
-        crop = padded[y0 + off:y0 + off + h + 2 * search, x0 + off:x0 + off + w + 2 * search]
+        crop = padded_crop(mask, off, slice(y0 + off, y0 + off + h + 2 * search),
+                           slice(x0 + off, x0 + off + w + 2 * search))
         if crop.shape[0] < h or crop.shape[1] < w or not crop.any():
             continue
         scores = iou_map(crop, template)
@@ -106,14 +111,64 @@ def best_iou_at(mask: BoolArray, template: BoolArray, cx: float, cy: float, *,
     """
     h, w = template.shape
     off = search + max(h, w)
-    padded = np.pad(mask, off)
     x0 = round(cx - w / 2.0) - search
     y0 = round(cy - h / 2.0) - search
-    crop = padded[max(0, y0 + off):max(0, y0 + off + h + 2 * search),
-                  max(0, x0 + off):max(0, x0 + off + w + 2 * search)]
+    crop = padded_crop(mask, off, slice(max(0, y0 + off), max(0, y0 + off + h + 2 * search)),
+                       slice(max(0, x0 + off), max(0, x0 + off + w + 2 * search)))
     if crop.shape[0] < h or crop.shape[1] < w or not crop.any():
         return 0.0
     return float(iou_map(crop, template).max())
+
+
+def grow_3x3(mask: BoolArray) -> BoolArray:
+    """Each pixel set where it or one of its eight neighbours is: a 3x3 dilation.
+
+    The same as ``scipy.ndimage.binary_dilation(mask, np.ones((3, 3), bool))``
+    (nothing grows in from beyond the border), by shifted ORs of the mask.
+
+    Examples
+    --------
+    >>> m = np.zeros((3, 4), bool); m[0, 0] = True
+    >>> grow_3x3(m).astype(int).tolist()
+    [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0]]
+    """
+    tall = mask.copy()
+    tall[1:] |= mask[:-1]
+    tall[:-1] |= mask[1:]
+    out = tall.copy()
+    out[:, 1:] |= tall[:, :-1]
+    out[:, :-1] |= tall[:, 1:]
+    return out
+
+
+def padded_crop(mask: BoolArray, pad: int, rows: slice, cols: slice) -> BoolArray:
+    """``np.pad(mask, pad)[rows, cols]`` without padding the whole mask.
+
+    Parameters
+    ----------
+    mask : array of bool
+        ``(h, w)`` mask.
+    pad : int
+        Width of the frame of False around it.
+    rows, cols : slice
+        Slices (step 1 or none) into the padded ``(h + 2 pad, w + 2 pad)`` array, with
+        Python's meaning of negative and out-of-range bounds.
+
+    Examples
+    --------
+    >>> m = np.ones((2, 2), bool)
+    >>> padded_crop(m, 1, slice(0, 2), slice(1, 4)).astype(int).tolist()
+    [[0, 0, 0], [1, 1, 0]]
+    """
+    (mh, mw) = mask.shape
+    y0, y1, _ = rows.indices(mh + 2 * pad)
+    x0, x1, _ = cols.indices(mw + 2 * pad)
+    out = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), dtype=bool)
+    a, b = max(y0, pad), min(y1, pad + mh)
+    c, d = max(x0, pad), min(x1, pad + mw)
+    if a < b and c < d:
+        out[a - y0:b - y0, c - x0:d - x0] = mask[a - pad:b - pad, c - pad:d - pad]
+    return out
 
 
 def icon_is_clear(score: float, rivals: Sequence[float]) -> bool:

@@ -144,23 +144,61 @@ def blend_mask(screen: IntArray, background: IntArray, colour: str, *, where: Bo
     [[True, True, False]]
     """
     out = np.zeros(screen.shape[:2], dtype=bool)
-    ys, xs = np.nonzero(where)
+    ys, xs = true_pixels(where)
     if len(ys) == 0:
         return out
-    p = screen[ys, xs].astype(np.float64)
-    b = background[ys, xs].astype(np.float64)
+    out[ys, xs] = _blend_ok(screen[ys, xs], background[ys, xs], colour, min_alpha=min_alpha,
+                            max_residual=max_residual)
+    return out
+
+
+def halo_blend_mask(screen: IntArray, reference: IntArray, colour: str, *, where: BoolArray,
+                    min_alpha: float, max_residual: float = BLEND_MAX_RESIDUAL) -> BoolArray:
+    """Label ink: ``blend_mask(screen, halo_background(reference), ...)``, the same
+    pixels, with the halo computed only where ``where`` is set (a view's ink is a few
+    percent of it).
+
+    Parameters
+    ----------
+    screen, reference : array
+        ``(h, w, 3)`` screenshot and label-free reference.
+    colour, where, min_alpha, max_residual
+        As for :func:`blend_mask`.
+
+    Examples
+    --------
+    >>> ref = np.full((1, 3, 3), 240, np.int16); sc = ref.copy(); sc[0, 1] = (0, 0, 0)
+    >>> where = np.ones((1, 3), bool)
+    >>> halo_blend_mask(sc, ref, "#000000", where=where, min_alpha=0.5).tolist()
+    [[False, True, False]]
+    """
+    out = np.zeros(screen.shape[:2], dtype=bool)
+    ys, xs = true_pixels(where)
+    if len(ys) == 0:
+        return out
+    out[ys, xs] = _blend_ok(screen[ys, xs], halo_background(reference[ys, xs]), colour,
+                            min_alpha=min_alpha, max_residual=max_residual)
+    return out
+
+
+def _blend_ok(screen_px: IntArray, background_px: IntArray, colour: str, *,
+              min_alpha: float, max_residual: float) -> NDArray[np.bool_]:
+    """:func:`blend_mask`'s test of ``(n, 3)`` pixels over their ``(n, 3)`` backgrounds."""
+    p = screen_px.astype(np.float64)
+    b = background_px.astype(np.float64)
     d = np.array(hex_rgb(colour), dtype=np.float64) - b
     denom = np.maximum(np.einsum("ij,ij->i", d, d), 1.0)
     a = np.einsum("ij,ij->i", p - b, d) / denom
     resid = p - b - a[:, None] * d
-    ok = (a >= min_alpha) & (a <= 1.25) & (np.einsum("ij,ij->i", resid, resid)
-                                           <= max_residual * max_residual)
-    out[ys, xs] = ok
-    return out
+    return np.asarray((a >= min_alpha) & (a <= 1.25)
+                      & (np.einsum("ij,ij->i", resid, resid) <= max_residual * max_residual))
 
 
 def halo_background(reference: IntArray) -> IntArray:
-    """What label text is painted over: OSM-Carto's 60 % white halo on the map."""
+    """What label text is painted over: OSM-Carto's 60 % white halo on the map.
+
+    Pixel by pixel, so it applies as well to an ``(n, 3)`` array of chosen pixels.
+    """
     return np.asarray(np.round(0.4 * reference + 0.6 * 255.0), dtype=np.int16)
 
 
@@ -199,12 +237,22 @@ def ink_mask(screen: IntArray, reference: IntArray, *, min_diff: int = INK_MIN_D
     return np.asarray(diff)
 
 
+#: Largest number of template-sized windows times template pixels for which
+#: :func:`iou_map` counts directly (beyond it, by FFT).
+IOU_DIRECT_MAX_WORK = 4_000_000
+
+
 def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     """Intersection over union of ``template`` with ``mask`` at every placement.
 
     Element ``[y, x]`` compares the template with the mask window whose top-left
     corner is ``(x, y)``; placements running off the mask are not computed
-    (the result is ``(H - h + 1, W - w + 1)``).
+    (the result is ``(H - h + 1, W - w + 1)``). Values are rounded to 6 decimals.
+
+    Small inputs (the icon search's crops) are counted exactly, pixel by pixel; large
+    ones, and any map where an exact value sits on a rounding tie (where the FFT's
+    last-bit error decides which way it rounds), go through the FFT correlation the
+    function always used, so the result is the same either way.
 
     Examples
     --------
@@ -212,6 +260,36 @@ def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     >>> float(iou_map(m, np.ones((2, 2), bool))[1, 1])
     1.0
     """
+    (big_h, big_w), (h, w) = mask.shape, template.shape
+    windows = (big_h - h + 1) * (big_w - w + 1)
+    if h == 0 or w == 0 or big_h < h or big_w < w or windows * h * w > IOU_DIRECT_MAX_WORK:
+        return _iou_map_fft(mask, template)
+    direct = _iou_direct(mask, template)
+    scaled = direct * 1e6
+    if np.any(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6):
+        return _iou_map_fft(mask, template)  # a tie of the rounding: keep the FFT's side
+    return np.clip(np.round(direct, 6), 0.0, 1.0)
+
+
+def _iou_direct(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
+    """:func:`iou_map` from exact integer counts, not rounded."""
+    h, w = template.shape
+    # intersections: each window against the template (integers, exact in float64)
+    windows = np.lib.stride_tricks.sliding_window_view(mask, (h, w))
+    oh, ow = windows.shape[:2]
+    inter = (windows.reshape(oh * ow, h * w) @ template.reshape(h * w).astype(np.float64)
+             ).reshape(oh, ow)
+    # ink per window from the summed-area table
+    table = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int64)
+    np.cumsum(np.cumsum(mask, axis=0), axis=1, out=table[1:, 1:])
+    ink = table[h:, w:] - table[:-h, w:] - table[h:, :-w] + table[:-h, :-w]
+    union = float(template.sum()) + ink - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0))
+
+
+def _iou_map_fft(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
+    """:func:`iou_map` by FFT correlation (its formula before the direct count)."""
     # imported here: scipy.signal costs about 1.5 CPU seconds to import, which a build
     # whose tasks match no icon (or a --workers builder) need not pay
     from scipy.signal import fftconvolve
@@ -223,7 +301,7 @@ def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     union = t.sum() + window - inter
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-    return np.clip(np.round(out, 6), 0.0, 1.0)
+    return np.asarray(np.clip(np.round(out, 6), 0.0, 1.0))
 
 
 def count_in_box(mask: BoolArray, x0: float, y0: float, x1: float, y1: float) -> int:

@@ -30,7 +30,7 @@ from cartoqa.visibility.labels import (
     label_under_icon,
     near_view_px,
 )
-from cartoqa.visibility.pixels import BoolArray, IntArray, blend_mask, halo_background
+from cartoqa.visibility.pixels import BoolArray, IntArray, blend_mask, halo_blend_mask
 from cartoqa.visibility.screen import EDGE_BAND_PX, Box, boxes_overlap, near_edge, within_band
 from cartoqa.visibility.sightings import Sighting, ViewFeatures
 from groundtruth.catalogue import FeatureType
@@ -87,8 +87,8 @@ def symbol_sightings(view: View, ft: FeatureType, feats: Sequence[Feature],
     label_colour = LABEL_COLOURS.get(ft.color.lower(), ft.color)
     key = "label:" + label_colour
     if key not in colour_inks:
-        colour_inks[key] = blend_mask(screen, halo_background(reference), label_colour,
-                                      where=ink, min_alpha=LABEL_MIN_ALPHA)
+        colour_inks[key] = halo_blend_mask(screen, reference, label_colour,
+                                           where=ink, min_alpha=LABEL_MIN_ALPHA)
     label_ink = colour_inks[key]
     pts = [view.to_view_px(f.lat, f.lon) for f in feats]
     detections = find_icons(cink, template, centres=pts) if template is not None else []
