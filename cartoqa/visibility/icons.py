@@ -10,7 +10,7 @@ import numpy as np
 from PIL import Image
 from scipy import ndimage
 
-from cartoqa.visibility.pixels import BoolArray, iou_map
+from cartoqa.visibility.pixels import BoolArray, best_iou_placement
 from groundtruth.catalogue import FeatureType, load_catalogue
 
 #: Least coverage of an icon pixel (the templates keep pixels at least half covered).
@@ -84,11 +84,9 @@ def find_icons(mask: BoolArray, template: BoolArray, *, min_iou: float = ICON_MI
                            slice(x0 + off, x0 + off + w + 2 * search))
         if crop.shape[0] < h or crop.shape[1] < w or not crop.any():
             continue
-        scores = iou_map(crop, template)
-        k = int(np.argmax(scores))
-        best = float(scores.flat[k])
+        k, best = best_iou_placement(crop, template)
         if best >= min_iou:
-            dy, dx = divmod(k, scores.shape[1])
+            dy, dx = divmod(k, crop.shape[1] - w + 1)
             found.append((x0 + dx + w / 2.0, y0 + dy + h / 2.0, best))
     found.sort(key=lambda t: -t[2])
     out: list[tuple[float, float, float]] = []
@@ -117,7 +115,7 @@ def best_iou_at(mask: BoolArray, template: BoolArray, cx: float, cy: float, *,
                        slice(max(0, x0 + off), max(0, x0 + off + w + 2 * search)))
     if crop.shape[0] < h or crop.shape[1] < w or not crop.any():
         return 0.0
-    return float(iou_map(crop, template).max())
+    return best_iou_placement(crop, template)[1]
 
 
 def grow_3x3(mask: BoolArray) -> BoolArray:

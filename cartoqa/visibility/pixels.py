@@ -104,8 +104,14 @@ def colour_mask(image: IntArray, colour: str, tolerance: float, *,
     """
     ref = np.array(hex_rgb(colour), dtype=np.int32)
     if where is None:
-        d = image.astype(np.int32) - ref
-        return np.asarray(np.einsum("ijk,ijk->ij", d, d) <= tolerance * tolerance)
+        # squared distance summed channel by channel in int32 (what an einsum over the
+        # channel axis adds up, several times faster on a whole view)
+        total = np.zeros(image.shape[:2], dtype=np.int32)
+        for channel in range(image.shape[2]):
+            d = image[..., channel].astype(np.int32) - ref[channel]
+            d *= d
+            total += d
+        return np.asarray(total <= tolerance * tolerance)
     out = np.zeros(image.shape[:2], dtype=bool)
     ys, xs = np.nonzero(where)
     d = image[ys, xs].astype(np.int32) - ref
@@ -269,6 +275,38 @@ def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     if np.any(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6):
         return _iou_map_fft(mask, template)  # a tie of the rounding: keep the FFT's side
     return np.clip(np.round(direct, 6), 0.0, 1.0)
+
+
+def best_iou_placement(mask: BoolArray, template: BoolArray) -> tuple[int, float]:
+    """Where :func:`iou_map` is largest: the flat index of its first maximum, and the value.
+
+    The same as ``np.argmax`` and ``max`` of the map, but rounding ties (see
+    :func:`iou_map`) need no FFT when they are too small to reach the maximum.
+
+    Examples
+    --------
+    >>> m = np.zeros((4, 4), bool); m[1:3, 1:3] = True
+    >>> best_iou_placement(m, np.ones((2, 2), bool))
+    (4, 1.0)
+    """
+    (big_h, big_w), (h, w) = mask.shape, template.shape
+    windows = (big_h - h + 1) * (big_w - w + 1)
+    if h == 0 or w == 0 or big_h < h or big_w < w or windows * h * w > IOU_DIRECT_MAX_WORK:
+        scores = _iou_map_fft(mask, template)
+    else:
+        direct = _iou_direct(mask, template)
+        scaled = direct * 1e6
+        tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
+        scores = np.clip(np.round(direct, 6), 0.0, 1.0)
+        if tie.any():
+            # a tie rounds either way; it cannot matter when it stays below the others' best
+            top = float(scores[~tie].max()) if not tie.all() else -1.0
+            if float(direct[tie].max()) + 2e-6 < top:
+                scores[tie] = -1.0
+            else:
+                scores = _iou_map_fft(mask, template)
+    k = int(np.argmax(scores))
+    return k, float(scores.flat[k])
 
 
 def _iou_direct(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:

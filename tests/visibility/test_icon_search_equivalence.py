@@ -4,9 +4,11 @@ Issue 32 made the view analysis cheaper: the 3x3 grouping dilation as shifted OR
 (:func:`cartoqa.visibility.icons.grow_3x3`), crops of the zero-padded mask without padding
 it (:func:`cartoqa.visibility.icons.padded_crop`), the IoU map from exact counts
 (:func:`cartoqa.visibility.pixels.iou_map`) and the label halo only where ink is
-(:func:`cartoqa.visibility.pixels.halo_blend_mask`). Each is checked here against the
-formula it replaced, kept below as the oracle (scipy's dilation, ``np.pad``, the FFT
-correlation, ``blend_mask`` over ``halo_background``), on random masks and on the real
+(:func:`cartoqa.visibility.pixels.halo_blend_mask`); whole-view colour masks
+add the squared distance channel by channel (:func:`cartoqa.visibility.pixels.colour_mask`).
+Each is checked here against the formula it replaced, kept below as the oracle (scipy's
+dilation, ``np.pad``, the FFT correlation, ``blend_mask`` over ``halo_background``, the
+einsum of the colour distance), on random masks and on the real
 Mapnik icon ink of ``data/icons_on_land.png`` stamped across a view-sized mask.
 """
 
@@ -31,7 +33,9 @@ from cartoqa.visibility.icons import (
     padded_crop,
 )
 from cartoqa.visibility.pixels import (
+    best_iou_placement,
     blend_mask,
+    colour_mask,
     decode_png,
     halo_background,
     halo_blend_mask,
@@ -197,10 +201,15 @@ def test_iou_map_on_a_rounding_tie_is_the_fft_formula() -> None:
     m = np.zeros((10, 18), bool)
     m[0, 0] = True
     assert np.array_equal(iou_map(m, t), old_iou_map(m, t))
+    scores = old_iou_map(m, t)
+    assert best_iou_placement(m, t) == (int(np.argmax(scores)), float(scores.max()))
     rng = np.random.default_rng(4)
     for _ in range(300):
         m = rng.random((12, 20)) < 0.05
+        m[1:9, 2:18] |= rng.random((8, 16)) < rng.random()  # ties below and at the best
         assert np.array_equal(iou_map(m, t), old_iou_map(m, t))
+        scores = old_iou_map(m, t)
+        assert best_iou_placement(m, t) == (int(np.argmax(scores)), float(scores.max()))
 
 
 def test_iou_map_on_real_icon_crops_and_a_large_mask() -> None:
@@ -227,6 +236,11 @@ def test_find_icons_and_best_iou_at_are_the_old_search_on_real_ink(seed: int) ->
             got = find_icons(view, t, min_iou=min_iou, centres=centres)
             assert got == old_find_icons(view, t, min_iou=min_iou, centres=centres)
         assert find_icons(view, t)  # the stamped icons are found
+        for y in range(0, 300 - t.shape[0] - 8, 7):  # best placements, ties or not
+            crop = view[y:y + t.shape[0] + 8, 100:100 + t.shape[1] + 8]
+            scores = old_iou_map(crop, t)
+            k = int(np.argmax(scores))
+            assert best_iou_placement(crop, t) == (k, float(scores.flat[k]))
         for cx, cy in centres:
             assert best_iou_at(view, t, cx, cy) == old_best_iou_at(view, t, cx, cy)
 
@@ -259,3 +273,17 @@ def test_halo_blend_mask_is_blend_mask_over_the_halo() -> None:
                              min_alpha=min_alpha)
             got = halo_blend_mask(screen, reference, colour, where=ink, min_alpha=min_alpha)
             assert old.any() and np.array_equal(got, old)
+
+
+def test_colour_mask_is_the_einsum_formula() -> None:
+    rng = np.random.default_rng(9)
+    image = rng.integers(0, 256, (50, 70, 3)).astype(np.int16)
+    image[:10] = (170, 211, 223)  # some pixels of the colour itself
+    image[10:12] = (170, 211, 247)  # and some exactly 24 from it
+    for colour, tolerance in (("#aad3df", 24.0), ("#c8facc", 20.0), ("#000000", 300.0),
+                              ("#ffffff", 0.0), ("#808080", 100.5)):
+        ref = np.array(hex_rgb(colour), dtype=np.int32)
+        d = image.astype(np.int32) - ref
+        old = np.einsum("ijk,ijk->ij", d, d) <= tolerance * tolerance
+        assert np.array_equal(colour_mask(image, colour, tolerance), old)
+    assert colour_mask(image, "#aad3df", 24.0)[10:12].all()
