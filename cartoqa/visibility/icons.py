@@ -84,7 +84,7 @@ def find_icons(mask: BoolArray, template: BoolArray, *, min_iou: float = ICON_MI
                            slice(x0 + off, x0 + off + w + 2 * search))
         if crop.shape[0] < h or crop.shape[1] < w or not crop.any():
             continue
-        k, best = best_iou_placement(crop, template)
+        k, best = best_iou_placement(crop, template, floor=min_iou)
         if best >= min_iou:
             dy, dx = divmod(k, crop.shape[1] - w + 1)
             found.append((x0 + dx + w / 2.0, y0 + dy + h / 2.0, best))

@@ -277,11 +277,14 @@ def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     return np.clip(np.round(direct, 6), 0.0, 1.0)
 
 
-def best_iou_placement(mask: BoolArray, template: BoolArray) -> tuple[int, float]:
+def best_iou_placement(mask: BoolArray, template: BoolArray, *,
+                       floor: float = 0.0) -> tuple[int, float]:
     """Where :func:`iou_map` is largest: the flat index of its first maximum, and the value.
 
     The same as ``np.argmax`` and ``max`` of the map, but rounding ties (see
-    :func:`iou_map`) need no FFT when they are too small to reach the maximum.
+    :func:`iou_map`) need no FFT when they are too small to reach the maximum, or
+    when every placement is surely below ``floor`` (a caller that drops a best under
+    ``floor`` then gets some placement under it, not necessarily the map's).
 
     Examples
     --------
@@ -298,7 +301,9 @@ def best_iou_placement(mask: BoolArray, template: BoolArray) -> tuple[int, float
         scaled = direct * 1e6
         tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
         scores = np.clip(np.round(direct, 6), 0.0, 1.0)
-        if tie.any():
+        if tie.any() and float(direct.max()) + 2e-6 < floor:
+            pass  # all below the floor: which way a tie rounds cannot matter to the caller
+        elif tie.any():
             # a tie rounds either way; it cannot matter when it stays below the others' best
             top = float(scores[~tie].max()) if not tie.all() else -1.0
             if float(direct[tie].max()) + 2e-6 < top:

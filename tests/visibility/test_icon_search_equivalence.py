@@ -287,3 +287,24 @@ def test_colour_mask_is_the_einsum_formula() -> None:
         old = np.einsum("ijk,ijk->ij", d, d) <= tolerance * tolerance
         assert np.array_equal(colour_mask(image, colour, tolerance), old)
     assert colour_mask(image, "#aad3df", 24.0)[10:12].all()
+
+
+def test_a_tie_below_the_floor_needs_no_fft(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a build's case: 51 of a 96-pixel icon's pixels and 32 stray ones, 51/128 = 0.3984375
+    t = np.zeros((14, 14), bool)
+    t.flat[:96] = True
+    m = np.zeros((22, 22), bool)
+    m[:14, :14] = t
+    m.flat[np.flatnonzero(m)[51:]] = False  # 51 of the icon's pixels
+    m[:14, :14].flat[96:128] = True  # 32 stray pixels in the window
+    scores = old_iou_map(m, t)
+    assert float(scores[0, 0]) in (0.398437, 0.398438) and scores.max() < ICON_MIN_IOU
+    assert find_icons(m, t, centres=[(7.0, 7.0)]) == []
+
+    def no_fft(*_args: object) -> None:
+        raise AssertionError("FFT used")
+
+    monkeypatch.setattr("cartoqa.visibility.pixels._iou_map_fft", no_fft)
+    _k, best = best_iou_placement(m, t, floor=ICON_MIN_IOU)
+    assert best < ICON_MIN_IOU
+    assert find_icons(m, t, centres=[(7.0, 7.0)]) == old_find_icons(m, t, centres=[(7.0, 7.0)])
