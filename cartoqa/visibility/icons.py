@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 
@@ -54,24 +56,15 @@ def find_icons(mask: BoolArray, template: BoolArray, *, min_iou: float = ICON_MI
     [(6.5, 10.5)]
     """
     h, w = template.shape
-    rows = np.flatnonzero(mask.any(axis=1))
-    if len(rows) == 0:
+    groups = ink_groups(mask)
+    if not groups:
         return []
-    cols = np.flatnonzero(mask.any(axis=0))
-    # group on the mask's bounding box and a pixel around it: nothing outside it grows
-    r0, c0 = max(0, int(rows[0]) - 1), max(0, int(cols[0]) - 1)
-    sub = mask[r0:int(rows[-1]) + 2, c0:int(cols[-1]) + 2]
-    labels, _n = ndimage.label(grow_3x3(sub), structure=np.ones((3, 3), bool))
     need = 0.4 * float(template.sum())
     tries: list[tuple[float, float]] = list(centres)
-    for idx, sl in enumerate(ndimage.find_objects(labels), start=1):
-        if sl is None:
+    for y0, y1, x0, x1, pixels in groups:
+        if pixels < need or y1 - y0 > 3 * h + 2 or x1 - x0 > 3 * w + 2:
             continue
-        blob = (labels[sl] == idx) & sub[sl]
-        if blob.sum() < need or blob.shape[0] > 3 * h + 2 or blob.shape[1] > 3 * w + 2:
-            continue
-        tries.append(((sl[1].start + c0 + sl[1].stop + c0) / 2.0,
-                      (sl[0].start + r0 + sl[0].stop + r0) / 2.0))
+        tries.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0))
     off = search + max(h, w)
     found: list[tuple[float, float, float]] = []
     for cx, cy in tries:
@@ -116,6 +109,53 @@ def best_iou_at(mask: BoolArray, template: BoolArray, cx: float, cy: float, *,
     if crop.shape[0] < h or crop.shape[1] < w or not crop.any():
         return 0.0
     return best_iou_placement(crop, template)[1]
+
+
+#: Groups of the last few masks searched, by content (the types of one colour share a
+#: mask: grouping it once serves them all).
+_GROUPS: OrderedDict[bytes, tuple[tuple[int, int, int, int, int], ...]] = OrderedDict()
+_GROUPS_KEPT = 16
+
+
+def ink_groups(mask: BoolArray) -> tuple[tuple[int, int, int, int, int], ...]:
+    """The groups of mask pixels :func:`find_icons` tries: pixels up to two apart joined.
+
+    Returns
+    -------
+    tuple
+        ``(y0, y1, x0, x1, pixels)`` per group, in ``scipy.ndimage.label`` order: the
+        box (end exclusive) of the group's pixels grown by one (clipped to the mask),
+        and how many mask pixels it holds. Remembered for the last few masks, keyed
+        by their content.
+
+    Examples
+    --------
+    >>> m = np.zeros((6, 8), bool); m[1, 1] = m[1, 3] = m[4, 7] = True
+    >>> ink_groups(m)
+    ((0, 3, 0, 5, 2), (3, 6, 6, 8, 1))
+    """
+    key = repr(mask.shape).encode() + hashlib.blake2b(np.packbits(mask)).digest()
+    if key in _GROUPS:
+        _GROUPS.move_to_end(key)
+        return _GROUPS[key]
+    out: list[tuple[int, int, int, int, int]] = []
+    rows = np.flatnonzero(mask.any(axis=1))
+    if len(rows):
+        cols = np.flatnonzero(mask.any(axis=0))
+        # group on the mask's bounding box and a pixel around it: nothing outside it grows
+        r0, c0 = max(0, int(rows[0]) - 1), max(0, int(cols[0]) - 1)
+        sub = mask[r0:int(rows[-1]) + 2, c0:int(cols[-1]) + 2]
+        labels, _n = ndimage.label(grow_3x3(sub), structure=np.ones((3, 3), bool))
+        for idx, sl in enumerate(ndimage.find_objects(labels), start=1):
+            if sl is None:
+                continue
+            blob = (labels[sl] == idx) & sub[sl]
+            out.append((sl[0].start + r0, sl[0].stop + r0, sl[1].start + c0, sl[1].stop + c0,
+                        int(blob.sum())))
+    _GROUPS[key] = tuple(out)
+    while len(_GROUPS) > _GROUPS_KEPT:
+        _GROUPS.popitem(last=False)
+    return _GROUPS[key]
 
 
 def grow_3x3(mask: BoolArray) -> BoolArray:

@@ -1,7 +1,8 @@
 """The cheaper icon search gives what the old formulas gave, to the bit.
 
 Issue 32 made the view analysis cheaper: the 3x3 grouping dilation as shifted ORs
-(:func:`cartoqa.visibility.icons.grow_3x3`), crops of the zero-padded mask without padding
+(:func:`cartoqa.visibility.icons.grow_3x3`), grouped once per mask content
+(:func:`cartoqa.visibility.icons.ink_groups`), crops of the zero-padded mask without padding
 it (:func:`cartoqa.visibility.icons.padded_crop`), the IoU map from exact counts
 (:func:`cartoqa.visibility.pixels.iou_map`) and the label halo only where ink is
 (:func:`cartoqa.visibility.pixels.halo_blend_mask`); whole-view colour masks
@@ -22,6 +23,7 @@ import pytest
 from scipy import ndimage
 from scipy.signal import fftconvolve
 
+from cartoqa.visibility import icons
 from cartoqa.visibility.icons import (
     ICON_MIN_ALPHA,
     ICON_MIN_IOU,
@@ -30,6 +32,7 @@ from cartoqa.visibility.icons import (
     find_icons,
     grow_3x3,
     icon_template,
+    ink_groups,
     padded_crop,
 )
 from cartoqa.visibility.pixels import (
@@ -308,3 +311,18 @@ def test_a_tie_below_the_floor_needs_no_fft(monkeypatch: pytest.MonkeyPatch) -> 
     _k, best = best_iou_placement(m, t, floor=ICON_MIN_IOU)
     assert best < ICON_MIN_IOU
     assert find_icons(m, t, centres=[(7.0, 7.0)]) == old_find_icons(m, t, centres=[(7.0, 7.0)])
+
+
+def test_groups_are_remembered_by_content_not_by_array() -> None:
+    rng = np.random.default_rng(11)
+    view = stamped_view(rng)
+    t = templates()[0]
+    assert find_icons(view, t) == old_find_icons(view, t)
+    view[:, :200] = False  # the same array, other pixels: no stale groups
+    assert find_icons(view, t) == old_find_icons(view, t)
+    other = view.copy()  # another array, the same pixels: the same groups
+    assert ink_groups(other) is ink_groups(view)
+    for seed in range(20):  # many masks: the memory stays small, answers stay right
+        m = stamped_view(np.random.default_rng(seed), shape=(80, 90), stamps=3)
+        assert find_icons(m, t) == old_find_icons(m, t)
+    assert len(icons._GROUPS) <= icons._GROUPS_KEPT
