@@ -134,7 +134,7 @@ def ink_groups(mask: BoolArray) -> tuple[tuple[int, int, int, int, int], ...]:
     >>> ink_groups(m)
     ((0, 3, 0, 5, 2), (3, 6, 6, 8, 1))
     """
-    key = repr(mask.shape).encode() + hashlib.blake2b(np.packbits(mask)).digest()
+    key = repr(mask.shape).encode() + hashlib.blake2b(np.packbits(mask).tobytes()).digest()
     if key in _GROUPS:
         _GROUPS.move_to_end(key)
         return _GROUPS[key]
