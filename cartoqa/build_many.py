@@ -374,7 +374,9 @@ def secure_local_cluster(workers: int) -> Any:
     message is read, so the RPCs ``run``, ``run_function`` and the like are out of reach.
     Dask's HTTP servers cannot be switched off, so the scheduler's and the workers' are
     bound to 127.0.0.1 on ports the kernel picks and serve no route at all (no dashboard,
-    no ``/info`` pages, no metrics): every request gets 404.
+    no ``/info`` pages, no metrics): every request gets 404. With no dashboard to show
+    them, the workers keep no statistical profile either (Dask samples every worker
+    thread's stack every 10 ms for it: a few CPU seconds per worker per minute).
 
     Parameters
     ----------
@@ -391,9 +393,10 @@ def secure_local_cluster(workers: int) -> Any:
     from distributed.security import Security
 
     security = Security.temporary()
-    no_routes: dict[str, list[str]] = {"distributed.scheduler.http.routes": [],
-                                       "distributed.worker.http.routes": []}
-    with dask.config.set(no_routes):  # the worker processes inherit this configuration
+    settings: dict[str, object] = {"distributed.scheduler.http.routes": [],
+                                   "distributed.worker.http.routes": [],
+                                   "distributed.worker.profile.enabled": False}
+    with dask.config.set(settings):  # the worker processes inherit this configuration
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                             host="127.0.0.1", dashboard_address=None, protocol="tls://",
                             security=security, worker_dashboard_address=None,

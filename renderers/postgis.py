@@ -27,7 +27,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -35,7 +34,7 @@ from typing import IO
 
 from renderers.errors import RenderError
 from renderers.scratch import ensure_private_folder
-from renderers.waiting import exclusive_lock, processes_in, wait_for_exit
+from renderers.waiting import exclusive_lock, processes_in, wait_for_exit, wait_for_lock
 
 #: Where Debian's ``postgresql-15`` puts the server binaries.
 PG_BIN_DIRS: tuple[Path, ...] = (
@@ -360,35 +359,38 @@ class PostgisCluster:
         Parameters
         ----------
         linger_s : float, optional
-            How long to keep trying when another process still holds the server: a
-            process whose helpers are still dying (build-many's workers after a SIGTERM)
-            would otherwise leave it running with nobody left to stop it. The cluster
-            lock is released between tries, so the others can leave meanwhile.
+            How long to wait, when another process still holds the server, for it to
+            leave: a process whose helpers are still dying (build-many's workers after a
+            SIGTERM) would otherwise leave the server running with nobody left to stop
+            it. The wait blocks on the hold itself (no polling), outside the cluster
+            lock, so the others can leave (or join) meanwhile.
         """
-        if self._users_fh is None:
+        users = self._users_fh
+        if users is None:
             return
-        deadline = time.monotonic() + max(0.0, linger_s)
-        while True:
-            with self._cluster_lock():
-                users = self._users_fh
-                assert users is not None
-                try:
-                    fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        self._users_fh = None
-                        users.close()  # someone else still uses the server: leave it running
-                        return
-                    # else: try again after the others had a moment to leave
-                else:
-                    self._users_fh = None
-                    try:
-                        if self._server_alive():
-                            self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
-                    finally:
-                        users.close()
+        with self._cluster_lock():
+            self._users_fh = None
+            try:
+                fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                users.close()  # someone else still uses the server: leave it running ...
+                if linger_s <= 0:
                     return
-            time.sleep(0.2)
+            else:
+                try:
+                    self._stop_server()
+                finally:
+                    users.close()
+                return
+        # ... unless they all leave within linger_s. The order of the locks is the
+        # cluster lock, then the hold (as in start()), so the hold got here is let go
+        # before the cluster lock is taken, and checked again under it.
+        waited = wait_for_lock(self.users_path, linger_s)
+        if waited is None:
+            return
+        os.close(waited)
+        with self._cluster_lock():
+            self._stop_if_unused()
 
     def _stop_if_unused(self) -> None:
         """Stop the server when no process holds it (the caller holds the cluster lock)."""
@@ -396,7 +398,12 @@ class PostgisCluster:
             try:
                 fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                return  # another process uses the server
+                return  # another process uses (or joined) the server
+            self._stop_server()
+
+    def _stop_server(self) -> None:
+        """``pg_ctl stop`` when the server runs (the caller holds the exclusive hold)."""
+        if self._server_alive():
             self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
 
     def destroy(self) -> None:
@@ -419,8 +426,7 @@ class PostgisCluster:
                                   "stop it first") from None
             self._users_fh = None
             try:
-                if self._server_alive():
-                    self._pg_ctl(["stop", "-m", "fast", "-w", "-t", "60"], check=False)
+                self._stop_server()
                 shutil.rmtree(self.root, ignore_errors=True)
             finally:
                 users.close()

@@ -20,7 +20,7 @@ def _open_lock_file(path: Path) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
 
 
-def _wait_for_lock(path: Path, timeout_s: float | None) -> int | None:
+def wait_for_lock(path: Path, timeout_s: float | None) -> int | None:
     """Open ``path`` and take an exclusive ``flock``, blocking up to ``timeout_s``.
 
     Returns the locked file descriptor, or ``None`` when the wait timed out. The
@@ -102,7 +102,7 @@ def exclusive_lock(
                 on_wait()
             warned = True
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            waited = _wait_for_lock(path, left)
+            waited = wait_for_lock(path, left)
             if waited is None:
                 raise TimeoutError(f"{path} is still locked after {timeout_s} s") from None
             fd = waited

@@ -153,6 +153,12 @@ def test_the_key_holder_runs_code_on_a_worker(cluster: tuple[Any, Client]) -> No
     assert next(iter(cluster[1].run(os.getpid).values())) != os.getpid()
 
 
+def test_the_workers_keep_no_statistical_profile(cluster: tuple[Any, Client]) -> None:
+    """Dask samples each worker thread every 10 ms for a dashboard nobody can open."""
+    enabled = cluster[1].run(lambda: dask.config.get("distributed.worker.profile.enabled"))
+    assert set(enabled.values()) == {False}  # read in the worker process itself
+
+
 def _attack(address: str, *creds: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", RPC_ATTACK, address, *creds],
                           capture_output=True, text=True, timeout=120, check=True)

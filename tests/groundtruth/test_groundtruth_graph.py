@@ -13,7 +13,13 @@ from groundtruth._osm_reader import RawWay, RoadData, located_runs
 from groundtruth.assets import asset_path
 from groundtruth.errors import GroundTruthError
 from groundtruth.extracts import resolve_extract
-from groundtruth.graph import build_road_graph, is_drivable, load_road_graph, oneway_direction
+from groundtruth.graph import (
+    build_road_graph,
+    is_drivable,
+    load_road_graph,
+    oneway_direction,
+    street_counts,
+)
 
 
 def test_grid_nodes_are_junctions_and_ends_only(grid: nx.MultiDiGraph) -> None:
@@ -245,3 +251,42 @@ def test_a_loaded_graph_carries_its_extracts_name_and_checksum() -> None:
     assert g.graph["name"] == extract.name == "grid.osm"
     assert g.graph["extract_sha256"] == extract.sha256
     assert load_road_graph(asset_path("osm", "grid.osm")).graph["name"] == "grid.osm"
+
+
+def _osmnx_street_counts(graph: nx.MultiDiGraph) -> dict[int, int]:
+    # imported here: osmnx (with scikit-learn and matplotlib) is the oracle, not a need
+    from osmnx.stats import count_streets_per_node
+
+    return dict(count_streets_per_node(graph))
+
+
+@pytest.mark.parametrize("name", ["grid.osm", "roundabout.osm", "legal.osm", "relations.osm"])
+def test_street_counts_equal_osmnx_on_the_hand_made_extracts(name: str) -> None:
+    graph = load_road_graph(asset_path("osm", name))
+    counts = street_counts(graph)
+    assert list(counts) == list(graph.nodes)
+    assert counts == _osmnx_street_counts(graph)
+    assert dict(graph.nodes(data="street_count")) == counts
+
+
+def test_street_counts_equal_osmnx_on_helsinki_and_kotka(helsinki: nx.MultiDiGraph) -> None:
+    for graph in (helsinki, load_road_graph("kotka"), load_road_graph("helsinki", legal=False)):
+        assert street_counts(graph) == _osmnx_street_counts(graph)
+
+
+def test_street_counts_of_parallels_loops_and_lone_nodes() -> None:
+    # hand-counted: 1-2 two-way (one segment), 2->3 twice (two), 3->2 key 1 joins the
+    # second of them, loops at 3 in both directions count once (two ends), 4 alone
+    g = nx.MultiDiGraph()
+    g.add_edge(1, 2)
+    g.add_edge(2, 1)
+    g.add_edge(2, 3)
+    g.add_edge(2, 3)
+    g.add_edge(3, 2, key=1)
+    g.add_edge(3, 3)
+    g.add_edge(3, 3)
+    g.add_node(4)
+    g.add_edge(5, 6, key=7)
+    expected = {1: 1, 2: 3, 3: 4, 4: 0, 5: 1, 6: 1}
+    assert street_counts(g) == expected
+    assert _osmnx_street_counts(g) == expected

@@ -18,6 +18,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -430,7 +431,7 @@ class MapwiseBuilder:
         self.bounds = {c: {k: tuple(g.bounds) for k, g in r.projected.items()}
                        for c, r in self.regions.items()}
         # Coastal regions from land and sea (groundtruth.thematic.coast).
-        self.coastal = {c: coastal_regions(r.lonlat) for c, r in self.regions.items()}
+        self.coastal = {c: list(_coastal(c, india_edition, us_edition)) for c in countries}
 
     def make_slot(self, plan: MapPlan, rejected: Counter[str],
                   skipped: Counter[str]) -> tuple[list[dict[str, Any]], bytes] | None:
@@ -568,6 +569,13 @@ def _load(country: str, india_edition: str, us_edition: str | None = None) -> Co
     if country == "usa":
         return load_country(country, us_edition)
     return load_country(country, india_edition if country == "india" else None)
+
+
+@lru_cache(maxsize=8)
+def _coastal(country: str, india_edition: str, us_edition: str | None) -> tuple[str, ...]:
+    """The coastal regions of a country's boundaries (a few seconds of geometry: each
+    builder of the same boundaries in a process reuses them)."""
+    return tuple(coastal_regions(_load(country, india_edition, us_edition).lonlat))
 
 
 def us_edition_for(variables: dict[str, list[Variable]]) -> str | None:
