@@ -221,10 +221,10 @@ def _classify(proc: Any, root: int) -> str:
 
 
 def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
-                 poll: float = 0.2, env: dict[str, str] | None = None
-                 ) -> tuple[float, dict[str, float], int, float]:
-    """Run a command; return ``(wall seconds, CPU seconds by class, exit status, CPU
-    seconds of its tree)``.
+                 poll: float = 0.2, env: dict[str, str] | None = None,
+                 cwd: Path | None = None) -> tuple[float, dict[str, float], int, float]:
+    """Run a command (in ``cwd``); return ``(wall seconds, CPU seconds by class, exit
+    status, CPU seconds of its tree)``.
 
     The command's process tree and the PostgreSQL server's processes are sampled
     every ``poll`` seconds; each process counts with the last CPU times seen (a
@@ -267,7 +267,8 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
                 pass
 
     with tempfile.TemporaryFile() as err_file:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file, env=env)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file, env=env,
+                                cwd=cwd)
         start = time.perf_counter()
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -312,10 +313,20 @@ def _load() -> str:
     return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
+def _code_root(tree: Path | None) -> Path:
+    """The source tree whose code a build runs (None: this checkout)."""
+    return tree.resolve() if tree is not None else Path(__file__).resolve().parent.parent
+
+
 def _code_env(tree: Path | None) -> dict[str, str]:
-    """The environment of a build of the code in ``tree`` (None: this checkout)."""
+    """The environment of a build of the code in ``tree`` (None: this checkout).
+
+    A build runs with that tree as its working folder too: ``python -m`` puts the
+    working folder first on the import path, ahead of ``PYTHONPATH``, so an old tree's
+    build started from this checkout would run this checkout's code.
+    """
     env = dict(os.environ)
-    root = tree if tree is not None else Path(__file__).resolve().parent.parent
+    root = _code_root(tree)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(root), *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
     return env
@@ -369,7 +380,8 @@ def main() -> None:
 
         many_cmd = [sys.executable, "-m", "cartoqa", "build-many", "--no-progress"]
         warm = _many_spec(root, "warm", args.extract, tasks, args.per_task, seeds)
-        wall, _, rc, _ = run_measured([*many_cmd, str(warm)], postmaster, env=_code_env(None))
+        wall, _, rc, _ = run_measured([*many_cmd, str(warm)], postmaster, env=_code_env(None),
+                                      cwd=_code_root(None))
         print(f"warm-up (build-many of every city): {wall:.1f} s", flush=True)
         if rc != 0:
             raise SystemExit("the warm-up failed")
@@ -420,7 +432,7 @@ def main() -> None:
                     out = root / f"{code}-w{workers}" / f"city-{seed}"
                     wall, by_class, rc, tree_cpu = run_measured(
                         _cli_build(args.extract, out, tasks, args.per_task, seed, workers),
-                        postmaster, env=env)
+                        postmaster, env=env, cwd=_code_root(tree))
                     if rc != 0:
                         raise SystemExit(f"{label} seed {seed} failed")
                     wall_sum += wall
@@ -433,7 +445,7 @@ def main() -> None:
                 spec = _many_spec(root, f"{code}-many", args.extract, tasks, args.per_task,
                                   seeds)
                 wall, cpu, rc, tree_cpu = run_measured([*many_cmd, str(spec)], postmaster,
-                                                       env=env)
+                                                       env=env, cwd=_code_root(tree))
                 if rc != 0:
                     raise SystemExit(f"{code} build-many failed")
                 runs[f"{code} build-many (2)"] = (wall, cpu, tree_cpu, f"{code}-many")
