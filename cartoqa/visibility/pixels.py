@@ -266,15 +266,10 @@ def iou_map(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     >>> float(iou_map(m, np.ones((2, 2), bool))[1, 1])
     1.0
     """
-    (big_h, big_w), (h, w) = mask.shape, template.shape
-    windows = (big_h - h + 1) * (big_w - w + 1)
-    if h == 0 or w == 0 or big_h < h or big_w < w or windows * h * w > IOU_DIRECT_MAX_WORK:
+    counted = _counted_iou(mask, template)
+    if counted is None or counted[1].any():  # too large, or a tie: keep the FFT's side
         return _iou_map_fft(mask, template)
-    direct = _iou_direct(mask, template)
-    scaled = direct * 1e6
-    if np.any(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6):
-        return _iou_map_fft(mask, template)  # a tie of the rounding: keep the FFT's side
-    return np.clip(np.round(direct, 6), 0.0, 1.0)
+    return _rounded(counted[0])
 
 
 def best_iou_placement(mask: BoolArray, template: BoolArray, *,
@@ -292,19 +287,15 @@ def best_iou_placement(mask: BoolArray, template: BoolArray, *,
     >>> best_iou_placement(m, np.ones((2, 2), bool))
     (4, 1.0)
     """
-    (big_h, big_w), (h, w) = mask.shape, template.shape
-    windows = (big_h - h + 1) * (big_w - w + 1)
-    if h == 0 or w == 0 or big_h < h or big_w < w or windows * h * w > IOU_DIRECT_MAX_WORK:
+    counted = _counted_iou(mask, template)
+    if counted is None:
         scores = _iou_map_fft(mask, template)
     else:
-        direct = _iou_direct(mask, template)
-        scaled = direct * 1e6
-        tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
-        scores = np.clip(np.round(direct, 6), 0.0, 1.0)
-        if tie.any() and float(direct.max()) + 2e-6 < floor:
-            pass  # all below the floor: which way a tie rounds cannot matter to the caller
-        elif tie.any():
-            # a tie rounds either way; it cannot matter when it stays below the others' best
+        direct, tie = counted
+        scores = _rounded(direct)
+        # a tie rounds either way; it cannot matter when every placement is surely below
+        # the floor (the caller drops the best), or when it stays below the others' best
+        if tie.any() and float(direct.max()) + 2e-6 >= floor:
             top = float(scores[~tie].max()) if not tie.all() else -1.0
             if float(direct[tie].max()) + 2e-6 < top:
                 scores[tie] = -1.0
@@ -312,6 +303,24 @@ def best_iou_placement(mask: BoolArray, template: BoolArray, *,
                 scores = _iou_map_fft(mask, template)
     k = int(np.argmax(scores))
     return k, float(scores.flat[k])
+
+
+def _counted_iou(mask: BoolArray, template: BoolArray
+                 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]] | None:
+    """The exact IoU map (not rounded) and where it sits on a tie of the 6-decimal rounding,
+    or ``None`` when the inputs are too large (or empty) to count directly."""
+    (big_h, big_w), (h, w) = mask.shape, template.shape
+    windows = (big_h - h + 1) * (big_w - w + 1)
+    if h == 0 or w == 0 or big_h < h or big_w < w or windows * h * w > IOU_DIRECT_MAX_WORK:
+        return None
+    direct = _iou_direct(mask, template)
+    scaled = direct * 1e6
+    return direct, np.asarray(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6)
+
+
+def _rounded(iou: NDArray[np.float64]) -> NDArray[np.float64]:
+    """IoU values as :func:`iou_map` gives them: rounded to 6 decimals, within 0..1."""
+    return np.asarray(np.clip(np.round(iou, 6), 0.0, 1.0))
 
 
 def _iou_direct(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
@@ -344,7 +353,7 @@ def _iou_map_fft(mask: BoolArray, template: BoolArray) -> NDArray[np.float64]:
     union = t.sum() + window - inter
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-    return np.asarray(np.clip(np.round(out, 6), 0.0, 1.0))
+    return _rounded(out)
 
 
 def count_in_box(mask: BoolArray, x0: float, y0: float, x1: float, y1: float) -> int:
