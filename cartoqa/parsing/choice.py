@@ -258,14 +258,15 @@ _NOT_CONCLUDING = re.compile(
 _LETTER_THEN_TEXT = re.compile(r"(?<![A-Za-z'\-])([A-E])[.)]\s+([^.,;:!?()]+)")
 
 
-def _last_sentence(text: str) -> str | None:
-    """The last sentence of the last line, markdown marks removed."""
+def _last_sentence(text: str, *, option_letters: bool = True) -> str | None:
+    """The last sentence of the last line, markdown marks removed; with
+    ``option_letters``, "E. garages" is one option, not the end of a sentence."""
     lines = nonempty_lines(text)
     if not lines:
         return None
     plain = re.sub(r"[*_`#>]+", "", lines[-1]).strip()
-    # "E. garages" is one option, not the end of a sentence
-    sentences = [s for s in re.split(r"(?<=[.!?])(?<!\b[A-E]\.)\s+", plain) if s.strip()]
+    end = r"(?<=[.!?])(?<!\b[A-E]\.)\s+" if option_letters else r"(?<=[.!?])\s+"
+    sentences = [s for s in re.split(end, plain) if s.strip()]
     return sentences[-1] if sentences else None
 
 
@@ -366,14 +367,9 @@ def _concluding_letter(text: str) -> str | None:
     >>> _concluding_letter("It fits a golf course (D).\\nSo the paler green rules out (B).") is None
     True
     """
-    lines = nonempty_lines(text)
-    if not lines:
+    last = _last_sentence(text, option_letters=False)
+    if last is None:
         return None
-    plain = re.sub(r"[*_`#>]+", "", lines[-1]).strip()
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", plain) if s.strip()]
-    if not sentences:
-        return None
-    last = sentences[-1]
     if not _CONCLUDES.search(last) or _NOT_CONCLUDING.search(last) or hedge(last):
         return None
     letters = {next(g for g in wm.groups() if g).upper()
