@@ -49,6 +49,11 @@ _HALF_WORLD_M = math.pi * 6378137.0
 BUFFER_PX = 128
 #: Default metatile edge, in tiles.
 METATILE = 8
+#: Mapnik's encoding of the cached tiles: RGBA PNG at zlib level 1. The pixels are those
+#: of the default level (6); encoding takes about half the time (7.6 -> 4.1 ms a tile,
+#: a quarter of a cold city's tile rendering) for files about 15 % larger. Images that
+#: leave the renderer (``render_image``) keep Mapnik's default.
+TILE_PNG_FORMAT = "png32:z=1"
 
 
 def global_px_to_mercator(x: float, y: float, zoom: int) -> tuple[float, float]:
@@ -609,7 +614,7 @@ class TileRenderer:
         image = self._draw(z, tx0 * TILE_SIZE, ty0 * TILE_SIZE, width, height)
         for _, x, y in tiles:
             view = image.view((x - tx0) * TILE_SIZE, (y - ty0) * TILE_SIZE, TILE_SIZE, TILE_SIZE)
-            write_atomic(self.tile_path(z, x, y), bytes(view.to_string("png32")))
+            write_atomic(self.tile_path(z, x, y), bytes(view.to_string(TILE_PNG_FORMAT)))
         self.tiles_rendered += len(tiles)
         return len(tiles)
 

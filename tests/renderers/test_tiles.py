@@ -19,6 +19,7 @@ from renderers.label_marks import MARK_COLOURS
 from renderers.postgis import PostgisCluster
 from renderers.style import carto_file, patch_style_xml, style_version
 from renderers.tiles import (
+    TILE_PNG_FORMAT,
     TileRenderer,
     box_overlaps,
     check_zoom,
@@ -340,6 +341,22 @@ def test_metatiles() -> None:
     assert len(tiles) == 64 and tiles[0] == (19, 298464, 151728) and tiles[-1][1:] == (
         298471, 151735)
     assert metatile_tiles((0, 0, 0), 8) == [(0, 0, 0)]
+
+
+def test_cached_tiles_are_encoded_without_loss() -> None:
+    """The tiles' fast PNG encoding keeps every pixel (many colours, opaque and clear)."""
+    import mapnik
+
+    rng = np.random.default_rng(0)
+    pixels = rng.integers(0, 256, (64, 64, 4), dtype=np.uint8)
+    pixels[..., 3] = np.where(pixels[..., 3] >= 128, 255, 0)
+    pixels[pixels[..., 3] == 0] = 0
+    source = io.BytesIO()
+    Image.fromarray(pixels, "RGBA").save(source, "PNG")
+    image = mapnik.Image.from_string(source.getvalue())
+    encoded = bytes(image.to_string(TILE_PNG_FORMAT))
+    with Image.open(io.BytesIO(encoded)) as decoded:
+        assert np.array_equal(np.asarray(decoded.convert("RGBA")), pixels)
 
 
 def test_box_overlaps_and_zoom_check() -> None:
