@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import io
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.shared_builds import SharedBuilds
 from PIL import Image, ImageDraw
 from shapely.geometry import LineString, Point, box
 
@@ -86,19 +85,13 @@ def test_pixel_share_of_a_dot_and_a_line() -> None:
 
 
 @pytest.fixture(scope="module")
-def tiles() -> Iterator[object]:
+def tiles(shared_builds: SharedBuilds) -> Iterator[object]:
+    """Helsinki's tiles in the session's shared cache (its import made once)."""
     from renderers.tiles import TileRenderer
 
-    cache = Path(tempfile.mkdtemp(prefix="cartoqa-test-styles-"))
-    cache.chmod(0o755)  # the unprivileged postgres user must reach its cluster folder
-    renderer = TileRenderer(resolve_extract("helsinki"), cache_dir=cache)
-    try:
-        with renderer:
-            renderer.start()
-            yield renderer
-        renderer.cluster.destroy()
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
+    with TileRenderer(resolve_extract("helsinki"), cache_dir=shared_builds.cache) as renderer:
+        renderer.start()
+        yield renderer
 
 
 @pytest.mark.slow

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import io
 import math
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pyproj
 import pytest
+from helpers.shared_builds import SharedBuilds
 from PIL import Image
 from shapely import affinity
 from shapely.geometry import LineString, Point, box
@@ -234,19 +233,13 @@ def test_an_over_wide_legend_is_refused(renderer: FriedaMapRenderer) -> None:
 
 
 @pytest.fixture(scope="module")
-def tiles() -> Iterator[object]:
+def tiles(shared_builds: SharedBuilds) -> Iterator[object]:
+    """Helsinki in the session's shared cache (its import made once)."""
     from groundtruth.extracts import resolve_extract
     from renderers.tiles import TileRenderer
 
-    cache = Path(tempfile.mkdtemp(prefix="cartoqa-test-print-"))
-    cache.chmod(0o755)  # the unprivileged postgres user must reach its cluster folder
-    renderer = TileRenderer(resolve_extract("helsinki"), cache_dir=cache)
-    try:
-        with renderer:
-            yield renderer
-        renderer.cluster.destroy()
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
+    with TileRenderer(resolve_extract("helsinki"), cache_dir=shared_builds.cache) as renderer:
+        yield renderer
 
 
 @pytest.mark.slow
