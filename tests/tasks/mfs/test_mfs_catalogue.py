@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import xml.etree.ElementTree as ET
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.shared_builds import SharedBuilds
 from PIL import Image
 
 from renderers.mfs.catalogue_specs import (
@@ -165,7 +165,7 @@ def test_swatch_file_has_one_feature_per_cell() -> None:
 
 
 @pytest.mark.slow
-def test_lines_and_areas_render_in_osm_carto_colours(tmp_path: Path) -> None:
+def test_lines_and_areas_render_in_osm_carto_colours(shared_builds: SharedBuilds) -> None:
     from renderers.mfs.swatches import render_swatches
 
     specs = [
@@ -176,7 +176,8 @@ def test_lines_and_areas_render_in_osm_carto_colours(tmp_path: Path) -> None:
         FeatureSpec("area:leisure=park", "park", "area", "leisure", (("leisure", "park"),)),
         FeatureSpec("area:natural=water", "lake", "area", "natural", (("natural", "water"),)),
     ]
-    images = render_swatches(specs, cache_dir=tmp_path)
+    # the session's cluster (started once), not a new one in a folder of this test's
+    images = render_swatches(specs, cache_dir=shared_builds.cache)
     colours = {
         "line:highway=primary": (0xFC, 0xD6, 0xA4),
         "line:waterway=river": (0xAA, 0xD3, 0xDF),
