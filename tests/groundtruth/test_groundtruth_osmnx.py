@@ -35,13 +35,27 @@ from groundtruth.turns import route_steps, steps_connect
 
 class _Osmnx:
     """``osmnx``, imported when a test first uses it: the import (with scikit-learn)
-    costs seconds, paid at collection by every pytest-xdist worker otherwise."""
+    costs seconds, paid at collection by every pytest-xdist worker otherwise.
+
+    Only public names are passed on: pytest's collection looks every module attribute
+    up for its own private markers (``_pytestfixturefunction``, ``__test__``...), which
+    would otherwise import osmnx at collection after all.
+    """
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
         return getattr(importlib.import_module("osmnx"), name)
 
 
 ox = _Osmnx()
+
+
+def test_the_lazy_osmnx_answers_no_private_name() -> None:
+    """pytest's look-ups at collection (private names) must not import osmnx."""
+    for name in ("_pytestfixturefunction", "__pytest_wrapped__", "__test__"):
+        with pytest.raises(AttributeError):
+            getattr(ox, name)
 
 
 @pytest.fixture(scope=module_scope)
