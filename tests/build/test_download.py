@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers.loopback import POLL_S
 
 from cartoqa.cli import main
 from cartoqa.download import catalogue_url, obtain_extract, parse_bbox
@@ -34,7 +35,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     shutil.copyfile(bundled_extract_path("kotka"), target)
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever,
+                              kwargs={"poll_interval": POLL_S}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cartoqa.dataset.reader import image_mime, item_images, read_items
+from helpers.loopback import POLL_S
 
 
 @dataclass
@@ -237,7 +238,8 @@ class ChatServer:
         self._server = _Server(("127.0.0.1", 0), _make_handler(self.state))
         self._server.state = self.state
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": POLL_S}, daemon=True)
 
     @property
     def url(self) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.loopback import POLL_S
 from helpers.synthetic_dataset import write_synthetic_dataset
 
 from cartoqa.cli import main
@@ -63,7 +64,8 @@ class Server:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever,
+                                       kwargs={"poll_interval": POLL_S}, daemon=True)
 
     def respond(self, h: BaseHTTPRequestHandler) -> None:
         mode = self.mode

@@ -8,6 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from helpers.loopback import POLL_S
 
 from cartoqa.runner.client import ChatClient, EndpointError, RetryPolicy
 
@@ -36,7 +37,8 @@ class _Server:
 
         self.httpd = ThreadingHTTPServer((host, 0), Handler)
         self.url = f"http://{host}:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        threading.Thread(target=self.httpd.serve_forever,
+                         kwargs={"poll_interval": POLL_S}, daemon=True).start()
 
     def close(self) -> None:
         self.httpd.shutdown()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.loopback import POLL_S
 
 from cartoqa.cli import main
 from cartoqa.declarations.answer_text import answer_as_text
@@ -45,7 +46,8 @@ class FakeExtractor:
                 self.wfile.write(data)
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever,
+                                       kwargs={"poll_interval": POLL_S}, daemon=True)
 
     @property
     def url(self) -> str:
