@@ -90,6 +90,9 @@ def _coast_km(part: Polygon, tree: Any, land: list[BaseGeometry], tol_km: float,
     from pyproj import Transformer
     from shapely.ops import unary_union
 
+    # imported here: like pyproj above, needed only once a coast is measured
+    from groundtruth.relations import aeqd_pipelines
+
     x0, y0, x1, y1 = part.bounds
     pad = tol_km / 111.0 * 3 + 0.05  # degrees: more than the tolerance at any latitude here
     frame = box(x0 - pad * 3, y0 - pad, x1 + pad * 3, y1 + pad)
@@ -99,9 +102,8 @@ def _coast_km(part: Polygon, tree: Any, land: list[BaseGeometry], tol_km: float,
     if sea.is_empty:
         return 0.0
     c = part.centroid
-    to_m = Transformer.from_crs(
-        "EPSG:4326", f"+proj=aeqd +lat_0={c.y} +lon_0={c.x} +units=m +datum=WGS84",
-        always_xy=True)
+    # the pipeline Transformer.from_crs would pick, without its 10 ms database search
+    to_m = Transformer.from_pipeline(aeqd_pipelines(c.y, c.x)[0])
 
     def project(g: BaseGeometry) -> BaseGeometry:
         return shapely.transform(g, lambda xy: np.column_stack(

@@ -4,9 +4,13 @@ its answer names."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from cartoqa.tasks.frieda.build import FriedaState, _candidates, answers_first, plan_all
 from cartoqa.tasks.frieda.questions import (
@@ -15,8 +19,35 @@ from cartoqa.tasks.frieda.questions import (
     equal_plans,
     with_area_letter,
 )
-from groundtruth.named_features import load_named_features
+from groundtruth.named_features import NamedFeature, load_named_features
 from groundtruth.relation_pairs import topological_pairs
+
+
+# Helsinki's features and pairs, and the plans of each seed, are read and planned once
+# for the module: each is a pure function of the extract (and the seed), and no test
+# changes them (each test read the extract again, and seeds 0-2 were planned twice).
+@pytest.fixture(scope="module")
+def feats() -> list[NamedFeature]:
+    return load_named_features("helsinki")
+
+
+@pytest.fixture(scope="module")
+def pairs(feats: list[NamedFeature]) -> list[Any]:
+    return topological_pairs(feats, include_disjoint=True)
+
+
+@pytest.fixture(scope="module")
+def planned(feats: list[NamedFeature], pairs: list[Any]) -> Any:
+    """``plan_all(feats, pairs, seed=seed, count=2)``, planned once per seed."""
+    @functools.cache
+    def plan(seed: int) -> dict[str, tuple[list[QuestionPlan], list[QuestionPlan]]]:
+        return plan_all(feats, pairs, seed=seed, count=2)
+    return plan
+
+
+@pytest.fixture(scope="module")
+def letters_state(feats: list[NamedFeature]) -> FriedaState:
+    return _letters_state(feats)
 
 
 def _subject_is_the_answer(plan: QuestionPlan) -> bool:
@@ -25,8 +56,7 @@ def _subject_is_the_answer(plan: QuestionPlan) -> bool:
         and plan.maps[1].labels == ("Area A", "Area B")
 
 
-def test_with_area_letter_swaps_the_areas() -> None:
-    feats = load_named_features("helsinki")
+def test_with_area_letter_swaps_the_areas(feats: list[NamedFeature]) -> None:
     plan = equal_plans(feats, rng=random.Random(0))[0]
     for letter in ("A", "B"):
         moved = with_area_letter(plan, letter)
@@ -35,11 +65,9 @@ def test_with_area_letter_swaps_the_areas() -> None:
         assert set(moved.maps[1].features) == set(plan.maps[1].features)
 
 
-def test_equal_letters_alternate_in_pairs_over_the_slots() -> None:
-    feats = load_named_features("helsinki")
-    pairs = topological_pairs(feats, include_disjoint=True)
+def test_equal_letters_alternate_in_pairs_over_the_slots(planned: Any) -> None:
     for seed in (0, 1, 2):
-        _, multi = plan_all(feats, pairs, seed=seed, count=2)["equal"]
+        _, multi = planned(seed)["equal"]
         assert len(multi) >= 6
         letters = [p.answer["names"][0] for p in multi]
         assert all(_subject_is_the_answer(p) for p in multi)
@@ -50,8 +78,7 @@ def test_equal_letters_alternate_in_pairs_over_the_slots() -> None:
         assert set(letters[:3]) == {"A", "B"}
 
 
-def test_balance_keeps_the_plans_and_their_order() -> None:
-    feats = load_named_features("helsinki")
+def test_balance_keeps_the_plans_and_their_order(feats: list[NamedFeature]) -> None:
     plans = equal_plans(feats, rng=random.Random(3))
     balanced = balance_area_letters(plans, random.Random(4))
     assert [p.meta["subject"] for p in balanced] == [p.meta["subject"] for p in plans]
@@ -59,10 +86,9 @@ def test_balance_keeps_the_plans_and_their_order() -> None:
     assert abs(counts.count("A") - counts.count("B")) <= 1
 
 
-def _letters_state() -> FriedaState:
+def _letters_state(feats: list[NamedFeature]) -> FriedaState:
     """Five ``area_category`` stand-ins before each ``same_area`` plan, as
     ``LEGEND_WEIGHTS["equal"]`` puts them."""
-    feats = load_named_features("helsinki")
     plans = equal_plans(feats, rng=random.Random(0))
     same = [plans[k % len(plans)] for k in range(30)]
     multi = []
@@ -87,10 +113,11 @@ def _ended(state: FriedaState, per_task: int, refused: set[int]) -> dict[int, Qu
     return out
 
 
-def test_same_area_letters_alternate_over_the_slots_that_ask_it() -> None:
+def test_same_area_letters_alternate_over_the_slots_that_ask_it(letters_state: FriedaState
+                                                                 ) -> None:
     """The slots whose first plan is ``same_area`` answer A and B in turn, from a
     seeded start; every plan still draws its subject as the area its answer names."""
-    state = _letters_state()
+    state = letters_state
     starts = set()
     for seed in range(6):
         got = answers_first(state, 20, seed)
@@ -105,12 +132,12 @@ def test_same_area_letters_alternate_over_the_slots_that_ask_it() -> None:
     assert starts == {"A", "B"}
 
 
-def test_retries_that_ask_same_area_take_both_letters() -> None:
+def test_retries_that_ask_same_area_take_both_letters(letters_state: FriedaState) -> None:
     """Slots whose legend plans are all refused end with a ``same_area`` retry; those
     retries do not all take one letter: before, a slot's letter counted only the earlier
     slots whose *first* plan asked same_area, so the retries between two such slots all
     answered the same (a per-task-10 build: A, A, A)."""
-    state = _letters_state()
+    state = letters_state
     per_task = 20
     retried = set()
     for slot in range(per_task):
@@ -130,16 +157,14 @@ def test_retries_that_ask_same_area_take_both_letters() -> None:
         assert abs(letters.count("A") - letters.count("B")) <= 1, letters
 
 
-def test_the_first_two_relations_question_depends_on_the_seed() -> None:
+def test_the_first_two_relations_question_depends_on_the_seed(planned: Any) -> None:
     """Helsinki has three ``two_relations`` plans; the one a build asks first (index 1
     of within's one-map list) is drawn by the seed. Before, every seed asked
     Kauppakeskus Kluuvi first, and the majority learned its answer on another seed's
     build (frieda29e's shortcut table: within majority 0.4 against chance 0.065)."""
-    feats = load_named_features("helsinki")
-    pairs = topological_pairs(feats, include_disjoint=True)
     firsts = set()
     for seed in (0, 1, 2, 3):
-        single, _ = plan_all(feats, pairs, seed=seed, count=2)["within"]
+        single, _ = planned(seed)["within"]
         assert single[1].meta["template"] == "two_relations"
         firsts.add(single[1].answer["names"][0])
     assert len(firsts) >= 2, firsts

@@ -359,6 +359,39 @@ def _colour_codes(data: bytes) -> np.ndarray:
     return codes
 
 
+def _few_pixels_differ(stack: np.ndarray, counts: np.ndarray, i: int) -> np.ndarray:
+    """Whether fewer than :data:`MAX_DIFFERING_SHARE` of the pixels of image ``i`` and
+    of each later image fall in different colour cells.
+
+    Two images differ in at least half the L1 distance of their colour-cell counts
+    (each differing pixel moves at most one count out of a cell and one into
+    another), so only the images whose half distance is under the share are compared
+    pixel by pixel; the others differ at least as much (the share only grows with the
+    count: the same answers as comparing all, at a fraction of the cost).
+
+    Parameters
+    ----------
+    stack : numpy.ndarray
+        Colour-cell codes, one row of pixels per image.
+    counts : numpy.ndarray
+        Each row's count per cell.
+    i : int
+        The image compared with the images after it.
+
+    Returns
+    -------
+    numpy.ndarray
+        Booleans, one per image after ``i``.
+    """
+    n = stack.shape[1]
+    bound = np.abs(counts[i + 1 :] - counts[i]).sum(axis=1) / 2 / n
+    alike = np.zeros(len(stack) - i - 1, dtype=bool)
+    near = np.flatnonzero(bound < MAX_DIFFERING_SHARE)
+    if near.size:
+        alike[near] = (stack[i + 1 + near] != stack[i]).mean(axis=1) < MAX_DIFFERING_SHARE
+    return alike
+
+
 def interchangeable(images: Sequence[bytes], *, texture: bool = False) -> list[set[int]]:
     """Return, for each image, the other images that look the same.
 
@@ -386,10 +419,11 @@ def interchangeable(images: Sequence[bytes], *, texture: bool = False) -> list[s
         return []
     stack = np.stack([_colour_codes(b) for b in images])
     cells = COLOUR_LEVELS**3
-    hists = np.stack([np.bincount(row, minlength=cells) for row in stack]) / stack.shape[1]
+    counts = np.stack([np.bincount(row, minlength=cells) for row in stack])
+    hists = counts / stack.shape[1]
     out: list[set[int]] = [set() for _ in images]
     for i in range(len(images) - 1):
-        alike = (stack[i + 1 :] != stack[i]).mean(axis=1) < MAX_DIFFERING_SHARE
+        alike = _few_pixels_differ(stack, counts, i)
         if texture:
             alike |= np.abs(hists[i + 1 :] - hists[i]).sum(axis=1) < MAX_HISTOGRAM_L1
         for j in np.nonzero(alike)[0]:

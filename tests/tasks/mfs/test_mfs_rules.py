@@ -11,14 +11,18 @@ import pytest
 from PIL import Image
 
 from cartoqa.tasks.cartomapqa.mfs import (
+    COLOUR_LEVELS,
     LETTERS,
     LOOKALIKE_GREY_MAX_DL,
     LOOKALIKE_MAX_DASH_DIFF,
     LOOKALIKE_MAX_DELTA_E,
     LOOKALIKE_MAX_PATTERN_RATIO,
+    MAX_DIFFERING_SHARE,
+    MAX_HISTOGRAM_L1,
     THIN_LINE_MIN_COVER,
     THIN_LINE_PX,
     Appearance,
+    _colour_codes,
     answer_for_slot,
     answer_order,
     appearance,
@@ -159,6 +163,57 @@ def test_interchangeable_images() -> None:
     blue = _png((0, 0, 200), (10, 10, 30, 30))
     dot = _png((200, 0, 0), (10, 10, 12, 12))
     assert interchangeable([red, red_again, blue, dot]) == [{1}, {0}, set(), set()]
+
+
+def _edited(pixels: dict[tuple[int, int], tuple[int, int, int]],
+            shift: int = 0) -> bytes:
+    """The red square of :func:`test_interchangeable_images` (shifted right), with some
+    pixels painted over."""
+    im = Image.new("RGB", (50, 50), (242, 239, 233))
+    im.paste((200, 0, 0), (10 + shift, 10, 30 + shift, 30))
+    for xy, colour in pixels.items():
+        im.putpixel(xy, colour)
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _interchangeable_pair_by_pair(images: list[bytes], texture: bool) -> list[set[int]]:
+    """:func:`interchangeable` as it was: every pair's pixels compared."""
+    stack = np.stack([_colour_codes(b) for b in images])
+    hists = np.stack([np.bincount(r, minlength=COLOUR_LEVELS**3) for r in stack]) / stack.shape[1]
+    out: list[set[int]] = [set() for _ in images]
+    for i in range(len(images)):
+        for j in range(i + 1, len(images)):
+            alike = (stack[j] != stack[i]).mean() < MAX_DIFFERING_SHARE
+            if texture:
+                alike |= np.abs(hists[j] - hists[i]).sum() < MAX_HISTOGRAM_L1
+            if alike:
+                out[i].add(j)
+                out[j].add(i)
+    return out
+
+
+def test_only_images_whose_colours_nearly_match_are_compared_pixel_by_pixel() -> None:
+    """:func:`interchangeable` compares pixels only where the colour-cell counts allow
+    fewer than :data:`MAX_DIFFERING_SHARE` differing pixels (5 of 2,500 here): its
+    answers are those of comparing every pair, at the edge of the share (4 and 5
+    pixels painted blue), where the counts match but the pixels do not (the square
+    moved by one pixel; two pixels swapped)."""
+    blue = (0, 0, 200)
+    square = [(10 + k, 10) for k in range(6)]
+    images = [_edited({})]
+    images += [_edited(dict.fromkeys(square[:k], blue)) for k in (3, 4, 5, 6)]
+    images += [_edited({}, shift=1), _edited({(10, 10): (242, 239, 233), (9, 10): (200, 0, 0)}),
+               _edited({(10, 10): blue, (9, 9): (200, 0, 0)}),
+               _png((200, 0, 0), (10, 10, 30, 30)), _png((0, 90, 0), (0, 0, 50, 50))]
+    got = interchangeable(images)
+    assert got == _interchangeable_pair_by_pair(images, texture=False)
+    # four blue pixels differ from the plain square (and from three), five do not
+    assert got[0] == {1, 2, 6, 7, 8} and 3 not in got[0] and 4 not in got[0]
+    assert 5 not in got[0]  # moved by a pixel: the same colour counts, 40 pixels apart
+    assert interchangeable(images, texture=True) == _interchangeable_pair_by_pair(
+        images, texture=True)
 
 
 def test_textures_compare_by_colour_histogram() -> None:
