@@ -20,30 +20,44 @@ from collections.abc import Mapping
 from pathlib import Path
 
 FILE_SECONDS: Mapping[str, float] = {
-    # tests/build: /work/cache/speed32b/prof (one process, load ~20), divided by 9.6,
-    # its wall/CPU ratio (392 CPU s in 3,760 s); the rest: a -n 2 run at load ~15,
-    # divided by 4 (the job got 25 % of the two cores)
-    "tests/build/test_build_many.py": 156.0,
-    "tests/build/test_build_e2e.py": 142.0,
-    "tests/build/test_build_parallel.py": 54.0,
-    "tests/renderers/test_render_e2e.py": 56.0,
-    "tests/renderers/test_tiles.py": 55.0,
-    "tests/renderers/test_browser.py": 29.0,
-    "tests/renderers/test_map_styles.py": 24.0,
-    "tests/renderers/test_browser_security.py": 23.0,
-    "tests/build/test_build_boxless_e2e.py": 20.0,
-    "tests/renderers/test_print_map.py": 15.0,
-    "tests/renderers/test_postgis.py": 15.0,
-    "tests/build/test_build_many_security.py": 13.0,
-    "tests/report/test_report_browser.py": 10.0,
-    "tests/renderers/test_overlays_compass.py": 6.0,
-    "tests/build/test_build_many_hostile.py": 3.5,
-    "tests/groundtruth/test_liechtenstein_extract.py": 3.5,
-    "tests/tasks/test_example_task.py": 3.5,
-    # not measured yet (a 60-item MFS build on the shared Helsinki import): a guess
-    "tests/tasks/mfs/test_mfs_build.py": 40.0,
+    # a -n 2 run on idle cores (docs/rounds/2026-12-02/speed32g.md, "after"): each
+    # file's setup + call + teardown seconds, files of 5 s or more
+    "tests/build/test_build_many.py": 113.8,
+    "tests/build/test_build_e2e.py": 111.6,
+    "tests/renderers/test_tiles.py": 48.4,
+    "tests/renderers/test_render_e2e.py": 48.3,
+    "tests/build/test_build_parallel.py": 39.5,
+    "tests/tasks/mfs/test_mfs_build.py": 34.1,
+    "tests/renderers/test_browser.py": 32.4,
+    "tests/renderers/test_browser_security.py": 25.9,
+    "tests/renderers/test_postgis.py": 18.6,
+    "tests/tasks/test_example_task.py": 18.4,
+    "tests/build/test_build_boxless_e2e.py": 16.6,
+    "tests/tasks/test_frieda_leaks.py": 16.2,
+    "tests/renderers/test_mapwise_render.py": 12.7,
+    "tests/report/test_report_browser.py": 12.6,
+    "tests/groundtruth/test_mapwise_countries.py": 11.6,
+    "tests/tasks/mfs/test_mfs_embeddings.py": 11.6,
+    "tests/tasks/mfs/test_mfs_catalogue.py": 11.0,
+    "tests/build/test_build_many_hostile.py": 10.7,
+    "tests/groundtruth/test_groundtruth_helsinki.py": 10.0,
+    "tests/parsing/test_properties.py": 9.7,
+    "tests/tasks/test_frieda_build.py": 9.6,
+    "tests/build/test_build_many_security.py": 9.1,
+    "tests/groundtruth/test_mapiq_catalogue.py": 8.9,
+    "tests/tasks/mfs/test_mfs_items.py": 8.9,
+    "tests/tasks/test_mapwise_unlabelled.py": 7.7,
+    "tests/tasks/test_frieda_balance.py": 7.6,
+    "tests/runner/test_run_hostile.py": 7.0,
+    "tests/visibility/test_build_written_names.py": 6.9,
+    "tests/renderers/test_thematic_render.py": 6.2,
+    "tests/groundtruth/test_coast.py": 6.0,
+    "tests/parsing/test_thematic_corpus.py": 5.9,
+    "tests/tasks/test_mapwise_forms.py": 5.6,
+    "tests/tasks/test_mapiq_balance.py": 5.3,
+    "tests/parsing/test_corpus.py": 5.3,
 }
-"""Seconds per test file on idle cores (estimated from loaded runs; see the module doc)."""
+"""Seconds per test file on idle cores (measured; see the module doc)."""
 
 SLOW_FILE_SECONDS = 10.0
 """What a file with a slow test but no entry in the table is taken to cost."""
