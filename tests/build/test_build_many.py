@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers.processes import alive, descendants_but, kill_all
 from helpers.shared_builds import SharedBuilds
 
 from cartoqa.build_many import CitySpec, build_many, load_spec
@@ -143,8 +144,6 @@ def test_kill_9_of_build_many_then_rerun_matches_single_builds(
     import sys
     import time
 
-    import psutil
-
     spec_path = _spec(tmp_path)
     spec = load_spec(spec_path)
     journal = spec.out / "kotka" / ".cartoqa-build" / "journal.jsonl"
@@ -157,18 +156,15 @@ def test_kill_9_of_build_many_then_rerun_matches_single_builds(
             break
         time.sleep(0.2)
     assert proc.poll() is None, "build-many finished before it could be killed"
-    children = [c for c in psutil.Process(proc.pid).children(recursive=True)
-                if "postgres" not in c.name()]
+    children = descendants_but(proc.pid, "postgres")
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 90
-    alive = children
-    while alive and time.monotonic() < deadline:
-        alive = [c for c in alive if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    while alive(children) and time.monotonic() < deadline:
         time.sleep(0.5)
-    for c in alive:  # never leave them behind, even when the test fails
-        c.kill()
-    assert not alive, [(c.pid, c.name()) for c in alive]
+    left = alive(children)
+    kill_all(left)  # never leave them behind, even when the test fails
+    assert not left, [p.pid for p in left]
     assert not (spec.out / "manifest.json").exists()
     assert not (spec.out / "kotka" / "items.jsonl").exists()  # killed mid-city
     # both cities had begun (a slot each); the grid's folder goes, as if its turn had

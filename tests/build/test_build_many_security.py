@@ -135,9 +135,14 @@ def test_the_http_listeners_serve_nothing(cluster: tuple[Any, Client]) -> None:
     import psutil
 
     dask_ports = {int(a.rsplit(":", 1)[1]) for a in _addresses(cluster[1])}
-    procs = [psutil.Process(), *psutil.Process().children(recursive=True)]
-    listening = {(c.laddr.ip, c.laddr.port) for p in procs
-                 for c in p.net_connections(kind="inet") if c.status == psutil.CONN_LISTEN}
+    listening = set()
+    for p in [psutil.Process(), *psutil.Process().children(recursive=True)]:
+        try:
+            connections = p.net_connections(kind="inet")
+        except psutil.NoSuchProcess:  # a helper that exited meanwhile listens on nothing
+            continue
+        listening |= {(c.laddr.ip, c.laddr.port) for c in connections
+                      if c.status == psutil.CONN_LISTEN}
     assert {ip for ip, _ in listening} == {"127.0.0.1"}, listening
     http_ports = {port for _, port in listening} - dask_ports
     assert http_ports  # the scheduler's and the worker's

@@ -12,8 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-import psutil
 import pytest
+from helpers.processes import alive, descendants_but, kill_all
 from helpers.shared_builds import SharedBuilds
 
 from cartoqa.cli import main
@@ -58,17 +58,6 @@ def test_two_workers_write_the_same_bytes(single: Path, env: dict[str, str],
         assert theirs[name] == data, name
 
 
-def _alive(processes: list[psutil.Process]) -> list[psutil.Process]:
-    out = []
-    for p in processes:
-        try:
-            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
-                out.append(p)
-        except psutil.NoSuchProcess:
-            pass
-    return out
-
-
 def test_kill_9_of_a_parallel_build_then_resume(single: Path, env: dict[str, str],
                                                 tmp_path: Path) -> None:
     cut = tmp_path / "cut"
@@ -82,18 +71,16 @@ def test_kill_9_of_a_parallel_build_then_resume(single: Path, env: dict[str, str
             break  # a slot journalled (3 in all): killed mid-build, with work to resume
         time.sleep(0.05)
     assert proc.poll() is None, "the build finished before it could be killed"
-    children = [c for c in psutil.Process(proc.pid).children(recursive=True)
-                if "postgres" not in c.name()]
+    children = descendants_but(proc.pid, "postgres")
     assert len(children) >= 2  # its worker (and the browsers)
     os.kill(proc.pid, signal.SIGKILL)  # the builder only: its workers must follow it
     proc.wait()
     deadline = time.monotonic() + 60
-    while _alive(children) and time.monotonic() < deadline:
+    while alive(children) and time.monotonic() < deadline:
         time.sleep(0.2)
-    left = _alive(children)
-    for p in left:  # do not leave them behind even when the test fails
-        p.kill()
-    assert not left, [(p.pid, p.name()) for p in left]
+    left = alive(children)
+    kill_all(left)  # do not leave them behind even when the test fails
+    assert not left, [p.pid for p in left]
     assert not (cut / "items.jsonl").exists()
     assert main([*ARGS, "--out", str(cut), "--workers", "2"]) == 0
     ours, theirs = _files(single), _files(cut)
