@@ -44,9 +44,11 @@ def postgis_cache_dir(prefix: str) -> Iterator[Path]:
     """
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     folder.chmod(0o755)
-    yield folder
-    if any(folder.iterdir()):  # untouched (a run without builds): no cluster to look for
-        cluster = PostgisCluster(folder)
-        if (cluster.data_dir / "PG_VERSION").exists():
-            cluster.destroy()
-    shutil.rmtree(folder, ignore_errors=True)
+    try:
+        yield folder
+    finally:  # also after an interrupted run (Ctrl-C, a failed fixture)
+        if any(folder.iterdir()):  # untouched (a run without builds): no cluster to look for
+            cluster = PostgisCluster(folder)
+            if (cluster.data_dir / "PG_VERSION").exists():
+                cluster.destroy()
+        shutil.rmtree(folder, ignore_errors=True)

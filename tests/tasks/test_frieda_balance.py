@@ -19,23 +19,13 @@ from cartoqa.tasks.frieda.questions import (
     equal_plans,
     with_area_letter,
 )
-from groundtruth.named_features import NamedFeature, load_named_features
-from groundtruth.relation_pairs import topological_pairs
+from groundtruth.named_features import NamedFeature
 
 
-# Helsinki's features and pairs, and the plans of each seed, are read and planned once
-# for the module: each is a pure function of the extract (and the seed), and no test
-# changes them (each test read the extract again, and seeds 0-2 were planned twice).
-@pytest.fixture(scope="module")
-def feats() -> list[NamedFeature]:
-    return load_named_features("helsinki")
-
-
-@pytest.fixture(scope="module")
-def pairs(feats: list[NamedFeature]) -> list[Any]:
-    return topological_pairs(feats, include_disjoint=True)
-
-
+# Helsinki's features and pairs (``feats``, ``pairs``: tests/tasks/conftest.py) and the
+# plans of each seed are read and planned once for the module: each is a pure function of
+# the extract (and the seed), and no test changes them (each test read the extract again,
+# and seeds 0-2 were planned twice).
 @pytest.fixture(scope="module")
 def planned(feats: list[NamedFeature], pairs: list[Any]) -> Any:
     """``plan_all(feats, pairs, seed=seed, count=2)``, planned once per seed."""

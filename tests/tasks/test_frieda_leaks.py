@@ -51,26 +51,16 @@ from groundtruth.legend_areas import (
     load_category_areas,
     point_in_category,
 )
-from groundtruth.named_features import NamedFeature, load_named_features
-from groundtruth.relation_pairs import topological_pairs
+from groundtruth.named_features import NamedFeature
 
 
-# Helsinki's features, legend areas and pairs, and the plans, are read and planned once
-# for the module (each is a pure function of the extract and the seed; no test changes
-# them): they were read again in several tests, and plan_all ran twice.
-@pytest.fixture(scope="module")
-def feats() -> list[NamedFeature]:
-    return load_named_features("helsinki")
-
-
+# Helsinki's features, legend areas and pairs (``feats`` and ``pairs``:
+# tests/tasks/conftest.py), and the plans, are read and planned once for the module
+# (each is a pure function of the extract and the seed; no test changes them): they were
+# read again in several tests, and plan_all ran twice.
 @pytest.fixture(scope="module")
 def areas() -> list[CategoryArea]:
     return load_category_areas("helsinki")
-
-
-@pytest.fixture(scope="module")
-def pairs(feats: list[NamedFeature]) -> list[Any]:
-    return topological_pairs(feats, include_disjoint=True)
 
 
 @pytest.fixture(scope="module")
