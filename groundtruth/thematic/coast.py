@@ -85,13 +85,11 @@ def _polygons(geom: BaseGeometry) -> list[Polygon]:
 def _coast_km(part: Polygon, tree: Any, land: list[BaseGeometry], tol_km: float,
               narrow_km: float) -> float:
     """Length (km) of one polygon's boundary within ``tol_km`` of the sea."""
-    import numpy as np
     import shapely
-    from pyproj import Transformer
     from shapely.ops import unary_union
 
-    # imported here: like pyproj above, needed only once a coast is measured
-    from groundtruth.relations import aeqd_pipelines
+    # imported here: like shapely above, needed only once a coast is measured
+    from groundtruth.relations import LocalFrame
 
     x0, y0, x1, y1 = part.bounds
     pad = tol_km / 111.0 * 3 + 0.05  # degrees: more than the tolerance at any latitude here
@@ -102,12 +100,7 @@ def _coast_km(part: Polygon, tree: Any, land: list[BaseGeometry], tol_km: float,
     if sea.is_empty:
         return 0.0
     c = part.centroid
-    # the pipeline Transformer.from_crs would pick, without its 10 ms database search
-    to_m = Transformer.from_pipeline(aeqd_pipelines(c.y, c.x)[0])
-
-    def project(g: BaseGeometry) -> BaseGeometry:
-        return shapely.transform(g, lambda xy: np.column_stack(
-            to_m.transform(xy[:, 0], xy[:, 1])))
+    project = LocalFrame(c.y, c.x).to_metric  # metres around the polygon
 
     # Water narrower than NARROW_WATER_KM (tidal rivers such as the Delaware at
     # Philadelphia and the Potomac at Washington) is not sea: an opening removes it.
