@@ -406,11 +406,37 @@ def secure_local_cluster(workers: int) -> Any:
 
 #: Seconds to wait for an existing scheduler (``--scheduler``) to answer.
 SCHEDULER_CONNECT_TIMEOUT_S = 5.0
-#: How long build-many waits, when it ends, for its dying workers to leave the PostgreSQL
-#: server it started, before it leaves the server to whoever still uses it.
+#: How long build-many waits, when it ends, for its own dying worker processes to exit
+#: (and so leave the PostgreSQL server), before it leaves the server to whoever still
+#: uses it.
 BUILD_MANY_DB_LINGER_S = 20.0
 #: Schemes a ``--scheduler`` address may use.
 SCHEDULER_SCHEMES = ("tls", "tcp")
+
+
+def worker_pids(cluster: Any) -> list[int]:
+    """The process ids of a LocalCluster's worker processes (each nanny's worker).
+
+    Only these hold the PostgreSQL server on build-many's behalf (the worker plugin
+    joins it for the worker's life), so they are what build-many waits for when it
+    ends: not every holder of the server, which may be another build.
+
+    Parameters
+    ----------
+    cluster : distributed.LocalCluster
+        The cluster (its nannies live in this process).
+
+    Returns
+    -------
+    list of int
+        Ids of the workers running now.
+    """
+    pids = []
+    for nanny in dict(getattr(cluster, "workers", {}) or {}).values():
+        pid = getattr(nanny, "pid", None)
+        if isinstance(pid, int):
+            pids.append(pid)
+    return pids
 
 
 def check_scheduler_address(address: str) -> str:
@@ -533,14 +559,16 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         for city in spec.cities:
             _city_result(city, futures[city.name])
     finally:
+        helpers = worker_pids(cluster) if cluster is not None else []
         if client is not None:
             client.close()
         if cluster is not None:
             cluster.close()
         if database_user is not None:
             # its workers may still be dying (a SIGTERM, a killed worker) and hold the server
-            # a moment longer: wait for them, or nobody would be left to stop it
-            database_user.stop(linger_s=BUILD_MANY_DB_LINGER_S)
+            # a moment longer: wait for them, or nobody would be left to stop it; a server
+            # another program holds (a build beside this one) is left to that program
+            database_user.stop(helpers=helpers, helpers_wait_s=BUILD_MANY_DB_LINGER_S)
         quiet.__exit__(None, None, None)
         if made_out and spec.out.is_dir() and not any(spec.out.iterdir()):
             spec.out.rmdir()  # a build that failed before any city leaves no empty folder

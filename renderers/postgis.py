@@ -27,14 +27,14 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO
 
 from renderers.errors import RenderError
 from renderers.scratch import ensure_private_folder
-from renderers.waiting import exclusive_lock, processes_in, wait_for_exit, wait_for_lock
+from renderers.waiting import exclusive_lock, processes_in, wait_for_exit
 
 #: Where Debian's ``postgresql-15`` puts the server binaries.
 PG_BIN_DIRS: tuple[Path, ...] = (
@@ -353,44 +353,36 @@ class PostgisCluster:
             fcntl.flock(users, fcntl.LOCK_SH)
             self._users_fh = users
 
-    def stop(self, *, linger_s: float = 0.0) -> None:
+    def stop(self, *, helpers: Iterable[int] = (), helpers_wait_s: float = 0.0) -> None:
         """Leave the server; stop it when no other process uses it. Idempotent.
 
         Parameters
         ----------
-        linger_s : float, optional
-            How long to wait, when another process still holds the server, for it to
-            leave: a process whose helpers are still dying (build-many's workers after a
-            SIGTERM) would otherwise leave the server running with nobody left to stop
-            it. The wait blocks on the hold itself (no polling), outside the cluster
-            lock, so the others can leave (or join) meanwhile.
+        helpers : iterable of int, optional
+            Processes that hold the server on this one's behalf (build-many's worker
+            processes): the server is left once they have exited, after at most
+            ``helpers_wait_s`` seconds. A helper killed mid-teardown never calls its own
+            ``stop()``; left before it exits, the server would stay running with nobody
+            to stop it. Other holders (another build on the same cache) are not waited
+            for: the last one out stops the server.
+        helpers_wait_s : float, optional
+            Longest wait for ``helpers`` (blocking on their exits, no polling).
         """
         users = self._users_fh
         if users is None:
             return
+        wait_for_exit(helpers, helpers_wait_s)
         with self._cluster_lock():
             self._users_fh = None
             try:
                 fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                users.close()  # someone else still uses the server: leave it running ...
-                if linger_s <= 0:
-                    return
-            else:
-                try:
-                    self._stop_server()
-                finally:
-                    users.close()
+                users.close()  # someone else still uses the server: leave it running
                 return
-        # ... unless they all leave within linger_s. The order of the locks is the
-        # cluster lock, then the hold (as in start()), so the hold got here is let go
-        # before the cluster lock is taken, and checked again under it.
-        waited = wait_for_lock(self.users_path, linger_s)
-        if waited is None:
-            return
-        os.close(waited)
-        with self._cluster_lock():
-            self._stop_if_unused()
+            try:
+                self._stop_server()
+            finally:
+                users.close()
 
     def _stop_if_unused(self) -> None:
         """Stop the server when no process holds it (the caller holds the cluster lock)."""

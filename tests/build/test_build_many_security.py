@@ -22,7 +22,7 @@ import dask
 import pytest
 from distributed import Client
 
-from cartoqa.build_many import secure_local_cluster
+from cartoqa.build_many import secure_local_cluster, worker_pids
 
 #: Tries the Dask RPC ``run`` (the one the audit used) on one address, once over plain TCP
 #: and once over TLS, with the credentials in argv[2:] if any; prints one line per try.
@@ -156,6 +156,18 @@ def test_the_http_listeners_serve_nothing(cluster: tuple[Any, Client]) -> None:
 
 def test_the_key_holder_runs_code_on_a_worker(cluster: tuple[Any, Client]) -> None:
     assert next(iter(cluster[1].run(os.getpid).values())) != os.getpid()
+
+
+def test_worker_pids_are_the_worker_processes(cluster: tuple[Any, Client]) -> None:
+    """What build-many waits for when it ends: the process each worker runs in (a child
+    of this one), not its nanny (which lives in this process)."""
+    import psutil
+
+    local, client = cluster
+    pids = worker_pids(local)
+    assert pids == list(client.run(os.getpid).values())
+    assert os.getpid() not in pids
+    assert all(psutil.Process(pid).ppid() == os.getpid() for pid in pids)
 
 
 def test_the_workers_keep_no_statistical_profile(cluster: tuple[Any, Client]) -> None:

@@ -261,38 +261,53 @@ def test_read_pid_file(tmp_path: Path) -> None:
     assert read_pid_file(path) is None
 
 
-def test_stop_lingers_for_a_user_that_is_leaving(cache_dir: Path) -> None:
+#: A helper of the owner: joins the server, says so, and dies without stop() a second later.
+HELPER = """
+import os, sys, time
+from pathlib import Path
+from renderers.postgis import PostgisCluster
+PostgisCluster(Path(sys.argv[1])).start()
+print("joined", flush=True)
+time.sleep(1.0)
+os._exit(0)
+"""
+
+
+def test_stop_waits_for_its_helpers_to_leave(cache_dir: Path) -> None:
     """build-many's SIGTERM race: a worker still holds the server when the owner stops.
 
-    Without ``linger_s`` the owner leaves the server running and the worker, dying
+    Without ``helpers`` the owner leaves the server running and the worker, dying
     without its own ``stop()``, leaves nobody to stop it; with it, the owner waits for
-    the worker's hold to go and stops the server.
+    the worker to exit and stops the server.
     """
-    owner, worker = PostgisCluster(cache_dir), PostgisCluster(cache_dir)
+    import sys
+
+    owner = PostgisCluster(cache_dir)
     owner.start()
-    worker.start()
-    held = worker._users_fh
-    assert held is not None
-    timer = threading.Timer(1.0, held.close)  # the worker dies: its flock goes, no stop()
-    timer.start()
+    helper = subprocess.Popen([sys.executable, "-c", HELPER, str(cache_dir)],
+                              stdout=subprocess.PIPE, text=True)
     try:
-        owner.stop(linger_s=15.0)
+        assert helper.stdout is not None and helper.stdout.readline() == "joined\n"
+        owner.stop(helpers=[helper.pid], helpers_wait_s=15.0)
+        assert helper.poll() == 0  # it had exited: the owner waited for it
+        assert not owner._server_alive()
     finally:
-        timer.join()
-    assert not owner._server_alive()
-    worker._users_fh = None
+        helper.kill()
+        helper.wait()
 
 
-def test_stop_without_linger_leaves_a_held_server_running(cache_dir: Path) -> None:
+def test_stop_leaves_at_once_a_server_another_program_holds(cache_dir: Path) -> None:
+    """Only the owner's helpers are waited for: a build beside it keeps the server, and
+    the owner does not wait for that build to end."""
     owner, other = PostgisCluster(cache_dir), PostgisCluster(cache_dir)
     owner.start()
     other.start()
-    owner.stop()
-    assert _select_one(other) == "1"
     started = time.monotonic()
+    owner.stop(helpers=[], helpers_wait_s=20.0)
+    assert time.monotonic() - started < 5.0
+    assert _select_one(other) == "1"
     owner.start()
-    owner.stop(linger_s=0.6)  # the other stays: the owner gives up after its linger
-    assert time.monotonic() - started >= 0.5
+    owner.stop()
     assert _select_one(other) == "1"
     other.stop()
     assert not other._server_alive()
