@@ -52,6 +52,10 @@ SERVICE_USER = "postgres"
 MAX_SOCKET_PATH = 107
 #: Seconds a process waits for another one holding the cluster lock.
 LOCK_TIMEOUT_S = 600.0
+#: A wait for the cluster lock says so on stderr once it has lasted this long (a build's
+#: own worker, or a build beside it, starting or stopping the same server takes about a
+#: second, and saying so each time is noise).
+LOCK_NOTICE_AFTER_S = 3.0
 #: Seconds to wait for a stopped or killed server's processes to exit.
 STOP_TIMEOUT_S = 10.0
 #: Tries to start the server while a killed server's processes release its memory.
@@ -436,7 +440,8 @@ class PostgisCluster:
         with contextlib.ExitStack() as held:
             try:
                 held.enter_context(exclusive_lock(self.lock_path, timeout_s=self.lock_timeout_s,
-                                                  on_wait=tell))
+                                                  on_wait=tell,
+                                                  on_wait_after_s=LOCK_NOTICE_AFTER_S))
             except TimeoutError:
                 raise RenderError(
                     f"another cartoqa process has held {self.lock_path} for over "

@@ -58,7 +58,7 @@ def wait_for_lock(path: Path, timeout_s: float | None) -> int | None:
 @contextlib.contextmanager
 def exclusive_lock(
     path: Path, *, timeout_s: float | None = None, on_wait: Callable[[], None] | None = None,
-    remove: bool = False,
+    on_wait_after_s: float = 0.0, remove: bool = False,
 ) -> Iterator[None]:
     """Hold an exclusive ``flock`` on ``path`` (created if missing) for a ``with`` block.
 
@@ -69,7 +69,12 @@ def exclusive_lock(
     timeout_s : float, optional
         Longest wait for another holder to release it; no bound when omitted.
     on_wait : callable, optional
-        Called once, before waiting, when another process holds the lock.
+        Called once when another process holds the lock: before waiting, or once the
+        wait has lasted ``on_wait_after_s``.
+    on_wait_after_s : float, optional
+        Wait this long without calling ``on_wait`` first (a lock held a moment by a
+        sibling process, e.g. a build's own worker starting the same server, goes
+        unsaid); 0 calls it before any wait.
     remove : bool, optional
         Delete the lock file when releasing it. A process that was waiting on the
         deleted file notices (its descriptor no longer names ``path``) and locks the
@@ -98,11 +103,17 @@ def exclusive_lock(
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            if on_wait is not None and not warned:
-                on_wait()
-            warned = True
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            waited = wait_for_lock(path, left)
+            waited = None
+            if on_wait is not None and not warned and on_wait_after_s > 0:
+                waited = wait_for_lock(path, on_wait_after_s if deadline is None else
+                                       max(0.0, min(on_wait_after_s,
+                                                    deadline - time.monotonic())))
+            if waited is None:
+                if on_wait is not None and not warned:
+                    on_wait()
+                warned = True
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                waited = wait_for_lock(path, left)
             if waited is None:
                 raise TimeoutError(f"{path} is still locked after {timeout_s} s") from None
             fd = waited

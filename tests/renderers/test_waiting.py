@@ -69,3 +69,52 @@ def test_a_lock_not_released_in_time_is_a_timeout_and_stays_free_after(tmp_path:
     # the abandoned waiter took the lock when it was released and let it go at once
     with exclusive_lock(lock, timeout_s=5.0):
         pass
+
+
+def _second_waiter(lock: Path, events: list[str], after_s: float) -> threading.Thread:
+    def second() -> None:
+        with exclusive_lock(lock, timeout_s=10.0, on_wait=lambda: events.append("waiting"),
+                            on_wait_after_s=after_s):
+            events.append("second holds it")
+
+    return threading.Thread(target=second)
+
+
+def test_a_short_wait_goes_unsaid_with_on_wait_after_s(tmp_path: Path) -> None:
+    """The notice comes only once the wait has lasted ``on_wait_after_s``."""
+    lock = tmp_path / "x.lock"
+    events: list[str] = []
+    with exclusive_lock(lock):
+        thread = _second_waiter(lock, events, after_s=5.0)
+        thread.start()
+        time.sleep(0.3)
+        events.append("first releases it")
+    thread.join(10)
+    assert events == ["first releases it", "second holds it"]
+
+
+def test_a_long_wait_is_said_once_after_on_wait_after_s(tmp_path: Path) -> None:
+    lock = tmp_path / "x.lock"
+    events: list[str] = []
+    with exclusive_lock(lock):
+        thread = _second_waiter(lock, events, after_s=0.2)
+        started = time.monotonic()
+        thread.start()
+        while "waiting" not in events and time.monotonic() - started < 5:
+            time.sleep(0.02)
+        assert time.monotonic() - started >= 0.15  # not before the quiet time
+        events.append("first releases it")
+    thread.join(10)
+    assert events == ["waiting", "first releases it", "second holds it"]
+
+
+def test_the_quiet_time_counts_against_the_timeout(tmp_path: Path) -> None:
+    lock = tmp_path / "x.lock"
+    said: list[str] = []
+    started = time.monotonic()
+    with exclusive_lock(lock), pytest.raises(TimeoutError), exclusive_lock(
+            lock, timeout_s=0.3, on_wait=lambda: said.append("waiting"), on_wait_after_s=5.0):
+        pass
+    assert time.monotonic() - started < 3.0
+    with exclusive_lock(lock, timeout_s=5.0):  # free again afterwards
+        pass
