@@ -202,7 +202,8 @@ def _next_phase(phase: int, destination_only: bool) -> int | None:
 
 
 def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
-                    banned: Collection[Edge] = ()) -> list[Edge] | None:
+                    banned: Collection[Edge] = (),
+                    max_length_m: float | None = None) -> list[Edge] | None:
     """The edges of the shortest legal route, or None when there is none.
 
     A line-graph Dijkstra over states ``(edge, phase, restrictions in progress)``.
@@ -223,6 +224,10 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
         Graph nodes.
     banned : collection of (u, v, key), optional
         Edges not to use.
+    max_length_m : float, optional
+        Explore no further than this (the sum of the edges' ``length``): the route
+        found is the same when the shortest one is no longer, and None when it is
+        (:func:`close_alternatives` wants no longer ones).
 
     Returns
     -------
@@ -237,11 +242,30 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
     starts: dict[Edge, list[int]] = {}
     for i, r in enumerate(restrictions):
         starts.setdefault(r.prefix[0], []).append(i)
-    def enter(edge: Edge, phase: int | None,
+    # Each node's out-edges (in sorted order) with what the search reads of them, made
+    # once per node and call instead of through networkx's edge views at every visit (a
+    # node is reached in several states): (edge, length, way, destination-only).
+    succ = graph.succ
+    outs: dict[int, list[tuple[Edge, float, Any, bool]]] = {}
+    way_of: dict[Edge, Any] = {}
+
+    def out_of(node: int) -> list[tuple[Edge, float, Any, bool]]:
+        got = outs.get(node)
+        if got is None:
+            got = []
+            for (w, k), data in sorted(((w, k), data) for w, keyed in succ[node].items()
+                                       for k, data in keyed.items()):
+                edge = (node, w, k)
+                way = data.get("osmid")
+                way_of[edge] = way
+                got.append((edge, data["length"], way, data.get("access") == "destination"))
+            outs[node] = got
+        return got
+
+    def enter(edge: Edge, dest_only: bool, phase: int | None,
               track: tuple[tuple[int, int], ...]) -> State | None:
         if edge in banned:
             return None
-        dest_only = graph.edges[edge].get("access") == "destination"
         new_phase = (_START_ZONE if dest_only else _THROUGH) if phase is None else \
             _next_phase(phase, dest_only)
         if new_phase is None:
@@ -261,10 +285,11 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
     previous: dict[State, State | None] = {}
     heap: list[tuple[float, int, State, State | None]] = []
     tie = count()
-    for edge in sorted(graph.out_edges(origin, keys=True)):
-        state = enter(edge, None, ())
-        if state is not None:
-            heapq.heappush(heap, (graph.edges[edge]["length"], next(tie), state, None))
+    bound = float("inf") if max_length_m is None else max_length_m
+    for edge, length, _way, dest_only in out_of(origin):
+        state = enter(edge, dest_only, None, ())
+        if state is not None and length <= bound:
+            heapq.heappush(heap, (length, next(tie), state, None))
     while heap:
         dist, _, state, prev = heapq.heappop(heap)
         if state in previous:
@@ -280,15 +305,15 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
             return path[::-1]
         if v in barriers:
             continue
-        way = graph.edges[state[0]].get("osmid")
-        for nxt in sorted(graph.out_edges(v, keys=True)):
-            if nxt[1] == u and graph.edges[nxt].get("osmid") == way:
+        way = way_of[state[0]]
+        for nxt, length, nxt_way, dest_only in out_of(v):
+            if nxt[1] == u and nxt_way == way:
                 continue  # no U-turn on the spot
-            new = enter(nxt, phase, track)
+            new = enter(nxt, dest_only, phase, track)
             if new is None or new in previous:
                 continue
-            nd = dist + graph.edges[nxt]["length"]
-            if nd < best.get(new, float("inf")):
+            nd = dist + length
+            if nd <= bound and nd < best.get(new, float("inf")):
                 best[new] = nd
                 heapq.heappush(heap, (nd, next(tie), new, state))
     return None
@@ -451,7 +476,8 @@ def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
     limit = route.length_m * (1.0 + within) + 1e-9
     found: dict[tuple[int, ...], Route] = {}
     for banned in route.edges:
-        edges = legal_edge_path(graph, route.origin, route.destination, banned={banned})
+        edges = legal_edge_path(graph, route.origin, route.destination, banned={banned},
+                                max_length_m=limit)
         if edges is None:
             continue
         alt = route_from_edges(graph, edges, route.origin)

@@ -78,11 +78,33 @@ def arrow_mask(screen: IntArray, reference: IntArray, colour: str) -> BoolArray:
     >>> int(arrow_mask(scr, ref, "#555555").sum())      # its 2 px guard drops one
     4
     """
-    fill = np.array(hex_rgb(colour), dtype=np.int16)
+    return arrow_masks(screen, reference, [colour])[colour]
+
+
+def arrow_masks(screen: IntArray, reference: IntArray,
+                colours: Iterable[str]) -> dict[str, BoolArray]:
+    """:func:`arrow_mask` of each colour, with the ink and the brightness of the image,
+    which do not depend on the colour, computed once.
+
+    Examples
+    --------
+    >>> ref = np.full((9, 9, 3), 255, np.int16); scr = ref.copy()
+    >>> scr[4, 2:7] = (85, 85, 85); scr[1, 1:3] = (0x54, 0x38, 0)
+    >>> {c: int(m.sum()) for c, m in arrow_masks(scr, ref, ["#555555", "#543800"]).items()}
+    {'#555555': 5, '#543800': 2}
+    """
+    wanted = list(colours)
+    if not wanted:
+        return {}
     ink = np.abs(screen - reference).max(axis=2) > ARROW_INK_DIFF
-    near = np.abs(screen - fill).max(axis=2) <= ARROW_COLOUR_TOL
-    text = ink & (screen.mean(axis=2) < float(fill.mean()) - TEXT_DARKER_BY)
-    return np.asarray(ink & near & ~_dilate(text, TEXT_GUARD_PX))
+    brightness = screen.mean(axis=2)
+    masks: dict[str, BoolArray] = {}
+    for colour in wanted:
+        fill = np.array(hex_rgb(colour), dtype=np.int16)
+        near = np.abs(screen - fill).max(axis=2) <= ARROW_COLOUR_TOL
+        text = ink & (brightness < float(fill.mean()) - TEXT_DARKER_BY)
+        masks[colour] = np.asarray(ink & near & ~_dilate(text, TEXT_GUARD_PX))
+    return masks
 
 
 def arrow_visible(arrows: BoolArray, lines_px: Iterable[Sequence[tuple[float, float]]], *,

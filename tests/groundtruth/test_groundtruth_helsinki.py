@@ -12,7 +12,15 @@ from groundtruth.features import features_in_view, load_features
 from groundtruth.graph import load_road_graph
 from groundtruth.junctions import road_names_at, two_road_junctions
 from groundtruth.projection import View
-from groundtruth.routing import has_route, route_from_nodes, shortest_route
+from groundtruth.routing import (
+    NoRouteError,
+    close_alternatives,
+    has_route,
+    legal_edge_path,
+    route_from_edges,
+    route_from_nodes,
+    shortest_route,
+)
 from groundtruth.turns import route_steps, steps_connect
 
 N_ROUTES = 120
@@ -134,3 +142,39 @@ def test_kotka_routes_connect_and_add_up() -> None:
         assert route.length_m == pytest.approx(
             sum(graph.edges[e]["length"] for e in route.edges), abs=1e-9)
         assert steps_connect(graph, route_steps(graph, route), origin, destination)
+
+
+def test_a_length_bound_changes_no_route_and_no_close_alternative(
+        helsinki: nx.MultiDiGraph) -> None:
+    """``max_length_m`` only cuts the search short: on Helsinki's legal graph (turn
+    restrictions, barriers, destination-only roads) a bound at the route's own length
+    finds the same edges and one just below finds none; ``close_alternatives``, which
+    bounds each search by its slack, equals the same loop run without the bound."""
+    rng = random.Random(5)
+    nodes = sorted(helsinki.nodes)
+    checked = alternatives = 0
+    while checked < 15:
+        try:
+            route = shortest_route(helsinki, rng.choice(nodes), rng.choice(nodes))
+        except NoRouteError:
+            continue
+        if not 2 <= len(route.edges) <= 12:  # SRN-sized routes keep the test short
+            continue
+        a, b = route.origin, route.destination
+        assert legal_edge_path(helsinki, a, b, max_length_m=route.length_m) == list(route.edges)
+        assert legal_edge_path(helsinki, a, b, max_length_m=route.length_m - 0.01) is None
+        within = 0.1
+        limit = route.length_m * (1.0 + within) + 1e-9
+        unbounded: dict[tuple[int, ...], object] = {}
+        for banned in route.edges:
+            edges = legal_edge_path(helsinki, a, b, banned={banned})
+            if edges is None:
+                continue
+            alt = route_from_edges(helsinki, edges, a)
+            if alt.nodes != route.nodes and alt.nodes not in unbounded and alt.length_m <= limit:
+                unbounded[alt.nodes] = alt
+        expected = sorted(unbounded.values(), key=lambda r: (r.length_m, r.nodes))  # type: ignore[attr-defined]
+        assert close_alternatives(helsinki, route, within=within) == expected
+        alternatives += len(expected)
+        checked += 1
+    assert alternatives > 0  # the comparison saw some alternatives

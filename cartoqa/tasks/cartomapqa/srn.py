@@ -83,7 +83,7 @@ from cartoqa.tasks.common.views import (
     view_around,
 )
 from cartoqa.visibility.geometry import lines_px
-from cartoqa.visibility.oneway import ARROW_FILL, arrow_mask, arrow_visible
+from cartoqa.visibility.oneway import ARROW_FILL, arrow_masks, arrow_visible
 from groundtruth.osmnx_graph import ensure_road_graph
 from groundtruth.pedestrian_areas import edges_inside, pedestrian_areas
 from groundtruth.projection import meters_per_pixel, path_length_px
@@ -417,13 +417,13 @@ def drawn_reader_graph(naive: nx.MultiDiGraph, scene: Any) -> nx.MultiDiGraph:
     inside = set(nodes)
     oneways = [(u, v, k) for u, v, k, one in naive.edges(keys=True, data="oneway")
                if one and u in inside and v in inside]
-    masks: dict[str, Any] = {}
+    stretches = [(stretch, ARROW_FILL.get(str(naive.edges[stretch[0]].get("highway"))))
+                 for stretch in one_way_stretches(naive, oneways)]
+    masks = arrow_masks(scene.screen, scene.reference,
+                        sorted({colour for _, colour in stretches if colour is not None}))
     undrawn: list[tuple[int, int, int]] = []
-    for stretch in one_way_stretches(naive, oneways):
-        colour = ARROW_FILL.get(str(naive.edges[stretch[0]].get("highway")))
+    for stretch, colour in stretches:
         if colour is not None:
-            if colour not in masks:
-                masks[colour] = arrow_mask(scene.screen, scene.reference, colour)
             lines = [line for e in stretch for line in lines_px(view, naive.edges[e]["geometry"])]
             if arrow_visible(masks[colour], lines):
                 continue
