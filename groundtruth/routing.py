@@ -245,7 +245,9 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
     # Each node's out-edges (in sorted order) with what the search reads of them, made
     # once per node and call instead of through networkx's edge views at every visit (a
     # node is reached in several states): (edge, length, way, destination-only).
-    succ = graph.succ
+    # networkx's own dict of dicts behind graph.succ (read only): its views cost more
+    # than the search itself on a graph of a few thousand edges
+    succ = getattr(graph, "_succ", None) or graph.succ
     outs: dict[int, list[tuple[Edge, float, Any, bool]]] = {}
     way_of: dict[Edge, Any] = {}
 
