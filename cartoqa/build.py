@@ -28,6 +28,7 @@ from cartoqa.declarations.suites import DEFAULT_TASKS
 from cartoqa.errors import CartoqaError
 from cartoqa.parallel import SlotPool, TaskPlan
 from cartoqa.settings import VIEW_HEIGHT, VIEW_WIDTH, cache_root, web_assets_dir
+from cartoqa.stop_signals import raise_pending_stop
 from cartoqa.tasks.common.base import BuildContext, slot_stride
 from groundtruth.extracts import Extract, resolve_extract
 
@@ -336,6 +337,7 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                and not slots_exhausted(ok_slots=ok_slots, tried=slot, n_slots=n_slots,
                                        max_slots=max_slots)
                and not (ok_slots == 0 and failed >= MAX_FAILED_SLOTS_BEFORE_FIRST_ITEM)):
+            raise_pending_stop()  # a SIGTERM whose exception Python dropped
             record = writer.done(name, slot)
             if record is None:
                 if pool is None:

@@ -61,6 +61,7 @@ from cartoqa.download import resolve_source
 from cartoqa.errors import CartoqaError
 from cartoqa.parallel import _die_with_parent
 from cartoqa.settings import cache_root, web_assets_dir
+from cartoqa.stop_signals import raise_pending_stop
 from cartoqa.tasks.frieda.options import DEFAULT_SETTING, SETTING_OPTION, SETTINGS
 from renderers.postgis import PostgisCluster
 
@@ -589,6 +590,7 @@ def _follow(spec: ManySpec, futures: dict[str, Any], *, progress: bool) -> None:
                                 position=i, disable=not progress, file=sys.stderr), total)
     try:
         while True:
+            raise_pending_stop()  # a SIGTERM whose exception Python dropped (Dask's GC hook)
             pending = [f for f in futures.values() if not f.done()]
             for city in spec.cities:
                 bar, total = bars[city.name]

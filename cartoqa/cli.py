@@ -8,16 +8,14 @@ reported in one line on stderr with exit status 2, never as a traceback.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
-from types import FrameType, ModuleType
+from collections.abc import Sequence
+from types import ModuleType
 from typing import NoReturn
 
 from cartoqa import __version__
+from cartoqa.stop_signals import StopRequested, stop_signals_as_interrupts
 from groundtruth.errors import UserFacingError
 
 #: Command modules, in the order ``--help`` lists them.
@@ -35,48 +33,6 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 #: The base of every error a user can cause (CartoqaError, GroundTruthError, RenderError).
 USER_ERRORS = (UserFacingError,)
-
-
-#: Signals that stop a command the way Ctrl-C does (cleanup runs, then exit 128 + n).
-STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGHUP)
-
-
-class StopRequested(KeyboardInterrupt):
-    """Raised in the main thread when SIGTERM or SIGHUP arrives.
-
-    A subclass of :class:`KeyboardInterrupt`, so every cleanup that handles Ctrl-C
-    (closing the browser, stopping the database, keeping a resumable journal) runs.
-
-    Parameters
-    ----------
-    signum : int
-        The signal received.
-    """
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-def _raise_stop(signum: int, frame: FrameType | None) -> None:
-    raise StopRequested(signum)
-
-
-@contextlib.contextmanager
-def stop_signals_as_interrupts() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into :class:`StopRequested` for a ``with`` block.
-
-    Outside the main thread (where Python cannot set handlers) this does nothing.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {sig: signal.signal(sig, _raise_stop) for sig in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 class CommandLineParser(argparse.ArgumentParser):
