@@ -21,7 +21,7 @@ from cartoqa import __version__
 from cartoqa.dataset.card import render_card
 from cartoqa.dataset.manifest import FORMAT_VERSION, build_manifest
 from cartoqa.dataset.versions import software_versions
-from cartoqa.dataset.writer import DatasetWriter
+from cartoqa.dataset.writer import ITEMS_FILE, DatasetWriter
 from cartoqa.declarations.registry import load_spec
 from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, OVERUSED_REASON, TaskSpec
 from cartoqa.declarations.suites import DEFAULT_TASKS
@@ -91,6 +91,33 @@ def build_key(extract: Extract, *, tasks: Sequence[str], per_task: int,
     if task_options:
         key["task_options"] = dict(task_options)
     return key
+
+
+def dataset_is_finished(extract: str | Path | Extract, out: Path, *, tasks: Sequence[str],
+                        per_task: int, seed: int,
+                        task_options: dict[str, Any] | None = None) -> bool:
+    """Whether ``out`` holds the finished dataset of these options already, so that
+    :func:`build_dataset` would return at once (with ``already_complete``).
+
+    Cheap where nothing is finished: the extract is not read unless ``out`` holds an
+    ``items.jsonl``.
+
+    Raises
+    ------
+    CartoqaError
+        As :func:`build_dataset`: ``out`` holds a finished dataset of other options, or
+        another build holds the folder.
+    """
+    if not (Path(out) / ITEMS_FILE).exists():
+        return False
+    ext = resolve_extract(extract) if not isinstance(extract, Extract) else extract
+    writer = DatasetWriter(out, build_key=build_key(ext, tasks=tasks, per_task=per_task,
+                                                    seed=seed, task_options=task_options))
+    writer.lock()
+    try:
+        return writer.is_complete()
+    finally:
+        writer.unlock()
 
 
 def _check_roads(ctx: BuildContext, say: Callable[[str], None]) -> None:

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset
+from cartoqa.build import DEFAULT_PER_TASK, DEFAULT_SEED, build_dataset, dataset_is_finished
 from cartoqa.dataset.files import write_json_atomic
 from cartoqa.dataset.manifest import ATTRIBUTION, DATA_LICENSE
 from cartoqa.dataset.writer import ITEMS_FILE, JOURNAL_FILE, STAGING_DIR
@@ -242,8 +242,7 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
     dict
         ``{"name", "folder", "items", "by_task", "shortfalls"}``.
     """
-    bbox = ",".join(str(v) for v in city.bbox) if city.bbox else None
-    extract, source = resolve_source(city.extract, None, bbox)
+    extract, source = _city_extract(city)
     folder = out / city.name
     report = build_dataset(extract=extract, out=folder, tasks=list(city.tasks),
                            per_task=city.per_task, seed=city.seed, progress=False,
@@ -252,6 +251,31 @@ def build_city(city: CitySpec, out: Path) -> dict[str, Any]:
     items = (folder / "items.jsonl").read_text("utf-8").count("\n")
     return {"name": city.name, "folder": str(folder), "items": items,
             "already_complete": report.already_complete}
+
+
+def _city_extract(city: CitySpec) -> tuple[str | Path, dict[str, Any] | None]:
+    """The city's extract (downloaded or clipped first where the spec says so)."""
+    bbox = ",".join(str(v) for v in city.bbox) if city.bbox else None
+    return resolve_source(city.extract, None, bbox)
+
+
+def city_is_finished(city: CitySpec, out: Path) -> bool:
+    """Whether ``out/<city>`` already holds the city's finished dataset, made with the
+    spec's options (then no worker needs to start for it).
+
+    Raises
+    ------
+    CartoqaError
+        The folder holds a finished dataset of other options (as ``cartoqa build``).
+    """
+    folder = out / city.name
+    if not (folder / ITEMS_FILE).exists():
+        return False
+    extract, _ = _city_extract(city)
+    return dataset_is_finished(extract, folder, tasks=list(city.tasks),
+                               per_task=city.per_task, seed=city.seed,
+                               task_options=dict(city.task_options) if city.task_options
+                               else None)
 
 
 def expected_slots(city: CitySpec) -> int:
@@ -510,12 +534,28 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
     dict
         The combined manifest.
     """
-    import dask
-    from distributed import Client, wait
-
     say = log or (lambda msg: print(msg, file=sys.stderr))
     if scheduler is not None:
         scheduler = check_scheduler_address(scheduler)
+    # a city finished before (a rerun, or a run killed after some cities) needs no worker;
+    # when every city is, no cluster starts at all
+    todo = [city for city in spec.cities if not city_is_finished(city, spec.out)]
+    if todo:
+        _build_on_dask(spec, todo, scheduler=scheduler, workers=workers, progress=progress,
+                       database=database, say=say)
+    manifest = combined_manifest(spec)
+    write_json_atomic(spec.out / COMBINED_MANIFEST, manifest)
+    return manifest
+
+
+def _build_on_dask(spec: ManySpec, todo: list[CitySpec], *, scheduler: str | None,
+                   workers: int, progress: bool, database: bool,
+                   say: Callable[[str], None]) -> None:
+    """Build the cities ``todo`` on a LocalCluster or the ``scheduler`` (see
+    :func:`build_many`), one Dask task each."""
+    import dask
+    from distributed import Client, wait
+
     env = {"CARTOQA_CACHE": str(cache_root()), "CARTOQA_WEB_ASSETS": str(web_assets_dir())}
     cluster: Any = None
     database_user: Any = None
@@ -554,10 +594,10 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         client.register_plugin(_plugin(env, database=database), name="cartoqa")
         futures = {city.name: client.submit(build_city, city, spec.out, key=f"city-{city.name}",
                                             pure=False)
-                   for city in spec.cities}
+                   for city in todo}
         _follow(spec, futures, progress=progress)
         wait(list(futures.values()))
-        for city in spec.cities:
+        for city in todo:
             _city_result(city, futures[city.name])
     finally:
         helpers = worker_pids(cluster) if cluster is not None else []
@@ -573,9 +613,6 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
         quiet.__exit__(None, None, None)
         if made_out and spec.out.is_dir() and not any(spec.out.iterdir()):
             spec.out.rmdir()  # a build that failed before any city leaves no empty folder
-    manifest = combined_manifest(spec)
-    write_json_atomic(spec.out / COMBINED_MANIFEST, manifest)
-    return manifest
 
 
 def _follow(spec: ManySpec, futures: dict[str, Any], *, progress: bool) -> None:

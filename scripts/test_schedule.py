@@ -13,6 +13,8 @@ Usage::
     CARTOQA_TEST_TIMES=/tmp/times pytest -n 2 --dist loadfile --no-loadscope-reorder
     python scripts/test_schedule.py /tmp/times              # loads, files, simulation
     python scripts/test_schedule.py /tmp/times --table      # FILE_SECONDS for file_order.py
+    CARTOQA_TEST_TIMES=/tmp/one pytest -n 0                 # what each file costs the
+    python scripts/test_schedule.py /tmp/one                # machine, daemons included
 
 The simulation takes each file's measured seconds as they are: a worker that waited for
 a shared build the other worker was making counts that wait in the test that waited.
@@ -46,6 +48,10 @@ class Worker:
     collection_cpu: float = 0.0
     cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     """CPU seconds per file (runs that recorded them), less daemons."""
+    machine_cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    """The whole machine's busy seconds per file: a file's full cost, daemons,
+    browsers and build subprocesses included, in a one-process run (``-n 0``) on an
+    otherwise idle machine; with two workers each file also counts the other's work."""
 
 
 def read_run(folder: Path) -> list[Worker]:
@@ -54,6 +60,7 @@ def read_run(folder: Path) -> list[Worker]:
     for path in sorted(folder.glob("*.jsonl")):
         w = Worker(path.stem)
         cpu = 0.0
+        machine: float | None = None
         for line in path.read_text("utf-8").splitlines():
             e = json.loads(line)
             if e.get("event") == "start":
@@ -65,6 +72,10 @@ def read_run(folder: Path) -> list[Worker]:
                 if "cpu" in e:
                     w.cpu[e["nodeid"].split("::")[0]] += e["cpu"] - cpu
                     cpu = e["cpu"]
+                if e.get("machine_cpu") is not None:
+                    if machine is not None:  # the first phase's start is not recorded
+                        w.machine_cpu[e["nodeid"].split("::")[0]] += e["machine_cpu"] - machine
+                    machine = e["machine_cpu"]
                 w.tests[e["nodeid"]] += e["duration"]
                 w.end = max(w.end, e["stop"])
                 f = e["nodeid"].split("::")[0]
@@ -164,12 +175,14 @@ def main(argv: list[str] | None = None) -> int:
     ends = [w.end - t0 for w in workers]
     print(f"last worker ends {max(ends):.1f} s after the first start; "
           f"the other idles {max(ends) - min(ends):.1f} s before it")
-    print(f"\nlongest files (of {len(files)}; seconds, CPU seconds, tests, worker):")
+    print(f"\nlongest files (of {len(files)}; seconds, CPU seconds, machine CPU seconds, "
+          "tests, worker):")
     where = {f: w.name for w in workers for f in w.order}
     cpu = {f: c for w in workers for f, c in w.cpu.items()}
+    machine = {f: c for w in workers for f, c in w.machine_cpu.items()}
     for f, s in sorted(seconds.items(), key=lambda kv: -kv[1])[:args.top]:
-        print(f"  {s:7.1f}  {cpu.get(f, 0.0):6.1f}  {len(files[f]):5d}  "
-              f"{where.get(f, '?'):4}  {f}")
+        print(f"  {s:7.1f}  {cpu.get(f, 0.0):6.1f}  {machine.get(f, 0.0):6.1f}  "
+              f"{len(files[f]):5d}  {where.get(f, '?'):4}  {f}")
     ref = next((w for w in workers if w.files), None)
     if ref is not None and len(workers) > 1:
         sys.path.insert(0, str(ROOT / "tests"))

@@ -141,12 +141,26 @@ def _cpu_s() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def _machine_cpu_s() -> float | None:
+    """Busy seconds of the whole machine since boot (Linux ``/proc/stat``), daemons
+    included; ``None`` where that file is missing."""
+    try:
+        with open("/proc/stat", encoding="ascii") as fh:
+            fields = fh.readline().split()[1:]
+    except OSError:
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(v) for v in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """With CARTOQA_TEST_TIMES set: one line per test phase (start, stop, seconds, and
     the process's CPU seconds so far: the difference between two lines is what the
-    phase cost, less daemons such as the PostgreSQL server)."""
+    phase cost, less daemons such as the PostgreSQL server; and the machine's busy
+    seconds, whose difference in a one-process run counts the daemons too)."""
     config = _CONFIG[0] if _CONFIG else None
     if config is not None and os.environ.get("CARTOQA_TEST_TIMES"):
         _record(config, {"nodeid": report.nodeid, "when": report.when, "start": report.start,
                          "stop": report.stop, "duration": report.duration,
-                         "outcome": report.outcome, "cpu": _cpu_s()})
+                         "outcome": report.outcome, "cpu": _cpu_s(),
+                         "machine_cpu": _machine_cpu_s()})

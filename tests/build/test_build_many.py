@@ -12,6 +12,7 @@ import pytest
 from helpers.processes import alive, descendants_but, kill_all
 from helpers.shared_builds import SharedBuilds
 
+import cartoqa.build_many as build_many_module
 from cartoqa.build_many import CitySpec, build_many, load_spec
 from cartoqa.cli import main
 from cartoqa.declarations.suites import suite_tasks
@@ -131,7 +132,8 @@ def _files(root: Path) -> dict[str, bytes]:
 
 @pytest.mark.slow
 def test_kill_9_of_build_many_then_rerun_matches_single_builds(
-        env: dict[str, str], tmp_path: Path, shared_builds: SharedBuilds) -> None:
+        env: dict[str, str], tmp_path: Path, shared_builds: SharedBuilds,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Two cities on a local cluster of 2 workers, killed with -9 during Kotka's first
     slots and run again: every city's files equal ``cartoqa build`` of that city.
 
@@ -183,8 +185,14 @@ def test_kill_9_of_build_many_then_rerun_matches_single_builds(
         assert sorted(theirs) == sorted(ours), city.name
         for name, data in ours.items():
             assert theirs[name] == data, (city.name, name)
-    # a rerun finds every city finished and writes the same combined manifest
+    # a rerun finds every city finished, starts no cluster and writes the same manifest
     before = (spec.out / "manifest.json").read_bytes()
+    (spec.out / "manifest.json").unlink()
+
+    def no_cluster(workers: int) -> None:
+        raise AssertionError("a cluster started for finished cities")
+
+    monkeypatch.setattr(build_many_module, "secure_local_cluster", no_cluster)
     build_many(spec, workers=2, progress=False, log=said.append)
     assert (spec.out / "manifest.json").read_bytes() == before
 
