@@ -21,8 +21,11 @@ All figures come from one run, side by side, on the same warm cache:
    an older commit; its builds run with ``PYTHONPATH`` set to it), then with the
    current one: wall time; the CPU seconds of each class of process (the builder, its
    worker processes, Chromium, the PostgreSQL server), sampled every 0.2 s from
-   ``/proc``; and the exact user+sys seconds of the whole process tree from the
-   kernel (``wait4``; the builder, its workers and browsers) plus the server's growth;
+   ``/proc``; the user+sys seconds of the process tree from the kernel (``wait4``;
+   the builder, its workers and the browsers it waited for) plus the server's growth;
+   and, where a control group can be made (root), the CPU seconds of every process
+   the build started, from the group's CPU accounting, plus the server's growth: the
+   exact figure (sampling misses short-lived processes, ``wait4`` those nobody reaped);
 4. per run: CPU seconds per item and their ratio to the CPU render floor, the
    speed-up against ``--workers 1`` of the same code, the bound the CPU seconds put
    on it on this machine's cores, and whether every output of every city is
@@ -45,6 +48,7 @@ Usage (the issue's figures; estimated 6-9 minutes on 2 idle cores, twice that wi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import shutil
@@ -211,6 +215,71 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
 CLASSES = ("builder", "workers", "chromium", "postgres")
 
 
+class CpuCgroup:
+    """A control group of its own for one command, whose CPU accounting counts every
+    process the command starts, however it ends or whoever reaps it (browsers, forked
+    workers, Dask nannies): the exact CPU seconds of the run, where sampling ``/proc``
+    misses short-lived processes and ``wait4`` misses those nobody waited for.
+
+    Needs root and a cgroup file system with CPU accounting (v1 ``cpuacct`` or v2);
+    :meth:`make` returns ``None`` elsewhere.
+    """
+
+    def __init__(self, folder: Path, usage: Callable[[Path], float]) -> None:
+        self.folder = folder
+        self._usage = usage
+
+    @classmethod
+    def make(cls, name: str) -> CpuCgroup | None:
+        def v1(folder: Path) -> float:
+            return int((folder / "cpuacct.usage").read_text()) / 1e9
+
+        def v2(folder: Path) -> float:
+            for line in (folder / "cpu.stat").read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "usage_usec":
+                    return int(value) / 1e6
+            raise OSError("no usage_usec in cpu.stat")
+
+        candidates = [(Path("/sys/fs/cgroup/cpuacct"), v1), (Path("/sys/fs/cgroup"), v2)]
+        for root, usage in candidates:
+            marker = "cpuacct.usage" if usage is v1 else "cgroup.controllers"
+            if not (root / marker).exists():
+                continue
+            folder = root / f"{name}-{os.getpid()}"
+            try:
+                folder.mkdir(exist_ok=True)
+                usage(folder)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+                continue
+            return cls(folder, usage)
+        return None
+
+    def enter(self) -> None:
+        """Move the calling process into the group (a ``preexec_fn``)."""
+        (self.folder / "cgroup.procs").write_text(str(os.getpid()))
+
+    def cpu_s(self) -> float:
+        """CPU seconds of every process that was in the group, once the last has left
+        (waits up to 10 s for processes that outlive the command)."""
+        for _ in range(100):
+            if not (self.folder / "cgroup.procs").read_text().strip():
+                break
+            time.sleep(0.1)
+        return self._usage(self.folder)
+
+    def remove(self) -> None:
+        """Remove the group (once its processes are gone)."""
+        for _ in range(50):
+            try:
+                self.folder.rmdir()
+                return
+            except OSError:
+                time.sleep(0.1)
+
+
 def _classify(proc: Any, root: int) -> str:
     name = proc.name()
     if "chrom" in name:
@@ -222,15 +291,18 @@ def _classify(proc: Any, root: int) -> str:
 
 def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
                  poll: float = 0.2, env: dict[str, str] | None = None,
-                 cwd: Path | None = None) -> tuple[float, dict[str, float], int, float]:
+                 cwd: Path | None = None
+                 ) -> tuple[float, dict[str, float], int, float, float | None]:
     """Run a command (in ``cwd``); return ``(wall seconds, CPU seconds by class, exit
-    status, CPU seconds of its tree)``.
+    status, CPU seconds of its tree, CPU seconds of its control group)``.
 
     The command's process tree and the PostgreSQL server's processes are sampled
     every ``poll`` seconds; each process counts with the last CPU times seen (a
-    process's last ``poll`` seconds may be missed). The tree's CPU seconds are exact:
+    process's last ``poll`` seconds may be missed). The tree's CPU seconds are
     user+sys of the command and every descendant it waited for, from ``wait4``, plus
-    the server's growth as sampled.
+    the server's growth as sampled. The control group's (:class:`CpuCgroup`; ``None``
+    where none can be made) are every process the command started, plus the server's
+    growth: the exact figure.
     """
     import psutil
 
@@ -266,9 +338,10 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 pass
 
+    group = CpuCgroup.make("cartoqa-bench")
     with tempfile.TemporaryFile() as err_file:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file, env=env,
-                                cwd=cwd)
+                                cwd=cwd, preexec_fn=group.enter if group else None)
         start = time.perf_counter()
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -287,7 +360,11 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
     for cls, base, last in seen.values():
         totals[cls] = totals.get(cls, 0.0) + last - base
     tree = usage.ru_utime + usage.ru_stime + totals["postgres"]
-    return wall, totals, proc.returncode, tree
+    grouped = None
+    if group is not None:
+        grouped = group.cpu_s() + totals["postgres"]
+        group.remove()
+    return wall, totals, proc.returncode, tree, grouped
 
 
 def _cli_build(extract: str, out: Path, tasks: list[str], per_task: int, seed: int,
@@ -380,8 +457,8 @@ def main() -> None:
 
         many_cmd = [sys.executable, "-m", "cartoqa", "build-many", "--no-progress"]
         warm = _many_spec(root, "warm", args.extract, tasks, args.per_task, seeds)
-        wall, _, rc, _ = run_measured([*many_cmd, str(warm)], postmaster, env=_code_env(None),
-                                      cwd=_code_root(None))
+        wall, _, rc, _, _ = run_measured([*many_cmd, str(warm)], postmaster,
+                                         env=_code_env(None), cwd=_code_root(None))
         print(f"warm-up (build-many of every city): {wall:.1f} s", flush=True)
         if rc != 0:
             raise SystemExit("the warm-up failed")
@@ -421,34 +498,39 @@ def main() -> None:
         if args.old is not None:
             codes.append(("old", args.old))
         codes.append(("new", None))
-        # label -> (wall, CPU by class, CPU of the tree, folder)
-        runs: dict[str, tuple[float, dict[str, float], float, str]] = {}
+        # label -> (wall, CPU by class, CPU of the tree, CPU of the control group, folder)
+        runs: dict[str, tuple[float, dict[str, float], float, float | None, str]] = {}
         for code, tree in codes:
             env = _code_env(tree)
             for workers in (1, 2):
                 label = f"{code} --workers {workers}"
                 wall_sum, cpu, tree_sum = 0.0, dict.fromkeys(CLASSES, 0.0), 0.0
+                group_sum: float | None = 0.0
                 for seed in seeds:
                     out = root / f"{code}-w{workers}" / f"city-{seed}"
-                    wall, by_class, rc, tree_cpu = run_measured(
+                    wall, by_class, rc, tree_cpu, group_cpu = run_measured(
                         _cli_build(args.extract, out, tasks, args.per_task, seed, workers),
                         postmaster, env=env, cwd=_code_root(tree))
                     if rc != 0:
                         raise SystemExit(f"{label} seed {seed} failed")
                     wall_sum += wall
                     tree_sum += tree_cpu
+                    group_sum = (None if group_sum is None or group_cpu is None
+                                 else group_sum + group_cpu)
                     for k, v in by_class.items():
                         cpu[k] = cpu.get(k, 0.0) + v
-                runs[label] = (wall_sum, cpu, tree_sum, f"{code}-w{workers}")
-                print(f"  {label}: {wall_sum:.1f} s, {tree_sum:.1f} CPU s", flush=True)
+                runs[label] = (wall_sum, cpu, tree_sum, group_sum, f"{code}-w{workers}")
+                shown = tree_sum if group_sum is None else group_sum
+                print(f"  {label}: {wall_sum:.1f} s, {shown:.1f} CPU s", flush=True)
             if not args.no_many:
                 spec = _many_spec(root, f"{code}-many", args.extract, tasks, args.per_task,
                                   seeds)
-                wall, cpu, rc, tree_cpu = run_measured([*many_cmd, str(spec)], postmaster,
-                                                       env=env, cwd=_code_root(tree))
+                wall, cpu, rc, tree_cpu, group_cpu = run_measured(
+                    [*many_cmd, str(spec)], postmaster, env=env, cwd=_code_root(tree))
                 if rc != 0:
                     raise SystemExit(f"{code} build-many failed")
-                runs[f"{code} build-many (2)"] = (wall, cpu, tree_cpu, f"{code}-many")
+                runs[f"{code} build-many (2)"] = (wall, cpu, tree_cpu, group_cpu,
+                                                  f"{code}-many")
 
         cores = os.cpu_count() or 1
         n_items = sum((root / "new-w1" / f"city-{s}" / "items.jsonl").read_text("utf-8")
@@ -464,24 +546,28 @@ def main() -> None:
               "sampled = their sum (misses each process's\n  last 0.2 s); tree = "
               "user+sys of every process the build waited for, from the kernel, plus\n  "
               "postgres (misses processes nobody waited for: the old fork server's "
-              "workers). Both are\n  lower bounds: CPU s = the larger, per item and "
+              "workers). Both are\n  lower bounds; cgroup = every process the build "
+              "started, from a control group of its own\n  (CPU accounting; '-' where "
+              "none can be made: not root), plus postgres: the exact figure.\n  CPU s = "
+              "the largest, per item and "
               f"against the CPU render floor ({cpu_floor:.3f} CPU s\n  per item). "
               "CPU seconds hold under load; wall seconds and speed-ups only on idle cores.")
         print(f"  {'run':<24} {'wall s':>7} " + " ".join(f"{c:>9}" for c in CLASSES)
-              + f" {'sampled':>7} {'tree':>7} {'CPU s/item':>10} {'x floor':>7} "
+              + f" {'sampled':>7} {'tree':>7} {'cgroup':>7} {'CPU s/item':>10} {'x floor':>7} "
               f"{'cores busy':>10} {'speed-up':>9} {'bound':>6}")
 
-        def best(run: tuple[float, dict[str, float], float, str]) -> float:
-            return max(sum(run[1].values()), run[2])
+        def best(run: tuple[float, dict[str, float], float, float | None, str]) -> float:
+            return max(sum(run[1].values()), run[2], run[3] or 0.0)
 
         for label, run in runs.items():
-            wall, cpu, tree_cpu, _ = run
+            wall, cpu, tree_cpu, group_cpu, _ = run
+            grouped = "-" if group_cpu is None else f"{group_cpu:.1f}"
             code = label.split()[0]
             one_wall = runs[f"{code} --workers 1"][0]
             per = best(run) / max(n_items, 1)
             bound = one_wall * cores / max(best(run), 1e-9)
             print(f"  {label:<24} {wall:7.1f} " + " ".join(f"{cpu[c]:9.1f}" for c in CLASSES)
-                  + f" {sum(cpu.values()):7.1f} {tree_cpu:7.1f} {per:10.3f} "
+                  + f" {sum(cpu.values()):7.1f} {tree_cpu:7.1f} {grouped:>7} {per:10.3f} "
                   f"{per / cpu_floor if cpu_floor else float('nan'):6.2f}x "
                   f"{best(run) / wall:10.2f} {one_wall / wall:8.2f}x {bound:5.2f}x")
         print("  speed-up = wall(--workers 1 of the same code) / wall; bound = cores x "
