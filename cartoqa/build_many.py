@@ -514,6 +514,9 @@ def build_many(spec: ManySpec, *, scheduler: str | None = None, workers: int = 2
                log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Build every city of a spec on Dask and write the combined manifest.
 
+    A city whose folder already holds its finished dataset is checked here and sent to
+    no worker; when every city is finished, no cluster starts.
+
     Parameters
     ----------
     spec : ManySpec
