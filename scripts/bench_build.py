@@ -246,9 +246,11 @@ class CpuCgroup:
             marker = "cpuacct.usage" if usage is v1 else "cgroup.controllers"
             if not (root / marker).exists():
                 continue
-            folder = root / f"{name}-{os.getpid()}"
+            try:  # a new group each time: one left behind holds its old usage
+                folder = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=root))
+            except OSError:
+                continue
             try:
-                folder.mkdir(exist_ok=True)
                 usage(folder)
             except OSError:
                 with contextlib.suppress(OSError):

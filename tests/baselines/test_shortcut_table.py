@@ -3,24 +3,17 @@ document with every flagged row and what was done about it."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers.modules import load_script
 from helpers.synthetic_dataset import write_synthetic_dataset
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("shortcut_table",
-                                                  ROOT / "scripts" / "shortcut_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("shortcut_table")
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,10 @@ process nobody waits for, which ``wait4`` of the command misses."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from helpers.modules import load_script
 
 # The command exits at once; the grandchild it leaves (in a session of its own, reaped
 # by nobody the command waits for) burns about 0.5 CPU s.
@@ -25,17 +21,8 @@ if os.fork() == 0:
 """
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_build",
-                                                  ROOT / "scripts" / "bench_build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_control_group_counts_an_orphans_cpu() -> None:
-    bench = _bench()
+    bench = load_script("bench_build")
     probe = bench.CpuCgroup.make("cartoqa-test-probe")
     if probe is None:
         pytest.skip("no control group can be made here (not root, or no CPU accounting)")

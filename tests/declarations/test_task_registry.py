@@ -8,7 +8,6 @@ appears in the dataset card and in every export. A task declared half-way fails 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 import pandas as pd
 import pytest
 import yaml
+from helpers.modules import load_module
 from helpers.synthetic_dataset import spec_items, write_items_dataset
 
 from cartoqa.cli import main
@@ -114,10 +114,7 @@ def test_every_task_is_in_every_export(dataset: Path, tmp_path: Path) -> None:
         frame = pd.read_csv(tsv, sep="\t", keep_default_na=False)
         assert set(frame["id"]) == ids and all(frame["answer"].astype(str) != "")
     folder = tmp_path / "lmms-eval"
-    spec = importlib.util.spec_from_file_location("registry_export_utils", folder / "utils.py")
-    assert spec is not None and spec.loader is not None
-    utils = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(utils)
+    utils = load_module("registry_export_utils", folder / "utils.py")
     loader = type("Loader", (yaml.SafeLoader,), {})
     loader.add_constructor("!function", lambda ld, node: str(ld.construct_scalar(node)))
     group_id = group_name(dataset_name(dataset))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import importlib.util
 import os
 from pathlib import Path
 from types import ModuleType
@@ -12,6 +11,7 @@ from typing import Any
 import pandas as pd
 import pytest
 import yaml
+from helpers.modules import load_module
 from PIL import Image
 
 from cartoqa.cli import main
@@ -165,11 +165,7 @@ def _yaml_loader() -> type[yaml.SafeLoader]:
 
 
 def _load_utils(folder: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cartoqa_export_utils", folder / "utils.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("cartoqa_export_utils", folder / "utils.py")
 
 
 def test_lmms_eval_task_folder(dataset: Path, tmp_path: Path, hf_env: Path) -> None:
