@@ -58,6 +58,8 @@ LOCK_TIMEOUT_S = 600.0
 LOCK_NOTICE_AFTER_S = 3.0
 #: Seconds to wait for a stopped or killed server's processes to exit.
 STOP_TIMEOUT_S = 10.0
+#: Server libraries loaded at the server's start when installed (see preloaded_libraries).
+PRELOAD_LIBRARIES = ("postgis-3",)
 #: Tries to start the server while a killed server's processes release its memory.
 START_ATTEMPTS = 20
 
@@ -95,6 +97,37 @@ def find_pg_binary(name: str, *, search_dirs: tuple[Path, ...] | None = None) ->
     if found:
         return Path(found)
     raise RenderError(f"PostgreSQL program {name!r} not found", _INSTALL_FIX)
+
+
+def preloaded_libraries(*, lib_dir: Path | None = None) -> tuple[str, ...]:
+    """The server libraries loaded once by the server, not by each connection.
+
+    Mapnik opens a new connection for each PostGIS layer of a style it loads (and
+    closes it: a process may fork after loading), so loading OSM-Carto starts 78
+    server processes, the road-name map 43 more; each loads PostGIS's library (with
+    GEOS and PROJ) when it first meets a PostGIS type. Loaded by the server at its
+    start, the library is inherited by every connection's process: about 4 ms of CPU
+    less per connection (0.5 CPU s per process that loads both maps). Only libraries
+    that exist are named, so a server without PostGIS still starts (and the import
+    then says what is missing).
+
+    Parameters
+    ----------
+    lib_dir : pathlib.Path, optional
+        The server's library folder (default: ``lib`` beside ``pg_ctl``'s folder).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     none = preloaded_libraries(lib_dir=Path(d))
+    ...     _ = (Path(d) / "postgis-3.so").write_bytes(b"")
+    ...     (none, preloaded_libraries(lib_dir=Path(d)))
+    ((), ('postgis-3',))
+    """
+    if lib_dir is None:
+        lib_dir = find_pg_binary("pg_ctl").parent.parent / "lib"
+    return tuple(name for name in PRELOAD_LIBRARIES if (lib_dir / f"{name}.so").is_file())
 
 
 def socket_file(socket_dir: Path, port: int) -> Path:
@@ -586,6 +619,9 @@ class PostgisCluster:
             f"-c listen_addresses='' -c unix_socket_directories='{self.socket_dir}' "
             f"-p {self.port}"
         )
+        preload = preloaded_libraries()
+        if preload:
+            options += f" -c shared_preload_libraries={','.join(preload)}"
         # A killed server's children can hold its shared memory for a moment: retry.
         for attempt in range(START_ATTEMPTS):
             if self.log_path.exists():

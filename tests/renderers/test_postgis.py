@@ -50,6 +50,8 @@ def test_start_serves_a_unix_socket_only(cache_dir: Path) -> None:
         assert env["PGHOST"] == str(cluster.socket_dir)
         assert (cluster.socket_dir / f".s.PGSQL.{env['PGPORT']}").is_socket()
         assert psql(cluster, "postgres", "SHOW listen_addresses;").strip() == ""
+        # PostGIS is loaded once by the server, not by each of Mapnik's connections
+        assert psql(cluster, "postgres", "SHOW shared_preload_libraries;").strip() == "postgis-3"
         if os.geteuid() == 0:  # initdb refuses root: the server runs as the postgres user
             data_dir = psql(cluster, "postgres", "SHOW data_directory;").strip()
             assert Path(data_dir).stat().st_uid != 0
