@@ -464,7 +464,8 @@ class TileRenderer:
             xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
             layers = placement_layers(xml)
             # Only the placement layers are drawn: the others are left out of the map
-            # (same pixels as switching them off, without their datasources' queries).
+            # (same pixels as switching them off); those drawn read through the full
+            # map's datasources (the same queries), so loading opens no connections.
             marked: Any = load_carto_map(
                 dbname=self._database or "",
                 pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
@@ -472,6 +473,7 @@ class TileRenderer:
                 assets_dir=self.assets_dir,
                 transform=lambda patched: mark_label_rules(
                     keep_layers(patched, layers)),
+                datasources_from=self._map,
             )
             marked.buffer_size = BUFFER_PX
             if {str(layer.name) for layer in marked.layers} != layers:

@@ -181,6 +181,36 @@ def test_marked_labels_show_where_mapnik_writes_the_name(renderer: TileRenderer)
     assert (rgba2[magenta][:, :3].max(axis=1) < 100).mean() > 0.8
 
 
+def _sessions(renderer: TileRenderer) -> int:
+    """Connections made to the renderer's database so far (each psql call is one)."""
+    from renderers.osm_import import psql
+
+    database = renderer._database or ""
+    return int(psql(renderer.cluster, database, "SELECT sessions FROM pg_stat_database "
+                                                "WHERE datname = current_database();"))
+
+
+@pytest.mark.slow
+def test_the_marked_map_reads_through_the_full_maps_datasources(
+        renderer: TileRenderer) -> None:
+    """Loading the road-name map opens no connection per layer (Mapnik does for each
+    layer that brings a datasource of its own): its layers borrow the full map's."""
+    renderer.start()
+    renderer._marked_map = None
+    before = _sessions(renderer)
+    renderer.render_label_marks_pixels(center=CITY, zoom=18, width=64, height=64,
+                                       names=["Kaivokatu"])
+    # the first psql call, perhaps a connection for the render (the pool's last one
+    # was closed after loading), the second psql call: 43 more were each layer its own
+    assert _sessions(renderer) - before <= 3
+    full = {str(layer.name): layer for layer in renderer._map.layers}
+    marked = list(renderer._marked_map.layers)
+    assert len(marked) > 30
+    for layer in marked:
+        params = layer.datasource.parameters()
+        assert params["table"] and params == full[str(layer.name)].datasource.parameters()
+
+
 @pytest.mark.slow
 def test_pixels_undecoded_equal_the_pngs(renderer: TileRenderer) -> None:
     """render_pixels and render_label_marks_pixels give the pixels their PNGs hold (the
