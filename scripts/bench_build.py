@@ -259,6 +259,23 @@ class CpuCgroup:
             return cls(folder, usage)
         return None
 
+    def holds(self, pid: int) -> bool:
+        """Whether process ``pid`` is in the group: a process the command started stays
+        in it (the PostgreSQL server too, when the build started it), whoever reaps it.
+
+        Examples
+        --------
+        >>> CpuCgroup(Path("/sys/fs/cgroup/cpuacct/nowhere"), lambda _: 0.0).holds(os.getpid())
+        False
+        """
+        try:
+            text = Path(f"/proc/{pid}/cgroup").read_text()
+        except OSError:
+            return False
+        name = "/" + self.folder.name
+        return any(line.split(":", 2)[2] == name for line in text.splitlines()
+                   if line.count(":") >= 2)
+
     def enter(self) -> None:
         """Move the calling process into the group (a ``preexec_fn``)."""
         (self.folder / "cgroup.procs").write_text(str(os.getpid()))
@@ -303,15 +320,18 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
     process's last ``poll`` seconds may be missed). The tree's CPU seconds are
     user+sys of the command and every descendant it waited for, from ``wait4``, plus
     the server's growth as sampled. The control group's (:class:`CpuCgroup`; ``None``
-    where none can be made) are every process the command started, plus the server's
-    growth: the exact figure.
+    where none can be made) are every process the command started, the server too
+    when the command started it (with its connections' short-lived processes, which
+    sampling misses), plus the sampled growth of a server that was running before:
+    the exact figure when the command starts the server.
     """
     import psutil
 
     # (pid, start time) -> [class, CPU seconds when first seen (servers older than the
-    # command count only their growth), CPU seconds when last seen]
+    # command count only their growth), CPU seconds when last seen, in the group]
     seen: dict[tuple[int, float], list[Any]] = {}
     began = time.time()
+    group = CpuCgroup.make("cartoqa-bench")
 
     def sample(root: int) -> None:
         procs: list[tuple[Any, str]] = []
@@ -335,12 +355,12 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
                 key = (proc.pid, proc.create_time())
                 if key not in seen:
                     base = cpu if key[1] < began else 0.0
-                    seen[key] = [cls or _classify(proc, root), base, cpu]
+                    inside = group is not None and group.holds(proc.pid)
+                    seen[key] = [cls or _classify(proc, root), base, cpu, inside]
                 seen[key][2] = cpu
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 pass
 
-    group = CpuCgroup.make("cartoqa-bench")
     with tempfile.TemporaryFile() as err_file:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file, env=env,
                                 cwd=cwd, preexec_fn=group.enter if group else None)
@@ -359,12 +379,17 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
     if proc.returncode != 0:
         print(err[-2000:], file=sys.stderr)
     totals: dict[str, float] = dict.fromkeys(CLASSES, 0.0)
-    for cls, base, last in seen.values():
+    outside = 0.0  # a server's growth that its group did not count (it was already running)
+    for cls, base, last, inside in seen.values():
         totals[cls] = totals.get(cls, 0.0) + last - base
+        if cls == "postgres" and not inside:
+            outside += last - base
     tree = usage.ru_utime + usage.ru_stime + totals["postgres"]
     grouped = None
     if group is not None:
-        grouped = group.cpu_s() + totals["postgres"]
+        # a server the build started is in the group, its short-lived connection
+        # processes too (which sampling misses): counted once, by the group
+        grouped = group.cpu_s() + outside
         group.remove()
     return wall, totals, proc.returncode, tree, grouped
 
@@ -544,13 +569,16 @@ def main() -> None:
               "makes scenarios too, beside 1 worker;\n  for build-many it is the Dask "
               "client), workers = its other Python processes (fork server\n  and "
               "workers, or the Dask nannies and workers), chromium = every browser "
-              "process, postgres =\n  the PostgreSQL server's growth during the run; "
+              "process, postgres =\n  the PostgreSQL server's growth during the run (its "
+              "connections' short-lived processes\n  are missed); "
               "sampled = their sum (misses each process's\n  last 0.2 s); tree = "
               "user+sys of every process the build waited for, from the kernel, plus\n  "
               "postgres (misses processes nobody waited for: the old fork server's "
               "workers). Both are\n  lower bounds; cgroup = every process the build "
-              "started, from a control group of its own\n  (CPU accounting; '-' where "
-              "none can be made: not root), plus postgres: the exact figure.\n  CPU s = "
+              "started (the server too, when it started it: its\n  short-lived connection "
+              "processes included), from a control group of its own (CPU accounting;\n"
+              "  '-' where none can be made: not root), plus postgres if the server ran "
+              "before: the exact figure.\n  CPU s = "
               "the largest, per item and "
               f"against the CPU render floor ({cpu_floor:.3f} CPU s\n  per item). "
               "CPU seconds hold under load; wall seconds and speed-ups only on idle cores.")

@@ -27,8 +27,50 @@ def test_the_control_group_counts_an_orphans_cpu() -> None:
     if probe is None:
         pytest.skip("no control group can be made here (not root, or no CPU accounting)")
     probe.remove()
-    wall, _, rc, tree, grouped = bench.run_measured([sys.executable, "-c", ORPHAN],
-                                                    lambda: None, poll=0.05)
+    _, _, rc, tree, grouped = bench.run_measured([sys.executable, "-c", ORPHAN],
+                                                 lambda: None, poll=0.05)
     assert rc == 0
     assert grouped is not None and grouped >= 0.45, grouped
     assert tree < 0.35, tree  # the interpreter's own start, not the orphan's 0.5 s
+
+
+# The command starts a daemon (forked twice, as pg_ctl starts a PostgreSQL server: no
+# longer in the command's tree) that burns about 0.5 CPU s and lives on a moment, so
+# that sampling sees it; the command waits for it to end. The group counts the daemon,
+# and so does the sampled server growth: the exact figure counts it once.
+SERVER = """
+import os, sys, time
+from pathlib import Path
+pid_file, done = Path(sys.argv[1]), Path(sys.argv[1] + ".done")
+if os.fork() == 0:
+    if os.fork() == 0:
+        pid_file.write_text(str(os.getpid()))
+        end = time.process_time() + 0.5
+        while time.process_time() < end:
+            pass
+        time.sleep(0.6)
+        done.write_text("")
+    os._exit(0)
+os.wait()
+while not done.exists():
+    time.sleep(0.02)
+"""
+
+
+def test_a_server_the_command_started_is_counted_once(tmp_path) -> None:
+    bench = load_script("bench_build")
+    probe = bench.CpuCgroup.make("cartoqa-test-probe")
+    if probe is None:
+        pytest.skip("no control group can be made here (not root, or no CPU accounting)")
+    probe.remove()
+    pid_file = tmp_path / "server.pid"
+
+    def server() -> int | None:
+        text = pid_file.read_text() if pid_file.exists() else ""
+        return int(text) if text else None
+
+    _, totals, rc, _, grouped = bench.run_measured(
+        [sys.executable, "-c", SERVER, str(pid_file)], server, poll=0.05)
+    assert rc == 0
+    assert totals["postgres"] >= 0.4, totals  # sampling saw the server's CPU
+    assert grouped is not None and 0.45 <= grouped < 0.85, grouped  # and the group, once

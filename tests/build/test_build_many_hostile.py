@@ -93,7 +93,7 @@ def test_a_scheduler_nobody_listens_on_fails_fast_and_leaves_no_folder(
     monkeypatch.setattr(build_many_module, "SCHEDULER_CONNECT_TIMEOUT_S", 1.0)
     spec = load_spec(_spec(tmp_path, "out = 'cities'\n" + CITY))
     started = time.monotonic()
-    with pytest.raises(CartoqaError, match="cannot reach the Dask scheduler .* within 1 s"):
+    with pytest.raises(CartoqaError, match=r"cannot reach the Dask scheduler .* within 1 s"):
         build_many(spec, scheduler="tcp://127.0.0.1:1", progress=False, database=False,
                    log=lambda msg: None)
     assert time.monotonic() - started < 6
