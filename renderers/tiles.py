@@ -54,6 +54,16 @@ METATILE = 8
 #: a quarter of a cold city's tile rendering) for files about 15 % larger. Images that
 #: leave the renderer (``render_image``) keep Mapnik's default.
 TILE_PNG_FORMAT = "png32:z=1"
+#: Maps loaded by :meth:`TileRenderer.load_ahead`, by :meth:`TileRenderer._maps_key`:
+#: the full map and the road-name map, taken by a renderer of the same database in
+#: this process or in one forked from it instead of loading its own.
+_MAPS_AHEAD: dict[tuple[str, ...], tuple[Any, Any]] = {}
+
+
+def forget_maps_ahead() -> None:
+    """Drop the maps :meth:`TileRenderer.load_ahead` left (renderers holding them keep
+    them)."""
+    _MAPS_AHEAD.clear()
 
 
 def global_px_to_mercator(x: float, y: float, zoom: int) -> tuple[float, float]:
@@ -456,30 +466,7 @@ class TileRenderer:
         check_zoom(zoom)
         self._check_centre(center)
         variables = mark_variables(list(names))
-        if self._marked_map is None:
-            self._prepare_database()
-            self.start()
-            env = self.cluster.env(self._database or "")
-            timeout = 60 + self.cluster.server_run_id() % 100_000
-            xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
-            layers = placement_layers(xml)
-            # Only the placement layers are drawn: the others are left out of the map
-            # (same pixels as switching them off); those drawn read through the full
-            # map's datasources (the same queries), so loading opens no connections.
-            marked: Any = load_carto_map(
-                dbname=self._database or "",
-                pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
-                           "connect_timeout": str(timeout)},
-                assets_dir=self.assets_dir,
-                transform=lambda patched: mark_label_rules(
-                    keep_layers(patched, layers)),
-                datasources_from=self._map,
-            )
-            marked.buffer_size = BUFFER_PX
-            if {str(layer.name) for layer in marked.layers} != layers:
-                raise RenderError("the marked map lost or kept a layer it should not",
-                                  "report this as a bug in renderers.label_marks")
-            self._marked_map = marked
+        self._load_marked_map()
         view = View(center=center, zoom=zoom, width=width, height=height)
         ox, oy = view.origin_px
         w, h = width + 2 * pad, height + 2 * pad
@@ -495,6 +482,33 @@ class TileRenderer:
             raise RenderError(f"Mapnik could not render the map at zoom {zoom}: {exc}",
                               f"see {self.cluster.log_path}") from exc
         return image
+
+    def _load_marked_map(self) -> None:
+        """Load the road-name map (OSM-Carto's placement layers, text rules marked; see
+        :mod:`renderers.label_marks`) once, after the full map."""
+        if self._marked_map is not None:
+            return
+        self.start()
+        if self._marked_map is not None:  # loaded ahead (see load_ahead)
+            return
+        xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
+        layers = placement_layers(xml)
+        # Only the placement layers are drawn: the others are left out of the map
+        # (same pixels as switching them off); those drawn read through the full
+        # map's datasources (the same queries), so loading opens no connections.
+        marked: Any = load_carto_map(
+            dbname=self._database or "",
+            pg_params=self._pg_params(),
+            assets_dir=self.assets_dir,
+            transform=lambda patched: mark_label_rules(
+                keep_layers(patched, layers)),
+            datasources_from=self._map,
+        )
+        marked.buffer_size = BUFFER_PX
+        if {str(layer.name) for layer in marked.layers} != layers:
+            raise RenderError("the marked map lost or kept a layer it should not",
+                              "report this as a bug in renderers.label_marks")
+        self._marked_map = marked
 
     @property
     def layer_names(self) -> list[str]:
@@ -515,20 +529,55 @@ class TileRenderer:
         if self._map is not None:
             return
         database = self._prepare_database()
-        env = self.cluster.env(database)
-        # Mapnik keeps a connection pool per connection string for the life of the
-        # process; a server started again (after a stop, or a crash) must not be reached
-        # through connections pooled for the previous run. The connection timeout is part
-        # of that string, so it carries a number unique to the server run (it is otherwise unused:
-        # a unix socket connects at once or fails at once).
-        timeout = 60 + self.cluster.server_run_id() % 100_000
+        ahead = _MAPS_AHEAD.get(self._maps_key())
+        if ahead is not None:
+            self._map, self._marked_map = ahead
+            return
         self._map = load_carto_map(
             dbname=database,
-            pg_params={"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
-                       "connect_timeout": str(timeout)},
+            pg_params=self._pg_params(),
             assets_dir=self.assets_dir,
         )
         self._map.buffer_size = BUFFER_PX
+
+    def load_ahead(self) -> None:
+        """Load both maps now and leave them to the renderers of the same database in
+        this process and in the processes forked from it (a ``--workers`` builder's
+        workers), which then load none (about 1.5 CPU s each, server included).
+
+        Mapnik closes the connection it opens for each layer as it loads a style, so
+        that a process may fork after loading; nothing is rendered here, so no
+        connection is open when the caller forks (each process opens its own at its
+        first render). The maps stay until :func:`forget_maps_ahead` (or the next
+        call).
+
+        Raises
+        ------
+        RenderError
+            As :meth:`start`.
+        """
+        self.start()
+        self._load_marked_map()
+        _MAPS_AHEAD.clear()
+        _MAPS_AHEAD[self._maps_key()] = (self._map, self._marked_map)
+
+    def _pg_params(self) -> dict[str, str]:
+        """The maps' connection parameters (the database is prepared)."""
+        env = self.cluster.env(self._database or "")
+        # Mapnik keeps a connection pool per connection string for the life of the
+        # process; a server started again (after a stop, or a crash) must not be reached
+        # through connections pooled for the previous run. The connection timeout is part
+        # of that string, so it carries a number unique to the server run (it is otherwise
+        # unused: a unix socket connects at once or fails at once).
+        timeout = 60 + self.cluster.server_run_id() % 100_000
+        return {"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
+                "connect_timeout": str(timeout)}
+
+    def _maps_key(self) -> tuple[str, ...]:
+        """What the maps read and draw with: database, server run, style assets."""
+        params = self._pg_params()
+        return (self._database or "", *(f"{k}={params[k]}" for k in sorted(params)),
+                str(self.assets_dir))
 
     def _prepare_database(self) -> str:
         """Start the cluster and import the extract (each once); return the database."""

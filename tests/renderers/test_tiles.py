@@ -211,6 +211,58 @@ def test_the_marked_map_reads_through_the_full_maps_datasources(
         assert params["table"] and params == full[str(layer.name)].datasource.parameters()
 
 
+#: A process that loads its maps ahead and forks (as a ``--workers`` builder does, before
+#: any render): the child's renderer takes the maps, both render the same pixels.
+FORK_AFTER_LOADING = """
+import hashlib, os, sys
+from pathlib import Path
+from groundtruth.extracts import resolve_extract
+from renderers.tiles import TileRenderer
+
+extract, cache = resolve_extract("helsinki"), Path(sys.argv[1])
+
+def draw(tiles):
+    pixels = tiles.render_pixels(center=(60.1700, 24.9430), zoom=18, width=96, height=64)
+    marks = tiles.render_label_marks_pixels(center=(60.1700, 24.9430), zoom=18, width=96,
+                                            height=64, names=["Kaivokatu"])
+    return hashlib.sha256(pixels.tobytes() + marks.tobytes()).hexdigest()
+
+with TileRenderer(extract, cache_dir=cache) as parent:
+    parent.load_ahead()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        with TileRenderer(extract, cache_dir=cache) as child:
+            child.start()
+            inherited = child._map is parent._map and child._marked_map is parent._marked_map
+            os.write(write, f"{inherited} {draw(child)}".encode())
+        os._exit(0)
+    os.close(write)
+    said = os.fdopen(read).read()
+    os.waitpid(pid, 0)
+    print(said, draw(parent))
+"""
+
+
+@pytest.mark.slow
+def test_maps_loaded_ahead_serve_a_forked_process(renderer: TileRenderer) -> None:
+    """A renderer in a process forked after load_ahead loads no map (no connection per
+    layer: OSM-Carto's 78 once, in the parent) and renders, with its own connection,
+    the pixels its parent renders."""
+    import subprocess
+    import sys
+
+    before = _sessions(renderer)
+    out = subprocess.run([sys.executable, "-c", FORK_AFTER_LOADING, str(renderer.cache_dir)],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    inherited, child, parent = out.split()
+    assert inherited == "True"
+    assert child == parent
+    # 78 for the parent's load, a render connection each, psql's own: 78 more if the
+    # child loaded the map itself
+    assert _sessions(renderer) - before < 100
+
+
 @pytest.mark.slow
 def test_pixels_undecoded_equal_the_pngs(renderer: TileRenderer) -> None:
     """render_pixels and render_label_marks_pixels give the pixels their PNGs hold (the
