@@ -4,6 +4,7 @@ process nobody waits for, which ``wait4`` of the command misses."""
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 from helpers.modules import load_script
@@ -74,3 +75,52 @@ def test_a_server_the_command_started_is_counted_once(tmp_path) -> None:
     assert rc == 0
     assert totals["postgres"] >= 0.4, totals  # sampling saw the server's CPU
     assert grouped is not None and 0.45 <= grouped < 0.85, grouped  # and the group, once
+
+
+# A server running before the command (as the bench holds PostgreSQL for its whole run),
+# which, asked by the command, serves 40 connections, each a child process of its own
+# that burns 10 ms and is reaped by the server: too short-lived for sampling, counted in
+# the server's figure for its reaped children.
+BUSY_SERVER = """
+import os, sys, time
+from pathlib import Path
+ask, done = Path(sys.argv[1]), Path(sys.argv[2])
+while not ask.exists():
+    time.sleep(0.01)
+for _ in range(40):
+    if os.fork() == 0:
+        end = time.process_time() + 0.01
+        while time.process_time() < end:
+            pass
+        os._exit(0)
+    os.wait()
+done.write_text("")
+time.sleep(60)
+"""
+ASK = """
+import sys, time
+from pathlib import Path
+Path(sys.argv[1]).write_text("")
+while not Path(sys.argv[2]).exists():
+    time.sleep(0.01)
+"""
+
+
+def test_a_running_servers_short_lived_children_are_counted(tmp_path) -> None:
+    import subprocess
+
+    bench = load_script("bench_build")
+    ask, done = tmp_path / "ask", tmp_path / "done"
+    server = subprocess.Popen([sys.executable, "-c", BUSY_SERVER, str(ask), str(done)])
+    try:
+        time.sleep(0.3)  # started well before the command
+        _, totals, rc, tree, grouped = bench.run_measured(
+            [sys.executable, "-c", ASK, str(ask), str(done)], lambda: server.pid, poll=0.05)
+    finally:
+        server.kill()
+        server.wait()
+    assert rc == 0
+    assert totals["postgres"] >= 0.3, totals
+    assert tree >= 0.3, tree
+    if grouped is not None:  # the server is outside the command's group: added once
+        assert grouped >= 0.3, grouped
