@@ -43,6 +43,14 @@ Usage (the issue's figures; estimated 6-9 minutes on 2 idle cores, twice that wi
 
     git worktree add /tmp/cartoqa-old aa2dbd7
     nice -n 10 python scripts/bench_build.py --tasks mml,rle --per-task 20 --old /tmp/cartoqa-old
+
+With ``--pairs N`` it measures instead, for a change whose effect is smaller than the
+machine's drift, N alternating pairs of old and new builds of one city (each starting
+its own server: a change to the server's settings or to what is asked of it counts
+whole), ``--workers 1`` then ``--workers 2``, and prints the medians (about 1 minute
+per pair on 2 idle cores for the issue's Kotka build)::
+
+    python scripts/bench_build.py --tasks mml,rle --per-task 20 --old /tmp/cartoqa-old --pairs 3
 """
 
 from __future__ import annotations
@@ -468,6 +476,68 @@ def _same_outputs(root: Path, folders: list[str], seeds: list[int]) -> tuple[boo
     return same, images
 
 
+def run_pairs(args: argparse.Namespace) -> None:
+    """``--pairs N``: the old and the new code in turn, N times each (the order
+    alternates, so a drift of the machine's speed falls on both alike), each a
+    ``cartoqa build`` of the first city that starts and stops its own PostgreSQL server
+    (nothing is held: the server's start, its connections and its stop are part of the
+    run, counted exactly by the run's control group), with ``--workers 1`` then
+    ``--workers 2``. Prints each run and the medians; outputs must agree."""
+    import statistics
+
+    tasks = parse_tasks(args.tasks)
+    seed = int(args.seeds.split(",")[0])
+    root = Path(tempfile.mkdtemp(prefix="cartoqa-bench-pairs-"))
+    print(f"extract {args.extract}, tasks {','.join(tasks)}, per task {args.per_task}, "
+          f"seed {seed}; {args.pairs} pairs per worker count; output under {root}")
+    print(_load(), flush=True)
+    medians: dict[tuple[str, int], tuple[float, float]] = {}
+    data_dir = PostgisCluster(cache_root()).data_dir
+
+    def postmaster() -> int | None:  # counted by the run's group when the run starts it
+        return read_pid_file(data_dir / "postmaster.pid")
+
+    try:
+        for workers in (1, 2):
+            runs: dict[str, list[tuple[float, float]]] = {"old": [], "new": []}
+            items: set[bytes] = set()
+            for i in range(args.pairs):
+                for code in ("old", "new") if i % 2 == 0 else ("new", "old"):
+                    tree = args.old if code == "old" else None
+                    out = root / f"{code}-w{workers}-{i}"
+                    wall, by_class, rc, tree_cpu, group_cpu = run_measured(
+                        _cli_build(args.extract, out, tasks, args.per_task, seed, workers),
+                        postmaster, env=_code_env(tree), cwd=_code_root(tree))
+                    if rc != 0:
+                        raise SystemExit(f"{code} --workers {workers} failed (exit {rc})")
+                    cpu = max(sum(by_class.values()), tree_cpu, group_cpu or 0.0)
+                    runs[code].append((wall, cpu))
+                    items.add((out / "items.jsonl").read_bytes())
+                    print(f"  {code} --workers {workers} #{i + 1}: {wall:.1f} s, "
+                          f"{cpu:.1f} CPU s", flush=True)
+                    if not args.keep:
+                        shutil.rmtree(out)
+            for code, got in runs.items():
+                medians[(code, workers)] = (statistics.median(w for w, _ in got),
+                                            statistics.median(c for _, c in got))
+            print(f"  items.jsonl identical across the {2 * args.pairs} runs: "
+                  f"{len(items) == 1}")
+        print("medians        wall s   CPU s   speed-up of --workers 2   CPU s added by "
+              "the second process")
+        for code in ("old", "new"):
+            (w1, c1), (w2, c2) = medians[(code, 1)], medians[(code, 2)]
+            print(f"  {code} --workers 1 {w1:7.1f} {c1:7.1f}")
+            print(f"  {code} --workers 2 {w2:7.1f} {c2:7.1f}   {w1 / w2:5.2f}x"
+                  f"{'':19}{c2 - c1:+.1f}")
+        for workers in (1, 2):
+            (ow, oc), (nw, nc) = medians[("old", workers)], medians[("new", workers)]
+            print(f"  new / old, --workers {workers}: wall {nw / ow:.2f}, CPU {nc / oc:.2f}")
+        print(_load())
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--extract", default="kotka")
@@ -480,9 +550,18 @@ def main() -> None:
     parser.add_argument("--no-many", action="store_true",
                         help="leave out the build-many runs (the warm-up still uses it)")
     parser.add_argument("--keep", action="store_true", help="keep the output folders")
+    parser.add_argument("--pairs", type=int, default=0, metavar="N",
+                        help="instead: N pairs of builds of the first city, old and new "
+                             "code in turn (needs --old), each starting its own server; "
+                             "medians of wall and exact CPU seconds")
     args = parser.parse_args()
     if args.old is not None and not (args.old / "cartoqa" / "__main__.py").is_file():
         raise SystemExit(f"--old {args.old}: not a cartoqa source tree")
+    if args.pairs:
+        if args.old is None:
+            raise SystemExit("--pairs needs --old")
+        run_pairs(args)
+        return
 
     tasks = parse_tasks(args.tasks)
     seeds = [int(s) for s in args.seeds.split(",")]
