@@ -44,7 +44,7 @@ import signal
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,9 +120,10 @@ def import_worker_modules(task_modules: Sequence[str] = ()) -> None:
         importlib.import_module(name)
 
 
-def load_maps_ahead(ctx: BuildContext) -> None:
-    """Load the builder's Mapnik maps (OSM-Carto and the road-name map) before its
-    workers are forked, which then start with them and load none of their own.
+def load_maps_ahead(ctx: BuildContext, maps: Collection[str]) -> None:
+    """Load the builder's Mapnik maps the tasks declare (``TaskSpec.mapnik_maps``:
+    OSM-Carto and the road-name map) before its workers are forked, which then start
+    with them and load none of their own; none when no task declares one.
 
     Loading a style costs Mapnik a connection per layer, each a new PostgreSQL server
     process, and closes each again so that a process may fork after loading; nothing is
@@ -134,8 +135,12 @@ def load_maps_ahead(ctx: BuildContext) -> None:
     ----------
     ctx : BuildContext
         The builder's context (its extract and cache folder).
+    maps : collection of str
+        The maps the build's tasks render with
+        (:data:`cartoqa.declarations.spec.MAPNIK_MAPS` names).
     """
-    ctx.tiles().load_ahead()
+    if "osm-carto" in maps:
+        ctx.tiles().load_ahead(road_names="road-names" in maps)
 
 
 def start_worker_server(task_modules: Sequence[str] = ()) -> None:
@@ -370,7 +375,8 @@ class SlotPool:
             # worker forked after them starts with them (and with the graphs and
             # states in its memory: nothing pickled, nothing imported again).
             import_worker_modules(task_modules)
-            load_maps_ahead(ctx)
+            load_maps_ahead(ctx, {m for plan in self._plans
+                                  for m in getattr(load_spec(plan.name), "mapnik_maps", ())})
             context = multiprocessing.get_context("fork")
             bundle = {"graph": ctx._graph, "naive_graph": ctx._naive_graph,
                       "features": ctx._features, "states": self._states}

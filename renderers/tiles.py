@@ -540,10 +540,10 @@ class TileRenderer:
         )
         self._map.buffer_size = BUFFER_PX
 
-    def load_ahead(self) -> None:
-        """Load both maps now and leave them to the renderers of the same database in
+    def load_ahead(self, *, road_names: bool = True) -> None:
+        """Load the maps now and leave them to the renderers of the same database in
         this process and in the processes forked from it (a ``--workers`` builder's
-        workers), which then load none (about 1.5 CPU s each, server included).
+        workers), which then load none (about 1.5 CPU s each, server included for both).
 
         Mapnik closes the connection it opens for each layer as it loads a style, so
         that a process may fork after loading; nothing is rendered here, so no
@@ -551,13 +551,20 @@ class TileRenderer:
         first render). The maps stay until :func:`forget_maps_ahead` (or the next
         call).
 
+        Parameters
+        ----------
+        road_names : bool, optional
+            Load the road-name map too (else only OSM-Carto; the road-name map is then
+            loaded by each process at its first marked render).
+
         Raises
         ------
         RenderError
             As :meth:`start`.
         """
         self.start()
-        self._load_marked_map()
+        if road_names:
+            self._load_marked_map()
         _MAPS_AHEAD.clear()
         _MAPS_AHEAD[self._maps_key()] = (self._map, self._marked_map)
 

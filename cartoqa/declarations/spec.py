@@ -34,6 +34,8 @@ CARTOMAPQA = "cartomapqa"
 NEAR_DUPLICATE_REASON = "near-duplicate of an item already accepted (same answer, same place)"
 #: How the build log counts a scenario turned down by a task's ``overused``.
 OVERUSED_REASON = "reuses a place (a junction) already in the most items allowed"
+#: The Mapnik maps a task may declare it renders with (``TaskSpec.mapnik_maps``).
+MAPNIK_MAPS = ("osm-carto", "road-names")
 
 #: ``parse(item, text)``: a model's response to an item, read into the answer's shape.
 Parser = Callable[[Mapping[str, Any], str], "ParseResult"]
@@ -144,6 +146,13 @@ class TaskSpec:
     map_task : bool
         The images are map screenshots of the standard viewport (``cartoqa validate``
         expects that size when a manifest does not say).
+    mapnik_maps : tuple of str
+        The Mapnik maps its scenarios render with (:data:`MAPNIK_MAPS`): ``"osm-carto"``
+        (the style itself: reference renders, styled tiles) and ``"road-names"`` (its
+        placement layers with marked names, :mod:`renderers.label_marks`). A
+        ``--workers`` builder loads them before it forks its workers, which start with
+        them (:func:`cartoqa.parallel.load_maps_ahead`); a map left out is loaded by
+        each process at its first use.
     strata : tuple of str
         Strata every item of the task carries (the schema requires them).
     options_schema : dict, optional
@@ -198,6 +207,7 @@ class TaskSpec:
     items_per_scenario: int = 1
     needs_roads: bool = False
     map_task: bool = True
+    mapnik_maps: tuple[str, ...] = ()
     strata: tuple[str, ...] = ()
     options_schema: dict[str, Any] | None = None
     sample_strata: dict[str, Any] = field(default_factory=dict)
@@ -215,6 +225,10 @@ class TaskSpec:
         names = [r.name for r in self.requests]
         if not names or len(set(names)) != len(names):
             raise ValueError(f"task {self.name!r} must declare distinct requests, not {names}")
+        unknown = [m for m in self.mapnik_maps if m not in MAPNIK_MAPS]
+        if unknown or ("road-names" in self.mapnik_maps and "osm-carto" not in self.mapnik_maps):
+            raise ValueError(f"task {self.name!r}: mapnik_maps must be among {MAPNIK_MAPS} "
+                             f"(road-names with osm-carto), not {self.mapnik_maps}")
         missing = [s for s in self.strata if s not in self.sample_strata]
         if missing:
             raise ValueError(f"task {self.name!r}: sample_strata lacks {missing}")

@@ -122,3 +122,27 @@ def test_a_three_option_mfs_question_prints_no_empty_option() -> None:
     assert "D." not in question and "E." not in question
     five = prompt("mfs_choice", kind="k", A="1", B="2", C="3", D="4", E="5")
     assert "D. 4\nE. 5\n" in five
+
+
+@pytest.mark.parametrize("maps", [("mapnik",), ("road-names",), ("road-names", "mapnik")])
+def test_unknown_or_orphan_mapnik_maps_are_refused(maps: tuple[str, ...]) -> None:
+    """A map that does not exist, or the road-name map without OSM-Carto (it reads
+    through OSM-Carto's datasources), stops the declaration."""
+    from dataclasses import replace
+
+    good = load_spec("mml")
+    assert good.mapnik_maps == ("osm-carto", "road-names")
+    with pytest.raises(ValueError, match="mapnik_maps"):
+        replace(good, mapnik_maps=maps)
+
+
+def test_street_and_frieda_tasks_declare_their_maps() -> None:
+    """Every task a ``--workers`` build may fork for renders with OSM-Carto; those that
+    judge written names with the road-name map say so."""
+    names = {"mml", "srn", "stmf", "mtmf"}
+    for spec in task_specs():
+        if spec.suite in ("cartomapqa", "frieda"):
+            assert "osm-carto" in spec.mapnik_maps, spec.name
+            assert ("road-names" in spec.mapnik_maps) == (spec.name in names), spec.name
+        else:
+            assert spec.mapnik_maps == (), spec.name

@@ -1016,6 +1016,7 @@ SPEC = TaskSpec(
     image_size=IMAGE_SIZE,
     items_per_scenario=ITEMS_PER_SCENARIO,
     needs_roads=NEEDS_ROADS,
+    mapnik_maps=("osm-carto",),
     map_task=False,
     options_schema={"type": "object"},
     sample_strata={"category": "area", "osm_class": "leisure=park"},

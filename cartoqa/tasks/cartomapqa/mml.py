@@ -200,6 +200,7 @@ SPEC = TaskSpec(
     image_size=IMAGE_SIZE,
     items_per_scenario=ITEMS_PER_SCENARIO,
     needs_roads=NEEDS_ROADS,
+    mapnik_maps=("osm-carto", "road-names"),
     strata=("color", "zoom"),
     sample_strata={"color": "blue", "zoom": 18},
 )

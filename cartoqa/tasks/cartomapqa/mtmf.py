@@ -124,6 +124,7 @@ SPEC = TaskSpec(
     image_size=IMAGE_SIZE,
     items_per_scenario=ITEMS_PER_SCENARIO,
     needs_roads=NEEDS_ROADS,
+    mapnik_maps=("osm-carto", "road-names"),
     strata=("zoom",),
     sample_strata={"zoom": 19},
 )

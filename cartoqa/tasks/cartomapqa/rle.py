@@ -254,6 +254,7 @@ SPEC = TaskSpec(
     image_size=IMAGE_SIZE,
     items_per_scenario=ITEMS_PER_SCENARIO,
     needs_roads=NEEDS_ROADS,
+    mapnik_maps=("osm-carto",),
     strata=("difficulty", "unit", "zoom"),
     sample_strata={"difficulty": "simple", "unit": "m", "zoom": 17},
     near_duplicate=near_duplicate,

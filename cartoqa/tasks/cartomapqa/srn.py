@@ -522,6 +522,7 @@ SPEC = TaskSpec(
     image_size=IMAGE_SIZE,
     items_per_scenario=ITEMS_PER_SCENARIO,
     needs_roads=NEEDS_ROADS,
+    mapnik_maps=("osm-carto", "road-names"),
     strata=("zoom", "n_steps"),
     sample_strata={"zoom": 18, "n_steps": 2},
     near_duplicate=near_duplicate,

@@ -445,6 +445,7 @@ SPEC = TaskSpec(
     image_size=IMAGE_SIZE,
     items_per_scenario=ITEMS_PER_SCENARIO,
     needs_roads=NEEDS_ROADS,
+    mapnik_maps=("osm-carto", "road-names"),
     strata=("feature_type", "zoom"),
     sample_strata={"feature_type": "coffee shop", "zoom": 19},
 )

@@ -195,6 +195,7 @@ def frieda_spec(relation: str) -> TaskSpec:
         image_size=(VIEW_WIDTH, VIEW_HEIGHT),
         items_per_scenario=1,
         map_task=True,
+        mapnik_maps=("osm-carto",),
         strata=("maps", "setting", "n_images", "template", "answer_type", "legend"),
         sample_strata={"maps": "single", "setting": "direct", "n_images": 1,
                        "template": "one", "answer_type": "text", "legend": "none"},
