@@ -265,6 +265,7 @@ def patch_style_xml(
 #: A layer's ``<Datasource>`` element (left out of a map that borrows its datasources).
 _DATASOURCE_RE = re.compile(r"<Datasource>.*?</Datasource>", re.S)
 
+
 @cache
 def _register_fonts() -> int:
     import mapnik
