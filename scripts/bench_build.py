@@ -482,7 +482,7 @@ def run_pairs(args: argparse.Namespace) -> None:
     ``cartoqa build`` of the first city that starts and stops its own PostgreSQL server
     (nothing is held: the server's start, its connections and its stop are part of the
     run, counted exactly by the run's control group), with ``--workers 1`` then
-    ``--workers 2``. Prints each run and the medians; outputs must agree."""
+    ``--workers 2``. Prints each run, whether their items agree, and the medians."""
     import statistics
 
     tasks = parse_tasks(args.tasks)

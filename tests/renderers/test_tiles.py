@@ -201,7 +201,7 @@ def test_the_marked_map_reads_through_the_full_maps_datasources(
     renderer.render_label_marks_pixels(center=CITY, zoom=18, width=64, height=64,
                                        names=["Kaivokatu"])
     # the first psql call, perhaps a connection for the render (the pool's last one
-    # was closed after loading), the second psql call: 43 more were each layer its own
+    # was closed after loading), the second psql call: 35 more were each layer its own
     assert _sessions(renderer) - before <= 3
     full = {str(layer.name): layer for layer in renderer._map.layers}
     marked = list(renderer._marked_map.layers)
