@@ -104,10 +104,10 @@ def preloaded_libraries(*, lib_dir: Path | None = None) -> tuple[str, ...]:
 
     Mapnik opens a new connection for each PostGIS layer of a style it loads (and
     closes it: a process may fork after loading), so loading OSM-Carto starts 78
-    server processes, the road-name map 43 more; each loads PostGIS's library (with
-    GEOS and PROJ) when it first meets a PostGIS type. Loaded by the server at its
-    start, the library is inherited by every connection's process: about 4 ms of CPU
-    less per connection (0.5 CPU s per process that loads both maps). Only libraries
+    server processes; each loads PostGIS's library (with GEOS and PROJ) when it first
+    meets a PostGIS type. Loaded by the server at its start, the library is inherited
+    by every connection's process: about 4 ms of CPU less per connection (0.3 CPU s
+    per load of OSM-Carto). Only libraries
     that exist are named, so a server without PostGIS still starts (and the import
     then says what is missing).
 

@@ -529,15 +529,12 @@ class TileRenderer:
         if self._map is not None:
             return
         database = self._prepare_database()
-        ahead = _MAPS_AHEAD.get(self._maps_key())
+        params = self._pg_params()
+        ahead = _MAPS_AHEAD.get(self._maps_key(params))
         if ahead is not None:
             self._map, self._marked_map = ahead
             return
-        self._map = load_carto_map(
-            dbname=database,
-            pg_params=self._pg_params(),
-            assets_dir=self.assets_dir,
-        )
+        self._map = load_carto_map(dbname=database, pg_params=params, assets_dir=self.assets_dir)
         self._map.buffer_size = BUFFER_PX
 
     def load_ahead(self, *, road_names: bool = True) -> None:
@@ -566,7 +563,7 @@ class TileRenderer:
         if road_names:
             self._load_marked_map()
         _MAPS_AHEAD.clear()
-        _MAPS_AHEAD[self._maps_key()] = (self._map, self._marked_map)
+        _MAPS_AHEAD[self._maps_key(self._pg_params())] = (self._map, self._marked_map)
 
     def _pg_params(self) -> dict[str, str]:
         """The maps' connection parameters (the database is prepared)."""
@@ -580,9 +577,9 @@ class TileRenderer:
         return {"host": env["PGHOST"], "port": env["PGPORT"], "user": DB_SUPERUSER,
                 "connect_timeout": str(timeout)}
 
-    def _maps_key(self) -> tuple[str, ...]:
-        """What the maps read and draw with: database, server run, style assets."""
-        params = self._pg_params()
+    def _maps_key(self, params: dict[str, str]) -> tuple[str, ...]:
+        """What the maps read (``params``: :meth:`_pg_params`) and draw with: database,
+        server run, style assets."""
         return (self._database or "", *(f"{k}={params[k]}" for k in sorted(params)),
                 str(self.assets_dir))
 

@@ -345,7 +345,7 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
     # process lives a few ms: sampling would miss it), so a child that is gone by the
     # last sample counts there, not by itself.
     server_keys: set[tuple[int, float]] = set()
-    postmaster: list[tuple[int, float]] = []
+    servers: set[tuple[int, float]] = set()
 
     def sample(root: int) -> None:
         server_keys.clear()
@@ -372,8 +372,7 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
                     server_keys.add(key)
                     if proc.pid == pm:
                         cpu += times.children_user + times.children_system
-                        if key not in postmaster:
-                            postmaster.append(key)
+                        servers.add(key)
                 if key not in seen:
                     base = cpu if key[1] < began else 0.0
                     inside = group is not None and group.holds(proc.pid)
@@ -402,7 +401,7 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
     totals: dict[str, float] = dict.fromkeys(CLASSES, 0.0)
     outside = 0.0  # a server's growth that its group did not count (it was already running)
     for key, (cls, base, last, inside) in seen.items():
-        if cls == "postgres" and key not in postmaster and key not in server_keys:
+        if cls == "postgres" and key not in servers and key not in server_keys:
             continue  # gone: its CPU is in the server's figure (reaped children)
         totals[cls] = totals.get(cls, 0.0) + last - base
         if cls == "postgres" and not inside:
@@ -476,6 +475,23 @@ def _same_outputs(root: Path, folders: list[str], seeds: list[int]) -> tuple[boo
     return same, images
 
 
+def run_cpu(by_class: dict[str, float], tree: float, group: float | None) -> float:
+    """A run's CPU seconds: the largest of its figures (each misses something, the
+    control group's nothing; see :func:`run_measured`).
+
+    Examples
+    --------
+    >>> run_cpu({"builder": 1.0, "chromium": 0.5}, 1.2, None), run_cpu({}, 1.2, 2.0)
+    (1.5, 2.0)
+    """
+    return max(sum(by_class.values()), tree, group or 0.0)
+
+
+def postmaster_of(data_dir: Path) -> Callable[[], int | None]:
+    """The process id of the cluster's server, read when asked (None: not running)."""
+    return lambda: read_pid_file(data_dir / "postmaster.pid")
+
+
 def run_pairs(args: argparse.Namespace) -> None:
     """``--pairs N``: the old and the new code in turn, N times each (the order
     alternates, so a drift of the machine's speed falls on both alike), each a
@@ -492,11 +508,8 @@ def run_pairs(args: argparse.Namespace) -> None:
           f"seed {seed}; {args.pairs} pairs per worker count; output under {root}")
     print(_load(), flush=True)
     medians: dict[tuple[str, int], tuple[float, float]] = {}
-    data_dir = PostgisCluster(cache_root()).data_dir
-
-    def postmaster() -> int | None:  # counted by the run's group when the run starts it
-        return read_pid_file(data_dir / "postmaster.pid")
-
+    # the server, counted by each run's group when the run starts it
+    postmaster = postmaster_of(PostgisCluster(cache_root()).data_dir)
     try:
         for workers in (1, 2):
             runs: dict[str, list[tuple[float, float]]] = {"old": [], "new": []}
@@ -510,7 +523,7 @@ def run_pairs(args: argparse.Namespace) -> None:
                         postmaster, env=_code_env(tree), cwd=_code_root(tree))
                     if rc != 0:
                         raise SystemExit(f"{code} --workers {workers} failed (exit {rc})")
-                    cpu = max(sum(by_class.values()), tree_cpu, group_cpu or 0.0)
+                    cpu = run_cpu(by_class, tree_cpu, group_cpu)
                     runs[code].append((wall, cpu))
                     items.add((out / "items.jsonl").read_bytes())
                     print(f"  {code} --workers {workers} #{i + 1}: {wall:.1f} s, "
@@ -572,9 +585,7 @@ def main() -> None:
               f"seeds {seeds}; output under {root}")
         print(_load(), flush=True)
         cluster.start()  # held for the whole run: no build pays for the server's start
-
-        def postmaster() -> int | None:
-            return read_pid_file(cluster.data_dir / "postmaster.pid")
+        postmaster = postmaster_of(cluster.data_dir)
 
         many_cmd = [sys.executable, "-m", "cartoqa", "build-many", "--no-progress"]
         warm = _many_spec(root, "warm", args.extract, tasks, args.per_task, seeds)
@@ -681,7 +692,7 @@ def main() -> None:
               f"{'cores busy':>10} {'speed-up':>9} {'bound':>6}")
 
         def best(run: tuple[float, dict[str, float], float, float | None, str]) -> float:
-            return max(sum(run[1].values()), run[2], run[3] or 0.0)
+            return run_cpu(run[1], run[2], run[3])
 
         for label, run in runs.items():
             wall, cpu, tree_cpu, group_cpu, _ = run
