@@ -490,9 +490,6 @@ class SlotPool:
             future.cancel()
         self._pending.clear()
         self._own.clear()
-        tiles = sys.modules.get("renderers.tiles")
-        if tiles is not None:  # maps loaded ahead: the builder's renderer keeps its own
-            tiles.forget_maps_ahead()
         if wait:
             self._pool.shutdown(wait=True, cancel_futures=True)
             return

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -54,16 +54,31 @@ METATILE = 8
 #: a quarter of a cold city's tile rendering) for files about 15 % larger. Images that
 #: leave the renderer (``render_image``) keep Mapnik's default.
 TILE_PNG_FORMAT = "png32:z=1"
-#: Maps loaded by :meth:`TileRenderer.load_ahead`, by :meth:`TileRenderer._maps_key`:
-#: the full map and the road-name map, taken by a renderer of the same database in
-#: this process or in one forked from it instead of loading its own.
-_MAPS_AHEAD: dict[tuple[str, ...], tuple[Any, Any]] = {}
+#: How many databases' maps this process keeps (:data:`_LOADED_MAPS`).
+MAPS_KEPT = 2
+#: Maps loaded in this process, by :meth:`TileRenderer._maps_key` (database, server
+#: run, style assets), the most recently used last: ``[full map, road-name map or
+#: None]``. A renderer of the same key, later in this process (the next city of a
+#: ``build-many`` worker, the next build of a long-lived process) or in a process
+#: forked from it (a ``--workers`` builder's workers, see
+#: :meth:`TileRenderer.load_ahead`), takes them instead of loading its own: about 1.5
+#: CPU s each, the server's included. A new server run is a new key, so no map reaches
+#: a server through connections pooled for an earlier run.
+_LOADED_MAPS: OrderedDict[tuple[str, ...], list[Any]] = OrderedDict()
 
 
-def forget_maps_ahead() -> None:
-    """Drop the maps :meth:`TileRenderer.load_ahead` left (renderers holding them keep
-    them)."""
-    _MAPS_AHEAD.clear()
+def forget_loaded_maps() -> None:
+    """Drop the maps this process keeps (renderers holding them keep them)."""
+    _LOADED_MAPS.clear()
+
+
+def _keep_maps(key: tuple[str, ...], full: Any, marked: Any) -> None:
+    """Keep ``full`` and ``marked`` under ``key`` (the oldest key goes beyond
+    :data:`MAPS_KEPT`)."""
+    _LOADED_MAPS[key] = [full, marked]
+    _LOADED_MAPS.move_to_end(key)
+    while len(_LOADED_MAPS) > MAPS_KEPT:
+        _LOADED_MAPS.popitem(last=False)
 
 
 def global_px_to_mercator(x: float, y: float, zoom: int) -> tuple[float, float]:
@@ -489,7 +504,7 @@ class TileRenderer:
         if self._marked_map is not None:
             return
         self.start()
-        if self._marked_map is not None:  # loaded ahead (see load_ahead)
+        if self._marked_map is not None:  # loaded before, with the full map (see start)
             return
         xml = carto_file("style.xml", carto_dir=CARTO_DIR).read_text(encoding="utf-8")
         layers = placement_layers(xml)
@@ -509,6 +524,7 @@ class TileRenderer:
             raise RenderError("the marked map lost or kept a layer it should not",
                               "report this as a bug in renderers.label_marks")
         self._marked_map = marked
+        _keep_maps(self._maps_key(self._pg_params()), self._map, marked)
 
     @property
     def layer_names(self) -> list[str]:
@@ -530,23 +546,26 @@ class TileRenderer:
             return
         database = self._prepare_database()
         params = self._pg_params()
-        ahead = _MAPS_AHEAD.get(self._maps_key(params))
-        if ahead is not None:
-            self._map, self._marked_map = ahead
+        key = self._maps_key(params)
+        loaded = _LOADED_MAPS.get(key)
+        if loaded is not None:  # loaded before in this process, or in the one it forked from
+            _LOADED_MAPS.move_to_end(key)
+            self._map, self._marked_map = loaded
             return
         self._map = load_carto_map(dbname=database, pg_params=params, assets_dir=self.assets_dir)
         self._map.buffer_size = BUFFER_PX
+        _keep_maps(key, self._map, None)
 
     def load_ahead(self, *, road_names: bool = True) -> None:
-        """Load the maps now and leave them to the renderers of the same database in
-        this process and in the processes forked from it (a ``--workers`` builder's
-        workers), which then load none (about 1.5 CPU s each, server included for both).
+        """Load the maps now, for the renderers of the same database in this process and
+        in the processes forked from it (a ``--workers`` builder's workers), which then
+        load none (about 1.5 CPU s each, server included for both).
 
         Mapnik closes the connection it opens for each layer as it loads a style, so
         that a process may fork after loading; nothing is rendered here, so no
         connection is open when the caller forks (each process opens its own at its
-        first render). The maps stay until :func:`forget_maps_ahead` (or the next
-        call).
+        first render). The maps stay in :data:`_LOADED_MAPS` (see
+        :func:`forget_loaded_maps`).
 
         Parameters
         ----------
@@ -562,8 +581,6 @@ class TileRenderer:
         self.start()
         if road_names:
             self._load_marked_map()
-        _MAPS_AHEAD.clear()
-        _MAPS_AHEAD[self._maps_key(self._pg_params())] = (self._map, self._marked_map)
 
     def _pg_params(self) -> dict[str, str]:
         """The maps' connection parameters (the database is prepared)."""

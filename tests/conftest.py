@@ -74,12 +74,17 @@ def pytest_configure_node(node: object) -> None:
 
 @pytest.fixture(scope="session")
 def shared_builds(request: pytest.FixtureRequest,
-                  tmp_path_factory: pytest.TempPathFactory) -> SharedBuilds:
-    """End-to-end builds made once per configuration for the run (one PostGIS cache)."""
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedBuilds]:
+    """End-to-end builds made once per configuration for the run (one PostGIS cache,
+    its server held from the first build to the end of the session)."""
     base = tmp_path_factory.getbasetemp()
     if hasattr(request.config, "workerinput"):
         base = base.parent  # xdist: the controller's folder, above each worker's
-    return SharedBuilds(request.config.stash[SHARED_CACHE], base / "shared-builds")
+    builds = SharedBuilds(request.config.stash[SHARED_CACHE], base / "shared-builds")
+    try:
+        yield builds
+    finally:
+        builds.release_server()
 
 
 @pytest.fixture(scope="module")

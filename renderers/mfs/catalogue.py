@@ -1,8 +1,10 @@
 """The rendered MFS catalogue: every symbol, line and area entry with its image.
 
-Symbols are drawn directly with Mapnik (fast, not cached); lines and areas go through
-the tile pipeline once and are cached as PNGs under
-``<cache_dir>/mfs/<digest of the swatch file, style version, zooms and size>/``.
+Symbols are drawn directly with Mapnik, lines and areas through the tile pipeline; both
+are cached as PNGs, symbols under ``<cache_dir>/mfs/symbols-<digest>/`` (of the style
+version, Mapnik's version, the size and scale and each entry's SVG and colour), lines
+and areas under ``<cache_dir>/mfs/images-<digest>/`` (of the swatch file, style
+version, zooms and size).
 Entries whose image shows (almost) nothing are left out: a question about an empty
 square cannot be answered.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +25,7 @@ from renderers.mfs.catalogue_specs import catalogue_specs
 from renderers.mfs.spec import FeatureImage, FeatureSpec
 from renderers.mfs.style_rules import load_style_rules
 from renderers.mfs.swatches import SWATCH_ZOOMS, layout, render_swatches, swatch_osm_xml
-from renderers.mfs.symbols import IMAGE_SIZE, render_symbol
+from renderers.mfs.symbols import IMAGE_SIZE, SYMBOL_SCALE, render_symbol
 from renderers.style import CARTO_DIR, style_version
 
 #: An entry is kept when at least this share of its pixels differ from the most common
@@ -58,20 +60,52 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._=-]+", "_", text)
 
 
+def _cached_images(
+    specs: list[FeatureSpec], *, folder: Path, render: Callable[[], dict[str, bytes]]
+) -> dict[str, bytes]:
+    """The images of ``specs`` from ``folder`` (one PNG per entry), else ``render()``'s,
+    written there for the next time."""
+    paths = {s.feature_id: folder / f"{_slug(s.feature_id)}.png" for s in specs}
+    if all(p.is_file() for p in paths.values()):
+        return {fid: p.read_bytes() for fid, p in paths.items()}
+    images = render()
+    for fid, png in images.items():
+        write_atomic(paths[fid], png)
+    return images
+
+
+def _folder(cache_dir: Path, kind: str, key: str) -> Path:
+    return cache_dir / "mfs" / f"{kind}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
+
+
 def _swatch_images(
     specs: list[FeatureSpec], *, cache_dir: Path, size: int, zooms: dict[str, int]
 ) -> dict[str, bytes]:
     if not specs:
         return {}
     key = f"{swatch_osm_xml(layout(specs))}|{style_version()}|{sorted(zooms.items())}|{size}"
-    folder = cache_dir / "mfs" / f"images-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
-    paths = {s.feature_id: folder / f"{_slug(s.feature_id)}.png" for s in specs}
-    if all(p.is_file() for p in paths.values()):
-        return {fid: p.read_bytes() for fid, p in paths.items()}
-    images = render_swatches(specs, cache_dir=cache_dir, size=size, zooms=zooms)
-    for fid, png in images.items():
-        write_atomic(paths[fid], png)
-    return images
+    return _cached_images(
+        specs, folder=_folder(cache_dir, "images", key),
+        render=lambda: render_swatches(specs, cache_dir=cache_dir, size=size, zooms=zooms))
+
+
+def _symbol_images(
+    specs: list[FeatureSpec], *, cache_dir: Path, carto_dir: Path, size: int
+) -> dict[str, bytes]:
+    """Each symbol drawn by :func:`render_symbol` (about 7 ms each, 1.4 s for the
+    catalogue), cached by what it is drawn from: the style, its folder, Mapnik's version,
+    the size and scale, and each entry's SVG and colour."""
+    if not specs:
+        return {}
+    import mapnik
+
+    drawn = "|".join(f"{s.feature_id}={s.symbol}:{s.fill}" for s in specs)
+    key = (f"{style_version()}|{carto_dir}|{mapnik.version_string()}|{size}|{SYMBOL_SCALE}"
+           f"|{drawn}")
+    return _cached_images(
+        specs, folder=_folder(cache_dir, "symbols", key),
+        render=lambda: {s.feature_id: render_symbol(s, carto_dir=carto_dir, size=size)
+                        for s in specs})
 
 
 def build_catalogue(
@@ -107,18 +141,17 @@ def build_catalogue(
     """
     rules, keys = load_style_rules(carto_dir)
     specs = catalogue_specs(rules, keys, categories=categories)
-    swatches = _swatch_images(
+    images = _swatch_images(
         [s for s in specs if s.category != "symbol"],
         cache_dir=Path(cache_dir),
         size=size,
         zooms=SWATCH_ZOOMS,
     )
+    images.update(_symbol_images([s for s in specs if s.category == "symbol"],
+                                 cache_dir=Path(cache_dir), carto_dir=carto_dir, size=size))
     out = []
     for spec in specs:
-        if spec.category == "symbol":
-            png = render_symbol(spec, carto_dir=carto_dir, size=size)
-        else:
-            png = swatches[spec.feature_id]
+        png = images[spec.feature_id]
         if ink_fraction(png) >= MIN_INK:
             out.append(FeatureImage(spec, png))
     return out

@@ -10,7 +10,9 @@ cold). Tests only read a shared dataset; one that changes it copies it first
 Under pytest-xdist (``pytest -n 2``) the workers share the cache and the builds: the
 controller makes the cache folder and removes it at the end (``tests/conftest.py``), a
 configuration's folder is named by a hash of its key, and the first worker to ask for it
-builds it under a file lock while the others wait for it, then read it.
+builds it under a file lock while the others wait for it, then read it. The cache's
+PostgreSQL server, started by the first build (or :meth:`SharedBuilds.env`), is held
+until the session ends (:meth:`SharedBuilds.hold_server`).
 
 Usage (the fixtures live in ``tests/conftest.py``)::
 
@@ -54,6 +56,30 @@ class SharedBuilds:
         self._built: dict[tuple[object, ...], Path] = {}
         self.builds = 0
         """How many builds this process made (not found, nor made by another worker)."""
+        self._held: Any = None
+
+    def hold_server(self) -> None:
+        """Start the cache's PostgreSQL server (once) and hold it until
+        :meth:`release_server`, as a machine that builds often keeps it running.
+
+        Without the hold, each build of the session starts the server and stops it
+        again (a checkpoint each time); with it, a process's Mapnik maps, kept per
+        server run (``renderers.tiles.MAPS_KEPT``), also serve its later builds and
+        renders of the same extract. Under pytest-xdist each worker holds it; the last
+        to release it stops it.
+        """
+        if self._held is None:
+            from renderers.postgis import PostgisCluster  # imported here: keeps conftest light
+
+            cluster = PostgisCluster(self.cache)
+            cluster.start()
+            self._held = cluster
+
+    def release_server(self) -> None:
+        """Leave the server :meth:`hold_server` held (stopped if no one else holds it)."""
+        if self._held is not None:
+            self._held.stop()
+            self._held = None
 
     @contextmanager
     def env(self) -> Iterator[dict[str, str]]:
@@ -66,6 +92,7 @@ class SharedBuilds:
         """
         from cartoqa.settings import web_assets_dir  # imported here: only build tests need it
 
+        self.hold_server()
         old = {k: os.environ.get(k) for k in ENV_NAMES}
         os.environ["CARTOQA_WEB_ASSETS"] = str(web_assets_dir())
         os.environ["CARTOQA_CACHE"] = str(self.cache)
@@ -99,6 +126,7 @@ class SharedBuilds:
                tuple((getattr(m, "__name__", repr(m)), a, repr(v)) for m, a, v in patches))
         if key in self._built:
             return self._built[key]
+        self.hold_server()
         # named by the key, so that every xdist worker finds the same folder
         name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:16]
         folder = self.root / f"build-{name}"

@@ -19,10 +19,14 @@ from renderers.label_marks import MARK_COLOURS
 from renderers.postgis import PostgisCluster
 from renderers.style import carto_file, patch_style_xml, style_version
 from renderers.tiles import (
+    _LOADED_MAPS,
+    MAPS_KEPT,
     TILE_PNG_FORMAT,
     TileRenderer,
+    _keep_maps,
     box_overlaps,
     check_zoom,
+    forget_loaded_maps,
     global_px_to_mercator,
     metatile_of,
     metatile_tiles,
@@ -209,6 +213,44 @@ def test_the_marked_map_reads_through_the_full_maps_datasources(
     for layer in marked:
         params = layer.datasource.parameters()
         assert params["table"] and params == full[str(layer.name)].datasource.parameters()
+
+
+@pytest.mark.slow
+def test_a_later_renderer_of_the_same_server_run_takes_the_loaded_maps(
+        renderer: TileRenderer) -> None:
+    """The maps a renderer loaded serve the next renderer of the same database in this
+    process (no connection per layer); after the process forgets them, or in a
+    renderer of another server run, they are loaded again."""
+    renderer._load_marked_map()
+    before = _sessions(renderer)
+    with TileRenderer(renderer.extract, cache_dir=renderer.cache_dir) as later:
+        later._load_marked_map()  # the full map, then the road-name map
+        assert later._map is renderer._map and later._marked_map is renderer._marked_map
+    # the psql calls (ours, the import check's): 78 more had it loaded OSM-Carto itself
+    assert _sessions(renderer) - before <= 4
+    forget_loaded_maps()
+    with TileRenderer(renderer.extract, cache_dir=renderer.cache_dir) as fresh:
+        fresh.start()
+        assert fresh._map is not renderer._map
+    assert _sessions(renderer) - before > 70
+    key = renderer._maps_key(renderer._pg_params())
+    run = next(part for part in key if part.startswith("connect_timeout="))
+    assert f"connect_timeout={60 + renderer.cluster.server_run_id() % 100_000}" == run
+
+
+def test_the_process_keeps_the_maps_of_its_last_two_databases() -> None:
+    forget_loaded_maps()
+    try:
+        for name in ("a", "b", "c"):
+            _keep_maps((name,), f"map {name}", None)
+        assert list(_LOADED_MAPS) == [("b",), ("c",)]
+        _keep_maps(("b",), "map b", "marked b")  # used again: kept longest
+        _keep_maps(("d",), "map d", None)
+        assert list(_LOADED_MAPS) == [("b",), ("d",)]
+        assert _LOADED_MAPS[("b",)] == ["map b", "marked b"]
+        assert MAPS_KEPT == 2
+    finally:
+        forget_loaded_maps()
 
 
 #: A process that loads its maps ahead and forks (as a ``--workers`` builder does, before

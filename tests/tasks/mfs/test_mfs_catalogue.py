@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
 from helpers.shared_builds import SharedBuilds
 from PIL import Image
 
+import renderers.mfs.catalogue as catalogue_module
+from renderers.mfs.catalogue import build_catalogue
 from renderers.mfs.catalogue_specs import (
     catalogue_specs,
     rule_tags,
@@ -132,6 +136,33 @@ def test_symbols_are_recoloured_as_the_style_says(symbol_catalogue: list[Feature
         assert exact.sum() > 800, fid  # the icon is painted in its fill colour, large
         ys, xs = np.nonzero(exact)
         assert 80 < ys.mean() < 176 and 80 < xs.mean() < 176  # and centred
+
+
+def test_symbols_are_drawn_once_per_cache(symbol_catalogue: list[FeatureImage],
+                                          tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogue's symbols come from the cache after the first build of it, with the
+    bytes :func:`render_symbol` draws; another colour is another entry of the cache."""
+    drawn = {f.spec.feature_id: f.png for f in symbol_catalogue}
+    first = build_catalogue(cache_dir=tmp_path, categories=("symbol",))
+    assert {f.spec.feature_id: f.png for f in first} == \
+        {fid: png for fid, png in drawn.items() if fid in {f.spec.feature_id for f in first}}
+    assert len(first) > 100
+    folders = list((tmp_path / "mfs").iterdir())
+    assert len(folders) == 1 and len(list(folders[0].iterdir())) >= len(first)
+
+    def no_drawing(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("a cached symbol was drawn again")
+
+    monkeypatch.setattr(catalogue_module, "render_symbol", no_drawing)
+    again = build_catalogue(cache_dir=tmp_path, categories=("symbol",))
+    assert [(f.spec, f.png) for f in again] == [(f.spec, f.png) for f in first]
+    monkeypatch.undo()
+    pharmacy = next(f.spec for f in first if f.spec.feature_id == "symbol:amenity=pharmacy")
+    blue = dataclasses.replace(pharmacy, fill="#0000ff")
+    assert catalogue_module._symbol_images([blue], cache_dir=tmp_path, carto_dir=CARTO_DIR,
+                                           size=256)[blue.feature_id] != drawn[blue.feature_id]
+    assert len(list((tmp_path / "mfs").iterdir())) == 2
 
 
 def test_swatch_file_has_one_feature_per_cell() -> None:
