@@ -143,25 +143,34 @@ def load_maps_ahead(ctx: BuildContext, maps: Collection[str]) -> None:
         ctx.tiles().load_ahead(road_names="road-names" in maps)
 
 
-def start_worker_server(task_modules: Sequence[str] = ()) -> None:
+def start_worker_server(task_modules: Sequence[str] = ()) -> bool:
     """Start the fork server of the workers now, importing what they need.
 
     Called by the builder before it prepares its tasks, so that the imports run in
-    parallel with the preparation. The server lives as long as the builder process
-    (it exits when the builder does); a second build of the same process reuses it.
+    parallel with the preparation, and by ``build-many`` before it starts its Dask
+    workers, which then come from the server (:func:`cartoqa.build_many.secure_local_cluster`).
+    The server lives as long as the process that started it (it exits when that process
+    does); a second build of the same process reuses it, with what it imported first.
 
     Parameters
     ----------
     task_modules : sequence of str
-        Modules of the tasks of the build (``cartoqa.tasks.cartomapqa.mml``, ...).
+        Further modules to import: the tasks of the build
+        (``cartoqa.tasks.cartomapqa.mml``, ...), Dask's for build-many.
+
+    Returns
+    -------
+    bool
+        Whether a fork server runs (False where the platform has none).
     """
     if _start_method() != "forkserver":
-        return
+        return False
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([*WORKER_MODULES, *task_modules])
     forkserver.ensure_running()
+    return True
 
 
 def prepared_bundle(ctx: BuildContext, states: dict[str, Any]) -> bytes:

@@ -167,7 +167,20 @@ def test_worker_pids_are_the_worker_processes(cluster: tuple[Any, Client]) -> No
     pids = worker_pids(local)
     assert pids == list(client.run(os.getpid).values())
     assert os.getpid() not in pids
-    assert all(psutil.Process(pid).ppid() == os.getpid() for pid in pids)
+    # forked by the fork server this process started (a child of it)
+    assert all(psutil.Process(pid).parent().ppid() == os.getpid() for pid in pids)
+
+
+def test_the_workers_start_with_the_stack_imported(cluster: tuple[Any, Client]) -> None:
+    """The fork server imported Dask and the rendering stack once; a worker, forked from
+    it, has them before it runs anything (a spawned one imports each itself)."""
+    import psutil
+
+    loaded = cluster[1].run(lambda: sorted({"renderers.tiles", "cartoqa.build_many"}
+                                           & set(sys.modules)))
+    assert list(loaded.values()) == [["cartoqa.build_many", "renderers.tiles"]]
+    server = psutil.Process(worker_pids(cluster[0])[0]).parent()
+    assert "forkserver" in " ".join(server.cmdline())
 
 
 def test_the_workers_keep_no_statistical_profile(cluster: tuple[Any, Client]) -> None:
