@@ -189,6 +189,17 @@ def test_the_workers_keep_no_statistical_profile(cluster: tuple[Any, Client]) ->
     assert set(enabled.values()) == {False}  # read in the worker process itself
 
 
+def test_the_fork_server_listens_in_a_private_folder(cluster: tuple[Any, Client]) -> None:
+    """The workers' fork server (started with the cluster) takes requests on a unix
+    socket in a folder only this user can open."""
+    from multiprocessing import util
+
+    folder = Path(util.get_temp_dir())
+    assert folder.stat().st_mode & 0o777 == 0o700
+    sockets = [p for p in folder.iterdir() if p.is_socket()]
+    assert sockets and all(p.stat().st_mode & 0o077 == 0 for p in sockets)
+
+
 def _attack(address: str, *creds: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", RPC_ATTACK, address, *creds],
                           capture_output=True, text=True, timeout=120, check=True)
