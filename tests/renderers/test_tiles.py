@@ -219,8 +219,9 @@ def test_the_marked_map_reads_through_the_full_maps_datasources(
 def test_a_later_renderer_of_the_same_server_run_takes_the_loaded_maps(
         renderer: TileRenderer) -> None:
     """The maps a renderer loaded serve the next renderer of the same database in this
-    process (no connection per layer); after the process forgets them, or in a
-    renderer of another server run, they are loaded again."""
+    process (no connection per layer); after the process forgets them they are loaded
+    again; the key they are kept by names the server run (a restarted server is
+    another key)."""
     renderer._load_marked_map()
     before = _sessions(renderer)
     with TileRenderer(renderer.extract, cache_dir=renderer.cache_dir) as later:
