@@ -511,9 +511,10 @@ class TileRenderer:
         # Only the placement layers are drawn: the others are left out of the map
         # (same pixels as switching them off); those drawn read through the full
         # map's datasources (the same queries), so loading opens no connections.
+        params = self._pg_params()
         marked: Any = load_carto_map(
             dbname=self._database or "",
-            pg_params=self._pg_params(),
+            pg_params=params,
             assets_dir=self.assets_dir,
             transform=lambda patched: mark_label_rules(
                 keep_layers(patched, layers)),
@@ -524,7 +525,7 @@ class TileRenderer:
             raise RenderError("the marked map lost or kept a layer it should not",
                               "report this as a bug in renderers.label_marks")
         self._marked_map = marked
-        _keep_maps(self._maps_key(self._pg_params()), self._map, marked)
+        _keep_maps(self._maps_key(params), self._map, marked)
 
     @property
     def layer_names(self) -> list[str]:
