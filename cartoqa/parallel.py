@@ -385,7 +385,7 @@ class SlotPool:
             # states in its memory: nothing pickled, nothing imported again).
             import_worker_modules(task_modules)
             load_maps_ahead(ctx, {m for plan in self._plans
-                                  for m in load_spec(plan.name).mapnik_maps})
+                                  for m in getattr(load_spec(plan.name), "mapnik_maps", ())})
             context = multiprocessing.get_context("fork")
             bundle = {"graph": ctx._graph, "naive_graph": ctx._naive_graph,
                       "features": ctx._features, "states": self._states}
