@@ -9,6 +9,7 @@ attack succeeds with the key, so a refusal means the key is what stops it.
 
 from __future__ import annotations
 
+import json
 import os
 import pwd
 import ssl
@@ -171,16 +172,39 @@ def test_worker_pids_are_the_worker_processes(cluster: tuple[Any, Client]) -> No
     assert all(psutil.Process(pid).parent().ppid() == os.getpid() for pid in pids)
 
 
-def test_the_workers_start_with_the_stack_imported(cluster: tuple[Any, Client]) -> None:
-    """The fork server imported Dask and the rendering stack once; a worker, forked from
-    it, has them before it runs anything (a spawned one imports each itself)."""
-    import psutil
+#: Starts build-many's cluster in a fresh interpreter, as the command does, and prints
+#: which of the stack's modules its worker has before it runs anything, and the command
+#: line of the worker's parent.
+STACK_PROBE = r"""
+import json, sys
+import dask, psutil
+from distributed import Client
+from cartoqa.build_many import secure_local_cluster, worker_pids
 
-    loaded = cluster[1].run(lambda: sorted({"renderers.tiles", "cartoqa.build_many"}
-                                           & set(sys.modules)))
-    assert list(loaded.values()) == [["cartoqa.build_many", "renderers.tiles"]]
-    server = psutil.Process(worker_pids(cluster[0])[0]).parent()
-    assert "forkserver" in " ".join(server.cmdline())
+with dask.config.set({"distributed.worker.daemon": False}):
+    local = secure_local_cluster(1)
+with Client(local, security=local.security) as client:
+    loaded = client.run(lambda: sorted({"renderers.tiles", "cartoqa.build_many"}
+                                       & set(sys.modules)))
+    server = psutil.Process(worker_pids(local)[0]).parent()
+    print(json.dumps({"loaded": list(loaded.values()), "server": server.cmdline()}))
+local.close()
+"""
+
+
+def test_the_workers_start_with_the_stack_imported() -> None:
+    """The fork server imported Dask and the rendering stack once; a worker, forked from
+    it, has them before it runs anything (a spawned one imports each itself).
+
+    Checked in a fresh interpreter, as build-many runs: a process keeps the fork server
+    it started first, with what that one imported (``start_worker_server``), so in this
+    test process an earlier ``--workers`` build may have started it without Dask's
+    modules (the CI run of 0689641 failed that way, by test order)."""
+    done = subprocess.run([sys.executable, "-c", STACK_PROBE], capture_output=True,
+                          text=True, timeout=180, check=True)
+    probe = json.loads(done.stdout.strip().splitlines()[-1])
+    assert probe["loaded"] == [["cartoqa.build_many", "renderers.tiles"]]
+    assert "forkserver" in " ".join(probe["server"])
 
 
 def test_the_workers_keep_no_statistical_profile(cluster: tuple[Any, Client]) -> None:
