@@ -18,13 +18,20 @@ if ! flock -n 9; then
 fi
 
 APT_PACKAGES=(
-  chromium
+  chromium-headless-shell  # the browser a build starts (Chromium's headless shell)
   postgresql-15 postgresql-15-postgis-3 osm2pgsql
   openstreetmap-carto-common fonts-noto-core
   nodejs npm
-  strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
   tesseract-ocr  # the OCR blind baseline (cartoqa baselines, docs/baselines.md)
 )
+# Only with the dev extra (the test command):
+DEV_APT_PACKAGES=(
+  chromium  # the full browser, a build's fallback: tests check it draws the same bytes
+  strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
+)
+case ",${1:-},$(paste -sd, .venv/.cartoqa-extras 2>/dev/null || true)," in
+  *,dev,*) APT_PACKAGES+=("${DEV_APT_PACKAGES[@]}");;
+esac
 LEAFLET_VERSION=1.9.4
 # Thematic maps (MapIQ): US state boundaries (ISC) and per-state tables (BSD-3-Clause).
 US_ATLAS_VERSION=3.0.1

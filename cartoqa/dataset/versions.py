@@ -49,8 +49,11 @@ def mapnik_version() -> str | None:
 
 
 def chromium_version() -> str | None:
-    """Return the Chromium version (``chromium --version``), or ``None``."""
-    text = _run(["chromium", "--version"])
+    """Return the version of the Chromium a build starts (its headless shell where
+    installed, else the full browser: ``--version``), or ``None``."""
+    from renderers.browser import default_chromium
+
+    text = _run([str(default_chromium()), "--version"])
     if text is None:
         return None
     match = re.search(r"(\d+(?:\.\d+)+)", text)

@@ -447,7 +447,9 @@ def test_the_library_version_of_mapnik_wins_over_its_package(
 def test_the_chromium_version_is_chromiums() -> None:
     import shutil
 
-    if shutil.which("chromium") is None:
+    from renderers.browser import default_chromium
+
+    if shutil.which(str(default_chromium())) is None:
         pytest.skip("no chromium")
     found = versions.chromium_version()
     assert found is not None and re.fullmatch(r"\d+(\.\d+)+", found), found

@@ -182,6 +182,27 @@ def test_missing_chromium_names_the_packages() -> None:
     assert "chromium" in message and "scripts/install.sh" in message
 
 
+def test_only_the_full_browser_is_told_to_run_headless() -> None:
+    """The headless shell has no other mode (and no --headless switch to give it); the
+    full browser, started where the shell is not installed, needs --headless=new."""
+    browser = Browser(width=800, height=600)
+    shell = browser.flags(Path("/usr/lib/chromium/chromium-headless-shell"))
+    full = browser.flags(Path("/usr/bin/chromium"))
+    assert not any(f.startswith("--headless") for f in shell)
+    assert [f for f in full if f not in shell] == ["--headless=new"]
+    assert "--window-size=800,600" in shell and "--disable-gpu" in shell
+
+
+def test_the_headless_shell_is_started_where_installed(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    shell, full = tmp_path / "chromium-headless-shell", tmp_path / "chromium"
+    monkeypatch.setattr(browser_module, "HEADLESS_SHELL_PATH", shell)
+    monkeypatch.setattr(browser_module, "CHROMIUM_PATH", full)
+    assert browser_module.default_chromium() == full  # neither: the full browser's path
+    shell.write_bytes(b"")
+    assert browser_module.default_chromium() == shell
+
+
 def test_recorded_requests_include_a_refused_remote_one(tmp_path: Path) -> None:
     page = tmp_path / "page.html"
     Image.new("RGB", (4, 4), "red").save(tmp_path / "dot.png")

@@ -25,6 +25,7 @@ from renderers.browser import (
     LOCAL_ORIGIN,
     Browser,
     browser_account,
+    default_chromium,
     descendant_pids,
 )
 from renderers.errors import RenderError
@@ -160,11 +161,13 @@ def test_chromium_makes_no_dns_query(tmp_path: Path) -> None:
     # As root Chromium runs as the browser user: the wrapper and its log must be its.
     traced = private_tempdir("stracetest", owner=account[0] if account else None)
     log = traced / "strace.log"
-    wrapper = traced / "chromium"
+    # the binary a build starts, traced; the wrapper is named like it (its flags too)
+    binary = default_chromium()
+    wrapper = traced / binary.name
     wrapper.write_text(
         "#!/bin/sh\n"
         f"exec strace -f -qq -e trace=connect,sendto,sendmsg,sendmmsg -o {log} "
-        '/usr/bin/chromium "$@"\n'
+        f'{binary} "$@"\n'
     )
     wrapper.chmod(0o755)
     # A page that asks for a remote image: its host name must not be looked up either.

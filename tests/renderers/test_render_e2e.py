@@ -230,12 +230,14 @@ def test_cli_without_chromium_names_the_packages(
     cli_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setattr(browser_module, "HEADLESS_SHELL_PATH",
+                        Path("/nonexistent/chromium-headless-shell-cq"))
     monkeypatch.setattr(browser_module, "CHROMIUM_PATH", Path("/nonexistent/chromium-cq"))
     out = tmp_path / "view.png"
     assert main(["render", "--center", "60.1706,24.9447", "--zoom", "17",
                  "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "package chromium" in err and "scripts/install.sh" in err
+    assert "package chromium-headless-shell" in err and "scripts/install.sh" in err
     assert err.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
 
@@ -247,7 +249,11 @@ def test_views_shown_in_place_equal_fresh_pages(
     """A renderer swaps each new map into the page it already shows; every image and
     every measured position equal those of the same page loaded afresh in another
     browser, across zooms, markers, a path, overlays with their legend, views that
-    reuse tiles the document decoded before, and after Chromium dropped its caches."""
+    reuse tiles the document decoded before, and after Chromium dropped its caches.
+
+    The shared browser is the one builds start (the headless shell where installed);
+    the fresh pages are drawn by the full browser where it is installed (the binary a
+    build falls back to), so the two binaries are shown to draw the same bytes too."""
     monkeypatch.setattr(browser_module, "PURGE_EVERY", 2)
     from renderers.map_render import PROBE_JS, READY_JS, control_boxes
     from renderers.overlays import Overlay
@@ -265,7 +271,9 @@ def test_views_shown_in_place_equal_fresh_pages(
         (View(center=CENTER, zoom=17), {"markers": [Marker(*b, "blue")]}),  # tiles seen
         (View(center=CENTER, zoom=15), {"path": [a, b]}),
     ]
-    with Browser() as fresh_browser, Browser() as shared:
+    full = browser_module.CHROMIUM_PATH
+    other = full if full.is_file() else None
+    with Browser(chromium=other) as fresh_browser, Browser() as shared:
         with MapRenderer(helsinki_tiles, assets_dir=web_assets, browser=shared) as renderer:
             fresh_browser.allow(*shared.allowed, tmp_path)
             for index, (view, scene) in enumerate(scenes):
@@ -277,5 +285,7 @@ def test_views_shown_in_place_equal_fresh_pages(
                 assert shown.png == png, f"scene {index} differs from a fresh page"
                 assert shown.controls == control_boxes(probe)
                 assert probe["tile_errors"] == []
+                assert fresh_browser.binary == (other or shared.binary)
                 fresh_browser.close()  # each reference page in a new browser
+        assert shared.binary == browser_module.default_chromium()
         assert (shared.loads, shared.updates) == (1, len(scenes) - 1)
