@@ -8,6 +8,7 @@ import subprocess
 from functools import cache
 
 from cartoqa import __version__
+from renderers.browser import default_chromium
 from renderers.style import package_version
 
 #: Debian package that ships OSM-Carto's style.xml and symbols.
@@ -51,8 +52,6 @@ def mapnik_version() -> str | None:
 def chromium_version() -> str | None:
     """Return the version of the Chromium a build starts (its headless shell where
     installed, else the full browser: ``--version``), or ``None``."""
-    from renderers.browser import default_chromium
-
     text = _run([str(default_chromium()), "--version"])
     if text is None:
         return None
