@@ -63,9 +63,9 @@ from renderers.waiting import wait_for_exit
 #: (``chrome-headless-shell``: the old headless mode, the same Blink, Skia and version as
 #: the full browser without its windowing and profile layers), the binary a
 #: :class:`Browser` starts when it is installed. It draws the same PNGs byte for byte
-#: as the full browser (tests/renderers/test_render_e2e.py) for about a third of the
-#: CPU to start (about 0.6 against 1.6 CPU s with the first page) and less per fresh
-#: page (docs/rendering.md).
+#: as the full browser (tests/renderers/test_render_e2e.py) for about a sixth of the
+#: CPU to start (0.3 against 1.7 CPU s to a blank page) and less per fresh page
+#: (docs/rendering.md). The ``/usr/bin`` wrapper is not used: it does not ``exec``.
 HEADLESS_SHELL_PATH = Path("/usr/lib/chromium/chromium-headless-shell")
 #: Where Debian's ``chromium`` package puts the full browser: started (with
 #: ``--headless=new``) where the headless shell is not installed.
