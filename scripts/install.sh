@@ -17,6 +17,11 @@ if ! flock -n 9; then
   flock 9
 fi
 
+extras_file=.venv/.cartoqa-extras
+# The extras asked for now plus those installed before, sorted and without repeats.
+extras=$( { printf '%s\n' "${1:-}" | tr ',' '\n'; cat "$extras_file" 2>/dev/null; } |
+          grep -E '^[a-z0-9_-]+$' | sort -u | paste -sd, - || true)
+
 APT_PACKAGES=(
   chromium-headless-shell  # the browser a build starts (Chromium's headless shell)
   postgresql-15 postgresql-15-postgis-3 osm2pgsql
@@ -29,7 +34,7 @@ DEV_APT_PACKAGES=(
   chromium  # the full browser, a build's fallback: tests check it draws the same bytes
   strace  # tests/renderers/test_browser_security.py traces Chromium's DNS queries
 )
-case ",${1:-},$(paste -sd, .venv/.cartoqa-extras 2>/dev/null || true)," in
+case ",$extras," in
   *,dev,*) APT_PACKAGES+=("${DEV_APT_PACKAGES[@]}");;
 esac
 LEAFLET_VERSION=1.9.4
@@ -82,10 +87,6 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.cartoqa-install-stamp
-extras_file=.venv/.cartoqa-extras
-# The extras asked for now plus those installed before, sorted and without repeats.
-extras=$( { printf '%s\n' "${1:-}" | tr ',' '\n'; cat "$extras_file" 2>/dev/null; } |
-          grep -E '^[a-z0-9_-]+$' | sort -u | paste -sd, - || true)
 want=$( { cat pyproject.toml setup.py scripts/install.sh; echo "$extras"; } | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   target="."
