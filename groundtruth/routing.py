@@ -234,45 +234,56 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
     list of (u, v, key) or None
         Empty when ``origin == destination``.
     """
-    graph = ensure_road_graph(graph)
-    if origin == destination:
-        return []
-    restrictions: list[Any] = graph.graph.get("restrictions") or []
-    barriers: Collection[int] = graph.graph.get("barrier_nodes") or frozenset()
-    starts: dict[Edge, list[int]] = {}
-    for i, r in enumerate(restrictions):
-        starts.setdefault(r.prefix[0], []).append(i)
-    # Each node's out-edges (in sorted order) with what the search reads of them, made
-    # once per node and call instead of through networkx's edge views at every visit (a
-    # node is reached in several states): (edge, length, way, destination-only).
-    # networkx's own dict of dicts behind graph.succ (read only): its views cost more
-    # than the search itself on a graph of a few thousand edges
-    succ = getattr(graph, "_succ", None) or graph.succ
-    outs: dict[int, list[tuple[Edge, float, Any, bool]]] = {}
-    way_of: dict[Edge, Any] = {}
+    return _LegalSearch(ensure_road_graph(graph)).path(
+        origin, destination, banned=banned, max_length_m=max_length_m)
 
-    def out_of(node: int) -> list[tuple[Edge, float, Any, bool]]:
-        got = outs.get(node)
+
+class _LegalSearch:
+    """:func:`legal_edge_path`'s search on one graph, which it reads as it goes and
+    keeps for the next search: :func:`close_alternatives` runs one per edge of a route.
+
+    Each node's out-edges, in sorted order, with what the search reads of them
+    (``(edge, length, way, destination-only)``), are made once, at the node's first
+    visit, from networkx's own dict of dicts behind ``graph.succ`` (read only): its
+    views cost more than the search itself on a graph of a few thousand edges. The
+    graph must not change while the object is used.
+    """
+
+    def __init__(self, graph: nx.MultiDiGraph) -> None:
+        self.restrictions: list[Any] = graph.graph.get("restrictions") or []
+        self.barriers: Collection[int] = graph.graph.get("barrier_nodes") or frozenset()
+        #: restriction indices by the first edge of their prefix
+        self.starts: dict[Edge, list[int]] = {}
+        for i, r in enumerate(self.restrictions):
+            self.starts.setdefault(r.prefix[0], []).append(i)
+        self._succ = getattr(graph, "_succ", None) or graph.succ
+        self.outs: dict[int, list[tuple[Edge, float, Any, bool]]] = {}
+        self.way_of: dict[Edge, Any] = {}
+
+    def out_of(self, node: int) -> list[tuple[Edge, float, Any, bool]]:
+        """``(edge, length, way, destination-only)`` of each edge out of ``node``."""
+        got = self.outs.get(node)
         if got is None:
             got = []
-            for (w, k), data in sorted(((w, k), data) for w, keyed in succ[node].items()
+            for (w, k), data in sorted(((w, k), data) for w, keyed in self._succ[node].items()
                                        for k, data in keyed.items()):
                 edge = (node, w, k)
                 way = data.get("osmid")
-                way_of[edge] = way
+                self.way_of[edge] = way
                 got.append((edge, data["length"], way, data.get("access") == "destination"))
-            outs[node] = got
+            self.outs[node] = got
         return got
 
-    def enter(edge: Edge, dest_only: bool, phase: int | None,
-              track: tuple[tuple[int, int], ...]) -> State | None:
-        if edge in banned:
-            return None
+    def _enter(self, edge: Edge, dest_only: bool, phase: int | None,
+               track: tuple[tuple[int, int], ...]) -> State | None:
+        """The state after taking ``edge`` from one of ``phase`` and ``track`` (None for
+        the first edge), or None when the edge may not be taken."""
         new_phase = (_START_ZONE if dest_only else _THROUGH) if phase is None else \
             _next_phase(phase, dest_only)
         if new_phase is None:
             return None
         moved: set[tuple[int, int]] = set()
+        restrictions = self.restrictions
         for r, pos in track:
             prefix = restrictions[r].prefix
             if pos == len(prefix) - 1:
@@ -280,45 +291,67 @@ def legal_edge_path(graph: nx.MultiDiGraph, origin: int, destination: int, *,
                     return None
             elif prefix[pos + 1] == edge:
                 moved.add((r, pos + 1))
-        moved.update((r, 0) for r in starts.get(edge, ()))
+        moved.update((r, 0) for r in self.starts.get(edge, ()))
         return (edge, new_phase, tuple(sorted(moved)))
 
-    best: dict[State, float] = {}
-    previous: dict[State, State | None] = {}
-    heap: list[tuple[float, int, State, State | None]] = []
-    tie = count()
-    bound = float("inf") if max_length_m is None else max_length_m
-    for edge, length, _way, dest_only in out_of(origin):
-        state = enter(edge, dest_only, None, ())
-        if state is not None and length <= bound:
-            heapq.heappush(heap, (length, next(tie), state, None))
-    while heap:
-        dist, _, state, prev = heapq.heappop(heap)
-        if state in previous:
-            continue
-        previous[state] = prev
-        (u, v, _k), phase, track = state
-        if v == destination:
-            path = [state[0]]
-            back = prev
-            while back is not None:
-                path.append(back[0])
-                back = previous[back]
-            return path[::-1]
-        if v in barriers:
-            continue
-        way = way_of[state[0]]
-        for nxt, length, nxt_way, dest_only in out_of(v):
-            if nxt[1] == u and nxt_way == way:
-                continue  # no U-turn on the spot
-            new = enter(nxt, dest_only, phase, track)
-            if new is None or new in previous:
+    def path(self, origin: int, destination: int, *, banned: Collection[Edge] = (),
+             max_length_m: float | None = None) -> list[Edge] | None:
+        """:func:`legal_edge_path` of this object's graph."""
+        if origin == destination:
+            return []
+        # The common transition (no restriction under way or begun, through traffic
+        # staying through) is made here without a call; _enter makes the others.
+        starts, barriers, way_of, outs = self.starts, self.barriers, self.way_of, self.outs
+        enter, out_of = self._enter, self.out_of
+        best: dict[State, float] = {}
+        previous: dict[State, State | None] = {}
+        heap: list[tuple[float, int, State, State | None]] = []
+        tie = count()
+        push, pop = heapq.heappush, heapq.heappop
+        inf = float("inf")
+        bound = inf if max_length_m is None else max_length_m
+        for edge, length, _way, dest_only in out_of(origin):
+            state = None if edge in banned else enter(edge, dest_only, None, ())
+            if state is not None and length <= bound:
+                push(heap, (length, next(tie), state, None))
+        while heap:
+            dist, _, state, prev = pop(heap)
+            if state in previous:
                 continue
-            nd = dist + length
-            if nd <= bound and nd < best.get(new, float("inf")):
-                best[new] = nd
-                heapq.heappush(heap, (nd, next(tie), new, state))
-    return None
+            previous[state] = prev
+            edge0, phase, track = state
+            u, v, _k = edge0
+            if v == destination:
+                path = [edge0]
+                back = prev
+                while back is not None:
+                    path.append(back[0])
+                    back = previous[back]
+                return path[::-1]
+            if v in barriers:
+                continue
+            way = way_of[edge0]
+            nexts = outs.get(v)
+            if nexts is None:
+                nexts = out_of(v)
+            for nxt, length, nxt_way, dest_only in nexts:
+                if nxt[1] == u and nxt_way == way:
+                    continue  # no U-turn on the spot
+                if nxt in banned:
+                    continue
+                if not track and phase == _THROUGH and not dest_only and nxt not in starts:
+                    new: State | None = (nxt, _THROUGH, ())
+                else:
+                    new = enter(nxt, dest_only, phase, track)
+                    if new is None:
+                        continue
+                if new in previous:
+                    continue
+                nd = dist + length
+                if nd <= bound and nd < best.get(new, inf):
+                    best[new] = nd
+                    push(heap, (nd, next(tie), new, state))
+        return None
 
 
 def route_length_m(graph: nx.MultiDiGraph, nodes: Sequence[int]) -> float:
@@ -477,9 +510,10 @@ def close_alternatives(graph: nx.MultiDiGraph, route: Route, *,
         return []
     limit = route.length_m * (1.0 + within) + 1e-9
     found: dict[tuple[int, ...], Route] = {}
+    search = _LegalSearch(graph)  # one search object: it reads each node once for all
     for banned in route.edges:
-        edges = legal_edge_path(graph, route.origin, route.destination, banned={banned},
-                                max_length_m=limit)
+        edges = search.path(route.origin, route.destination, banned={banned},
+                            max_length_m=limit)
         if edges is None:
             continue
         alt = route_from_edges(graph, edges, route.origin)
