@@ -178,13 +178,15 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
     bounds = ctx.extract.bounds
     if bounds is None:
         return None
-    drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
-                   and ft.drawn_at(zoom)}
-    symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
     key = ("map_cells", zoom)
     if key not in ctx.shared:
-        # cells where no view can show MIN_DRAWN_FEATURES symbols are left out
+        drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
+                       and ft.drawn_at(zoom)}
+        symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
+        # the symbols' global pixels, kept: every view of every attempt shifts them
         gpx = [latlon_to_global_px(f.lat, f.lon, zoom) for f in symbols]
+        ctx.shared[("map_symbols_px", zoom)] = gpx
+        # cells where no view can show MIN_DRAWN_FEATURES symbols are left out
         viable = [c for c in map_cells(bounds, zoom)
                   if sum(1 for x, y in gpx
                          if c[0] - VIEW_WIDTH / 2 <= x <= c[2] + VIEW_WIDTH / 2
@@ -192,6 +194,7 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
                   >= MIN_DRAWN_FEATURES]
         ctx.shared[key] = permuted(viable, ctx.seed, f"map{zoom}-cells")
     cells: list[tuple[float, float, float, float]] = ctx.shared[key]
+    symbols_px: list[tuple[float, float]] = ctx.shared[("map_symbols_px", zoom)]
     # map `slot` owns cells `slot` and `slot + stride` (its attempts alternate between
     # them), so no two maps share a cell and a cell hard to map does not sink the slot
     stride = (len(cells) + 1) // 2
@@ -205,7 +208,8 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
         lat, lon = global_px_to_latlon(gx, gy, zoom)
         view = View(center=(round(lat, 7), round(lon, 7)), zoom=zoom,
                     width=VIEW_WIDTH, height=VIEW_HEIGHT)
-        pxs = [view.to_view_px(f.lat, f.lon) for f in symbols]
+        ox, oy = view.origin_px  # View.to_view_px, for every symbol at once
+        pxs = [(x - ox, y - oy) for x, y in symbols_px]
         inside = sum(1 for x, y in pxs if 0 <= x <= view.width and 0 <= y <= view.height)
         if inside < MIN_DRAWN_FEATURES:
             return None
