@@ -27,13 +27,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import folium
 from branca.element import MacroElement
 from jinja2 import Template
 
 from groundtruth.projection import View
 from renderers.browser import LOCAL_ORIGIN
 from renderers.errors import RenderError
+from renderers.folium_without_pandas import folium
 from renderers.markers import PIN_ANCHOR, PIN_HEIGHT, PIN_WIDTH, Marker, pin_svg
 from renderers.overlays import OVERLAY_FILL_OPACITY, OVERLAY_WEIGHT, POINT_RADIUS, Overlay
 

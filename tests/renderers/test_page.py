@@ -208,3 +208,47 @@ def test_view_update_refuses_a_page_of_another_shape(web_assets: Path) -> None:
                    page + "<script>var late = 1;</script>"):
         with pytest.raises(RenderError, match="not shaped"):
             view_update(broken)
+
+
+def _numbered_ids(html: str) -> str:
+    """``html`` with folium's random element ids (32 hex digits) numbered in order."""
+    seen: dict[str, str] = {}
+    return re.sub(r"[0-9a-f]{32}", lambda m: seen.setdefault(m[0], f"id{len(seen)}"), html)
+
+
+def test_the_page_is_built_without_pandas_and_the_same(web_assets: Path) -> None:
+    """``renderers.page`` imports folium as on a machine without pandas (folium only
+    recognises DataFrames with it, and pandas is half its import): a fresh interpreter
+    builds the same page as one that loaded pandas first (whose folium has it), with
+    pandas never loaded; pandas imported afterwards is the real one."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import sys
+        if sys.argv[1] == "pandas-first":
+            import pandas
+        from pathlib import Path
+        from groundtruth.projection import View
+        from renderers.markers import Marker
+        from renderers.page import build_map_html
+        import folium.utilities
+        html = build_map_html(View(center={VIEW.center!r}, zoom={VIEW.zoom}),
+                              tile_url_template={TEMPLATE!r}, assets_dir=Path({str(web_assets)!r}),
+                              markers=[Marker(60.1699, 24.9384, "red")],
+                              path=[(60.1699, 24.9384), (60.17, 24.94)])
+        print("pandas" in sys.modules, folium.utilities.pd is not None)
+        import pandas
+        assert pandas.DataFrame({{"a": [1]}}).shape == (1, 1)
+        sys.stdout.write(html)
+    """)
+    root = Path(__file__).resolve().parents[2]
+    pages = {}
+    for how in ("fresh", "pandas-first"):
+        out = subprocess.run([sys.executable, "-c", script, how], cwd=root,
+                             capture_output=True, text=True, check=True).stdout
+        loaded, pages[how] = out.split("\n", 1)
+        assert loaded == ("False False" if how == "fresh" else "True True"), how
+    assert _numbered_ids(pages["fresh"]) == _numbered_ids(pages["pandas-first"])
+    assert "id3" in _numbered_ids(pages["fresh"])  # the ids were there to number
