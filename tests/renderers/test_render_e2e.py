@@ -247,9 +247,10 @@ def test_views_shown_in_place_equal_fresh_pages(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A renderer swaps each new map into the page it already shows; every image and
-    every measured position equal those of the same page loaded afresh in another
-    browser, across zooms, markers, a path, overlays with their legend, views that
-    reuse tiles the document decoded before, and after Chromium dropped its caches.
+    every measured position equal those of the same page loaded afresh (a new document,
+    as a build's page-per-view mode loads it) in another browser, across zooms,
+    markers, a path, overlays with their legend, views that reuse tiles the document
+    decoded before, and after Chromium dropped its caches.
 
     The shared browser is the one builds start (the headless shell where installed);
     the fresh pages are drawn by the full browser where it is installed (the binary a
@@ -286,6 +287,6 @@ def test_views_shown_in_place_equal_fresh_pages(
                 assert shown.controls == control_boxes(probe)
                 assert probe["tile_errors"] == []
                 assert fresh_browser.binary == (other or shared.binary)
-                fresh_browser.close()  # each reference page in a new browser
+        assert fresh_browser.loads == len(scenes)  # every reference page loaded afresh
         assert shared.binary == browser_module.default_chromium()
         assert (shared.loads, shared.updates) == (1, len(scenes) - 1)
