@@ -339,12 +339,14 @@ class _LegalSearch:
                     continue  # no U-turn on the spot
                 if nxt in banned:
                     continue
+                new: State
                 if not track and phase == _THROUGH and not dest_only and nxt not in starts:
-                    new: State | None = (nxt, _THROUGH, ())
+                    new = (nxt, _THROUGH, ())
                 else:
-                    new = enter(nxt, dest_only, phase, track)
-                    if new is None:
+                    entered = enter(nxt, dest_only, phase, track)
+                    if entered is None:
                         continue
+                    new = entered
                 if new in previous:
                     continue
                 nd = dist + length
