@@ -183,18 +183,19 @@ def candidate_view(ctx: BuildContext, slot: int, attempt: int, *,
         drawn_types = {ft.name for ft in load_catalogue() if ft.kind == "symbol"
                        and ft.drawn_at(zoom)}
         symbols = [f for f in ctx.features() if f.feature_type in drawn_types]
-        # the symbols' global pixels, kept: every view of every attempt shifts them
+        # the symbols' global pixels, kept with the cells: every view of every attempt
+        # shifts them
         gpx = [latlon_to_global_px(f.lat, f.lon, zoom) for f in symbols]
-        ctx.shared[("map_symbols_px", zoom)] = gpx
         # cells where no view can show MIN_DRAWN_FEATURES symbols are left out
         viable = [c for c in map_cells(bounds, zoom)
                   if sum(1 for x, y in gpx
                          if c[0] - VIEW_WIDTH / 2 <= x <= c[2] + VIEW_WIDTH / 2
                          and c[1] - VIEW_HEIGHT / 2 <= y <= c[3] + VIEW_HEIGHT / 2)
                   >= MIN_DRAWN_FEATURES]
-        ctx.shared[key] = permuted(viable, ctx.seed, f"map{zoom}-cells")
-    cells: list[tuple[float, float, float, float]] = ctx.shared[key]
-    symbols_px: list[tuple[float, float]] = ctx.shared[("map_symbols_px", zoom)]
+        ctx.shared[key] = (permuted(viable, ctx.seed, f"map{zoom}-cells"), gpx)
+    cells: list[tuple[float, float, float, float]]
+    symbols_px: list[tuple[float, float]]
+    cells, symbols_px = ctx.shared[key]
     # map `slot` owns cells `slot` and `slot + stride` (its attempts alternate between
     # them), so no two maps share a cell and a cell hard to map does not sink the slot
     stride = (len(cells) + 1) // 2
