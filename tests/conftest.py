@@ -124,10 +124,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 # CARTOQA_TEST_TIMES=DIR: every process that runs tests (each xdist worker, or pytest
 # alone) writes its test phases to DIR/<worker>.jsonl, for scripts/test_schedule.py.
+def _recording(config: pytest.Config) -> bool:
+    """Whether this process records its test phases (not the xdist controller, which
+    runs none: it would read the clocks below once per phase of every worker's test)."""
+    return bool(os.environ.get("CARTOQA_TEST_TIMES")) \
+        and not config.pluginmanager.hasplugin("dsession")
+
+
 def _record(config: pytest.Config, event: dict[str, Any]) -> None:
-    folder = os.environ.get("CARTOQA_TEST_TIMES")
-    if not folder or config.pluginmanager.hasplugin("dsession"):  # the xdist controller
+    if not _recording(config):
         return
+    folder = os.environ["CARTOQA_TEST_TIMES"]
     worker = getattr(config, "workerinput", {}).get("workerid", "main")
     path = Path(folder) / f"{worker}.jsonl"
     lines = []
@@ -164,7 +171,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     phase cost, less daemons such as the PostgreSQL server; and the machine's busy
     seconds, whose difference in a one-process run counts the daemons too)."""
     config = _CONFIG[0] if _CONFIG else None
-    if config is not None and os.environ.get("CARTOQA_TEST_TIMES"):
+    if config is not None and _recording(config):
         _record(config, {"nodeid": report.nodeid, "when": report.when, "start": report.start,
                          "stop": report.stop, "duration": report.duration,
                          "outcome": report.outcome, "cpu": _cpu_s(),
