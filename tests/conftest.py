@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import resource
@@ -120,6 +121,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                                                              for i in items)],
                      "slow": sorted({i.nodeid.split("::")[0] for i in items
                                      if i.get_closest_marker("slow")})})
+
+
+#: The cyclic garbage collector's thresholds while tests run (Python's default: 700, 10,
+#: 10): a test process holds a large, long-lived heap (every collected test, the parsed
+#: answer corpora, module fixtures), which each full collection walks again.
+GC_THRESHOLDS = (20_000, 10, 10)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In a process that runs tests (an xdist worker, or pytest alone): what collection
+    left alive (the modules, the test items, the corpora parsed to parametrize them,
+    about 270,000 objects) is moved out of the collector's reach (``gc.freeze``) and
+    young collections are made rarer (:data:`GC_THRESHOLDS`). Measured on
+    ``tests/tasks`` and ``tests/groundtruth`` with two workers: 9.0 CPU s of collections
+    before, 2.9 s after. Objects freed by reference counting are freed as before; the
+    frozen ones live as long as the process anyway."""
+    if session.config.pluginmanager.hasplugin("dsession"):  # the xdist controller
+        return
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 # CARTOQA_TEST_TIMES=DIR: every process that runs tests (each xdist worker, or pytest

@@ -207,8 +207,10 @@ def test_fifth_fresh_set_per_suite(suite: str) -> None:
     assert counts["agree"] / sum(counts.values()) >= 0.98, dict(counts)
 
 
-@pytest.mark.parametrize("entry", load("fresh5") + load("fresh6"),
-                         ids=[e["where"] for e in load("fresh5") + load("fresh6")])
+FRESH56 = load("fresh5") + load("fresh6")
+
+
+@pytest.mark.parametrize("entry", FRESH56, ids=[e["where"] for e in FRESH56])
 def test_each_fifth_fresh_response(entry: dict[str, Any]) -> None:
     result = parse_response(item_for(entry), entry["response"])
     assert judge(entry) == "agree", (entry["response"][:80], result, entry["expect"])
