@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from groundtruth.thematic.us_states import CONTIGUOUS, STATES, code_for_name
@@ -136,7 +137,13 @@ def state_code(cell: Any) -> str | None:
     >>> state_code("CN"), state_code("TENNESSE"), state_code("7")
     ('CT', 'TN', None)
     """
-    text = str(cell).replace("_", " ").replace(".", " ").strip()
+    return _state_code(str(cell))
+
+
+@lru_cache(maxsize=4096)
+def _state_code(raw: str) -> str | None:
+    """:func:`state_code` of a cell's text (kept: a table repeats its few spellings)."""
+    text = raw.replace("_", " ").replace(".", " ").strip()
     if text.isdigit():  # numbers are not FIPS codes in these tables
         return None
     return ALIASES.get(text.lower()) or code_for_name(text)
