@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from helpers.corpus_check import text_response
+from helpers.corpus_yaml import read_yaml
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.metrics import normalise_name
@@ -31,9 +31,6 @@ TASKS = ("mfs", "stmf", "mtmf", "rle", "mml", "srn")
 MFS_OPTIONS = {"A": "pharmacy", "B": "bank", "C": "park", "D": "parking", "E": "bus stop"}
 MTMF_TYPES = ["restaurant", "bank", "park", "parking", "fast food", "ATM", "coffee shop",
               "bus stop"]
-#: libyaml's loader when PyYAML has it: the same values, a seventh of the time (the corpus
-#: is read at collection, once per pytest-xdist worker)
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 REQUEST = {"mfs": "choice", "mtmf": "all", "rle": "length", "mml": "roads", "srn": "route"}
 
 
@@ -41,8 +38,7 @@ def load_corpus() -> list[dict[str, Any]]:
     """Every entry of the corpus, with its ``task`` set from its file name."""
     entries = []
     for task in TASKS:
-        for number, entry in enumerate(yaml.load((CORPUS / f"{task}.yaml").read_text(
-                encoding="utf-8"), Loader=LOADER), start=1):
+        for number, entry in enumerate(read_yaml(CORPUS / f"{task}.yaml"), start=1):
             entries.append({**text_response(entry, f"{task}.yaml#{number}"), "task": task,
                             "where": f"{task}.yaml#{number}"})
     for name in ("holdout", "holdout2", "issue24", "fresh24", "fresh24b", "fresh24c",
@@ -59,7 +55,7 @@ def load_corpus() -> list[dict[str, Any]]:
                  "fresh24e2", "fresh24e1", "fresh24e3",
                  "fresh24f1", "fresh24f3", "fresh24f2", "fresh24f5", "fresh24f6",
                  "fresh24f4"):
-        held = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"), Loader=LOADER)
+        held = read_yaml(CORPUS / f"{name}.yaml")
         for number, entry in enumerate(held, start=1):
             entries.append({**text_response(entry, f"{name}.yaml#{number}"), "batch": name,
                             "where": f"{name}.yaml#{number}"})
@@ -400,9 +396,9 @@ def test_each_response(entry: dict[str, Any]) -> None:
         f"{parse_response(_item(entry), entry['response'])} (expected {entry['expect']!r})")
 
 
+# issue 24, grade24n: the fixer's own (tuned)
 TUNED24N = [{**e, "batch": "tuned24n_street", "where": f"tuned24n_street.yaml#{i}"}
-            for i, e in enumerate(yaml.safe_load((CORPUS / "tuned24n_street.yaml").read_text(
-                encoding="utf-8")), start=1)]  # issue 24, grade24n: the fixer's own (tuned)
+            for i, e in enumerate(read_yaml(CORPUS / "tuned24n_street.yaml"), start=1)]
 
 
 @pytest.mark.parametrize("entry", TUNED24N, ids=[e["where"] for e in TUNED24N])

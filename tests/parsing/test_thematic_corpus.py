@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from helpers.corpus_check import text_response
+from helpers.corpus_yaml import read_yaml
 
 from cartoqa.declarations.dispatch import parse_response
 from cartoqa.parsing import Parsed
@@ -62,9 +62,7 @@ ZONES = ("West", "Midwest", "Northeast", "South")
 
 def load(name: str, suite: str | None = None) -> list[dict[str, Any]]:
     """The entries of one corpus file, with their suite and place."""
-    # libyaml's loader when PyYAML has it: the same values, a seventh of the time
-    entries = yaml.load((CORPUS / f"{name}.yaml").read_text(encoding="utf-8"),
-                        Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    entries = read_yaml(CORPUS / f"{name}.yaml")
     return [{**text_response(e, f"{name}.yaml#{i}"), "suite": e.get("suite", suite),
              "where": f"{name}.yaml#{i}"} for i, e in enumerate(entries, start=1)]
 
