@@ -4,6 +4,7 @@ grey PNGs and MML items, for the writer, reader, safety and near-duplicate tests
 from __future__ import annotations
 
 import io
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from cartoqa.dataset.writer import DatasetWriter
 KEY = {"extract": "x", "seed": 0, "tasks": ["mml"], "per_task": 2}
 
 
+@cache  # the same bytes every time: encoded once per process
 def png(size: tuple[int, int] = (1366, 768), colour: int = 200) -> bytes:
     buf = io.BytesIO()
     Image.new("RGB", size, (colour, colour, colour)).save(buf, "PNG")
