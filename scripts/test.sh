@@ -20,7 +20,8 @@ mypy
 # the environment says PYTHONDONTWRITEBYTECODE: each worker then collects the tests from
 # pytest's cached assertion rewrites (about 35 s -> 17 s of a worker's collection on a
 # rerun) and each build the tests start in a subprocess loads the project's modules
-# compiled. CARTOQA_TEST_BYTECODE=0 keeps the environment's setting.
+# compiled; the answer corpora's parsed YAML is kept there too (tests/helpers/corpus_yaml.py).
+# CARTOQA_TEST_BYTECODE=0 keeps the environment's setting.
 if [ "${CARTOQA_TEST_BYTECODE:-1}" != 0 ]; then
     unset PYTHONDONTWRITEBYTECODE
 fi
