@@ -26,7 +26,7 @@ from helpers.loopback import POLL_S
 from helpers.synthetic_dataset import write_synthetic_dataset
 
 from cartoqa.cli import main
-from cartoqa.limits import MAX_RESPONSE_BYTES
+from cartoqa.limits import MAX_REFUSED_RETRIES, MAX_RESPONSE_BYTES, REFUSED_RETRY_WAIT_S
 from cartoqa.runner.client import ChatClient, EndpointError, ItemFailedError, RetryPolicy
 
 KEY = "sk-secret-0123456789abcdef"
@@ -159,9 +159,10 @@ def test_a_401_body_that_echoes_the_key_is_printed_without_it(
 def test_a_server_sending_one_byte_a_second_meets_the_total_deadline() -> None:
     with Server("trickle") as server:
         client = ChatClient(server.url + "/chat/completions",
-                            policy=RetryPolicy(max_retries=0, timeout_s=3.0))
+                            policy=RetryPolicy(max_retries=0, timeout_s=2.0))
         started = time.monotonic()
-        with pytest.raises(ItemFailedError, match="no complete answer within 3 s"):
+        # a byte a second: a timeout per read (2 s) would never fire, the total one does
+        with pytest.raises(ItemFailedError, match="no complete answer within 2 s"):
             client.complete({"model": "m", "messages": []})
         assert time.monotonic() - started < 6.0  # the body alone would take 60 s
 
@@ -226,10 +227,13 @@ def test_no_server_listening_stops_at_once_with_status_2_and_no_file(
 
 
 def test_the_client_gives_up_on_a_refused_connection_after_two_retries() -> None:
+    waits: list[float] = []
     client = ChatClient(f"http://127.0.0.1:{_free_port()}/v1/chat/completions",
-                        policy=RetryPolicy(max_retries=6, timeout_s=5.0))
+                        policy=RetryPolicy(max_retries=6, timeout_s=5.0),
+                        wait=lambda s: waits.append(s) is not None)  # records, returns False
     with pytest.raises(EndpointError, match=r"\(3 attempts\)"):
         client.complete({"model": "m", "messages": []})
+    assert waits == [REFUSED_RETRY_WAIT_S] * MAX_REFUSED_RETRIES == [0.5, 0.5]
 
 
 # -- point 12: one --out, and the dataset's own files ------------------------------------------
