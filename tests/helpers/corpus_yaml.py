@@ -15,13 +15,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import marshal
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from renderers.files import write_atomic
 
 #: libyaml's loader when PyYAML has it: the same values, a seventh of the time.
 LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -57,16 +57,7 @@ def read_yaml(path: Path) -> Any:
 def _keep(kept: Path, stem: str, blob: bytes) -> None:
     """Write ``blob`` to ``kept`` whole (another worker may read it meanwhile) and remove
     the copies of the file's earlier versions."""
-    kept.parent.mkdir(exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=kept.parent, prefix=f".{kept.name}.")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(tmp, kept)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_atomic(kept, blob)
     for old in kept.parent.glob(f"{stem}.*.marshal"):
         if old != kept and old.name.count(".") == kept.name.count("."):
             with contextlib.suppress(OSError):
