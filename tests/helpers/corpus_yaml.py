@@ -43,22 +43,22 @@ def read_yaml(path: Path) -> Any:
     data = path.read_bytes()
     key = hashlib.sha256(data)
     key.update(f"{LOADER.__module__}.{LOADER.__name__} {yaml.__version__}".encode())
-    folder = path.parent / "__pycache__"
-    kept = folder / f"{path.stem}.{sys.implementation.cache_tag}.{key.hexdigest()[:20]}.marshal"
+    prefix = f"{path.stem}.{sys.implementation.cache_tag}."
+    kept = path.parent / "__pycache__" / f"{prefix}{key.hexdigest()[:20]}.marshal"
     with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
         return marshal.loads(kept.read_bytes())
     value = yaml.load(data.decode("utf-8"), Loader=LOADER)
     if not sys.dont_write_bytecode:
         with contextlib.suppress(OSError, ValueError):
-            _keep(kept, path.stem, marshal.dumps(value))
+            _keep(kept, prefix, marshal.dumps(value))
     return value
 
 
-def _keep(kept: Path, stem: str, blob: bytes) -> None:
+def _keep(kept: Path, prefix: str, blob: bytes) -> None:
     """Write ``blob`` to ``kept`` whole (another worker may read it meanwhile) and remove
-    the copies of the file's earlier versions."""
+    the copies of the file's earlier versions (``<prefix><hash>.marshal``)."""
     write_atomic(kept, blob)
-    for old in kept.parent.glob(f"{stem}.*.marshal"):
-        if old != kept and old.name.count(".") == kept.name.count("."):
+    for old in kept.parent.glob(f"{prefix}*.marshal"):
+        if old != kept:
             with contextlib.suppress(OSError):
                 old.unlink()
