@@ -5,9 +5,11 @@
 # runs whole in one worker (--dist loadfile: its module fixtures are made once), files
 # handed out in collection order, where tests/conftest.py puts the longest files first
 # (tests/helpers/file_order.py; --no-loadscope-reorder: xdist would otherwise put files
-# with many tests first and the long one-test builds last); the end-to-end builds are
-# shared by both workers (tests/helpers/shared_builds.py). CARTOQA_TEST_TIMES=DIR
-# records each worker's test times (scripts/test_schedule.py DIR reads them).
+# with many tests first and the long one-test builds last; tests/helpers/file_scheduling.py
+# keeps xdist's counts as it goes instead of recounting them after each test); the
+# end-to-end builds are shared by both workers (tests/helpers/shared_builds.py).
+# CARTOQA_TEST_TIMES=DIR records each worker's test times (scripts/test_schedule.py DIR
+# reads them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh dev,clip

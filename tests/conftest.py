@@ -73,6 +73,18 @@ def pytest_configure_node(node: object) -> None:
         node.config.stash[SHARED_CACHE])  # type: ignore[attr-defined]
 
 
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """pytest-xdist, controller side: ``--dist loadfile`` by a scheduler that decides as
+    xdist's does without recounting every test after each report
+    (tests/helpers/file_scheduling.py); other modes as xdist has them."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from helpers.file_scheduling import CountingFileScheduling  # imports xdist: only here
+
+    return CountingFileScheduling(config, log)
+
+
 @pytest.fixture(scope="session")
 def shared_builds(request: pytest.FixtureRequest,
                   tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedBuilds]:
