@@ -5,7 +5,8 @@ random orders, a worker dying with tests left, the others finishing) are played
 through xdist's :class:`~xdist.scheduler.LoadFileScheduling` and through
 :class:`CountingFileScheduling`; every message each worker is sent, and every answer
 the controller reads back (``tests_finished``, ``has_pending``, the crashed test), must
-be the same.
+be the same. The counts are checked against a recount, and tests/conftest.py's hook
+against a plugin registered after it, as xdist's own is.
 """
 
 from __future__ import annotations
