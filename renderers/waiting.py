@@ -87,13 +87,15 @@ def exclusive_lock(
 
     Examples
     --------
-    >>> import tempfile
-    >>> lock = Path(tempfile.mkdtemp()) / "demo.lock"
+    >>> import shutil, tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> lock = folder / "demo.lock"
     >>> with exclusive_lock(lock, timeout_s=1.0):
     ...     with exclusive_lock(lock, timeout_s=0.05):
     ...         pass
     Traceback (most recent call last):
     TimeoutError: ...demo.lock is still locked after 0.05 s
+    >>> shutil.rmtree(folder)
     """
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
     warned = False
