@@ -10,9 +10,9 @@ seconds taken from the two cores the workers run on.
 
 :class:`CountingFileScheduling` keeps the same decisions (which file goes to which worker,
 when, what a crashed worker's tests become) and only keeps the counts as it goes: each
-file's table counts its pending tests as they are marked done, each worker's workload
-sums its files', and each worker's collection is indexed once. ``tests/conftest.py``
-uses it for ``--dist loadfile`` (``pytest_xdist_make_scheduler``);
+worker's workload holds the number of its tests not yet done, which a file's table
+changes as its tests are marked done, and each worker's collection is indexed once.
+``tests/conftest.py`` uses it for ``--dist loadfile`` (``pytest_xdist_make_scheduler``);
 ``tests/test_file_scheduling.py`` plays the same events through both schedulers.
 """
 
