@@ -43,6 +43,10 @@ class _Worker:
     def __repr__(self) -> str:
         return self.name
 
+    def indices(self) -> list[int]:
+        """Every test index it was sent, in order."""
+        return [i for batch in self.sent if batch != "shutdown" for i in batch]
+
 
 _QUIET = Producer("test", enabled=False)
 
@@ -81,8 +85,7 @@ def _play(scheduler_type: type, seed: int) -> list[Any]:
         # a worker runs the next test it was sent; the order between workers is random
         busy = []
         for node in sched.nodes:
-            sent = [i for batch in node.sent if batch != "shutdown" for i in batch]
-            left = [i for i in sent if not sched.assigned_work[node][
+            left = [i for i in node.indices() if not sched.assigned_work[node][
                 collection[i].split("::")[0]][collection[i]]]
             if left:
                 busy.append((node, left[0]))
@@ -122,7 +125,7 @@ def test_counts_follow_the_tables() -> None:
 
     for node in nodes:
         assert sched._pending_of(sched.assigned_work[node]) == recount(node) > 0
-        for index in [i for batch in node.sent if batch != "shutdown" for i in batch]:
+        for index in node.indices():
             sched.mark_test_complete(node, index)
             sched.mark_test_complete(node, index)  # a second report changes nothing
             assert sched._pending_of(sched.assigned_work[node]) == recount(node)
