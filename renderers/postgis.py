@@ -62,6 +62,20 @@ STOP_TIMEOUT_S = 10.0
 PRELOAD_LIBRARIES = ("postgis-3",)
 #: Tries to start the server while a killed server's processes release its memory.
 START_ATTEMPTS = 20
+#: Settings every start of the server applies (old clusters included), so that the same
+#: query returns its rows in the same order each time: Mapnik places labels in the
+#: order it reads features, and OSM-Carto's queries leave ties unordered. PostgreSQL
+#: plans some of OSM-Carto's layer queries in parallel even on the bundled extracts'
+#: small tables (about 3.6 worker processes started per render on Helsinki), and a
+#: parallel plan hands out rows in the order its workers finish: with it, the road-name
+#: renders of 2 of 30 Helsinki views came out in one of two forms from run to run, and
+#: a view drawn by the tiles' own code varied as well; without it, 12 runs (3 on a
+#: second, freshly imported cluster) drew the same pixels, and no worker process is
+#: started per query. Part of the tile cache key (:data:`SERVER_SETTINGS_VERSION`).
+SERVER_SETTINGS: dict[str, str] = {"max_parallel_workers_per_gather": "0"}
+#: Bumped when :data:`SERVER_SETTINGS` changes what the server returns, so that tiles
+#: drawn under other settings are drawn again.
+SERVER_SETTINGS_VERSION = "1"
 
 _INSTALL_FIX = (
     "install the Debian packages postgresql-15 and postgresql-15-postgis-3 "
@@ -622,6 +636,7 @@ class PostgisCluster:
         preload = preloaded_libraries()
         if preload:
             options += f" -c shared_preload_libraries={','.join(preload)}"
+        options += "".join(f" -c {key}={value}" for key, value in SERVER_SETTINGS.items())
         # A killed server's children can hold its shared memory for a moment: retry.
         for attempt in range(START_ATTEMPTS):
             if self.log_path.exists():

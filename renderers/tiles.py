@@ -37,7 +37,7 @@ from renderers.label_marks import (
     placement_layers,
 )
 from renderers.osm_import import IMPORT_VERSION, ensure_imported, imported_bounds
-from renderers.postgis import DB_SUPERUSER, PostgisCluster
+from renderers.postgis import DB_SUPERUSER, SERVER_SETTINGS_VERSION, PostgisCluster
 from renderers.style import CARTO_DIR, carto_file, load_carto_map, style_version
 
 #: Zoom levels tiles are rendered for.
@@ -199,8 +199,10 @@ class TileRenderer:
         self.cache_dir = Path(cache_dir).expanduser().resolve()
         self.metatile = metatile
         self.workers = workers
-        #: Style and import recipe of the tiles (part of their cache path).
-        self.style_version: str = f"{style_version()}_imp{IMPORT_VERSION}"
+        #: Style, import recipe and server settings of the tiles (part of their cache
+        #: path).
+        self.style_version: str = (f"{style_version()}_imp{IMPORT_VERSION}"
+                                   f"_srv{SERVER_SETTINGS_VERSION}")
         self.tile_dir = self.cache_dir / "tiles" / extract.short_id / self.style_version
         self.cluster = PostgisCluster(self.cache_dir)
         self._database: str | None = None

@@ -58,6 +58,30 @@ def test_start_serves_a_unix_socket_only(cache_dir: Path) -> None:
     assert not cluster._server_alive()
 
 
+def test_the_server_plans_no_parallel_query(cache_dir: Path) -> None:
+    # A parallel plan returns equal rows in whatever order its workers finish, and
+    # Mapnik places labels in the order it reads them (renderers.postgis.SERVER_SETTINGS).
+    # Parallel plans are made as cheap as can be here, on a table of 200,000 rows: with
+    # the server's default settings this query is planned with a Gather node.
+    probe = (
+        "SET min_parallel_table_scan_size = 0; SET parallel_setup_cost = 0; "
+        "SET parallel_tuple_cost = 0; "
+        "EXPLAIN (COSTS OFF) SELECT g FROM cartoqa_probe WHERE g % 7 = 0;"
+    )
+    with PostgisCluster(cache_dir) as cluster:
+        psql(cluster, "postgres", "DROP TABLE IF EXISTS cartoqa_probe; "
+             "CREATE TABLE cartoqa_probe AS SELECT g FROM generate_series(1, 200000) g; "
+             "ANALYZE cartoqa_probe;")
+        try:
+            assert psql(cluster, "postgres",
+                        "SHOW max_parallel_workers_per_gather;").strip() == "0"
+            plan = psql(cluster, "postgres", probe)
+            assert "Seq Scan on cartoqa_probe" in plan
+            assert "Gather" not in plan and "Parallel" not in plan, plan
+        finally:
+            psql(cluster, "postgres", "DROP TABLE cartoqa_probe;")
+
+
 def test_second_user_keeps_server_running(cache_dir: Path) -> None:
     first = PostgisCluster(cache_dir)
     second = PostgisCluster(cache_dir)
