@@ -29,7 +29,12 @@ All figures come from one run, side by side, on the same warm cache:
 4. per run: CPU seconds per item and their ratio to the CPU render floor, the
    speed-up against ``--workers 1`` of the same code, the bound the CPU seconds put
    on it on this machine's cores, and whether every output of every city is
-   byte-identical (old and new alike).
+   byte-identical (old and new alike);
+5. per ``--workers 2`` run, how long the builder worked without its worker (before
+   the fork, from the kernel's start times; after the worker ended, from the samples)
+   and the bound that time puts on the speed-up were the rest spread evenly over the
+   cores (:func:`overlap_bound`), with how short that time would have to be for
+   :data:`TARGET_SPEEDUP` (:func:`serial_for`).
 
 The bench holds the PostgreSQL cluster for its whole run (as a machine that builds
 often keeps it running), so no build pays for starting the server. The "cities" are
@@ -79,6 +84,9 @@ from renderers.tiles import TileRenderer
 
 STAGES = ("tiles", "screenshot", "reference render", "road-name render",
           "visibility analysis", "road-name judging")
+
+#: Issue 32's goal for ``--workers 2`` against ``--workers 1``.
+TARGET_SPEEDUP = 1.6
 
 
 class CpuMeter:
@@ -309,7 +317,9 @@ class CpuCgroup:
 
 def _classify(proc: Any, root: int) -> str:
     name = proc.name()
-    if "chrom" in name:
+    # Chromium's helpers re-executed through /proc/self/exe are named "exe"
+    if "chrom" in name or (name == "exe" and any(a.startswith("--type=")
+                                                 for a in proc.cmdline())):
         return "chromium"
     if proc.pid == root:
         return "builder"
@@ -318,10 +328,20 @@ def _classify(proc: Any, root: int) -> str:
 
 def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
                  poll: float = 0.2, env: dict[str, str] | None = None,
-                 cwd: Path | None = None
+                 cwd: Path | None = None, phases: dict[str, float] | None = None
                  ) -> tuple[float, dict[str, float], int, float, float | None]:
     """Run a command (in ``cwd``); return ``(wall seconds, CPU seconds by class, exit
     status, CPU seconds of its tree, CPU seconds of its control group)``.
+
+    With ``phases`` (a dict, filled here) and a command that starts worker processes
+    (processes of the class ``workers`` named as the command's process: its forks, not
+    its helpers such as ``psql``), also how long the command worked without
+    them: ``before`` (wall seconds from its start to its first worker's, from the
+    kernel's start times), ``before_cpu`` (CPU seconds sampled by the first sample that
+    saw a worker: at least those spent before it), ``after`` (wall seconds from the first
+    sample that no longer saw one to the command's end: at most the time it worked alone
+    after them) and ``after_cpu`` (CPU seconds sampled from the last sample that saw one
+    on: at least those spent after them); empty when no worker was seen.
 
     The command's process tree and the PostgreSQL server's processes are sampled
     every ``poll`` seconds; each process counts with the last CPU times seen (a
@@ -346,9 +366,13 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
     # last sample counts there, not by itself.
     server_keys: set[tuple[int, float]] = set()
     servers: set[tuple[int, float]] = set()
+    # per sample: (seconds since the start, CPU seconds sampled so far, workers alive)
+    timeline: list[tuple[float, float, int]] = []
+    worker_starts: list[float] = []
 
     def sample(root: int) -> None:
         server_keys.clear()
+        alive = 0
         procs: list[tuple[Any, str]] = []
         try:
             top = psutil.Process(root)
@@ -377,14 +401,32 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
                     base = cpu if key[1] < began else 0.0
                     inside = group is not None and group.holds(proc.pid)
                     seen[key] = [cls or _classify(proc, root), base, cpu, inside]
+                    if seen[key][0] == "workers" and proc.name() == root_name:
+                        worker_starts.append(key[1])
                 seen[key][2] = cpu
+                if (seen[key][0] == "workers" and proc.name() == root_name
+                        and proc.status() != psutil.STATUS_ZOMBIE):
+                    alive += 1  # a worker (not a helper such as psql or dpkg-query)
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 pass
+        timeline.append((time.perf_counter() - start, counted(), alive))
+
+    def counted() -> float:
+        """CPU seconds so far, each once: a server's child that is gone counts in the
+        server's figure for its reaped children (as in the totals below)."""
+        return sum(last - base for key, (cls, base, last, _) in seen.items()
+                   if not (cls == "postgres" and key not in servers
+                           and key not in server_keys))
 
     with tempfile.TemporaryFile() as err_file:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err_file, env=env,
                                 cwd=cwd, preexec_fn=group.enter if group else None)
         start = time.perf_counter()
+        try:
+            root_start = psutil.Process(proc.pid).create_time()
+            root_name = psutil.Process(proc.pid).name()
+        except psutil.NoSuchProcess:
+            root_start, root_name = time.time(), ""
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
@@ -406,6 +448,15 @@ def run_measured(cmd: list[str], postmaster_pid: Callable[[], int | None],
         totals[cls] = totals.get(cls, 0.0) + last - base
         if cls == "postgres" and not inside:
             outside += last - base
+    with_workers = [i for i, (_, _, alive) in enumerate(timeline) if alive]
+    if phases is not None and with_workers and worker_starts:
+        first, last = timeline[with_workers[0]], timeline[with_workers[-1]]
+        # the first sample that no longer saw them (stamped after it looked)
+        gone = timeline[min(with_workers[-1] + 1, len(timeline) - 1)][0]
+        phases["before"] = max(min(worker_starts) - root_start, 0.0)
+        phases["before_cpu"] = first[1]
+        phases["after"] = max(wall - gone, 0.0)
+        phases["after_cpu"] = max(timeline[-1][1] - last[1], 0.0)
     tree = usage.ru_utime + usage.ru_stime + totals["postgres"]
     grouped = None
     if group is not None:
@@ -485,6 +536,38 @@ def run_cpu(by_class: dict[str, float], tree: float, group: float | None) -> flo
     (1.5, 2.0)
     """
     return max(sum(by_class.values()), tree, group or 0.0)
+
+
+def overlap_bound(cpu: float, alone: float, alone_cpu: float, cores: int) -> float:
+    """The least wall time of a run whose builder works ``alone`` seconds without its
+    workers (spending ``alone_cpu`` of the run's ``cpu`` CPU seconds meanwhile), were
+    the rest spread evenly over ``cores`` (perfect overlap: a lower bound).
+
+    Examples
+    --------
+    >>> overlap_bound(10.0, 2.0, 2.0, 2)
+    6.0
+    """
+    return alone + max(cpu - alone_cpu, 0.0) / cores
+
+
+def serial_for(target: float, one_wall: float, cpu: float, alone: float, alone_cpu: float,
+               cores: int) -> float:
+    """How short the builder's time alone would have to be for :func:`overlap_bound` to
+    allow a speed-up of ``target`` against a ``--workers 1`` run of ``one_wall``
+    seconds, were the saving made in both runs (both pay that time: start-up, maps,
+    writing) and the rest kept; negative when no time alone is short enough.
+
+    Examples
+    --------
+    >>> serial_for(1.6, 10.0, 11.0, 1.0, 2.0, 2)  # 12 s / (3 s + 4.5 s) = 1.6
+    3.0
+    >>> serial_for(1.6, 8.0, 10.0, 2.0, 2.0, 2) < 0  # 8 / 6 = 1.33 at best
+    True
+    """
+    rest = max(cpu - alone_cpu, 0.0) / cores
+    saving = (target * (alone + rest) - one_wall) / (target - 1.0)
+    return round(alone - saving, 9)
 
 
 def postmaster_of(data_dir: Path) -> Callable[[], int | None]:
@@ -632,6 +715,8 @@ def main() -> None:
         codes.append(("new", None))
         # label -> (wall, CPU by class, CPU of the tree, CPU of the control group, folder)
         runs: dict[str, tuple[float, dict[str, float], float, float | None, str]] = {}
+        # label -> the builder's time alone, summed over the cities (run_measured)
+        alone: dict[str, dict[str, float]] = {}
         for code, tree in codes:
             env = _code_env(tree)
             for workers in (1, 2):
@@ -640,11 +725,16 @@ def main() -> None:
                 group_sum: float | None = 0.0
                 for seed in seeds:
                     out = root / f"{code}-w{workers}" / f"city-{seed}"
+                    phases: dict[str, float] = {}
                     wall, by_class, rc, tree_cpu, group_cpu = run_measured(
                         _cli_build(args.extract, out, tasks, args.per_task, seed, workers),
-                        postmaster, env=env, cwd=_code_root(tree))
+                        postmaster, env=env, cwd=_code_root(tree), phases=phases)
                     if rc != 0:
                         raise SystemExit(f"{label} seed {seed} failed")
+                    if workers > 1 and phases:
+                        summed = alone.setdefault(label, dict.fromkeys(phases, 0.0))
+                        for k, v in phases.items():
+                            summed[k] += v
                     wall_sum += wall
                     tree_sum += tree_cpu
                     group_sum = (None if group_sum is None or group_cpu is None
@@ -708,6 +798,29 @@ def main() -> None:
         print("  speed-up = wall(--workers 1 of the same code) / wall; bound = cores x "
               "wall(--workers 1) / CPU s\n  (what the CPU seconds allow on idle "
               "cores; meaningless under load, where the wall time stretches)")
+        if alone:
+            print("  the builder alone in its --workers 2 runs (summed over the cities): "
+                  "before its worker started\n  (from the kernel's start times), after "
+                  "its worker ended (at least), the CPU s meanwhile (at most);\n  wall >= "
+                  "the time alone plus the other CPU seconds spread evenly over "
+                  f"{cores} cores;\n  serial for {TARGET_SPEEDUP}x = how short the time "
+                  "alone would have to be (saved in --workers 1 too)\n  for that wall to "
+                  f"allow {TARGET_SPEEDUP}x ('none': not even with no time alone)")
+            print(f"  {'run':<24} {'before s':>8} {'after s':>7} {'CPU s':>6} {'wall >= s':>9} "
+                  f"{'speed-up <=':>11} {'serial for ' + str(TARGET_SPEEDUP) + 'x':>15}")
+            for label, ph in alone.items():
+                code = label.split()[0]
+                one_wall = runs[f"{code} --workers 1"][0]
+                cpu_s = best(runs[label])
+                time_alone = ph["before"] + ph["after"]
+                cpu_alone = ph["before_cpu"] + ph["after_cpu"]
+                least = overlap_bound(cpu_s, time_alone, cpu_alone, cores)
+                need = serial_for(TARGET_SPEEDUP, one_wall, cpu_s, time_alone, cpu_alone,
+                                  cores)
+                shown_need = f"{need:.1f} s" if need >= 0 else "none"
+                print(f"  {label:<24} {ph['before']:8.1f} {ph['after']:7.1f} "
+                      f"{cpu_alone:6.1f} {least:9.1f} {one_wall / least:10.2f}x "
+                      f"{shown_need:>15}")
         for code, _ in codes:
             one = best(runs[f"{code} --workers 1"])
             two = best(runs[f"{code} --workers 2"])

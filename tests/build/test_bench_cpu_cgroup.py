@@ -124,3 +124,46 @@ def test_a_running_servers_short_lived_children_are_counted(tmp_path) -> None:
     assert tree >= 0.3, tree
     if grouped is not None:  # the server is outside the command's group: added once
         assert grouped >= 0.3, grouped
+
+
+# The command works alone 0.5 s, then beside a worker (a forked Python process) for
+# 0.8 s, then alone again 0.6 s after the worker ended.
+WITH_A_WORKER = """
+import os, time
+time.sleep(0.5)
+if os.fork() == 0:
+    time.sleep(0.8)
+    os._exit(0)
+os.wait()
+time.sleep(0.6)
+"""
+
+
+def test_the_time_a_builder_works_without_its_workers_is_measured() -> None:
+    bench = load_script("bench_build")
+    phases: dict[str, float] = {}
+    wall, _, rc, _, _ = bench.run_measured([sys.executable, "-c", WITH_A_WORKER],
+                                           lambda: None, poll=0.05, phases=phases)
+    assert rc == 0
+    # from the kernel's start times: the 0.5 s and the interpreter's start
+    assert 0.45 <= phases["before"] <= 1.5, phases
+    # at most the 0.6 s (the worker's end is known to a sample's spacing)
+    assert 0.3 <= phases["after"] <= 0.65, phases
+    assert phases["before"] + phases["after"] < wall - 0.7, (wall, phases)
+    assert 0.0 <= phases["before_cpu"] < 0.5 and 0.0 <= phases["after_cpu"] < 0.5, phases
+    # a command that starts no worker: nothing to say
+    alone: dict[str, float] = {}
+    bench.run_measured([sys.executable, "-c", "pass"], lambda: None, poll=0.05,
+                       phases=alone)
+    assert alone == {}
+
+
+def test_the_bound_the_time_alone_puts_on_the_speed_up() -> None:
+    bench = load_script("bench_build")
+    # 2 s alone with 2 CPU s, 8 CPU s more over 2 cores: at least 6 s
+    assert bench.overlap_bound(10.0, 2.0, 2.0, 2) == 6.0
+    # 1 s alone (2 CPU s), 9 CPU s more: 5.5 s; a 10 s --workers 1 run gives 1.82x at
+    # best, and 1.6x holds until the time alone grows to 3 s (12 s / 7.5 s = 1.6)
+    assert bench.serial_for(1.6, 10.0, 11.0, 1.0, 2.0, 2) == pytest.approx(3.0)
+    # 8 s against at least 6 s is 1.33x: no time alone is short enough for 1.6x
+    assert bench.serial_for(1.6, 8.0, 10.0, 2.0, 2.0, 2) < 0
