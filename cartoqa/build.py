@@ -23,7 +23,7 @@ from cartoqa.dataset.manifest import FORMAT_VERSION, build_manifest
 from cartoqa.dataset.versions import software_versions
 from cartoqa.dataset.writer import ITEMS_FILE, DatasetWriter
 from cartoqa.declarations.registry import load_spec
-from cartoqa.declarations.spec import NEAR_DUPLICATE_REASON, OVERUSED_REASON, TaskSpec
+from cartoqa.declarations.spec import TaskSpec
 from cartoqa.declarations.suites import DEFAULT_TASKS
 from cartoqa.errors import CartoqaError
 from cartoqa.parallel import SlotPool, TaskPlan
@@ -367,10 +367,10 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
             raise_pending_stop()  # a SIGTERM whose exception Python dropped
             record = writer.done(name, slot)
             if record is None:
-                if pool is None:
-                    scenario = spec.make_scenario(ctx, state, slot)
+                if pool is None:  # repeats of the accepted items are not even drawn
+                    scenario = spec.make_slot(ctx, state, slot, accepted, n_slots)
                 else:  # made ahead of time by a worker process; committed here in order
-                    scenario, rejected = pool.get(name, slot, ok_slots)
+                    scenario, rejected = pool.get(name, slot, ok_slots, accepted)
                     ctx.rejections.update(rejected)
                 repeat = _repeat_reason(spec, scenario, accepted, n_slots)
                 if repeat is not None and spec.remake_avoiding is not None:
@@ -379,8 +379,7 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                     ctx.reject(name, repeat)
                     scenario = spec.remake_avoiding(
                         ctx, state, slot,
-                        lambda item, acc=accepted: _item_repeat_reason(spec, item, acc,
-                                                                       n_slots),
+                        lambda item, acc=accepted: spec.repeat_reason(item, acc, n_slots),
                         int(scenario.items[0]["provenance"]["attempt"]))
                     repeat = _repeat_reason(spec, scenario, accepted, n_slots)
                 if repeat is not None:
@@ -418,28 +417,13 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
         }
 
 
-def _item_repeat_reason(spec: TaskSpec, item: Mapping[str, Any],
-                        accepted: Sequence[Mapping[str, Any]], planned: int) -> str | None:
-    """Why a new scenario's first item repeats the accepted ones, or None: a
-    near-duplicate (``spec.near_duplicate``) or a place used too often in a build of
-    ``planned`` scenarios (``spec.overused``: its own reason where it gives one), as
-    the build log counts them."""
-    if spec.near_duplicate is not None and any(spec.near_duplicate(item, earlier)
-                                               for earlier in accepted):
-        return NEAR_DUPLICATE_REASON
-    if spec.overused is not None:
-        why = spec.overused(item, accepted, planned)
-        if why:
-            return why if isinstance(why, str) else OVERUSED_REASON
-    return None
-
-
 def _repeat_reason(spec: TaskSpec, scenario: Any, accepted: Sequence[Mapping[str, Any]],
                    planned: int) -> str | None:
-    """:func:`_item_repeat_reason` of a scenario (None for no scenario or no items)."""
+    """:meth:`TaskSpec.repeat_reason` of a scenario's first item (None for no scenario
+    or no items)."""
     if scenario is None or not scenario.items:
         return None
-    return _item_repeat_reason(spec, scenario.items[0], accepted, planned)
+    return spec.repeat_reason(scenario.items[0], accepted, planned)
 
 
 def slots_exhausted(*, ok_slots: int, tried: int, n_slots: int, max_slots: int) -> bool:

@@ -40,15 +40,17 @@ import contextlib
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from cartoqa.declarations.registry import load_spec
 from cartoqa.tasks.common.base import BuildContext, Scenario
@@ -294,26 +296,101 @@ def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
     Finalize(ctx, ctx.close, exitpriority=10)
 
 
-def _make_with(ctx: BuildContext, states: dict[str, Any], task: str, slot: int) -> SlotResult:
-    """Make one scenario with ``ctx`` (preparing the task on first use); the candidates
-    it rejected are returned, not counted in ``ctx.rejections`` (the builder counts
-    them when, and only if, it commits the slot)."""
+def _make_with(ctx: BuildContext, states: dict[str, Any], task: str, slot: int,
+               accepted: Sequence[Mapping[str, Any]] = (), planned: int = 0) -> SlotResult:
+    """Make one scenario with ``ctx`` (preparing the task on first use), skipping the
+    candidates that repeat ``accepted`` (the first items the builder had accepted
+    before the slot when it asked; :meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`);
+    the candidates it rejected are returned, not counted in ``ctx.rejections`` (the
+    builder counts them when, and only if, it commits the slot)."""
     spec = load_spec(task)
     if task not in states:
         states[task] = spec.prepare(ctx)
     counted = ctx.rejections
     ctx.rejections = Counter()
     try:
-        scenario = spec.make_scenario(ctx, states[task], slot)
+        scenario = spec.make_slot(ctx, states[task], slot, accepted, planned)
         rejected = ctx.rejections
     finally:
         ctx.rejections = counted
     return scenario, {k: n for k, n in rejected.items() if n}
 
 
-def _make_slot(task: str, slot: int) -> SlotResult:
-    """Worker entry: make one scenario (preparing the task on first use)."""
-    return _make_with(_WORKER["ctx"], _WORKER["states"], task, slot)
+def _make_slot(task: str, slot: int, accepted: Sequence[Mapping[str, Any]] = (),
+               planned: int = 0, board: Path | None = None) -> SlotResult:
+    """Worker entry: make one scenario (preparing the task on first use; see
+    :func:`_make_with`), knowing the items accepted when it was asked for, or those
+    the builder has posted on ``board`` since (:func:`read_accepted`), if more."""
+    if board is not None:
+        accepted = PostedItems(board, task, accepted)
+    return _make_with(_WORKER["ctx"], _WORKER["states"], task, slot, accepted, planned)
+
+
+class PostedItems(Sequence[Mapping[str, Any]]):
+    """A task's accepted first items as the builder last posted them
+    (:func:`post_accepted`), read again whenever the post changes, so that a worker
+    checks each candidate against the latest ones; never fewer than ``known``.
+
+    The items only grow (the builder accepts in slot order), so a candidate that
+    repeats the items read at one check repeats those of any later check: whatever
+    the timing, the slot gives the scenario it gives with all of them
+    (:meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`).
+    """
+
+    def __init__(self, board: Path, task: str, known: Sequence[Mapping[str, Any]]) -> None:
+        self._path = board / f"{task}.pickle"
+        self._board, self._task = board, task
+        self._items = list(known)
+        self._seen: tuple[int, int, int] | None = None
+
+    def _refresh(self) -> None:
+        try:
+            st = os.stat(self._path)
+        except FileNotFoundError:
+            return
+        key = (st.st_ino, st.st_mtime_ns, st.st_size)
+        if key != self._seen:
+            self._seen = key
+            items = read_accepted(self._board, self._task)
+            if len(items) > len(self._items):
+                self._items = items
+
+    def __len__(self) -> int:
+        self._refresh()
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        self._refresh()
+        return iter(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._items[index]
+
+
+def post_accepted(board: Path, task: str, accepted: Sequence[Mapping[str, Any]]) -> None:
+    """Post the first items a task has accepted so far where the workers read them
+    (:func:`read_accepted`): a file of ``board``, replaced whole."""
+    path = board / f"{task}.pickle"
+    tmp = board / f"{task}.pickle.tmp"
+    tmp.write_bytes(pickle.dumps(list(accepted), protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(tmp, path)
+
+
+def read_accepted(board: Path, task: str) -> list[Mapping[str, Any]]:
+    """The first items a task had accepted when the builder last posted them (empty if
+    it has not; :func:`post_accepted`). The board is the builder's private folder."""
+    try:
+        data = (board / f"{task}.pickle").read_bytes()
+    except FileNotFoundError:
+        return []
+    items: list[Mapping[str, Any]] = pickle.loads(data)
+    return items
 
 
 def _started() -> None:
@@ -373,6 +450,10 @@ class SlotPool:
         #: Slots the builder made ahead while the one it needed was in a worker's hands.
         self._own: dict[tuple[str, int], SlotResult] = {}
         self._finished: set[str] = set()
+        #: The first items the builder has accepted per task, as of its latest ``get``:
+        #: a slot asked for then is made skipping their repeats.
+        self._accepted: dict[str, list[Mapping[str, Any]]] = {}
+        self._planned = {plan.name: plan.n_slots for plan in self._plans}
         #: Slots made by the builder and by the workers (for benchmarks and tests).
         self.made: Counter[str] = Counter()
         task_modules = [load_spec(plan.name).make_scenario.__module__ for plan in self._plans]
@@ -398,6 +479,9 @@ class SlotPool:
             max_workers=workers - 1, mp_context=context, initializer=_init_worker,
             initargs=(ctx.extract, ctx.seed, ctx.per_task, ctx.cache_dir, ctx.assets_dir,
                       dict(ctx.options), images_dir, bundle, env))
+        #: Where the builder posts the accepted items as they grow, for a worker to read
+        #: when it starts a slot asked for earlier (private: mkdtemp makes it 0700).
+        self._board = Path(tempfile.mkdtemp(prefix="cartoqa-accepted-"))
         # Start the workers now, before the builder starts a browser or loads a map of
         # its own (a forked worker must not share them); they start theirs meanwhile.
         self._pool.submit(_started)
@@ -431,14 +515,20 @@ class SlotPool:
                     return
                 key = (plan.name, s)
                 if key not in self._pending and key not in self._own:
-                    self._pending[key] = self._pool.submit(_make_slot, plan.name, s)
+                    self._pending[key] = self._pool.submit(
+                        _make_slot, plan.name, s, self._accepted.get(plan.name, []),
+                        plan.n_slots, self._board)
 
-    def get(self, name: str, slot: int, ok_slots: int) -> SlotResult:
+    def get(self, name: str, slot: int, ok_slots: int,
+            accepted: Sequence[Mapping[str, Any]] = ()) -> SlotResult:
         """The result of a slot, after queueing the slots after it.
 
         The builder makes the slot itself when no worker has started it; while a
         worker has it in hand, the builder makes the next queued slot no worker has
-        started (kept for later) rather than wait.
+        started (kept for later) rather than wait. Every slot is made skipping the
+        repeats of the items accepted when it was asked for
+        (:meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`); the builder checks
+        the result against all of them, as it does any scenario.
 
         Parameters
         ----------
@@ -448,8 +538,13 @@ class SlotPool:
             The slot the builder needs now.
         ok_slots : int
             Slots of this task accepted so far (how many more it may need).
+        accepted : sequence of dict
+            The first items of the task's scenarios accepted so far, in slot order.
         """
         key = (name, slot)
+        if len(accepted) != len(self._accepted.get(name, [])):
+            self._accepted[name] = list(accepted)
+            post_accepted(self._board, name, accepted)
         while True:
             self._top_up(name, slot, ok_slots)
             if key in self._own:
@@ -465,7 +560,8 @@ class SlotPool:
 
     def _make_here(self, name: str, slot: int) -> SlotResult:
         self.made["builder"] += 1
-        return _make_with(self._ctx, self._states, name, slot)
+        return _make_with(self._ctx, self._states, name, slot,
+                          self._accepted.get(name, []), self._planned.get(name, 0))
 
     def _make_ahead(self) -> bool:
         """Make the first queued slot no worker has started, here; False if none is left."""
@@ -501,11 +597,12 @@ class SlotPool:
         self._own.clear()
         if wait:
             self._pool.shutdown(wait=True, cancel_futures=True)
-            return
-        processes = list(getattr(self._pool, "_processes", {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-        for process in processes:
-            process.join(timeout=30)
+        else:
+            processes = list(getattr(self._pool, "_processes", {}).values())
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+            for process in processes:
+                process.join(timeout=30)
+        shutil.rmtree(self._board, ignore_errors=True)

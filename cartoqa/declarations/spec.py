@@ -190,12 +190,14 @@ class TaskSpec:
     remake_avoiding : callable, optional
         ``remake_avoiding(ctx, state, slot, avoid, after) -> Scenario | None``: the
         slot's scenario made again from its candidates after attempt ``after`` (the
-        turned-down one's ``provenance.attempt``), skipping every candidate for which
-        ``avoid(item)`` gives a reason (near-duplicate or overused; counted with it).
-        With it, the builder does not lose a whole slot to one repeat: it asks for the
-        slot's next acceptable candidate instead (SRN). The result depends only on the
-        seed, the slot and the items accepted before it, so ``--workers N`` builds
-        agree.
+        turned-down one's ``provenance.attempt``; -1: all of them), skipping every
+        candidate for which ``avoid(item)`` gives a reason (near-duplicate or
+        overused; counted with it) before drawing it. With it, the builder does not
+        lose a whole slot to one repeat: it asks for the slot's next acceptable
+        candidate instead (SRN); and it makes each slot skipping the repeats of the
+        items accepted so far (:meth:`make_slot`), so that no repeat is drawn. The
+        result depends only on the seed, the slot and the items accepted before it,
+        so ``--workers N`` builds agree.
     """
 
     name: str
@@ -237,6 +239,88 @@ class TaskSpec:
                        if k not in (self.sample_provenance or {})]
             if lacking:
                 raise ValueError(f"task {self.name!r}: sample_provenance lacks {lacking}")
+
+    def repeat_reason(self, item: Mapping[str, Any], accepted: Sequence[Mapping[str, Any]],
+                      planned: int) -> str | None:
+        """Why a new scenario's first item repeats the accepted ones, or None.
+
+        A near-duplicate (:attr:`near_duplicate`, :data:`NEAR_DUPLICATE_REASON`) or a
+        place used too often in a build of ``planned`` scenarios (:attr:`overused`: its
+        own reason where it gives one, else :data:`OVERUSED_REASON`), as the build log
+        counts them. Both only grow with ``accepted``: an item that repeats some of the
+        accepted items repeats all of them.
+
+        Parameters
+        ----------
+        item : dict
+            The new scenario's first item.
+        accepted : sequence of dict
+            The first items of the scenarios accepted before it, in slot order.
+        planned : int
+            Scenarios the build plans for the task.
+
+        Returns
+        -------
+        str or None
+            The reason, or None when the item repeats nothing.
+        """
+        if self.near_duplicate is not None and any(self.near_duplicate(item, earlier)
+                                                   for earlier in accepted):
+            return NEAR_DUPLICATE_REASON
+        if self.overused is not None:
+            why = self.overused(item, accepted, planned)
+            if why:
+                return why if isinstance(why, str) else OVERUSED_REASON
+        return None
+
+    def make_slot(self, ctx: Any, state: Any, slot: int,
+                  accepted: Sequence[Mapping[str, Any]], planned: int) -> Any:
+        """Make a slot's scenario, skipping the candidates that repeat ``accepted``.
+
+        With :attr:`remake_avoiding`, the first of the slot's candidates that passes the
+        task's rules and repeats none of the ``accepted`` items (:meth:`repeat_reason`)
+        before it is drawn; otherwise :attr:`make_scenario`. Where ``accepted`` are all
+        the items accepted before the slot, the scenario is the one the slot would
+        give if made first and, were that a repeat, made again avoiding them (as the
+        builder does); where they are only the first of them (a worker's view of a
+        build in progress, which may grow meanwhile: the scenario is checked again once
+        drawn, and made again if it now repeats them), the builder still checks it and
+        remakes a repeat, with the same result, since a candidate that repeats some of
+        them repeats all of them.
+
+        Parameters
+        ----------
+        ctx, state, slot
+            As for :attr:`make_scenario`.
+        accepted : sequence of dict
+            First items of scenarios accepted before the slot, in slot order (read at
+            each candidate: a sequence that grows meanwhile, as a worker's
+            :class:`cartoqa.parallel.PostedItems`, is checked against as it stands).
+        planned : int
+            Scenarios the build plans for the task.
+
+        Returns
+        -------
+        Scenario or None
+            The scenario, or None when the slot gives none.
+        """
+        if self.remake_avoiding is None:
+            return self.make_scenario(ctx, state, slot)
+
+        def avoid(item: Mapping[str, Any]) -> str | None:
+            return self.repeat_reason(item, accepted, planned)
+
+        scenario = self.remake_avoiding(ctx, state, slot, avoid, -1)
+        # items accepted while it was drawn (a worker's view grows): a repeat of them
+        # is made again here, as the builder would
+        while scenario is not None and scenario.items:
+            why = avoid(scenario.items[0])
+            if why is None:
+                break
+            ctx.reject(self.name, why)
+            scenario = self.remake_avoiding(ctx, state, slot, avoid,
+                                            int(scenario.items[0]["provenance"]["attempt"]))
+        return scenario
 
     def request(self, name: str) -> RequestSpec | None:
         """Return the declaration of one request, or ``None`` if the task has no such request.

@@ -278,10 +278,11 @@ def test_a_task_is_short_by_scenarios_even_when_they_give_more_items(
     assert any("(3 of 6 scenarios)" in n for n in notices)
 
 
-def _remaking_task(*, overused: Any = None) -> TaskSpec:
+def _remaking_task(*, overused: Any = None, drawn: list[int] | None = None) -> TaskSpec:
     """An MML-shaped task with three candidates per slot: candidate 0 of slot ``2k + 1``
     asks what slot ``2k`` asked, its candidates 1 and 2 ask new questions; it can make
-    its slot again avoiding repeats (as SRN does)."""
+    its slot again avoiding repeats (as SRN does). ``drawn`` collects the slot of each
+    candidate it "draws" (returns)."""
 
     def answer(slot: int, attempt: int) -> list[str]:
         return ["A", f"B{slot // 2}"] if attempt == 0 else ["A", f"B{slot}-{attempt}"]
@@ -297,6 +298,8 @@ def _remaking_task(*, overused: Any = None) -> TaskSpec:
                 if reason is not None:
                     ctx.reject("mml", reason)
                     continue
+            if drawn is not None:
+                drawn.append(slot)
             return Scenario(items=[item], images={f"mml-{slot:04d}.png": png()})
         return None
 
@@ -321,6 +324,20 @@ def test_a_repeat_costs_a_candidate_not_the_slot(tmp_path: Path,
              (tmp_path / "ds" / "items.jsonl").read_text("utf-8").splitlines()]
     assert [it["answer"]["roads"][1] for it in items] == ["B0", "B1-1", "B1", "B3-1"]
     assert [it["provenance"]["attempt"] for it in items] == [0, 1, 0, 1]
+
+
+def test_a_repeat_is_skipped_before_it_is_drawn(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # the builder makes each slot avoiding the items accepted before it: slot 1's and
+    # slot 3's first candidates (repeats) are turned down before drawing, so each slot
+    # draws one candidate, and the items are those of making and remaking
+    drawn: list[int] = []
+    report, _ = _build(tmp_path, monkeypatch, _remaking_task(drawn=drawn), per_task=4)
+    assert drawn == [0, 1, 2, 3]
+    assert report.rejections == {("mml", NEAR_DUPLICATE_REASON): 2}
+    items = [json.loads(line) for line in
+             (tmp_path / "ds" / "items.jsonl").read_text("utf-8").splitlines()]
+    assert [it["answer"]["roads"][1] for it in items] == ["B0", "B1-1", "B1", "B3-1"]
 
 
 def test_a_slot_whose_every_candidate_repeats_still_fails(

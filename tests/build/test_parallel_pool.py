@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -30,13 +31,16 @@ def _prepare(ctx: BuildContext) -> dict[str, Any]:
     return {"prepared_in": os.getpid()}
 
 
-def _make(ctx: BuildContext, state: dict[str, Any], slot: int) -> Scenario | None:
+def _make(ctx: BuildContext, state: dict[str, Any], slot: int,
+          accepted: Sequence[Mapping[str, Any]] = (), planned: int = 0) -> Scenario | None:
     time.sleep(0.05)  # long enough for both processes to take slots
     if slot % 3 == 2:
         ctx.reject("fake", f"slot {slot} turned down")
         return None
     return Scenario(items=[{"slot": slot, "pid": os.getpid(),
-                            "prepared_in": state["prepared_in"]}], images={})
+                            "prepared_in": state["prepared_in"],
+                            "knew": [it["slot"] for it in accepted], "planned": planned}],
+                    images={})
 
 
 def _ctx(tmp_path: Path) -> BuildContext:
@@ -46,7 +50,7 @@ def _ctx(tmp_path: Path) -> BuildContext:
 
 @pytest.fixture()
 def fake_task(monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = SimpleNamespace(prepare=_prepare, make_scenario=_make)
+    spec = SimpleNamespace(prepare=_prepare, make_scenario=_make, make_slot=_make)
     monkeypatch.setattr(parallel, "load_spec", lambda name: spec)
 
 
@@ -76,6 +80,32 @@ def test_builder_and_worker_share_the_slots_in_order(tmp_path: Path, fake_task: 
     assert pool.made["builder"] > 0 and pool.made["workers"] > 0
     assert pool.made["builder"] + pool.made["workers"] == n
     assert not ctx.rejections  # the pool returns them; the builder counts what it commits
+
+
+def test_each_slot_is_made_knowing_the_items_accepted_when_it_was_asked(
+        tmp_path: Path, fake_task: None) -> None:
+    ctx = _ctx(tmp_path)
+    n = 24
+    pool = SlotPool(2, ctx, tmp_path, [TaskPlan("fake", n, n)], lambda task, slot: False,
+                    states={"fake": _prepare(ctx)}, fork=True)
+    accepted: list[dict[str, Any]] = []
+    knew: dict[int, list[int]] = {}
+    try:
+        for slot in range(n):
+            scenario, _ = pool.get("fake", slot, ok_slots=len(accepted), accepted=accepted)
+            if scenario is not None:
+                knew[slot] = scenario.items[0]["knew"]
+                assert scenario.items[0]["planned"] == n
+                accepted = [*accepted, scenario.items[0]]
+    finally:
+        pool.close(wait=False)
+    assert not pool._board.exists()  # the folder the builder posted them in is gone
+    before = {slot: [it["slot"] for it in accepted if it["slot"] < slot] for slot in knew}
+    # each knew the items accepted before it up to some point (a worker's slot, asked
+    # for ahead, knows fewer than the builder's, asked for in turn)
+    assert all(knew[s] == before[s][:len(knew[s])] for s in knew), (knew, before)
+    assert any(knew[s] and len(knew[s]) < len(before[s]) for s in knew), knew
+    assert knew[max(knew)] != [] and knew[0] == []
 
 
 def test_a_finished_task_drops_what_was_made_ahead(tmp_path: Path, fake_task: None) -> None:
