@@ -200,18 +200,22 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
 
     def timed_spec(name: str) -> Any:
         spec = original_load_spec(name)
-        make = spec.make_scenario
 
-        def make_timed(ctx: Any, state: Any, slot: int) -> Any:
-            start = time.perf_counter()
-            result = make(ctx, state, slot)
-            if result is None:
-                totals["rejected scenarios"] += time.perf_counter() - start
-                counts["rejected scenarios"] += 1
-            else:
-                counts["accepted scenarios"] += 1
-            return result
-        return dataclasses.replace(spec, make_scenario=make_timed)
+        def timed(make: Callable[..., Any]) -> Callable[..., Any]:
+            def make_timed(*args: Any) -> Any:
+                start = time.perf_counter()
+                result = make(*args)
+                if result is None:
+                    totals["rejected scenarios"] += time.perf_counter() - start
+                    counts["rejected scenarios"] += 1
+                return result
+            return make_timed
+
+        # a slot is made by make_scenario, or (SRN) by remake_avoiding from its first
+        # candidate on (TaskSpec.make_slot); either gives None for a slot that failed
+        remake = spec.remake_avoiding
+        return dataclasses.replace(spec, make_scenario=timed(spec.make_scenario),
+                                   remake_avoiding=None if remake is None else timed(remake))
 
     patches.append((build, "load_spec", original_load_spec))
     build.load_spec = timed_spec
@@ -223,8 +227,14 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
     finally:
         for owner, name, original in reversed(patches):
             setattr(owner, name, original)
-    return (wall, dict(totals), dict(counts), report.total, counts["accepted scenarios"],
-            dict(cpu_totals))
+    # accepted scenarios: the slots the items come from (a scenario made and then turned
+    # down as a repeat is not one)
+    import json
+
+    accepted = len({(item["task"], item["provenance"]["slot"])
+                    for item in map(json.loads, (out / "items.jsonl").read_text("utf-8")
+                                    .splitlines())})
+    return (wall, dict(totals), dict(counts), report.total, accepted, dict(cpu_totals))
 
 
 #: Process classes whose CPU seconds are reported.
