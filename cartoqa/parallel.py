@@ -43,7 +43,6 @@ import pickle
 import shutil
 import signal
 import sys
-import tempfile
 import threading
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -55,6 +54,7 @@ from typing import Any, overload
 from cartoqa.declarations.registry import load_spec
 from cartoqa.tasks.common.base import BuildContext, Scenario
 from groundtruth.extracts import Extract
+from renderers.scratch import private_tempdir
 
 #: One slot's outcome: the scenario (None: no acceptable one) and the candidates
 #: rejected while making it, by ``(task, reason)``.
@@ -297,7 +297,7 @@ def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
 
 
 def _make_with(ctx: BuildContext, states: dict[str, Any], task: str, slot: int,
-               accepted: Sequence[Mapping[str, Any]] = (), planned: int = 0) -> SlotResult:
+               accepted: Sequence[Mapping[str, Any]], planned: int) -> SlotResult:
     """Make one scenario with ``ctx`` (preparing the task on first use), skipping the
     candidates that repeat ``accepted`` (the first items the builder had accepted
     before the slot when it asked; :meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`);
@@ -316,8 +316,8 @@ def _make_with(ctx: BuildContext, states: dict[str, Any], task: str, slot: int,
     return scenario, {k: n for k, n in rejected.items() if n}
 
 
-def _make_slot(task: str, slot: int, accepted: Sequence[Mapping[str, Any]] = (),
-               planned: int = 0, board: Path | None = None) -> SlotResult:
+def _make_slot(task: str, slot: int, accepted: Sequence[Mapping[str, Any]], planned: int,
+               board: Path | None = None) -> SlotResult:
     """Worker entry: make one scenario (preparing the task on first use; see
     :func:`_make_with`), knowing the items accepted when it was asked for, or those
     the builder has posted on ``board`` since (:func:`read_accepted`), if more."""
@@ -384,7 +384,8 @@ def post_accepted(board: Path, task: str, accepted: Sequence[Mapping[str, Any]])
 
 def read_accepted(board: Path, task: str) -> list[Mapping[str, Any]]:
     """The first items a task had accepted when the builder last posted them (empty if
-    it has not; :func:`post_accepted`). The board is the builder's private folder."""
+    it has not; :func:`post_accepted`). The board is the builder's private folder
+    (:func:`renderers.scratch.private_tempdir`)."""
     try:
         data = (board / f"{task}.pickle").read_bytes()
     except FileNotFoundError:
@@ -480,8 +481,9 @@ class SlotPool:
             initargs=(ctx.extract, ctx.seed, ctx.per_task, ctx.cache_dir, ctx.assets_dir,
                       dict(ctx.options), images_dir, bundle, env))
         #: Where the builder posts the accepted items as they grow, for a worker to read
-        #: when it starts a slot asked for earlier (private: mkdtemp makes it 0700).
-        self._board = Path(tempfile.mkdtemp(prefix="cartoqa-accepted-"))
+        #: as it makes a slot asked for earlier (mode 0700; the folder of a builder killed
+        #: outright is removed by the next one's, see renderers.scratch).
+        self._board = private_tempdir("accepted")
         # Start the workers now, before the builder starts a browser or loads a map of
         # its own (a forked worker must not share them); they start theirs meanwhile.
         self._pool.submit(_started)
@@ -561,7 +563,7 @@ class SlotPool:
     def _make_here(self, name: str, slot: int) -> SlotResult:
         self.made["builder"] += 1
         return _make_with(self._ctx, self._states, name, slot,
-                          self._accepted.get(name, []), self._planned.get(name, 0))
+                          self._accepted.get(name, []), self._planned[name])
 
     def _make_ahead(self) -> bool:
         """Make the first queued slot no worker has started, here; False if none is left."""

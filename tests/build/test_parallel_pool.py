@@ -99,7 +99,9 @@ def test_each_slot_is_made_knowing_the_items_accepted_when_it_was_asked(
                 accepted = [*accepted, scenario.items[0]]
     finally:
         pool.close(wait=False)
-    assert not pool._board.exists()  # the folder the builder posted them in is gone
+    # the folder the builder posted them in is gone, and was private and its own
+    assert pool._board.name.startswith(f"cartoqa-accepted-{os.getpid()}.")
+    assert not pool._board.exists()
     before = {slot: [it["slot"] for it in accepted if it["slot"] < slot] for slot in knew}
     # each knew the items accepted before it up to some point (a worker's slot, asked
     # for ahead, knows fewer than the builder's, asked for in turn)
