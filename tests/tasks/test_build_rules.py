@@ -263,6 +263,23 @@ def test_markers_on_a_dual_carriageway_are_refused() -> None:
     assert not on_dual_carriageway(g, 12, within_m=15.0)
 
 
+def test_the_srn_state_asks_each_node_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cartoqa.tasks.cartomapqa import srn
+
+    g = _dual_carriageway()
+    asked: list[int] = []
+
+    def counted(graph: nx.MultiDiGraph, node: int) -> bool:
+        asked.append(node)
+        return on_dual_carriageway(graph, node)
+
+    monkeypatch.setattr(srn, "on_dual_carriageway", counted)
+    state = srn.State(g, [], srn.RoadIndex(g), 1, g)
+    answers = [state.on_dual_carriageway(n) for n in (12, 30, 12, 30, 22, 41, 41)]
+    assert answers == [True, False, True, False, True, False, False]
+    assert asked == [12, 30, 22, 41]
+
+
 def test_rle_difficulty_boundaries() -> None:
     assert rle_difficulty(1, SIMPLE_MAX_PATH_PX) == "simple"
     assert rle_difficulty(1, SIMPLE_MAX_PATH_PX + 1) is None

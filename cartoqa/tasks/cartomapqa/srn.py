@@ -154,6 +154,15 @@ class State:
     pairs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     #: Edges drawn inside a pedestrian area (:func:`groundtruth.pedestrian_areas.edges_inside`).
     pedestrian_edges: frozenset[tuple[int, int, int]] = frozenset()
+    #: :func:`on_dual_carriageway` of the nodes asked so far (a scan of every edge each:
+    #: asked of both ends of every candidate route, it took a tenth of a build).
+    dual: dict[int, bool] = field(default_factory=dict)
+
+    def on_dual_carriageway(self, node: int) -> bool:
+        """:func:`on_dual_carriageway` of ``node`` in :attr:`graph`, computed once."""
+        if node not in self.dual:
+            self.dual[node] = on_dual_carriageway(self.graph, node)
+        return self.dual[node]
 
 
 def route_window_m(graph: nx.MultiDiGraph, origin: int, zoom: int) -> tuple[float, float]:
@@ -208,7 +217,8 @@ def prepare(ctx: BuildContext) -> State:
     dual = [n for n in junctions if on_dual_carriageway(graph, n)]
     for _ in dual:
         ctx.reject(NAME, REJECT_REASONS["dual_carriageway_junction"])
-    junctions = [n for n in junctions if n not in set(dual)]
+    candidates, dual_set = list(junctions), set(dual)
+    junctions = [n for n in junctions if n not in dual_set]
     if not junctions:
         raise CartoqaError(f"extract {ctx.extract.name} has no junction of named roads",
                            fix="use an extract with named streets, or leave out srn")
@@ -220,7 +230,8 @@ def prepare(ctx: BuildContext) -> State:
     pairs = {z: permuted(pair_pool(graph, junctions, z), ctx.seed, NAME, z) for z in zooms}
     return State(graph, permuted(junctions, ctx.seed, NAME), RoadIndex(graph),
                  slot_stride(ctx.per_task, ITEMS_PER_SCENARIO), ctx.naive_graph(), zooms,
-                 pairs, frozenset(edges_inside(graph, pedestrian_areas(ctx.extract))))
+                 pairs, frozenset(edges_inside(graph, pedestrian_areas(ctx.extract))),
+                 {n: n in dual_set for n in candidates})
 
 
 def slot_pairs(state: State, slot: int) -> tuple[int, list[tuple[int, int]]]:
@@ -289,7 +300,7 @@ def make_scenario(ctx: BuildContext, state: State, slot: int, *,
         if UNNAMED_ROAD in roads:
             reject("unnamed")
             continue
-        if any(on_dual_carriageway(graph, n) for n in (route.origin, route.destination)):
+        if any(state.on_dual_carriageway(n) for n in (route.origin, route.destination)):
             reject("dual_carriageway")
             continue
         if tag_only_access(graph, route.edges):
