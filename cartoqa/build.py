@@ -372,19 +372,10 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
                 else:  # made ahead of time by a worker process; committed here in order
                     scenario, rejected = pool.get(name, slot, ok_slots, accepted)
                     ctx.rejections.update(rejected)
-                repeat = _repeat_reason(spec, scenario, accepted, n_slots)
-                if repeat is not None and spec.remake_avoiding is not None:
-                    # the slot's next candidate that repeats nothing, not a lost slot
-                    assert scenario is not None
-                    ctx.reject(name, repeat)
-                    scenario = spec.remake_avoiding(
-                        ctx, state, slot,
-                        lambda item, acc=accepted: spec.repeat_reason(item, acc, n_slots),
-                        int(scenario.items[0]["provenance"]["attempt"]))
-                    repeat = _repeat_reason(spec, scenario, accepted, n_slots)
-                if repeat is not None:
-                    ctx.reject(name, repeat)
-                    scenario = None
+                # a repeat costs the slot's next candidate that repeats nothing, or
+                # the slot where the task cannot remake it
+                scenario = spec.without_repeats(ctx, state, slot, scenario, accepted,
+                                                n_slots)
                 if scenario is None:
                     writer.record(name, slot, [], status="failed")
                 else:
@@ -415,15 +406,6 @@ def _run_task(spec: TaskSpec, state: Any, ctx: BuildContext, writer: DatasetWrit
             "reason": shortfall_reason(tried=slot, failed=failed, n_slots=n_slots,
                                        max_slots=max_slots),
         }
-
-
-def _repeat_reason(spec: TaskSpec, scenario: Any, accepted: Sequence[Mapping[str, Any]],
-                   planned: int) -> str | None:
-    """:meth:`TaskSpec.repeat_reason` of a scenario's first item (None for no scenario
-    or no items)."""
-    if scenario is None or not scenario.items:
-        return None
-    return spec.repeat_reason(scenario.items[0], accepted, planned)
 
 
 def slots_exhausted(*, ok_slots: int, tried: int, n_slots: int, max_slots: int) -> bool:

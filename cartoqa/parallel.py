@@ -299,8 +299,8 @@ def _init_worker(extract: Extract, seed: int, per_task: int, cache_dir: Path,
 def _make_with(ctx: BuildContext, states: dict[str, Any], task: str, slot: int,
                accepted: Sequence[Mapping[str, Any]], planned: int) -> SlotResult:
     """Make one scenario with ``ctx`` (preparing the task on first use), skipping the
-    candidates that repeat ``accepted`` (the first items the builder had accepted
-    before the slot when it asked; :meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`);
+    candidates that repeat ``accepted`` (the first items accepted before the slot as far
+    as this process knows; :meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`);
     the candidates it rejected are returned, not counted in ``ctx.rejections`` (the
     builder counts them when, and only if, it commits the slot)."""
     spec = load_spec(task)
@@ -316,20 +316,18 @@ def _make_with(ctx: BuildContext, states: dict[str, Any], task: str, slot: int,
     return scenario, {k: n for k, n in rejected.items() if n}
 
 
-def _make_slot(task: str, slot: int, accepted: Sequence[Mapping[str, Any]], planned: int,
-               board: Path | None = None) -> SlotResult:
+def _make_slot(task: str, slot: int, planned: int, board: Path) -> SlotResult:
     """Worker entry: make one scenario (preparing the task on first use; see
-    :func:`_make_with`), knowing the items accepted when it was asked for, or those
-    the builder has posted on ``board`` since (:func:`read_accepted`), if more."""
-    if board is not None:
-        accepted = PostedItems(board, task, accepted)
-    return _make_with(_WORKER["ctx"], _WORKER["states"], task, slot, accepted, planned)
+    :func:`_make_with`), knowing the items the builder has posted on ``board``
+    (:func:`post_accepted`) as they stand at each candidate."""
+    return _make_with(_WORKER["ctx"], _WORKER["states"], task, slot,
+                      PostedItems(board, task), planned)
 
 
 class PostedItems(Sequence[Mapping[str, Any]]):
     """A task's accepted first items as the builder last posted them
     (:func:`post_accepted`), read again whenever the post changes, so that a worker
-    checks each candidate against the latest ones; never fewer than ``known``.
+    checks each candidate against the latest ones.
 
     The items only grow (the builder accepts in slot order), so a candidate that
     repeats the items read at one check repeats those of any later check: whatever
@@ -337,10 +335,9 @@ class PostedItems(Sequence[Mapping[str, Any]]):
     (:meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`).
     """
 
-    def __init__(self, board: Path, task: str, known: Sequence[Mapping[str, Any]]) -> None:
-        self._path = board / f"{task}.pickle"
-        self._board, self._task = board, task
-        self._items = list(known)
+    def __init__(self, board: Path, task: str) -> None:
+        self._path = _posted_path(board, task)
+        self._items: list[Mapping[str, Any]] = []
         self._seen: tuple[int, int, int] | None = None
 
     def _refresh(self) -> None:
@@ -351,7 +348,7 @@ class PostedItems(Sequence[Mapping[str, Any]]):
         key = (st.st_ino, st.st_mtime_ns, st.st_size)
         if key != self._seen:
             self._seen = key
-            items = read_accepted(self._board, self._task)
+            items: list[Mapping[str, Any]] = pickle.loads(self._path.read_bytes())
             if len(items) > len(self._items):
                 self._items = items
 
@@ -373,25 +370,19 @@ class PostedItems(Sequence[Mapping[str, Any]]):
         return self._items[index]
 
 
+def _posted_path(board: Path, task: str) -> Path:
+    """The file of ``board`` that holds a task's posted items (:func:`post_accepted`)."""
+    return board / f"{task}.pickle"
+
+
 def post_accepted(board: Path, task: str, accepted: Sequence[Mapping[str, Any]]) -> None:
     """Post the first items a task has accepted so far where the workers read them
-    (:func:`read_accepted`): a file of ``board``, replaced whole."""
-    path = board / f"{task}.pickle"
-    tmp = board / f"{task}.pickle.tmp"
+    (:class:`PostedItems`): a file of ``board``, the builder's private folder
+    (:func:`renderers.scratch.private_tempdir`), replaced whole."""
+    path = _posted_path(board, task)
+    tmp = path.with_suffix(".tmp")
     tmp.write_bytes(pickle.dumps(list(accepted), protocol=pickle.HIGHEST_PROTOCOL))
     os.replace(tmp, path)
-
-
-def read_accepted(board: Path, task: str) -> list[Mapping[str, Any]]:
-    """The first items a task had accepted when the builder last posted them (empty if
-    it has not; :func:`post_accepted`). The board is the builder's private folder
-    (:func:`renderers.scratch.private_tempdir`)."""
-    try:
-        data = (board / f"{task}.pickle").read_bytes()
-    except FileNotFoundError:
-        return []
-    items: list[Mapping[str, Any]] = pickle.loads(data)
-    return items
 
 
 def _started() -> None:
@@ -451,8 +442,8 @@ class SlotPool:
         #: Slots the builder made ahead while the one it needed was in a worker's hands.
         self._own: dict[tuple[str, int], SlotResult] = {}
         self._finished: set[str] = set()
-        #: The first items the builder has accepted per task, as of its latest ``get``:
-        #: a slot asked for then is made skipping their repeats.
+        #: The first items the builder has accepted per task, as of its latest ``get``
+        #: (and posted on the board for the workers): slots are made skipping repeats.
         self._accepted: dict[str, list[Mapping[str, Any]]] = {}
         self._planned = {plan.name: plan.n_slots for plan in self._plans}
         #: Slots made by the builder and by the workers (for benchmarks and tests).
@@ -481,7 +472,7 @@ class SlotPool:
             initargs=(ctx.extract, ctx.seed, ctx.per_task, ctx.cache_dir, ctx.assets_dir,
                       dict(ctx.options), images_dir, bundle, env))
         #: Where the builder posts the accepted items as they grow, for a worker to read
-        #: as it makes a slot asked for earlier (mode 0700; the folder of a builder killed
+        #: as it makes a slot (mode 0700; the folder of a builder killed
         #: outright is removed by the next one's, see renderers.scratch).
         self._board = private_tempdir("accepted")
         # Start the workers now, before the builder starts a browser or loads a map of
@@ -518,8 +509,7 @@ class SlotPool:
                 key = (plan.name, s)
                 if key not in self._pending and key not in self._own:
                     self._pending[key] = self._pool.submit(
-                        _make_slot, plan.name, s, self._accepted.get(plan.name, []),
-                        plan.n_slots, self._board)
+                        _make_slot, plan.name, s, plan.n_slots, self._board)
 
     def get(self, name: str, slot: int, ok_slots: int,
             accepted: Sequence[Mapping[str, Any]] = ()) -> SlotResult:
@@ -528,7 +518,7 @@ class SlotPool:
         The builder makes the slot itself when no worker has started it; while a
         worker has it in hand, the builder makes the next queued slot no worker has
         started (kept for later) rather than wait. Every slot is made skipping the
-        repeats of the items accepted when it was asked for
+        repeats of the items accepted as far as its maker knows
         (:meth:`~cartoqa.declarations.spec.TaskSpec.make_slot`); the builder checks
         the result against all of them, as it does any scenario.
 

@@ -63,6 +63,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -229,8 +230,6 @@ def instrumented_build(extract: str, out: Path, tasks: list[str], per_task: int,
             setattr(owner, name, original)
     # accepted scenarios: the slots the items come from (a scenario made and then turned
     # down as a repeat is not one)
-    import json
-
     accepted = len({(item["task"], item["provenance"]["slot"])
                     for item in map(json.loads, (out / "items.jsonl").read_text("utf-8")
                                     .splitlines())})

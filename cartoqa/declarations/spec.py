@@ -306,18 +306,51 @@ class TaskSpec:
         """
         if self.remake_avoiding is None:
             return self.make_scenario(ctx, state, slot)
+        first = self.remake_avoiding(
+            ctx, state, slot, lambda item: self.repeat_reason(item, accepted, planned), -1)
+        # a worker's items may have grown while it was drawn
+        return self.without_repeats(ctx, state, slot, first, accepted, planned)
+
+    def without_repeats(self, ctx: Any, state: Any, slot: int, scenario: Any,
+                        accepted: Sequence[Mapping[str, Any]], planned: int) -> Any:
+        """A slot's scenario, or what the build takes instead when it repeats ``accepted``.
+
+        A scenario whose first item repeats the items (:meth:`repeat_reason`) is counted
+        with its reason and made again from its next candidates, skipping repeats
+        (:attr:`remake_avoiding`); a task without it loses the slot (None), and so does a
+        remade scenario that still repeats the same items. One that repeats items
+        accepted while it was remade (a worker's view grows, see :meth:`make_slot`) is
+        made again.
+
+        Parameters
+        ----------
+        ctx, state, slot
+            As for :attr:`make_scenario`.
+        scenario : Scenario or None
+            What the slot gave.
+        accepted : sequence of dict
+            First items of scenarios accepted before the slot, in slot order.
+        planned : int
+            Scenarios the build plans for the task.
+
+        Returns
+        -------
+        Scenario or None
+            A scenario that repeats none of ``accepted``, or None for a failed slot.
+        """
 
         def avoid(item: Mapping[str, Any]) -> str | None:
             return self.repeat_reason(item, accepted, planned)
 
-        scenario = self.remake_avoiding(ctx, state, slot, avoid, -1)
-        # items accepted while it was drawn (a worker's view grows): a repeat of them
-        # is made again here, as the builder would
+        remade_against = -1  # how many accepted items the last remake avoided
         while scenario is not None and scenario.items:
             why = avoid(scenario.items[0])
             if why is None:
                 break
             ctx.reject(self.name, why)
+            if self.remake_avoiding is None or len(accepted) == remade_against:
+                return None
+            remade_against = len(accepted)
             scenario = self.remake_avoiding(ctx, state, slot, avoid,
                                             int(scenario.items[0]["provenance"]["attempt"]))
         return scenario
